@@ -1,0 +1,22 @@
+// Tests run from TypeScript sources through SWC; `tsc -b` type-checks separately (make build).
+/** @type {import('jest').Config} */
+const swc = [
+  "@swc/jest",
+  {
+    jsc: { target: "es2022", parser: { syntax: "typescript" } },
+    module: { type: "commonjs" },
+  },
+];
+module.exports = {
+  testEnvironment: "node",
+  transform: { "^.+\\.(t|j)s$": swc },
+  transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi)/)"],
+  moduleNameMapper: {
+    "^@earshot/proto$": "<rootDir>/proto/src/index.ts",
+    "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",
+  },
+  testMatch: ["<rootDir>/services/**/*.test.ts", "<rootDir>/proto/**/*.test.ts", "<rootDir>/deploy/**/*.test.ts"],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/"],
+  globalSetup: "<rootDir>/services/platform/src/testing/global-setup.ts",
+  testTimeout: 30000,
+};
