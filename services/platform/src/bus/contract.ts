@@ -1,0 +1,93 @@
+import { waitFor } from "../testing/tmp";
+import type { DeliveredMessage, EventBus } from "./port";
+
+// One behavioural contract for every event bus adapter (in-process always; Kafka when a broker exists).
+
+export interface BusFixture {
+  bus: EventBus;
+  /** A topic name unique to this run, so runs against a shared broker do not see each other's messages. */
+  topic: (name: string) => string;
+  cleanup: () => Promise<void>;
+}
+
+export const describeBusContract = (adapterName: string, factory: () => Promise<BusFixture>, timeoutMs = 10_000): void => {
+  describe(`event bus contract: ${adapterName}`, () => {
+    let fx: BusFixture;
+    beforeEach(async () => {
+      fx = await factory();
+    }, 60_000);
+    afterEach(async () => {
+      await fx.bus.close();
+      await fx.cleanup();
+    }, 60_000);
+
+    const group = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}`;
+
+    it("delivers a published message with its key, value and headers", async () => {
+      const topic = fx.topic("basic");
+      const got: DeliveredMessage[] = [];
+      await fx.bus.subscribe({ groupId: group("g"), topics: [topic] }, async (m) => void got.push(m));
+      await fx.bus.publish([{ topic, key: "prj_1", value: '{"a":1}', headers: { "ce-type": "project.created" } }]);
+      await waitFor(() => got.length === 1, timeoutMs);
+      expect(got[0]).toMatchObject({ topic, key: "prj_1", value: '{"a":1}', headers: { "ce-type": "project.created" } });
+    }, timeoutMs + 5_000);
+
+    it("keeps the order of messages with the same key", async () => {
+      const topic = fx.topic("order");
+      const got: Record<string, number[]> = {};
+      await fx.bus.subscribe({ groupId: group("g"), topics: [topic] }, async (m) => {
+        (got[m.key] ??= []).push(Number(m.value));
+      });
+      const messages = Array.from({ length: 60 }, (_, i) => ({ topic, key: `prj_${i % 3}`, value: String(i) }));
+      await fx.bus.publish(messages);
+      await waitFor(() => Object.values(got).flat().length === 60, timeoutMs);
+      for (const k of ["prj_0", "prj_1", "prj_2"]) {
+        const values = got[k] ?? [];
+        expect(values).toEqual([...values].sort((a, b) => a - b));
+        expect(values).toHaveLength(20);
+      }
+    }, timeoutMs + 5_000);
+
+    it("gives every consumer group its own copy", async () => {
+      const topic = fx.topic("groups");
+      const a: string[] = [];
+      const b: string[] = [];
+      await fx.bus.subscribe({ groupId: group("a"), topics: [topic] }, async (m) => void a.push(m.value));
+      await fx.bus.subscribe({ groupId: group("b"), topics: [topic] }, async (m) => void b.push(m.value));
+      await fx.bus.publish([{ topic, key: "k", value: "1" }]);
+      await waitFor(() => a.length === 1 && b.length === 1, timeoutMs);
+    }, timeoutMs + 5_000);
+
+    it("redelivers a message whose handler failed, before later messages of its key", async () => {
+      const topic = fx.topic("retry");
+      const seen: string[] = [];
+      let failures = 0;
+      await fx.bus.subscribe({ groupId: group("g"), topics: [topic] }, async (m) => {
+        if (m.value === "1" && failures < 2) {
+          failures += 1;
+          throw new Error("transient");
+        }
+        seen.push(m.value);
+      });
+      await fx.bus.publish([
+        { topic, key: "k", value: "1" },
+        { topic, key: "k", value: "2" },
+      ]);
+      await waitFor(() => seen.length === 2, timeoutMs * 3);
+      expect(seen).toEqual(["1", "2"]);
+      expect(failures).toBe(2);
+    }, timeoutMs * 3 + 5_000);
+
+    it("stops delivering to a stopped subscription", async () => {
+      const topic = fx.topic("stop");
+      const got: string[] = [];
+      const sub = await fx.bus.subscribe({ groupId: group("g"), topics: [topic] }, async (m) => void got.push(m.value));
+      await fx.bus.publish([{ topic, key: "k", value: "1" }]);
+      await waitFor(() => got.length === 1, timeoutMs);
+      await sub.stop();
+      await fx.bus.publish([{ topic, key: "k", value: "2" }]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toEqual(["1"]);
+    }, timeoutMs + 5_000);
+  });
+};

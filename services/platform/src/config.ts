@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+// The only place that reads the environment. Each service composes its schema from the shared pieces
+// below and calls `loadConfig` once at start; a bad value stops the process with every problem named.
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+
+export const loadConfig = <S extends z.ZodType>(schema: S, env: Env = process.env): z.infer<S> => {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
+  }
+  return parsed.data;
+};
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const csv = z
+  .string()
+  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+
+/** Settings every process shares: where data lives and which adapters to use. */
+export const baseConfigShape = {
+  EARSHOT_DATA_DIR: z.string().min(1).default("./.data"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** MongoDB connection string; when set, services use MongoDB instead of the embedded store. */
+  MONGO_URL: z.string().url().optional(),
+  /** Prefix of the per-service database names (`earshot_account`, ...). */
+  MONGO_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_]+$/).default("earshot"),
+  /** Comma-separated Kafka brokers; when set, events go through Kafka instead of the in-process bus. */
+  KAFKA_BROKERS: csv.optional(),
+  KAFKA_CLIENT_ID: z.string().default("earshot"),
+  /** SMTP URL (smtp:// or smtps://); without it mail is written as .eml files under the data dir. */
+  EARSHOT_SMTP_URL: z.string().url().optional(),
+  EARSHOT_MAIL_FROM: z.string().default("Earshot <no-reply@earshot.local>"),
+  /** Milliseconds a SIGTERM drain may take before in-flight calls are cut. */
+  EARSHOT_DRAIN_MS: z.coerce.number().int().min(0).max(60000).default(8000),
+};
+
+export const grpcServiceConfigShape = {
+  ...baseConfigShape,
+  GRPC_HOST: z.string().default("0.0.0.0"),
+  GRPC_PORT: port.default(50051),
+};
+
+export const baseConfigSchema = z.object(baseConfigShape);
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+export const grpcServiceConfigSchema = z.object(grpcServiceConfigShape);
+export type GrpcServiceConfig = z.infer<typeof grpcServiceConfigSchema>;
+
+export const configPort = port;

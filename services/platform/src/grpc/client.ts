@@ -1,0 +1,113 @@
+import {
+  type CallOptions,
+  type ChannelCredentials,
+  type Client,
+  type ClientOptions,
+  type ClientUnaryCall,
+  credentials,
+  Metadata,
+  type ServiceError,
+  status,
+} from "@grpc/grpc-js";
+import { DomainError } from "../errors";
+import { currentRequestId } from "../logger";
+import { fromServiceError, isServiceError } from "./error-mapping";
+import { REQUEST_ID_METADATA_KEY } from "./server";
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** The promise form of a ts-proto client: `(request, options?) => Promise<response>` per unary method. */
+export type AsyncClient<C> = {
+  [K in keyof C as C[K] extends UnaryMethod<never, never> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+    ? (request: Req, options?: CallOpts) => Promise<Res>
+    : never;
+};
+
+export interface CallOpts {
+  /** Milliseconds before the call is abandoned; defaults to the client's. */
+  deadlineMs?: number;
+  /** Overrides the read/write classification of the method for retries. */
+  retryUnavailable?: boolean;
+}
+
+interface GeneratedClientCtor<C> {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): C;
+  service: Record<string, unknown>;
+}
+
+export interface GrpcClientOptions {
+  /** Default deadline of each call. */
+  deadlineMs?: number;
+  /** Attempts for reads that fail with UNAVAILABLE (writes are never retried: they may have happened). */
+  readAttempts?: number;
+  /** Backoff before the second attempt; doubles each time. */
+  retryBackoffMs?: number;
+  /** Method names (camelCase) that are reads. Defaults to names starting with get, list, count, check, verify or find. */
+  isRead?: (method: string) => boolean;
+}
+
+export interface GrpcClientHandle<C> {
+  client: AsyncClient<C>;
+  /** The raw generated client, for the rare caller that needs streaming or its channel. */
+  raw: C & Client;
+  close(): void;
+}
+
+const READ_PREFIX = /^(get|list|count|check|verify|find|search|resolve)/;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One channel per address, reused by every call (grpc-js multiplexes calls over one HTTP/2 connection).
+ * Each call carries the current request id and a deadline; reads are retried on UNAVAILABLE.
+ */
+export const createGrpcClient = <C>(
+  Ctor: GeneratedClientCtor<C>,
+  address: string,
+  options: GrpcClientOptions = {},
+): GrpcClientHandle<C> => {
+  const raw = new Ctor(address, credentials.createInsecure(), {
+    "grpc.keepalive_time_ms": 30000,
+    "grpc.keepalive_timeout_ms": 10000,
+    "grpc.enable_retries": 0,
+  }) as C & Client;
+  const deadlineMs = options.deadlineMs ?? 5000;
+  const attempts = Math.max(1, options.readAttempts ?? 3);
+  const backoff = options.retryBackoffMs ?? 50;
+  const isRead = options.isRead ?? ((m: string) => READ_PREFIX.test(m));
+
+  const client = {} as Record<string, (req: unknown, opts?: CallOpts) => Promise<unknown>>;
+  for (const method of Object.keys(Ctor.service)) {
+    const fn = (raw as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method];
+    if (typeof fn !== "function") continue;
+    const retries = (opts?: CallOpts) => (opts?.retryUnavailable ?? isRead(method) ? attempts : 1);
+    client[method] = async (request, opts) => {
+      const deadline = Date.now() + (opts?.deadlineMs ?? deadlineMs);
+      const max = retries(opts);
+      for (let attempt = 1; ; attempt++) {
+        const metadata = new Metadata();
+        const requestId = currentRequestId();
+        if (requestId) metadata.set(REQUEST_ID_METADATA_KEY, requestId);
+        try {
+          return await new Promise((resolve, reject) =>
+            fn.call(raw, request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))),
+          );
+        } catch (err) {
+          const retryable = isServiceError(err) && err.code === status.UNAVAILABLE && !err.metadata?.get("earshot-error-code").length;
+          const wait = backoff * 2 ** (attempt - 1);
+          if (retryable && attempt < max && Date.now() + wait < deadline) {
+            await sleep(wait);
+            continue;
+          }
+          throw isServiceError(err) ? fromServiceError(err) : new DomainError("internal", "Internal error.", { cause: err });
+        }
+      }
+    };
+  }
+  return { client: client as unknown as AsyncClient<C>, raw, close: () => raw.close() };
+};

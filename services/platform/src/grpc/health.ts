@@ -1,0 +1,36 @@
+import { credentials, makeGenericClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import { service as healthService } from "grpc-health-check";
+
+// grpc-health-check ships no typed client; this is the standard grpc.health.v1.Health/Check call.
+const HealthClient = makeGenericClientConstructor(healthService, "Health");
+
+type CheckFn = (
+  req: { service: string },
+  opts: { deadline: number },
+  cb: (err: ServiceError | null, res?: { status: string | number }) => void,
+) => void;
+
+export type HealthState = "SERVING" | "NOT_SERVING" | "UNKNOWN" | "SERVICE_UNKNOWN" | "UNREACHABLE";
+
+export interface HealthChecker {
+  check(service?: string, timeoutMs?: number): Promise<HealthState>;
+  close(): void;
+}
+
+const STATES: Record<number, HealthState> = { 0: "UNKNOWN", 1: "SERVING", 2: "NOT_SERVING", 3: "SERVICE_UNKNOWN" };
+
+export const createHealthChecker = (address: string): HealthChecker => {
+  const client = new HealthClient(address, credentials.createInsecure());
+  return {
+    check: (service = "", timeoutMs = 1000) =>
+      new Promise((resolve) => {
+        const check = (client as unknown as Record<string, CheckFn>)["Check"] as CheckFn;
+        check.call(client, { service }, { deadline: Date.now() + timeoutMs }, (err, res) => {
+          if (err) return resolve(err.code === 5 ? "SERVICE_UNKNOWN" : "UNREACHABLE");
+          const s = res?.status;
+          resolve(typeof s === "number" ? (STATES[s] ?? "UNKNOWN") : ((s as HealthState | undefined) ?? "UNKNOWN"));
+        });
+      }),
+    close: () => client.close(),
+  };
+};

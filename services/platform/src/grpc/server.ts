@@ -1,0 +1,175 @@
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type handleUnaryCall,
+  type Metadata,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import { DomainError, isDomainError } from "../errors";
+import { newId } from "../ids";
+import { type Logger, runWithRequestId } from "../logger";
+import { toStatusObject } from "./error-mapping";
+
+export const REQUEST_ID_METADATA_KEY = "x-request-id";
+
+export interface RpcContext {
+  requestId: string;
+  metadata: Metadata;
+  /** Aborted when the client cancels or its deadline passes. */
+  signal: AbortSignal;
+  deadline: Date | undefined;
+}
+
+/** The async form of a ts-proto `...Server` interface: `(request, ctx) => Promise<response>` per method. */
+export type AsyncService<S> = {
+  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (request: Req, ctx: RpcContext) => Promise<Res> : never;
+};
+
+const readRequestId = (metadata: Metadata): string => {
+  const value = metadata.get(REQUEST_ID_METADATA_KEY)[0];
+  return typeof value === "string" && /^[\w.:-]{1,128}$/.test(value) ? value : newId("req");
+};
+
+const deadlineOf = (call: ServerUnaryCall<unknown, unknown>): Date | undefined => {
+  const d = call.getDeadline();
+  if (d instanceof Date) return d;
+  return typeof d === "number" && Number.isFinite(d) ? new Date(d) : undefined;
+};
+
+/**
+ * Adapts async handlers to grpc-js callbacks: runs each call in its request-id context, passes a
+ * cancellation signal, maps thrown domain errors to status + metadata, and logs one line per call.
+ */
+export const implementService = <S>(
+  serviceName: string,
+  handlers: AsyncService<S>,
+  logger: Logger,
+  tracker: InFlightTracker,
+): UntypedServiceImplementation => {
+  const impl: UntypedServiceImplementation = {};
+  for (const [method, handler] of Object.entries(handlers as Record<string, (req: unknown, ctx: RpcContext) => Promise<unknown>>)) {
+    impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const requestId = readRequestId(call.metadata);
+      const controller = new AbortController();
+      call.on("cancelled", () => controller.abort(new DomainError("unavailable", "The call was cancelled.")));
+      const started = process.hrtime.bigint();
+      const done = tracker.begin();
+      runWithRequestId(requestId, () => {
+        const ctx: RpcContext = { requestId, metadata: call.metadata, signal: controller.signal, deadline: deadlineOf(call) };
+        handler(call.request, ctx).then(
+          (response) => {
+            logger.debug({ rpc: `${serviceName}/${method}`, ms: elapsedMs(started) }, "rpc ok");
+            callback(null, response);
+          },
+          (err: unknown) => {
+            if (isDomainError(err) && err.code !== "internal") {
+              logger.info({ rpc: `${serviceName}/${method}`, code: err.code, ms: elapsedMs(started) }, "rpc refused");
+            } else {
+              logger.error({ rpc: `${serviceName}/${method}`, err, ms: elapsedMs(started) }, "rpc failed");
+            }
+            callback(toStatusObject(err) as Parameters<sendUnaryData<unknown>>[0]);
+          },
+        ).finally(done);
+      });
+    };
+  }
+  return impl;
+};
+
+const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** Counts calls in progress so a drain can wait for them. */
+export class InFlightTracker {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+
+  begin(): () => void {
+    this.count += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.count -= 1;
+      if (this.count === 0) this.waiters.splice(0).forEach((w) => w());
+    };
+  }
+
+  get inFlight(): number {
+    return this.count;
+  }
+
+  idle(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+export interface GrpcServiceRegistration<S> {
+  /** Fully qualified service name, used in logs and as the health-check service name. */
+  name: string;
+  definition: ServiceDefinition;
+  handlers: AsyncService<S>;
+}
+
+export interface StartedGrpcServer {
+  /** `host:port` actually bound (useful with port 0). */
+  address: string;
+  port: number;
+  health: HealthImplementation;
+  /** Stop accepting calls, report NOT_SERVING, wait for in-flight calls (up to `timeoutMs`), then close. */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+export interface GrpcServerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  services: Array<GrpcServiceRegistration<any>>;
+}
+
+/** Starts a gRPC server with the standard health service and the given services. */
+export const startGrpcServer = async (options: GrpcServerOptions): Promise<StartedGrpcServer> => {
+  const server = new Server({
+    "grpc.keepalive_permit_without_calls": 1,
+    "grpc.max_receive_message_length": 8 * 1024 * 1024,
+  });
+  const tracker = new InFlightTracker();
+  const healthStatus: Record<string, "SERVING" | "NOT_SERVING"> = { "": "SERVING" };
+  for (const s of options.services) healthStatus[s.name] = "SERVING";
+  const health = new HealthImplementation(healthStatus);
+  health.addToServer(server);
+  for (const s of options.services) {
+    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker));
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    ),
+  );
+  const host = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
+  const address = `${host}:${port}`;
+  options.logger.info({ address, services: options.services.map((s) => s.name) }, "gRPC server listening");
+
+  let drained: Promise<void> | undefined;
+  const drain = (timeoutMs: number) => {
+    drained ??= (async () => {
+      for (const name of Object.keys(healthStatus)) health.setStatus(name, "NOT_SERVING");
+      const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref());
+      const outcome = await Promise.race([Promise.all([shutdown, tracker.idle()]).then(() => "done" as const), timer]);
+      if (outcome === "timeout") {
+        options.logger.warn({ inFlight: tracker.inFlight }, "drain timed out; cutting remaining calls");
+        server.forceShutdown();
+      }
+    })();
+    return drained;
+  };
+  return { address, port, health, drain };
+};
+
+export { status as grpcStatus };

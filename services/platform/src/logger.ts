@@ -1,0 +1,41 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino, { type Logger } from "pino";
+
+export type { Logger } from "pino";
+
+// The request id of the work in progress travels in async context, so every log line written while
+// serving a request carries it without passing it by hand (and the gRPC client copies it to metadata).
+interface RequestContext {
+  requestId: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export const runWithRequestId = <T>(requestId: string, fn: () => T): T => storage.run({ requestId }, fn);
+
+export const currentRequestId = (): string | undefined => storage.getStore()?.requestId;
+
+export interface LoggerOptions {
+  level?: string;
+  /** Where lines go; defaults to stdout. Tests pass a stream to read them back. */
+  destination?: pino.DestinationStream;
+}
+
+export const createLogger = (name: string, options: LoggerOptions = {}): Logger =>
+  pino(
+    {
+      name,
+      level: options.level ?? "info",
+      base: { service: name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+      redact: { paths: ["password", "*.password", "apiKey", "*.apiKey", "authorization", "*.authorization"], censor: "[redacted]" },
+    },
+    options.destination ?? pino.destination({ sync: false }),
+  );
+
+/** A logger that writes nothing, for tests that do not read logs. */
+export const silentLogger = (): Logger => pino({ level: "silent" });

@@ -1,0 +1,97 @@
+import type { Filter, IndexSpec, PageOptions, Update } from "./port";
+import { UnsupportedQueryError } from "./port";
+
+// Shared guards and helpers of both adapters, so the port refuses the same inputs whichever runs.
+
+const FILTER_OPS = new Set(["$in", "$nin", "$ne", "$gt", "$gte", "$lt", "$lte", "$exists", "$regex", "$elemMatch", "$size"]);
+const LOGICAL_OPS = new Set(["$and", "$or"]);
+const UPDATE_OPS = new Set(["$set", "$unset", "$inc", "$push", "$pull", "$addToSet"]);
+
+export const assertFilter = (filter: Filter): void => {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key.startsWith("$")) {
+      if (!LOGICAL_OPS.has(key)) throw new UnsupportedQueryError(`filter operator ${key}`);
+      if (!Array.isArray(value)) throw new UnsupportedQueryError(`${key} takes an array`);
+      value.forEach((f) => assertFilter(f as Filter));
+      continue;
+    }
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp)) {
+      const ops = Object.keys(value);
+      if (ops.some((o) => o.startsWith("$"))) {
+        for (const op of ops) if (!FILTER_OPS.has(op)) throw new UnsupportedQueryError(`filter operator ${op} on ${key}`);
+      }
+    }
+  }
+};
+
+export const assertUpdate = (update: Update): void => {
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw new UnsupportedQueryError("an empty update");
+  for (const key of keys) {
+    if (!UPDATE_OPS.has(key)) throw new UnsupportedQueryError(`update operator ${key} (updates must use operators)`);
+    const fields = (update as Record<string, Record<string, unknown>>)[key] ?? {};
+    if ("_id" in fields) throw new UnsupportedQueryError("changing _id");
+    if ((key === "$set" || key === "$unset" || key === "$inc") && "_v" in fields) throw new UnsupportedQueryError("changing _v directly");
+  }
+};
+
+/** Upserts must name the document's `_id` by equality, so both adapters create the same id. */
+export const assertUpsertFilter = (filter: Filter): void => {
+  if (typeof filter._id !== "string") throw new UnsupportedQueryError("an upsert whose filter does not name _id");
+};
+
+export const assertIndex = (spec: IndexSpec): void => {
+  const fields = Object.keys(spec.fields);
+  if (fields.length === 0) throw new UnsupportedQueryError("an index without fields");
+  if (spec.expireAfterSeconds !== undefined && fields.length !== 1) throw new UnsupportedQueryError("a compound TTL index");
+};
+
+export const assertPageLimit = (options: PageOptions): void => {
+  if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > 1000) {
+    throw new UnsupportedQueryError(`page limit ${options.limit}`);
+  }
+};
+
+/** Reads a possibly dotted path out of a document. */
+export const readPath = (doc: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), doc);
+
+// Cursor = the last item's sort value and _id, JSON with Dates tagged, base64url so clients treat it as opaque.
+type CursorValue = string | number | boolean | null | { $date: string };
+
+export const encodeCursor = (value: unknown, id: string): string => {
+  const v: CursorValue = value instanceof Date ? { $date: value.toISOString() } : ((value ?? null) as CursorValue);
+  return Buffer.from(JSON.stringify([v, id])).toString("base64url");
+};
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super("The cursor is not one this list returned.");
+    this.name = "InvalidCursorError";
+  }
+}
+
+export const decodeCursor = (cursor: string): { value: unknown; id: string } => {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[1] !== "string") throw new Error("shape");
+    const raw = parsed[0] as CursorValue;
+    const value = raw !== null && typeof raw === "object" && "$date" in raw ? new Date(raw.$date) : raw;
+    return { value, id: parsed[1] };
+  } catch {
+    throw new InvalidCursorError();
+  }
+};
+
+/** The filter selecting documents strictly after the cursor position in (sortField, _id) order. */
+export const afterCursorFilter = (cursor: string, sortField: string, direction: 1 | -1): Filter => {
+  const { value, id } = decodeCursor(cursor);
+  const cmp = direction === 1 ? "$gt" : "$lt";
+  if (sortField === "_id") return { _id: { [cmp]: id } };
+  return { $or: [{ [sortField]: { [cmp]: value } }, { [sortField]: value, _id: { [cmp]: id } }] };
+};
+
+export const pageSort = (options: PageOptions): { field: string; direction: 1 | -1 } => ({
+  field: options.sortField ?? "_id",
+  direction: options.direction ?? 1,
+});

@@ -1,0 +1,269 @@
+import { DomainError } from "../errors";
+import { InvalidCursorError } from "./checks";
+import { type Doc, type DocumentStore, UniqueViolationError, UnsupportedQueryError, VersionConflictError } from "./port";
+
+// One behavioural contract for every document store adapter. Each adapter's test file calls
+// `describeStoreContract` with a factory; the embedded adapter always runs it, MongoDB when a server exists.
+
+export interface StoreFixture {
+  store: DocumentStore;
+  /** Opens the same data again (after `store.close()`), as a restarted process would. */
+  reopen: () => Promise<DocumentStore>;
+  cleanup: () => Promise<void>;
+}
+
+interface Item extends Doc {
+  name: string;
+  n: number;
+  tags?: string[];
+  owner?: { id: string };
+  at?: Date;
+  gone?: boolean;
+}
+
+export const describeStoreContract = (adapterName: string, factory: () => Promise<StoreFixture>): void => {
+  describe(`document store contract: ${adapterName}`, () => {
+    let fx: StoreFixture;
+    let store: DocumentStore;
+
+    beforeEach(async () => {
+      fx = await factory();
+      store = fx.store;
+    });
+    afterEach(async () => {
+      await store.close().catch(() => undefined);
+      await fx.cleanup();
+    });
+
+    const items = () => store.collection<Item>("items");
+
+    it("inserts a document and finds it by id with version 1", async () => {
+      const saved = await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      expect(saved._v).toBe(1);
+      expect(await items().findById("itm_1")).toMatchObject({ _id: "itm_1", name: "a", n: 1, _v: 1 });
+      expect(await items().findById("itm_missing")).toBeNull();
+    });
+
+    it("keeps dates, nested objects and arrays as they were written", async () => {
+      const at = new Date("2026-03-04T05:06:07.089Z");
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1, at, owner: { id: "usr_1" }, tags: ["x", "y"] });
+      const got = await items().findById("itm_1");
+      expect(got?.at).toBeInstanceOf(Date);
+      expect(got?.at?.toISOString()).toBe(at.toISOString());
+      expect(got?.owner).toEqual({ id: "usr_1" });
+      expect(got?.tags).toEqual(["x", "y"]);
+    });
+
+    it("refuses a second document with the same unique key as one error type", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().insertOne({ _id: "itm_1", name: "same", n: 1 });
+      await expect(items().insertOne({ _id: "itm_2", name: "same", n: 2 })).rejects.toBeInstanceOf(UniqueViolationError);
+      await expect(items().insertOne({ _id: "itm_1", name: "other", n: 2 })).rejects.toBeInstanceOf(UniqueViolationError);
+      expect(await items().count({})).toBe(1);
+    });
+
+    it("enforces compound unique indexes on the pair only", async () => {
+      await items().ensureIndex({ fields: { name: 1, n: 1 }, unique: true });
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      await items().insertOne({ _id: "itm_2", name: "a", n: 2 });
+      await expect(items().insertOne({ _id: "itm_3", name: "a", n: 1 })).rejects.toBeInstanceOf(UniqueViolationError);
+    });
+
+    it("lets sparse unique indexes hold many documents without the field", async () => {
+      await items().ensureIndex({ fields: { "owner.id": 1 }, unique: true, sparse: true });
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      await items().insertOne({ _id: "itm_2", name: "b", n: 2 });
+      await items().insertOne({ _id: "itm_3", name: "c", n: 3, owner: { id: "usr_1" } });
+      await expect(items().insertOne({ _id: "itm_4", name: "d", n: 4, owner: { id: "usr_1" } })).rejects.toBeInstanceOf(
+        UniqueViolationError,
+      );
+    });
+
+    it("filters with comparison, set, existence, regex and logical operators", async () => {
+      await items().insertMany([
+        { _id: "itm_1", name: "alpha", n: 1, tags: ["red"] },
+        { _id: "itm_2", name: "beta", n: 2, tags: ["red", "blue"], gone: true },
+        { _id: "itm_3", name: "gamma", n: 3, owner: { id: "usr_9" } },
+      ]);
+      const ids = async (f: Record<string, unknown>) => (await items().find(f, { sort: { _id: 1 } })).map((d) => d._id);
+      expect(await ids({ n: { $gte: 2 } })).toEqual(["itm_2", "itm_3"]);
+      expect(await ids({ n: { $lt: 2 } })).toEqual(["itm_1"]);
+      expect(await ids({ name: { $in: ["alpha", "gamma"] } })).toEqual(["itm_1", "itm_3"]);
+      expect(await ids({ name: { $nin: ["alpha"] } })).toEqual(["itm_2", "itm_3"]);
+      expect(await ids({ name: { $ne: "beta" } })).toEqual(["itm_1", "itm_3"]);
+      expect(await ids({ gone: { $exists: true } })).toEqual(["itm_2"]);
+      expect(await ids({ name: { $regex: /^.a/ } })).toEqual(["itm_3"]);
+      expect(await ids({ tags: "blue" })).toEqual(["itm_2"]);
+      expect(await ids({ tags: { $size: 1 } })).toEqual(["itm_1"]);
+      expect(await ids({ "owner.id": "usr_9" })).toEqual(["itm_3"]);
+      expect(await ids({ $or: [{ n: 1 }, { name: "gamma" }] })).toEqual(["itm_1", "itm_3"]);
+      expect(await ids({ $and: [{ n: { $gt: 1 } }, { n: { $lt: 3 } }] })).toEqual(["itm_2"]);
+    });
+
+    it("sorts, skips and limits", async () => {
+      await items().insertMany([1, 2, 3, 4, 5].map((n) => ({ _id: `itm_${n}`, name: `x${n % 2}`, n })));
+      const got = await items().find({}, { sort: { name: 1, n: -1 }, skip: 1, limit: 3 });
+      expect(got.map((d) => d.n)).toEqual([2, 5, 3]);
+    });
+
+    it("refuses filter and update operators outside the port", async () => {
+      await expect(items().find({ n: { $eq: 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().find({ $nor: [{ n: 1 }] })).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().updateOne({ _id: "itm_1" }, { $rename: { a: "b" } } as never)).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().updateOne({ _id: "itm_1" }, { name: "replace" } as never)).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().updateOne({ name: "x" }, { $set: { n: 1 } }, { upsert: true })).rejects.toBeInstanceOf(UnsupportedQueryError);
+    });
+
+    it("applies $set $unset $inc $push $pull $addToSet and bumps the version", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1, tags: ["x"], gone: false });
+      const res = await items().updateOne(
+        { _id: "itm_1" },
+        { $set: { name: "b", "owner.id": "usr_1" }, $unset: { gone: true }, $inc: { n: 2 }, $push: { tags: "y" } },
+      );
+      expect(res).toMatchObject({ matchedCount: 1 });
+      await items().updateOne({ _id: "itm_1" }, { $addToSet: { tags: "x" } });
+      await items().updateOne({ _id: "itm_1" }, { $addToSet: { tags: "z" } });
+      await items().updateOne({ _id: "itm_1" }, { $pull: { tags: "y" } });
+      const got = await items().findById("itm_1");
+      expect(got).toMatchObject({ name: "b", n: 3, tags: ["x", "z"], owner: { id: "usr_1" }, _v: 5 });
+      expect(got).not.toHaveProperty("gone");
+    });
+
+    it("updates one document unless asked for many", async () => {
+      await items().insertMany([1, 2, 3].map((n) => ({ _id: `itm_${n}`, name: "same", n })));
+      expect((await items().updateOne({ name: "same" }, { $set: { gone: true } })).matchedCount).toBe(1);
+      expect((await items().updateMany({ name: "same" }, { $set: { gone: true } })).matchedCount).toBe(3);
+      expect(await items().count({ gone: true })).toBe(3);
+    });
+
+    it("upserts by _id and starts the version at 1", async () => {
+      const res = await items().updateOne({ _id: "itm_new" }, { $set: { name: "n" }, $inc: { n: 1 } }, { upsert: true });
+      expect(res.upsertedId).toBe("itm_new");
+      expect(await items().findById("itm_new")).toMatchObject({ _id: "itm_new", name: "n", n: 1, _v: 1 });
+      const again = await items().findOneAndUpdate({ _id: "itm_new" }, { $inc: { n: 1 } }, { upsert: true });
+      expect(again).toMatchObject({ n: 2, _v: 2 });
+    });
+
+    it("returns the document after findOneAndUpdate, or null when nothing matched", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      expect(await items().findOneAndUpdate({ _id: "itm_1" }, { $set: { name: "b" } })).toMatchObject({ name: "b", _v: 2 });
+      expect(await items().findOneAndUpdate({ _id: "itm_2" }, { $set: { name: "b" } })).toBeNull();
+    });
+
+    it("applies a versioned update once and refuses a stale version", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      const updated = await items().updateVersioned("itm_1", 1, { $set: { name: "b" } });
+      expect(updated).toMatchObject({ name: "b", _v: 2 });
+      await expect(items().updateVersioned("itm_1", 1, { $set: { name: "c" } })).rejects.toBeInstanceOf(VersionConflictError);
+      await expect(items().updateVersioned("itm_none", 1, { $set: { name: "c" } })).rejects.toBeInstanceOf(DomainError);
+      expect((await items().findById("itm_1"))?.name).toBe("b");
+    });
+
+    it("lets exactly one of two racing versioned updates win", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 0 });
+      const results = await Promise.allSettled([
+        items().updateVersioned("itm_1", 1, { $inc: { n: 1 } }),
+        items().updateVersioned("itm_1", 1, { $inc: { n: 1 } }),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect((await items().findById("itm_1"))?.n).toBe(1);
+    });
+
+    it("deletes one or many and counts", async () => {
+      await items().insertMany([1, 2, 3].map((n) => ({ _id: `itm_${n}`, name: "same", n })));
+      expect(await items().deleteOne({ name: "same" })).toBe(1);
+      expect(await items().count({ name: "same" })).toBe(2);
+      expect(await items().deleteMany({ name: "same" })).toBe(2);
+      expect(await items().count({})).toBe(0);
+    });
+
+    it("pages through a list with opaque cursors in a stable order, ties broken by id", async () => {
+      const docs = Array.from({ length: 25 }, (_, i) => ({ _id: `itm_${String(i).padStart(2, "0")}`, name: "p", n: i % 4 }));
+      await items().insertMany(docs);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await items().findPage({ name: "p" }, { limit: 7, cursor, sortField: "n", direction: -1 });
+        seen.push(...page.items.map((d) => d._id));
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor);
+      expect(pages).toBe(4);
+      const expected = [...docs].sort((a, b) => b.n - a.n || (a._id < b._id ? 1 : -1)).map((d) => d._id);
+      expect(seen).toEqual(expected);
+    });
+
+    it("pages by date fields and ends with a null cursor", async () => {
+      const base = Date.parse("2026-01-01T00:00:00Z");
+      await items().insertMany([0, 1, 2].map((i) => ({ _id: `itm_${i}`, name: "d", n: i, at: new Date(base + i * 1000) })));
+      const first = await items().findPage({}, { limit: 2, sortField: "at" });
+      expect(first.items.map((d) => d._id)).toEqual(["itm_0", "itm_1"]);
+      const second = await items().findPage({}, { limit: 2, sortField: "at", cursor: first.nextCursor });
+      expect(second.items.map((d) => d._id)).toEqual(["itm_2"]);
+      expect(second.nextCursor).toBeNull();
+    });
+
+    it("refuses a cursor it did not make", async () => {
+      await expect(items().findPage({}, { limit: 2, cursor: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursorError);
+    });
+
+    it("removes documents after their TTL", async () => {
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 1 });
+      await items().insertOne({ _id: "itm_old", name: "old", n: 1, at: new Date(Date.now() - 10 * 60 * 1000) });
+      await items().insertOne({ _id: "itm_new", name: "new", n: 1, at: new Date() });
+      // MongoDB's TTL monitor runs once a minute; the embedded store expires on read. Both must drop it eventually.
+      const deadline = Date.now() + (adapterName === "mongodb" ? 90_000 : 2_000);
+      while ((await items().findById("itm_old")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+      expect(await items().findById("itm_old")).toBeNull();
+      expect(await items().findById("itm_new")).not.toBeNull();
+    }, 120_000);
+
+    it("commits a unit of work across collections all together", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      await store.commit([
+        { kind: "replace", collection: "items", doc: { _id: "itm_1", name: "b", n: 2, _v: 1 } as Item, expectedVersion: 1 },
+        { kind: "insert", collection: "events", doc: { _id: "evt_1" } },
+        { kind: "delete", collection: "items", id: "itm_missing" },
+      ]);
+      expect(await items().findById("itm_1")).toMatchObject({ name: "b", _v: 2 });
+      expect(await store.collection("events").findById("evt_1")).toMatchObject({ _id: "evt_1", _v: 1 });
+    });
+
+    it("commits nothing when one write of the unit fails", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      await store.collection("events").insertOne({ _id: "evt_1" });
+      await expect(
+        store.commit([
+          { kind: "replace", collection: "items", doc: { _id: "itm_1", name: "b", n: 2 } as Item, expectedVersion: 1 },
+          { kind: "insert", collection: "events", doc: { _id: "evt_1" } },
+        ]),
+      ).rejects.toBeInstanceOf(UniqueViolationError);
+      expect(await items().findById("itm_1")).toMatchObject({ name: "a", _v: 1 });
+    });
+
+    it("refuses a unit of work whose expected version is stale", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      await items().updateOne({ _id: "itm_1" }, { $set: { name: "moved" } });
+      await expect(
+        store.commit([
+          { kind: "replace", collection: "items", doc: { _id: "itm_1", name: "b", n: 2 } as Item, expectedVersion: 1 },
+          { kind: "insert", collection: "events", doc: { _id: "evt_2" } },
+        ]),
+      ).rejects.toBeInstanceOf(VersionConflictError);
+      expect(await store.collection("events").findById("evt_2")).toBeNull();
+    });
+
+    it("finds what was written after the store is reopened", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().insertOne({ _id: "itm_1", name: "kept", n: 7 });
+      await store.commit([{ kind: "insert", collection: "items", doc: { _id: "itm_2", name: "also", n: 8 } as Item }]);
+      await store.close();
+      store = await fx.reopen();
+      expect(await items().findById("itm_1")).toMatchObject({ name: "kept", n: 7 });
+      expect(await items().findById("itm_2")).toMatchObject({ name: "also", n: 8 });
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await expect(items().insertOne({ _id: "itm_3", name: "kept", n: 1 })).rejects.toBeInstanceOf(UniqueViolationError);
+    });
+  });
+};

@@ -1,0 +1,351 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import Datastore from "@seald-io/nedb";
+import { notFound } from "../errors";
+import {
+  afterCursorFilter,
+  assertFilter,
+  assertIndex,
+  assertPageLimit,
+  assertUpdate,
+  assertUpsertFilter,
+  encodeCursor,
+  pageSort,
+  readPath,
+} from "./checks";
+import { Mutex } from "./mutex";
+import {
+  type Collection,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Page,
+  type PageOptions,
+  UniqueViolationError,
+  type Update,
+  type UpdateResult,
+  type UpsertOptions,
+  VersionConflictError,
+  type Write,
+} from "./port";
+
+// The embedded store: nedb, one append-only file per collection under the service's data dir (or all in
+// memory for unit tests). nedb has no transactions, so `commit` keeps a redo journal: the after-images of
+// a unit of work are written to `_journal.db` first, applied, then the entry is removed; an entry found
+// at open time belongs to a commit that was decided but maybe not applied, and is applied again.
+
+type AnyDatastore = Datastore<Record<string, unknown>>;
+
+interface Image {
+  collection: string;
+  id: string;
+  doc: Doc | null;
+}
+
+interface JournalEntry {
+  _id: string;
+  afters: Image[];
+  befores: Image[];
+}
+
+const JOURNAL = "_journal";
+const COMPACT_EVERY_MS = 10 * 60 * 1000;
+
+const toStoreError = (collection: string, err: unknown): unknown => {
+  const e = err as { errorType?: string; key?: unknown };
+  if (e && e.errorType === "uniqueViolated") return new UniqueViolationError(collection, `duplicate key ${JSON.stringify(e.key)}`);
+  return err;
+};
+
+const withVersionBump = (update: Update): Record<string, unknown> => ({
+  ...update,
+  $inc: { ...(update.$inc ?? {}), _v: 1 },
+});
+
+const strip = <T extends Doc>(doc: unknown): T => doc as T;
+
+class EmbeddedCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    private readonly ds: () => Promise<AnyDatastore>,
+  ) {}
+
+  private async run<R>(fn: (ds: AnyDatastore) => Promise<R>): Promise<R> {
+    const ds = await this.ds();
+    try {
+      return await fn(ds);
+    } catch (err) {
+      throw toStoreError(this.name, err);
+    }
+  }
+
+  async ensureIndex(spec: IndexSpec): Promise<void> {
+    assertIndex(spec);
+    const fields = Object.keys(spec.fields);
+    await this.run((ds) =>
+      ds.ensureIndexAsync({
+        fieldName: fields.length === 1 ? (fields[0] as string) : fields,
+        ...(spec.unique ? { unique: true } : {}),
+        ...(spec.sparse ? { sparse: true } : {}),
+        ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
+      }),
+    );
+  }
+
+  async insertOne(doc: T): Promise<T> {
+    const stored = { ...doc, _v: doc._v ?? 1 };
+    return strip<T>(await this.run((ds) => ds.insertAsync(stored as Record<string, unknown>)));
+  }
+
+  async insertMany(docs: T[]): Promise<T[]> {
+    if (docs.length === 0) return [];
+    const stored = docs.map((d) => ({ ...d, _v: d._v ?? 1 }) as Record<string, unknown>);
+    // nedb inserts an array atomically (all or none on a unique clash), as an ordered Mongo insertMany would not;
+    // callers must not rely on partial inserts either way.
+    return (await this.run((ds) => ds.insertAsync(stored))).map((d) => strip<T>(d));
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    assertFilter(filter);
+    return strip<T | null>(await this.run(async (ds) => (await ds.findOneAsync(filter)) ?? null));
+  }
+
+  findById(id: string): Promise<T | null> {
+    return this.findOne({ _id: id });
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    assertFilter(filter);
+    return this.run(async (ds) => {
+      let cursor = ds.findAsync(filter);
+      if (options.sort) cursor = cursor.sort(options.sort);
+      if (options.skip) cursor = cursor.skip(options.skip);
+      if (options.limit) cursor = cursor.limit(options.limit);
+      return (await cursor) as unknown as T[];
+    });
+  }
+
+  async findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
+    assertFilter(filter);
+    assertPageLimit(options);
+    const { field, direction } = pageSort(options);
+    const query = options.cursor ? { $and: [filter, afterCursorFilter(options.cursor, field, direction)] } : filter;
+    const sort = field === "_id" ? { _id: direction } : { [field]: direction, _id: direction };
+    const rows = await this.find(query, { sort, limit: options.limit + 1 });
+    const items = rows.slice(0, options.limit);
+    const last = items[items.length - 1];
+    const nextCursor = rows.length > options.limit && last ? encodeCursor(readPath(last, field), last._id) : null;
+    return { items, nextCursor };
+  }
+
+  async count(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    return this.run(async (ds) => (await ds.countAsync(filter)) as unknown as number);
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
+    return this.update(filter, update, false, options.upsert ?? false);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.update(filter, update, true, false);
+  }
+
+  private async update(filter: Filter, update: Update, multi: boolean, upsert: boolean): Promise<UpdateResult> {
+    assertFilter(filter);
+    assertUpdate(update);
+    if (upsert) assertUpsertFilter(filter);
+    const res = await this.run((ds) => ds.updateAsync(filter, withVersionBump(update), { multi, upsert, returnUpdatedDocs: false }));
+    if (res.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: filter._id as string };
+    return { matchedCount: res.numAffected, modifiedCount: res.numAffected };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
+    assertFilter(filter);
+    assertUpdate(update);
+    const upsert = options.upsert ?? false;
+    if (upsert) assertUpsertFilter(filter);
+    const res = await this.run((ds) =>
+      ds.updateAsync(filter, withVersionBump(update), { multi: false, upsert, returnUpdatedDocs: true }),
+    );
+    return strip<T | null>(res.affectedDocuments ?? null);
+  }
+
+  async updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
+    assertUpdate(update);
+    const res = await this.run((ds) =>
+      ds.updateAsync({ _id: id, _v: expectedVersion }, withVersionBump(update), { multi: false, upsert: false, returnUpdatedDocs: true }),
+    );
+    if (res.affectedDocuments) return strip<T>(res.affectedDocuments);
+    if (await this.findById(id)) throw new VersionConflictError(this.name, id);
+    throw notFound("Document");
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    return this.run((ds) => ds.removeAsync(filter, { multi: false }));
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    assertFilter(filter);
+    return this.run((ds) => ds.removeAsync(filter, { multi: true }));
+  }
+}
+
+export interface EmbeddedStoreOptions {
+  /** Directory of the collection files; omitted = in memory (tests). */
+  dir?: string;
+}
+
+class EmbeddedStore implements DocumentStore {
+  readonly kind = "embedded";
+  private readonly datastores = new Map<string, Promise<AnyDatastore>>();
+  private readonly commitLock = new Mutex();
+  private closed = false;
+
+  constructor(private readonly dir: string | undefined) {}
+
+  datastore(name: string): Promise<AnyDatastore> {
+    if (this.closed) return Promise.reject(new Error("The store is closed."));
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) return Promise.reject(new Error(`Bad collection name ${name}`));
+    let ds = this.datastores.get(name);
+    if (!ds) {
+      ds = (async () => {
+        if (this.dir) await repairTornTail(join(this.dir, `${name}.db`));
+        const store: AnyDatastore = this.dir
+          ? new Datastore({ filename: join(this.dir, `${name}.db`), corruptAlertThreshold: 0 })
+          : new Datastore({ inMemoryOnly: true });
+        await store.loadDatabaseAsync();
+        if (this.dir) store.setAutocompactionInterval(COMPACT_EVERY_MS);
+        return store;
+      })();
+      this.datastores.set(name, ds);
+    }
+    return ds;
+  }
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    return new EmbeddedCollection<T>(name, () => this.datastore(name));
+  }
+
+  commit(writes: Write[]): Promise<void> {
+    if (writes.length === 0) return Promise.resolve();
+    return this.commitLock.run(async () => {
+      const befores: Image[] = [];
+      const afters: Image[] = [];
+      for (const w of writes) {
+        const id = w.kind === "delete" ? w.id : w.doc._id;
+        const ds = await this.datastore(w.collection);
+        const before = ((await ds.findOneAsync({ _id: id })) ?? null) as Doc | null;
+        if (w.kind === "insert" && before) throw new UniqueViolationError(w.collection, `duplicate key ${JSON.stringify(id)}`);
+        if (w.kind === "replace" && w.expectedVersion !== undefined && (before?._v ?? -1) !== w.expectedVersion) {
+          throw new VersionConflictError(w.collection, id);
+        }
+        befores.push({ collection: w.collection, id, doc: before });
+        afters.push({ collection: w.collection, id, doc: w.kind === "delete" ? null : { ...w.doc, _v: nextVersion(w, before) } });
+      }
+      const journal = await this.datastore(JOURNAL);
+      const entryId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      await journal.insertAsync({ _id: entryId, afters, befores } as unknown as Record<string, unknown>);
+      try {
+        await this.applyImages(afters);
+      } catch (err) {
+        await this.applyImages([...befores].reverse());
+        await journal.removeAsync({ _id: entryId }, {});
+        throw err;
+      }
+      await journal.removeAsync({ _id: entryId }, {});
+    });
+  }
+
+  private async applyImages(images: Image[]): Promise<void> {
+    for (const image of images) {
+      const ds = await this.datastore(image.collection);
+      try {
+        if (image.doc === null) await ds.removeAsync({ _id: image.id }, { multi: false });
+        else await ds.updateAsync({ _id: image.id }, image.doc as Record<string, unknown>, { upsert: true });
+      } catch (err) {
+        throw toStoreError(image.collection, err);
+      }
+    }
+  }
+
+  /** Finishes commits that a previous process decided but may not have applied. */
+  async recover(): Promise<number> {
+    const journal = await this.datastore(JOURNAL);
+    const entries = (await journal.findAsync({}).sort({ _id: 1 })) as unknown as JournalEntry[];
+    for (const entry of entries) {
+      try {
+        await this.applyImages(entry.afters);
+      } catch {
+        await this.applyImages([...entry.befores].reverse());
+      }
+      await journal.removeAsync({ _id: entry._id }, {});
+    }
+    return entries.length;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.commitLock.run(async () => undefined);
+    const all = await Promise.all(this.datastores.values());
+    this.closed = true;
+    for (const ds of all) {
+      ds.stopAutocompaction();
+      // Compaction rewrites the file from memory: the next start loads it without replaying appends.
+      if (this.dir) await ds.compactDatafileAsync();
+    }
+    if (this.dir) await rm(join(this.dir, LOCK_FILE), { force: true });
+  }
+}
+
+const nextVersion = (w: Write, before: Doc | null): number => {
+  if (w.kind === "insert") return w.doc._v ?? 1;
+  if (w.kind === "replace" && w.expectedVersion !== undefined) return w.expectedVersion + 1;
+  return (before?._v ?? 0) + 1;
+};
+
+const LOCK_FILE = ".lock";
+
+// nedb appends one JSON line per write. A process killed mid-append leaves a torn last line (no newline):
+// that write never completed, so it is dropped. Any other corrupt line still stops the load (threshold 0),
+// because silently skipping data is worse than refusing to start.
+const repairTornTail = async (file: string): Promise<void> => {
+  const content = await readFile(file, "utf8").catch(() => null);
+  if (!content || content.endsWith("\n")) return;
+  const keep = content.slice(0, content.lastIndexOf("\n") + 1);
+  await writeFile(file, keep);
+};
+
+const pidAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+// nedb files must have one writer: a second process appending to them would corrupt both views.
+const takeLock = async (dir: string): Promise<void> => {
+  const file = join(dir, LOCK_FILE);
+  const held = await readFile(file, "utf8").catch(() => "");
+  const pid = Number.parseInt(held, 10);
+  if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) {
+    throw new Error(`The data directory ${dir} is in use by process ${pid}.`);
+  }
+  await writeFile(file, String(process.pid));
+};
+
+/** Opens the embedded store, finishing any journaled commit a crashed process left behind. */
+export const openEmbeddedStore = async (options: EmbeddedStoreOptions = {}): Promise<DocumentStore> => {
+  if (options.dir) {
+    await mkdir(options.dir, { recursive: true });
+    await takeLock(options.dir);
+  }
+  const store = new EmbeddedStore(options.dir);
+  await store.recover();
+  return store;
+};

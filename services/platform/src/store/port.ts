@@ -1,0 +1,148 @@
+// The document store port: a small Mongo-syntax surface that both adapters (MongoDB and the embedded
+// nedb store) honour identically. Repositories use only what is declared here; the contract suite
+// (contract.ts) pins the behaviour down for every adapter.
+
+/** Every stored document has a string `_id` (our prefixed ids) and a version `_v` used for optimistic concurrency. */
+export interface Doc {
+  _id: string;
+  _v?: number;
+}
+
+/**
+ * Filters in Mongo syntax. Supported: equality on (dotted) fields, `$in $nin $ne $gt $gte $lt $lte $exists
+ * $regex (a RegExp) $elemMatch $size`, and `$and $or`. Not supported (nedb lacks them or reads them
+ * differently): `$eq $all $type $expr $nor $mod $not $options`.
+ */
+export type Filter = Record<string, unknown>;
+
+/** Updates in Mongo syntax. Supported: `$set $unset $inc $push $pull $addToSet`. A document without operators is refused. */
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+  $push?: Record<string, unknown>;
+  $pull?: Record<string, unknown>;
+  $addToSet?: Record<string, unknown>;
+}
+
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface IndexSpec {
+  /** Fields in order; a compound index when more than one. */
+  fields: Record<string, 1 | -1>;
+  unique?: boolean;
+  /** Documents without the field are left out of the index (and of its uniqueness). */
+  sparse?: boolean;
+  /** TTL: the document is removed this many seconds after the Date in its (single) indexed field. */
+  expireAfterSeconds?: number;
+}
+
+export interface FindOptions {
+  sort?: SortSpec;
+  limit?: number;
+  skip?: number;
+}
+
+export interface PageOptions {
+  /** 1..1000 documents per page. */
+  limit: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string | null;
+  /** The field to order by (ties broken by `_id`); default `_id`. */
+  sortField?: string;
+  /** 1 ascending (default), -1 descending. */
+  direction?: 1 | -1;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Null when there is nothing after this page. */
+  nextCursor: string | null;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  /** Set when an upsert inserted a document. */
+  upsertedId?: string;
+}
+
+export interface UpsertOptions {
+  /** Insert when nothing matches; the filter must then name `_id` by equality. */
+  upsert?: boolean;
+}
+
+export interface Collection<T extends Doc> {
+  readonly name: string;
+  ensureIndex(spec: IndexSpec): Promise<void>;
+  /** Inserts and returns the stored document (with `_v: 1` when it had none). Unique clash: UniqueViolationError. */
+  insertOne(doc: T): Promise<T>;
+  insertMany(docs: T[]): Promise<T[]>;
+  findOne(filter: Filter): Promise<T | null>;
+  findById(id: string): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  /** Cursor paging over a stable order (sort field, then `_id`). */
+  findPage(filter: Filter, options: PageOptions): Promise<Page<T>>;
+  count(filter: Filter): Promise<number>;
+  /** Every update through the port also increments `_v` (an upserted document starts at 1). */
+  updateOne(filter: Filter, update: Update, options?: UpsertOptions): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Updates one document and returns it as it is after the update (null when none matched and no upsert). */
+  findOneAndUpdate(filter: Filter, update: Update, options?: UpsertOptions): Promise<T | null>;
+  /**
+   * Optimistic concurrency: applies `update` only if the stored `_v` equals `expectedVersion`, and bumps
+   * `_v`. Throws VersionConflictError when another writer got there first, and a not_found DomainError when the document does not exist.
+   */
+  updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+/**
+ * A write of a unit of work. All writes of one `commit` take effect together or not at all; this is what
+ * lets a state change and its outbox event be stored together.
+ */
+export type Write =
+  | { kind: "insert"; collection: string; doc: Doc }
+  /** Replaces the document with this `_id`; with `expectedVersion`, only if the stored `_v` matches. The new `_v` is expected + 1. */
+  | { kind: "replace"; collection: string; doc: Doc; expectedVersion?: number }
+  | { kind: "delete"; collection: string; id: string };
+
+export interface DocumentStore {
+  /** Adapter name, for logs and health: "embedded" or "mongodb". */
+  readonly kind: string;
+  collection<T extends Doc>(name: string): Collection<T>;
+  /** Applies the writes atomically (a transaction on MongoDB, a redo journal on the embedded store). */
+  commit(writes: Write[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class UniqueViolationError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly detail: string,
+  ) {
+    super(`Unique constraint violated in ${collection}: ${detail}`);
+    this.name = "UniqueViolationError";
+  }
+}
+
+export class VersionConflictError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+  ) {
+    super(`Document ${id} in ${collection} changed since it was read`);
+    this.name = "VersionConflictError";
+  }
+}
+
+export class UnsupportedQueryError extends Error {
+  constructor(detail: string) {
+    super(`Unsupported by the document store port: ${detail}`);
+    this.name = "UnsupportedQueryError";
+  }
+}
+
+export const isUniqueViolation = (err: unknown): err is UniqueViolationError => err instanceof UniqueViolationError;
+export const isVersionConflict = (err: unknown): err is VersionConflictError => err instanceof VersionConflictError;
