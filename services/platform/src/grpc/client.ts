@@ -75,6 +75,9 @@ export const createGrpcClient = <C>(
     "grpc.keepalive_time_ms": 30000,
     "grpc.keepalive_timeout_ms": 10000,
     "grpc.enable_retries": 0,
+    // Services restart and move often (rollouts); reconnect quickly so read retries find the new one.
+    "grpc.initial_reconnect_backoff_ms": 100,
+    "grpc.max_reconnect_backoff_ms": 2000,
   }) as C & Client;
   const deadlineMs = options.deadlineMs ?? 5000;
   const attempts = Math.max(1, options.readAttempts ?? 3);

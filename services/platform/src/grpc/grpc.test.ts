@@ -1,0 +1,153 @@
+import { makeGenericClientConstructor, type ServiceDefinition, type handleUnaryCall } from "@grpc/grpc-js";
+import { DomainError, validationFailed } from "../errors";
+import { currentRequestId, runWithRequestId, silentLogger } from "../logger";
+import { createGrpcClient } from "./client";
+import { createHealthChecker } from "./health";
+import { type RpcContext, startGrpcServer, type StartedGrpcServer } from "./server";
+
+// A hand-written service with JSON messages keeps these tests free of any domain proto; the hop is real gRPC.
+interface Msg {
+  value: string;
+  delayMs?: number;
+}
+const json = {
+  requestSerialize: (v: Msg) => Buffer.from(JSON.stringify(v)),
+  requestDeserialize: (b: Buffer) => JSON.parse(b.toString()) as Msg,
+  responseSerialize: (v: Msg) => Buffer.from(JSON.stringify(v)),
+  responseDeserialize: (b: Buffer) => JSON.parse(b.toString()) as Msg,
+};
+const definition = {
+  getThing: { path: "/test.v1.ThingService/GetThing", requestStream: false, responseStream: false, ...json },
+  createThing: { path: "/test.v1.ThingService/CreateThing", requestStream: false, responseStream: false, ...json },
+} as unknown as ServiceDefinition;
+
+interface ThingServer {
+  getThing: handleUnaryCall<Msg, Msg>;
+  createThing: handleUnaryCall<Msg, Msg>;
+}
+type Cb = (e: unknown, r: Msg) => void;
+interface ThingClient {
+  getThing(request: Msg, metadata: import("@grpc/grpc-js").Metadata, options: object, callback: Cb): import("@grpc/grpc-js").ClientUnaryCall;
+  createThing(request: Msg, metadata: import("@grpc/grpc-js").Metadata, options: object, callback: Cb): import("@grpc/grpc-js").ClientUnaryCall;
+}
+const ThingClientCtor = makeGenericClientConstructor(definition, "ThingService") as unknown as {
+  new (...args: ConstructorParameters<ReturnType<typeof makeGenericClientConstructor>>): ThingClient;
+  service: Record<string, unknown>;
+};
+
+const calls: { get: number; create: number; aborted: number; lastRequestId?: string } = { get: 0, create: 0, aborted: 0 };
+
+const handlers = {
+  getThing: async (req: Msg, ctx: RpcContext): Promise<Msg> => {
+    calls.get += 1;
+    calls.lastRequestId = currentRequestId();
+    if (req.value === "missing") throw new DomainError("not_found", "Thing was not found.");
+    if (req.value === "bad") throw validationFailed([{ path: "value", message: "must not be bad" }]);
+    if (req.value === "boom") throw new Error("database password is hunter2");
+    if (req.delayMs) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, req.delayMs);
+        ctx.signal.addEventListener("abort", () => {
+          calls.aborted += 1;
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return { value: `got ${req.value} as ${ctx.requestId}` };
+  },
+  createThing: async (req: Msg): Promise<Msg> => {
+    calls.create += 1;
+    if (req.delayMs) await new Promise((r) => setTimeout(r, req.delayMs));
+    return { value: `made ${req.value}` };
+  },
+};
+
+const start = (port = 0) =>
+  startGrpcServer({
+    host: "127.0.0.1",
+    port,
+    logger: silentLogger(),
+    services: [{ name: "test.v1.ThingService", definition, handlers: handlers as never as ThingServer }],
+  });
+
+describe("gRPC server and client helpers", () => {
+  let server: StartedGrpcServer;
+  beforeEach(async () => {
+    Object.assign(calls, { get: 0, create: 0, aborted: 0, lastRequestId: undefined });
+    server = await start();
+  });
+  afterEach(async () => {
+    await server.drain(1000);
+  });
+
+  it("answers over a real loopback hop", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    await expect(client.getThing({ value: "a" })).resolves.toMatchObject({ value: expect.stringMatching(/^got a as req_/) });
+    close();
+  });
+
+  it("carries the caller's request id in metadata to the handler's context", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const res = await runWithRequestId("req_abc123", () => client.getThing({ value: "a" }));
+    expect(res.value).toBe("got a as req_abc123");
+    expect(calls.lastRequestId).toBe("req_abc123");
+    close();
+  });
+
+  it("gives the client the same domain error the handler threw, with its field errors", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    await expect(client.getThing({ value: "missing" })).rejects.toMatchObject({ code: "not_found", message: "Thing was not found." });
+    await expect(client.getThing({ value: "bad" })).rejects.toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "value", message: "must not be bad" }],
+    });
+    close();
+  });
+
+  it("keeps the internals of unexpected errors out of the answer", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const err = (await client.getThing({ value: "boom" }).catch((e: unknown) => e)) as DomainError;
+    expect(err.code).toBe("internal");
+    expect(err.message).not.toContain("hunter2");
+    close();
+  });
+
+  it("ends a call at its deadline as unavailable and aborts the handler's signal", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    await expect(client.getThing({ value: "slow", delayMs: 2000 }, { deadlineMs: 100 })).rejects.toMatchObject({ code: "unavailable" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.aborted).toBe(1);
+    close();
+  });
+
+  it("retries a read while the server is unavailable, and never a write", async () => {
+    const port = server.port;
+    await server.drain(1000);
+    const { client, close } = createGrpcClient(ThingClientCtor, `127.0.0.1:${port}`, { retryBackoffMs: 100, readAttempts: 4 });
+    await expect(client.createThing({ value: "x" })).rejects.toMatchObject({ code: "unavailable" });
+    const read = client.getThing({ value: "later" }, { deadlineMs: 3000 });
+    await new Promise((r) => setTimeout(r, 120));
+    server = await start(port);
+    await expect(read).resolves.toMatchObject({ value: expect.stringContaining("got later") });
+    expect(calls.create).toBe(0);
+    close();
+  });
+
+  it("reports SERVING through the standard health service, and lets in-flight calls finish when draining", async () => {
+    const health = createHealthChecker(server.address);
+    expect(await health.check()).toBe("SERVING");
+    expect(await health.check("test.v1.ThingService")).toBe("SERVING");
+    expect(await health.check("no.such.Service")).toBe("SERVICE_UNKNOWN");
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const inFlight = client.createThing({ value: "slow", delayMs: 300 });
+    await new Promise((r) => setTimeout(r, 50));
+    const drained = server.drain(2000);
+    // The call that was running when the drain began still completes.
+    await expect(inFlight).resolves.toEqual({ value: "made slow" });
+    await drained;
+    expect(await health.check()).toBe("UNREACHABLE");
+    health.close();
+    close();
+  });
+});

@@ -1,0 +1,158 @@
+import type { EventBus } from "../bus/port";
+import type { Clock } from "../clock";
+import { buildCloudEvent, type CloudEvent, type NewEvent, topicForType } from "../events/cloud-event";
+import type { Logger } from "../logger";
+import type { Doc, DocumentStore, Write } from "../store/port";
+
+// Transactional outbox: a state change and the events describing it are committed in one unit of work;
+// a relay publishes what is pending and marks it published afterwards. A crash in between publishes the
+// event again on restart (at-least-once); consumers drop the repeat by event id.
+
+export const OUTBOX_COLLECTION = "outbox";
+
+/** Published records are kept this long for inspection, then expire. */
+const KEEP_PUBLISHED_SECONDS = 7 * 24 * 3600;
+
+export interface OutboxRecord extends Doc {
+  topic: string;
+  key: string;
+  event: CloudEvent;
+  createdAt: Date;
+  publishedAt?: Date;
+}
+
+export interface StagedEvent<D = unknown> extends NewEvent<D> {
+  /** Ordering key; events of one project share it. */
+  key: string;
+}
+
+export class Outbox {
+  private readonly relays = new Set<OutboxRelay>();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async ensureIndexes(): Promise<void> {
+    const c = this.store.collection<OutboxRecord>(OUTBOX_COLLECTION);
+    await c.ensureIndex({ fields: { publishedAt: 1 }, expireAfterSeconds: KEEP_PUBLISHED_SECONDS });
+  }
+
+  /** Commits the writes and the events together; returns the events as stored. */
+  async commit(writes: Write[], events: StagedEvent[]): Promise<CloudEvent[]> {
+    const now = this.clock.now();
+    const built = events.map((e) => ({ key: e.key, event: buildCloudEvent(e, this.clock) }));
+    const outboxWrites: Write[] = built.map(({ key, event }) => ({
+      kind: "insert",
+      collection: OUTBOX_COLLECTION,
+      doc: { _id: event.id, topic: topicForType(event.type), key, event, createdAt: now } as OutboxRecord,
+    }));
+    await this.store.commit([...writes, ...outboxWrites]);
+    for (const relay of this.relays) relay.notify();
+    return built.map((b) => b.event);
+  }
+
+  /** @internal relays register so a commit wakes them at once instead of at the next poll. */
+  attach(relay: OutboxRelay): () => void {
+    this.relays.add(relay);
+    return () => this.relays.delete(relay);
+  }
+}
+
+export interface OutboxRelayOptions {
+  store: DocumentStore;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** Poll for pending events this often even without a local commit (other replicas write too). */
+  pollMs?: number;
+  batchSize?: number;
+  outbox?: Outbox;
+}
+
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private detach: (() => void) | undefined;
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.pollMs = options.pollMs ?? 500;
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.detach = this.options.outbox?.attach(this);
+    this.schedule(0);
+  }
+
+  notify(): void {
+    if (!this.stopped) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (err) {
+      this.options.logger.warn({ err }, "outbox relay could not publish; will retry");
+    } finally {
+      if (!this.stopped) this.schedule(this.pollMs);
+    }
+  }
+
+  /** Publishes everything pending now; concurrent calls share one pass. */
+  flush(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          while ((await this.publishBatch()) === this.batchSize);
+        } while (this.again);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async publishBatch(): Promise<number> {
+    const outbox = this.options.store.collection<OutboxRecord>(OUTBOX_COLLECTION);
+    const pending = await outbox.find({ publishedAt: { $exists: false } }, { sort: { _id: 1 }, limit: this.batchSize });
+    if (pending.length === 0) return 0;
+    await this.options.bus.publish(
+      pending.map((r) => ({
+        topic: r.topic,
+        key: r.key,
+        value: JSON.stringify(r.event),
+        headers: { "ce-id": r.event.id, "ce-type": r.event.type, "content-type": "application/cloudevents+json" },
+      })),
+    );
+    await outbox.updateMany({ _id: { $in: pending.map((r) => r._id) } }, { $set: { publishedAt: this.options.clock.now() } });
+    this.options.logger.debug({ count: pending.length }, "outbox published");
+    return pending.length;
+  }
+
+  /** Stops polling after publishing what is pending (the SIGTERM path). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.detach?.();
+    await this.flush().catch((err: unknown) => this.options.logger.warn({ err }, "outbox flush at stop failed; events stay pending"));
+  }
+}

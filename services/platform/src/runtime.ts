@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { createInProcessBus } from "./bus/in-process";
+import { createKafkaBus } from "./bus/kafka";
+import type { EventBus } from "./bus/port";
+import type { BaseConfig } from "./config";
+import type { Logger } from "./logger";
+import { openEmbeddedStore } from "./store/embedded";
+import { openMongoStore } from "./store/mongo";
+import type { DocumentStore } from "./store/port";
+
+// Picks adapters from configuration, the same way in every service: MongoDB when MONGO_URL is set
+// (database `<prefix>_<service>`), else the embedded store under `<dataDir>/<service>/`; Kafka when
+// KAFKA_BROKERS is set, else the in-process bus.
+
+export const openServiceStore = async (config: BaseConfig, service: string): Promise<DocumentStore> => {
+  if (config.MONGO_URL) {
+    return openMongoStore({ url: config.MONGO_URL, database: `${config.MONGO_DB_PREFIX}_${service.replace(/-/g, "_")}` });
+  }
+  return openEmbeddedStore({ dir: join(config.EARSHOT_DATA_DIR, service) });
+};
+
+export const openEventBus = (config: BaseConfig, logger: Logger): EventBus => {
+  if (config.KAFKA_BROKERS && config.KAFKA_BROKERS.length > 0) {
+    return createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger });
+  }
+  return createInProcessBus({ logger });
+};
+
+/**
+ * Runs `stop` once on SIGTERM or SIGINT and exits 0 when it finishes, 1 when it fails or takes longer than
+ * `limitMs` (Kubernetes sends SIGKILL after its grace period anyway; exiting first keeps logs honest).
+ */
+export const onShutdownSignal = (logger: Logger, stop: () => Promise<void>, limitMs = 10_000): void => {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const timer = setTimeout(() => {
+      logger.error({ limitMs }, "shutdown took too long; exiting");
+      process.exit(1);
+    }, limitMs);
+    timer.unref();
+    stop().then(
+      () => {
+        logger.info("stopped");
+        logger.flush?.();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", handler);
+  process.on("SIGINT", handler);
+};

@@ -1,0 +1,19 @@
+// Runs a TypeScript file in a child process, compiling on require with SWC (as jest does), so crash tests
+// can kill a real process that runs the real sources. Usage: node ts-child.js <file.ts> [args...]
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const { transformSync } = require("@swc/core");
+
+require.extensions[".ts"] = (module, filename) => {
+  const { code } = transformSync(fs.readFileSync(filename, "utf8"), {
+    filename,
+    jsc: { target: "es2022", parser: { syntax: "typescript" } },
+    module: { type: "commonjs" },
+  });
+  module._compile(code, filename);
+};
+
+const target = process.argv[2];
+process.argv.splice(1, 2, path.resolve(target));
+require(path.resolve(target));
