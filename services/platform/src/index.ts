@@ -19,3 +19,4 @@ export * from "./events/consumer";
 export * from "./outbox/outbox";
 export * from "./mail/mailer";
 export * from "./runtime";
+export * from "./service-host";

@@ -14,6 +14,17 @@ require.extensions[".ts"] = (module, filename) => {
   module._compile(code, filename);
 };
 
+// Workspace packages resolve to their TypeScript sources, as jest's moduleNameMapper does, so no build is needed.
+const Module = require("node:module");
+const repo = path.resolve(__dirname, "../../..");
+const originalResolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request === "@earshot/proto") return path.join(repo, "proto/src/index.ts");
+  const m = /^@earshot\/([a-z-]+)$/.exec(request);
+  if (m) return path.join(repo, "services", m[1], "src/index.ts");
+  return originalResolve.call(this, request, ...rest);
+};
+
 const target = process.argv[2];
 process.argv.splice(1, 2, path.resolve(target));
 require(path.resolve(target));

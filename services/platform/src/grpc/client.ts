@@ -23,7 +23,8 @@ type UnaryMethod<Req, Res> = (
 
 /** The promise form of a ts-proto client: `(request, options?) => Promise<response>` per unary method. */
 export type AsyncClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<never, never> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [K in keyof C as C[K] extends (...args: any[]) => ClientUnaryCall ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
     ? (request: Req, options?: CallOpts) => Promise<Res>
     : never;
 };

@@ -1,9 +1,17 @@
-import { makeGenericClientConstructor, type ServiceDefinition, type handleUnaryCall } from "@grpc/grpc-js";
+import {
+  type CallOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
+  makeGenericClientConstructor,
+  type Metadata,
+  type ServiceDefinition,
+  type ServiceError,
+} from "@grpc/grpc-js";
 import { DomainError, validationFailed } from "../errors";
 import { currentRequestId, runWithRequestId, silentLogger } from "../logger";
 import { createGrpcClient } from "./client";
 import { createHealthChecker } from "./health";
-import { type RpcContext, startGrpcServer, type StartedGrpcServer } from "./server";
+import { type AsyncService, type RpcContext, startGrpcServer, type StartedGrpcServer } from "./server";
 
 // A hand-written service with JSON messages keeps these tests free of any domain proto; the hop is real gRPC.
 interface Msg {
@@ -25,10 +33,10 @@ interface ThingServer {
   getThing: handleUnaryCall<Msg, Msg>;
   createThing: handleUnaryCall<Msg, Msg>;
 }
-type Cb = (e: unknown, r: Msg) => void;
+type Cb = (error: ServiceError | null, response: Msg) => void;
 interface ThingClient {
-  getThing(request: Msg, metadata: import("@grpc/grpc-js").Metadata, options: object, callback: Cb): import("@grpc/grpc-js").ClientUnaryCall;
-  createThing(request: Msg, metadata: import("@grpc/grpc-js").Metadata, options: object, callback: Cb): import("@grpc/grpc-js").ClientUnaryCall;
+  getThing(request: Msg, metadata: Metadata, options: Partial<CallOptions>, callback: Cb): ClientUnaryCall;
+  createThing(request: Msg, metadata: Metadata, options: Partial<CallOptions>, callback: Cb): ClientUnaryCall;
 }
 const ThingClientCtor = makeGenericClientConstructor(definition, "ThingService") as unknown as {
   new (...args: ConstructorParameters<ReturnType<typeof makeGenericClientConstructor>>): ThingClient;
@@ -68,7 +76,7 @@ const start = (port = 0) =>
     host: "127.0.0.1",
     port,
     logger: silentLogger(),
-    services: [{ name: "test.v1.ThingService", definition, handlers: handlers as never as ThingServer }],
+    services: [{ name: "test.v1.ThingService", definition, handlers: handlers as AsyncService<ThingServer> }],
   });
 
 describe("gRPC server and client helpers", () => {

@@ -27,7 +27,8 @@ export interface RpcContext {
 
 /** The async form of a ts-proto `...Server` interface: `(request, ctx) => Promise<response>` per method. */
 export type AsyncService<S> = {
-  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (request: Req, ctx: RpcContext) => Promise<Res> : never;
+  // `string extends K` drops grpc-js's index signature, keeping only the declared methods.
+  [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (request: Req, ctx: RpcContext) => Promise<Res> : never;
 };
 
 const readRequestId = (metadata: Metadata): string => {

@@ -64,7 +64,7 @@ const withVersionBump = (update: Update): Record<string, unknown> => ({
   $inc: { ...(update.$inc ?? {}), _v: 1 },
 });
 
-const strip = <T extends Doc>(doc: unknown): T => doc as T;
+const strip = <T extends Doc | null>(doc: unknown): T => doc as T;
 
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   constructor(
@@ -96,12 +96,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<T> {
     const stored = { ...doc, _v: doc._v ?? 1 };
-    return strip<T>(await this.run((ds) => ds.insertAsync(stored as Record<string, unknown>)));
+    return strip<T>(await this.run((ds) => ds.insertAsync(stored as unknown as Record<string, unknown>)));
   }
 
   async insertMany(docs: T[]): Promise<T[]> {
     if (docs.length === 0) return [];
-    const stored = docs.map((d) => ({ ...d, _v: d._v ?? 1 }) as Record<string, unknown>);
+    const stored = docs.map((d) => ({ ...d, _v: d._v ?? 1 }) as unknown as Record<string, unknown>);
     // nedb inserts an array atomically (all or none on a unique clash), as an ordered Mongo insertMany would not;
     // callers must not rely on partial inserts either way.
     return (await this.run((ds) => ds.insertAsync(stored))).map((d) => strip<T>(d));
@@ -265,7 +265,7 @@ class EmbeddedStore implements DocumentStore {
       const ds = await this.datastore(image.collection);
       try {
         if (image.doc === null) await ds.removeAsync({ _id: image.id }, { multi: false });
-        else await ds.updateAsync({ _id: image.id }, image.doc as Record<string, unknown>, { upsert: true });
+        else await ds.updateAsync({ _id: image.id }, image.doc as unknown as Record<string, unknown>, { upsert: true });
       } catch (err) {
         throw toStoreError(image.collection, err);
       }

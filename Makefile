@@ -1,0 +1,36 @@
+# The two commands that matter: `make run` (install, build, start everything on the embedded default)
+# and `make test` (install, build, lint the protos, run every test).
+SHELL := /bin/bash
+NPM_FLAGS := --no-audit --no-fund
+STAMP := node_modules/.earshot-installed
+
+.PHONY: install gen build run test lint bench clean
+
+install: $(STAMP)
+
+$(STAMP): package.json package-lock.json proto/package.json $(wildcard services/*/package.json)
+	npm ci $(NPM_FLAGS)
+	@touch $@
+
+gen: install
+	npm run gen
+
+build: install
+	npm run build
+
+run: build
+	node services/all-in-one/dist/main.js
+
+test: build
+	npx buf lint proto
+	npx jest --ci
+
+lint: install
+	npx tsc -b
+	npx buf lint proto
+
+bench: build
+	node services/platform/test/ts-child.js bench/platform-bench.ts
+
+clean:
+	rm -rf node_modules proto/src proto/dist services/*/dist proto/*.tsbuildinfo services/*/*.tsbuildinfo

@@ -1,0 +1,1 @@
+export { accountService, ACCOUNT_SERVICE_NAME } from "./service";

@@ -1,0 +1,51 @@
+import { resolve } from "node:path";
+import { accountService } from "@earshot/account";
+import { startGateway, type StartedGateway } from "@earshot/edge";
+import { createMailer, type HostedService, hostService, type Logger, openEventBus, type ServiceModule } from "@earshot/platform";
+import { projectService } from "@earshot/project";
+import type { AllInOneConfig } from "./config";
+
+// Every service in one process, each still behind its own loopback gRPC server, so the calls the gateway
+// makes are the same real gRPC hops as in production; only the adapters (embedded store, in-process bus)
+// differ, and those follow MONGO_URL / KAFKA_BROKERS when set.
+
+export const SERVICE_MODULES: ServiceModule[] = [accountService, projectService];
+
+export interface RunningEarshot {
+  url: string;
+  dataDir: string;
+  services: Array<{ name: string; address: string }>;
+  stop(): Promise<void>;
+}
+
+export const startAllInOne = async (config: AllInOneConfig, logger: Logger): Promise<RunningEarshot> => {
+  const dataDir = resolve(config.EARSHOT_DATA_DIR);
+  const cfg = { ...config, EARSHOT_DATA_DIR: dataDir };
+  const bus = openEventBus(cfg, logger);
+  const mailer = createMailer({ from: cfg.EARSHOT_MAIL_FROM, smtpUrl: cfg.EARSHOT_SMTP_URL, dataDir, logger });
+  const hosted: HostedService[] = [];
+  let gateway: StartedGateway | undefined;
+  const stop = async () => {
+    await gateway?.stop(cfg.EARSHOT_DRAIN_MS);
+    await Promise.all(hosted.map((h) => h.stop(cfg.EARSHOT_DRAIN_MS)));
+    await bus.close();
+    mailer.close();
+  };
+  try {
+    for (const [i, module] of SERVICE_MODULES.entries()) {
+      const port = cfg.EARSHOT_GRPC_BASE_PORT === 0 ? 0 : cfg.EARSHOT_GRPC_BASE_PORT + i;
+      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer }));
+    }
+    const address = (name: string) => hosted.find((h) => h.name === name)?.address ?? "";
+    gateway = await startGateway({
+      host: cfg.HOST,
+      port: cfg.PORT,
+      addresses: { account: address("account"), project: address("project") },
+      logger: logger.child({ service: "gateway" }),
+    });
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  return { url: gateway.url, dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), stop };
+};

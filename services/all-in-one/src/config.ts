@@ -1,0 +1,15 @@
+import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
+import { z } from "zod";
+
+export const allInOneConfigSchema = z.object({
+  ...baseConfigShape,
+  /** Where the HTTP API listens. Loopback by default: set HOST=0.0.0.0 to serve other machines (or a container's port). */
+  HOST: z.string().default("127.0.0.1"),
+  PORT: configPort.default(8080),
+  /** First loopback gRPC port; each service takes the next one. 0 = any free ports. */
+  EARSHOT_GRPC_BASE_PORT: configPort.default(0),
+});
+
+export type AllInOneConfig = z.infer<typeof allInOneConfigSchema>;
+
+export const loadAllInOneConfig = (env?: Record<string, string | undefined>): AllInOneConfig => loadConfig(allInOneConfigSchema, env);

@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createGrpcClient, silentLogger } from "@earshot/platform";
+import { makeTempDir } from "../../platform/src/testing/tmp";
+import { accountV1, projectV1 } from "@earshot/proto";
+import { startAllInOne } from "../src/all-in-one";
+import { loadAllInOneConfig } from "../src/config";
+
+const configFor = (dataDir: string) => loadAllInOneConfig({ EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent" });
+
+describe("all-in-one", () => {
+  it("serves /healthz, and /readyz naming every service as SERVING", async () => {
+    const tmp = await makeTempDir();
+    const running = await startAllInOne(configFor(tmp.dir), silentLogger());
+    try {
+      const health = await fetch(`${running.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(health.headers.get("earshot-version")).toBe("2026-08-24");
+      expect(health.headers.get("x-request-id")).toMatch(/^req_/);
+      const ready = await fetch(`${running.url}/readyz`);
+      expect(ready.status).toBe(200);
+      const body = (await ready.json()) as { status: string; services: Array<{ name: string; status: string }> };
+      expect(body.status).toBe("ready");
+      expect(body.services.map((s) => [s.name, s.status])).toEqual([
+        ["account", "SERVING"],
+        ["project", "SERVING"],
+      ]);
+    } finally {
+      await running.stop();
+      await tmp.cleanup();
+    }
+  });
+
+  it("answers an unknown route with problem+json carrying the request id", async () => {
+    const tmp = await makeTempDir();
+    const running = await startAllInOne(configFor(tmp.dir), silentLogger());
+    try {
+      const res = await fetch(`${running.url}/api/v1/nope`, { headers: { "X-Request-Id": "client-chosen-id-1" } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(await res.json()).toMatchObject({ status: 404, code: "not_found", requestId: "client-chosen-id-1", title: "Not found" });
+      const metrics = await fetch(`${running.url}/metrics`);
+      expect(await metrics.text()).toContain("earshot_http_request_duration_seconds");
+    } finally {
+      await running.stop();
+      await tmp.cleanup();
+    }
+  });
+
+  it("finds the data of the first start after a restart", async () => {
+    const tmp = await makeTempDir();
+    try {
+      const first = await startAllInOne(configFor(tmp.dir), silentLogger());
+      const account = createGrpcClient(accountV1.AccountServiceClient, first.services.find((s) => s.name === "account")!.address);
+      const project = createGrpcClient(projectV1.ProjectServiceClient, first.services.find((s) => s.name === "project")!.address);
+      const { user } = await account.client.createUser({ email: "Ana@Example.com", name: "Ana", password: "correct horse" });
+      const caller = { userId: user!.id, workspaceId: user!.workspaceId };
+      const created = await project.client.createProject({ caller, name: "Acme launch", enabledSources: [] });
+      account.close();
+      project.close();
+      await first.stop();
+
+      const second = await startAllInOne(configFor(tmp.dir), silentLogger());
+      const account2 = createGrpcClient(accountV1.AccountServiceClient, second.services.find((s) => s.name === "account")!.address);
+      const project2 = createGrpcClient(projectV1.ProjectServiceClient, second.services.find((s) => s.name === "project")!.address);
+      expect((await account2.client.getUser({ email: "ana@example.com" })).user).toMatchObject({ id: user!.id, name: "Ana" });
+      const got = await project2.client.getProject({ caller, projectId: created.project!.id });
+      expect(got.project).toMatchObject({ name: "Acme launch", role: "owner", color: "#7e47eb", enabledSources: ["x", "reddit", "youtube", "linkedin"] });
+      account2.close();
+      project2.close();
+      await second.stop();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it("exits 0 within 10 s of SIGTERM and leaves the data dir free for the next start", async () => {
+    const tmp = await makeTempDir();
+    try {
+      const child = spawn(process.execPath, [join(__dirname, "../../platform/test/ts-child.js"), join(__dirname, "../src/main.ts")], {
+        env: { ...process.env, EARSHOT_DATA_DIR: tmp.dir, PORT: "0", LOG_LEVEL: "warn" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          const m = /Earshot is running at (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1] as string);
+        });
+        child.on("exit", (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+      });
+      expect(out).toMatch(/account\s+gRPC 127\.0\.0\.1:\d+/);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      const started = Date.now();
+      const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      expect(await exit).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const again = await startAllInOne(configFor(tmp.dir), silentLogger());
+      await again.stop();
+    } finally {
+      await tmp.cleanup();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,1 @@
+export { projectService, PROJECT_SERVICE_NAME } from "./service";
