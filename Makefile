@@ -8,8 +8,10 @@ STAMP := node_modules/.earshot-installed
 
 install: $(STAMP)
 
+# `npm install` honours the committed lockfile; `npm ci` refuses it here because npm leaves other
+# platforms' optional binaries (buf, swc) out of a lockfile written without registry URLs.
 $(STAMP): package.json package-lock.json proto/package.json $(wildcard services/*/package.json)
-	npm ci $(NPM_FLAGS)
+	npm install $(NPM_FLAGS)
 	@touch $@
 
 gen: install
