@@ -19,4 +19,5 @@ module.exports = {
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
   globalSetup: "<rootDir>/services/platform/src/testing/global-setup.ts",
   testTimeout: 30000,
+  reporters: ["default", "<rootDir>/services/platform/src/testing/summary-reporter.js"],
 };

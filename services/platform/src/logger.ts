@@ -26,7 +26,7 @@ export const createLogger = (name: string, options: LoggerOptions = {}): Logger 
     {
       name,
       level: options.level ?? "info",
-      base: { service: name },
+      base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       mixin: () => {
         const requestId = currentRequestId();
