@@ -79,7 +79,7 @@ const outboxBench = async (dir: string) => {
   const store = await openEmbeddedStore({ dir: join(dir, "outbox") });
   const consumerStore = await openEmbeddedStore({ dir: join(dir, "consumer") });
   const bus = createInProcessBus();
-  const outbox = new Outbox(store, systemClock);
+  const outbox = new Outbox(store, systemClock, "project");
   await outbox.ensureIndexes();
   let handled = 0;
   await subscribeEvents({

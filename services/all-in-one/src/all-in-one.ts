@@ -3,6 +3,7 @@ import { accountService } from "@earshot/account";
 import { startGateway, type StartedGateway } from "@earshot/edge";
 import { createMailer, type HostedService, hostService, type Logger, openEventBus, type ServiceModule } from "@earshot/platform";
 import { projectService } from "@earshot/project";
+import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
 
 // Every service in one process, each still behind its own loopback gRPC server, so the calls the gateway
@@ -15,17 +16,22 @@ export interface RunningEarshot {
   url: string;
   dataDir: string;
   services: Array<{ name: string; address: string }>;
+  /** Set on the first start of an empty embedded data dir. */
+  bootstrap: Bootstrap | undefined;
   stop(): Promise<void>;
 }
 
 export const startAllInOne = async (config: AllInOneConfig, logger: Logger): Promise<RunningEarshot> => {
   const dataDir = resolve(config.EARSHOT_DATA_DIR);
   const cfg = { ...config, EARSHOT_DATA_DIR: dataDir };
+  const fresh = !cfg.MONGO_URL && (await isFreshDataDir(dataDir));
   const bus = openEventBus(cfg, logger);
   const mailer = createMailer({ from: cfg.EARSHOT_MAIL_FROM, smtpUrl: cfg.EARSHOT_SMTP_URL, dataDir, logger });
   const hosted: HostedService[] = [];
   let gateway: StartedGateway | undefined;
+  let bootstrap: Bootstrap | undefined;
   const stop = async () => {
+    await removeServicesFile(dataDir).catch(() => undefined);
     await gateway?.stop(cfg.EARSHOT_DRAIN_MS);
     await Promise.all(hosted.map((h) => h.stop(cfg.EARSHOT_DRAIN_MS)));
     await bus.close();
@@ -42,10 +48,16 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger): Pro
       port: cfg.PORT,
       addresses: { account: address("account"), project: address("project") },
       logger: logger.child({ service: "gateway" }),
+      config: cfg,
+      publicUrl: cfg.EARSHOT_PUBLIC_URL,
+      rateLimitPerMinute: cfg.EARSHOT_RATE_LIMIT_PER_MINUTE,
+      credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
     });
+    await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
+    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account")) : undefined;
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
   }
-  return { url: gateway.url, dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), stop };
+  return { url: gateway.url, dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, stop };
 };

@@ -3,12 +3,21 @@ import { z } from "zod";
 
 const grpcAddress = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, "must be host:port");
 
-export const gatewayConfigSchema = z.object({
-  ...baseConfigShape,
-  HOST: z.string().default("0.0.0.0"),
-  PORT: configPort.default(8080),
+/** Settings of the edge that the all-in-one shares. */
+export const edgeSettingsShape = {
   /** The origin clients use, e.g. https://earshot.example.com; defaults to http://localhost:<PORT>. */
   EARSHOT_PUBLIC_URL: z.string().url().optional(),
+  /** Requests per minute per credential. */
+  EARSHOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** How long a verified credential is trusted before it is checked again (revocation delay). */
+  EARSHOT_CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
+};
+
+export const gatewayConfigSchema = z.object({
+  ...baseConfigShape,
+  ...edgeSettingsShape,
+  HOST: z.string().default("0.0.0.0"),
+  PORT: configPort.default(8080),
   ACCOUNT_GRPC_ADDR: grpcAddress.default("account:50051"),
   PROJECT_GRPC_ADDR: grpcAddress.default("project:50051"),
 });

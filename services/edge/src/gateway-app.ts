@@ -2,32 +2,49 @@ import { DomainError, type Logger } from "@earshot/platform";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { Backends } from "./backends";
+import type { Operation } from "./catalog/operation";
+import { buildOpenApi } from "./docs/openapi";
+import { renderReferencePage } from "./docs/reference-page";
 import { healthRoutes } from "./http/health-routes";
 import { createHttpMetrics } from "./http/metrics";
 import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
+import { invitationRoutes } from "./pages/invitations";
+import type { Pipeline } from "./pipeline/execute";
+import { restRouter } from "./rest/router";
 
 export interface GatewayAppOptions {
   backends: Backends;
+  pipeline: Pipeline;
+  operations: readonly Operation[];
   logger: Logger;
+  publicUrl: string;
   isDraining?: () => boolean;
 }
 
-/** The REST gateway's express app. Operations come from the catalog; this is the frame around them. */
+/** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
 export const createGatewayApp = (options: GatewayAppOptions): Express => {
   const app = express();
   const metrics = createHttpMetrics();
   app.disable("x-powered-by");
   app.set("trust proxy", true);
+  app.set("etag", false);
   app.use(requestContext);
   app.use(metrics.middleware);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(healthRoutes(options.backends, metrics, options.isDraining ?? (() => false)));
 
+  const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
+  const reference = renderReferencePage(options.operations);
+  app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
+  app.get("/docs", (_req, res) => void res.type("html").send(reference));
+  app.use("/api/v1", restRouter(options.operations, options.pipeline));
+  app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
+
   app.use((req: Request, res: Response) => {
     sendProblem(res, toProblem(new DomainError("not_found", `No route for ${req.method} ${req.path}.`), req.requestId, req.path));
   });
-  // Express error handler: malformed JSON and anything thrown become problem+json; 5xx details are logged only.
+  // Anything thrown outside the pipeline becomes problem+json; 5xx details are logged only.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const problem = toProblem(err, req.requestId, req.path);
     if (problem.status >= 500) options.logger.error({ err, path: req.path }, "request failed");

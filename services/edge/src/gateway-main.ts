@@ -10,6 +10,10 @@ const main = async () => {
     port: config.PORT,
     addresses: { account: config.ACCOUNT_GRPC_ADDR, project: config.PROJECT_GRPC_ADDR },
     logger,
+    config,
+    publicUrl: config.EARSHOT_PUBLIC_URL,
+    rateLimitPerMinute: config.EARSHOT_RATE_LIMIT_PER_MINUTE,
+    credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
   });
   onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
 };

@@ -1,12 +1,17 @@
-import type { Server } from "node:http";
-import type { Logger } from "@earshot/platform";
+import { createServer, type RequestListener } from "node:http";
+import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock } from "@earshot/platform";
 import { type BackendAddresses, connectBackends } from "./backends";
+import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
+import { apiKeyVerifier, createCredentialVerifier } from "./pipeline/credentials";
+import { createPipeline } from "./pipeline/execute";
+import { IdempotencyStore } from "./pipeline/idempotency";
+import { RateLimiter } from "./pipeline/rate-limit";
 
 export interface StartedGateway {
   url: string;
   port: number;
-  /** Stop accepting connections, finish in-flight requests (up to drainMs), close backend channels. */
+  /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
 
@@ -15,22 +20,46 @@ export interface GatewayOptions {
   port: number;
   addresses: BackendAddresses;
   logger: Logger;
+  /** Store settings: the edge keeps idempotency records and rate-limit counters in its own store. */
+  config: BaseConfig;
+  publicUrl?: string;
+  rateLimitPerMinute: number;
+  credentialCacheMs: number;
+  clock?: Clock;
 }
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
+  const clock = options.clock ?? systemClock;
   const backends = connectBackends(options.addresses);
+  const store = await openServiceStore(options.config, "edge");
+  const idempotency = new IdempotencyStore(store, clock);
+  const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 });
+  await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
   let draining = false;
-  const app = createGatewayApp({ backends, logger: options.logger, isDraining: () => draining });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port, options.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  // The public URL defaults to the bound port, known only after listening, so the app is built after.
+  let handler: RequestListener | undefined;
+  const server = createServer((req, res) => handler?.(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
   });
-  // Keep-alive sockets outliving a drain would hold the process open.
-  server.keepAliveTimeout = 5_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
-  const host = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
-  const url = `http://${host}:${port}`;
-  options.logger.info({ url }, "gateway listening");
+  const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
+  const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
+  const pipeline = createPipeline({
+    backends,
+    verifier: createCredentialVerifier([apiKeyVerifier(backends)], { cacheMs: options.credentialCacheMs }),
+    rateLimiter,
+    idempotency,
+    clock,
+    logger: options.logger,
+    publicUrl: url,
+  });
+  handler = createGatewayApp({ backends, pipeline, operations: OPERATIONS, logger: options.logger, publicUrl: url, isDraining: () => draining });
+  // Keep-alive sockets outliving a drain would hold the process open.
+  server.keepAliveTimeout = 5_000;
+  options.logger.info({ url, port }, "gateway listening");
   let stopped: Promise<void> | undefined;
   return {
     url,
@@ -45,6 +74,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         await closed;
         clearTimeout(timer);
         backends.close();
+        await store.close();
       })()),
   };
 };

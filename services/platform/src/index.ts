@@ -20,3 +20,4 @@ export * from "./outbox/outbox";
 export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";
+export * from "./scopes";

@@ -59,7 +59,7 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
   const logger = options.logger.child({ service: module.name });
   const clock = options.clock ?? systemClock;
   const store = await openServiceStore(options.config, module.name);
-  const outbox = new Outbox(store, clock);
+  const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
   await outbox.ensureIndexes();
   const relay = new OutboxRelay({ store, bus: options.bus, clock, logger, outbox });
   const opened = await module.open({ config: options.config, store, bus: options.bus, outbox, clock, logger, mailer: options.mailer });

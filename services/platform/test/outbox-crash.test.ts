@@ -35,7 +35,7 @@ const restartAndRelay = async (dataDir: string, consumerDir: string) => {
     bus, store: consumerStore, clock: systemClock, logger: silentLogger(), groupId: "counter", topics: ["earshot.project.v1"],
     handle: async (event) => void handled.push(event.type),
   });
-  const relay = new OutboxRelay({ store, bus, clock: systemClock, logger: silentLogger(), outbox: new Outbox(store, systemClock) });
+  const relay = new OutboxRelay({ store, bus, clock: systemClock, logger: silentLogger(), outbox: new Outbox(store, systemClock, "project") });
   await relay.flush();
   const pending = await store.collection(OUTBOX_COLLECTION).count({ publishedAt: { $exists: false } });
   const project = await store.collection("projects").findById("prj_1");

@@ -19,9 +19,8 @@ export interface CloudEvent<D = unknown> {
   data: D;
 }
 
-export const topicForType = (type: string): string => {
-  const domain = type.split(".")[0];
-  if (!domain || !/^[a-z][a-z0-9_]*$/.test(domain)) throw new Error(`Event type ${type} has no domain prefix`);
+export const topicForDomain = (domain: string): string => {
+  if (!/^[a-z][a-z0-9_]*$/.test(domain)) throw new Error(`Bad event domain ${domain}`);
   return `earshot.${domain}.v1`;
 };
 

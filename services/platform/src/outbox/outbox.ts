@@ -1,6 +1,6 @@
 import type { EventBus } from "../bus/port";
 import type { Clock } from "../clock";
-import { buildCloudEvent, type CloudEvent, type NewEvent, topicForType } from "../events/cloud-event";
+import { buildCloudEvent, type CloudEvent, type NewEvent, topicForDomain } from "../events/cloud-event";
 import type { Logger } from "../logger";
 import type { Doc, DocumentStore, Write } from "../store/port";
 
@@ -29,10 +29,16 @@ export interface StagedEvent<D = unknown> extends NewEvent<D> {
 export class Outbox {
   private readonly relays = new Set<OutboxRelay>();
 
+  /** Events go to the topic of the owning service's domain: `earshot.<domain>.v1`. */
+  private readonly topic: string;
+
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: Clock,
-  ) {}
+    domain: string,
+  ) {
+    this.topic = topicForDomain(domain);
+  }
 
   async ensureIndexes(): Promise<void> {
     const c = this.store.collection<OutboxRecord>(OUTBOX_COLLECTION);
@@ -46,7 +52,7 @@ export class Outbox {
     const outboxWrites: Write[] = built.map(({ key, event }) => ({
       kind: "insert",
       collection: OUTBOX_COLLECTION,
-      doc: { _id: event.id, topic: topicForType(event.type), key, event, createdAt: now } as OutboxRecord,
+      doc: { _id: event.id, topic: this.topic, key, event, createdAt: now } as OutboxRecord,
     }));
     await this.store.commit([...writes, ...outboxWrites]);
     for (const relay of this.relays) relay.notify();

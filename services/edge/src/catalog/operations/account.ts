@@ -1,0 +1,159 @@
+import { ALL_SCOPES } from "@earshot/platform";
+import { z } from "zod";
+import { defineOperation } from "../operation";
+import { presentApiKey, presentUser } from "../present";
+import { pageQuery, resourceId } from "../schemas";
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export const accountOperations = [
+  defineOperation({
+    name: "get_account",
+    title: "Get the account",
+    description: "Returns the caller's account: display name, email, status and workspace.",
+    method: "GET",
+    path: "/account",
+    scope: "account:read",
+    tag: "Account",
+    input: {},
+    successStatus: 200,
+    annotations: READ,
+    handler: async (_input, ctx) => {
+      const res = await ctx.backends.account.getUser({ id: ctx.principal.userId });
+      return { data: presentUser(res.user, res.workspace) };
+    },
+  }),
+  defineOperation({
+    name: "update_account",
+    title: "Update the account",
+    description: "Changes the caller's display name.",
+    method: "PATCH",
+    path: "/account",
+    scope: "account:write",
+    tag: "Account",
+    input: { body: z.object({ name: z.string().trim().min(1).max(100).describe("Display name, 1 to 100 characters.") }).strict() },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { user } = await ctx.backends.account.updateUser({ userId: ctx.principal.userId, name: input.name });
+      return { data: presentUser(user, undefined) };
+    },
+  }),
+  defineOperation({
+    name: "delete_account",
+    title: "Deactivate the account",
+    description:
+      "Deactivates the caller's account: every key and token stops at once and their projects stop. Data stays recoverable by an operator. confirmation must be the word DELETE.",
+    method: "DELETE",
+    path: "/account",
+    scope: "account:write",
+    tag: "Account",
+    input: { body: z.object({ confirmation: z.literal("DELETE", { message: "must be exactly DELETE" }).describe("The word DELETE.") }).strict() },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const { user } = await ctx.backends.account.deactivateUser({ userId: ctx.principal.userId, confirmation: input.confirmation });
+      return { data: presentUser(user, undefined) };
+    },
+  }),
+  defineOperation({
+    name: "get_usage",
+    title: "Get plan usage",
+    description: "Returns the workspace's plan allowances and what it uses of them.",
+    method: "GET",
+    path: "/usage",
+    scope: "usage:read",
+    tag: "Account",
+    input: {},
+    successStatus: 200,
+    annotations: READ,
+    handler: async (_input, ctx) => {
+      const [account, usage] = await Promise.all([
+        ctx.backends.account.getUser({ id: ctx.principal.userId }),
+        ctx.backends.project.getWorkspaceUsage({ workspaceId: ctx.principal.workspaceId }),
+      ]);
+      const a = account.workspace?.allowances;
+      return {
+        data: {
+          plan: account.workspace?.plan ?? "free",
+          limits: {
+            projects: { allowance: a?.projects ?? 0, used: usage.projects },
+            seats: { allowance: a?.seats ?? 0, used: usage.seats },
+            keywords: { allowance: a?.keywords ?? 0, used: 0 },
+            webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, used: 0 },
+            linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: 0 },
+          },
+        },
+      };
+    },
+  }),
+  defineOperation({
+    name: "list_api_keys",
+    title: "List API keys",
+    description: "Lists the caller's API keys, newest first. Plaintext keys are never shown again.",
+    method: "GET",
+    path: "/api-keys",
+    scope: "account:read",
+    tag: "API keys",
+    input: { query: pageQuery },
+    successStatus: 200,
+    list: true,
+    annotations: READ,
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.account.listApiKeys({ userId: ctx.principal.userId, limit: input.limit, cursor: input.cursor ?? "" });
+      return { data: res.apiKeys.map(presentApiKey), nextCursor: res.nextCursor || null, limit: input.limit };
+    },
+  }),
+  defineOperation({
+    name: "create_api_key",
+    title: "Create an API key",
+    description:
+      "Creates an API key with some of the caller's own scopes (a key never grants a scope the caller lacks). The plaintext key is returned once, in data.key.",
+    method: "POST",
+    path: "/api-keys",
+    scope: "account:write",
+    tag: "API keys",
+    input: {
+      body: z
+        .object({
+          name: z.string().trim().min(1).max(100).default("API key").describe("A label, 1 to 100 characters."),
+          scopes: z
+            .array(z.enum(ALL_SCOPES as [string, ...string[]]))
+            .min(1)
+            .max(ALL_SCOPES.length)
+            .describe("Scopes for the key; only :read scopes make a read-only key."),
+          expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional().describe("When the key stops working."),
+        })
+        .strict(),
+    },
+    successStatus: 201,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.account.createApiKey({
+        userId: ctx.principal.userId,
+        name: input.name,
+        scopes: input.scopes,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined,
+        granterScopes: ctx.principal.scopes,
+        operator: false,
+      });
+      return { data: { ...presentApiKey(res.apiKey), key: res.plaintext } };
+    },
+  }),
+  defineOperation({
+    name: "revoke_api_key",
+    title: "Revoke an API key",
+    description: "Revokes one of the caller's API keys; it stops working within a second everywhere.",
+    method: "DELETE",
+    path: "/api-keys/:keyId",
+    scope: "account:write",
+    tag: "API keys",
+    input: { path: z.object({ keyId: resourceId("The key id, e.g. key_01J…") }).strict() },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { apiKey } = await ctx.backends.account.revokeApiKey({ userId: ctx.principal.userId, keyId: input.keyId });
+      return { data: presentApiKey(apiKey) };
+    },
+  }),
+];

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { callerOf } from "../../pipeline/principal";
+import { defineOperation } from "../operation";
+import { presentMember } from "../present";
+import { memberTypeField, pageQuery, resourceId, roleField } from "../schemas";
+
+const projectPath = z.object({ projectId: resourceId("The project id.") }).strict();
+const memberPath = z.object({ projectId: resourceId("The project id."), memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
+
+export const memberOperations = [
+  defineOperation({
+    name: "list_project_members",
+    title: "List project members",
+    description: "Lists the project's members with their roles; owners also see pending and expired invitations (memberType invite).",
+    method: "GET",
+    path: "/projects/:projectId/members",
+    scope: "projects:read",
+    tag: "Members",
+    input: { path: projectPath, query: pageQuery },
+    successStatus: 200,
+    list: true,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.project.listProjectMembers({
+        caller: callerOf(ctx.principal),
+        projectId: input.projectId,
+        limit: input.limit,
+        cursor: input.cursor ?? "",
+      });
+      return { data: res.members.map(presentMember), nextCursor: res.nextCursor || null, limit: input.limit };
+    },
+  }),
+  defineOperation({
+    name: "invite_project_member",
+    title: "Invite a project member",
+    description: "Emails an invitation (owner only) valid for 7 days. Seat allowance and invitation email rate limits apply.",
+    method: "POST",
+    path: "/projects/:projectId/members",
+    scope: "projects:write",
+    tag: "Members",
+    input: {
+      path: projectPath,
+      body: z
+        .object({
+          email: z.email({ message: "must be an email address" }).max(254).describe("Address to invite."),
+          role: roleField.default("viewer").describe("viewer (default) or editor."),
+        })
+        .strict(),
+    },
+    successStatus: 201,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const { member } = await ctx.backends.project.inviteProjectMember({
+        caller: callerOf(ctx.principal),
+        projectId: input.projectId,
+        email: input.email,
+        role: input.role,
+        acceptUrlBase: ctx.publicUrl,
+      });
+      return { data: presentMember(member) };
+    },
+  }),
+  defineOperation({
+    name: "update_project_member",
+    title: "Change a member's role",
+    description: "Changes the role of a member or of a pending invitation (memberType invite); owner only.",
+    method: "PATCH",
+    path: "/projects/:projectId/members/:memberId",
+    scope: "projects:write",
+    tag: "Members",
+    input: {
+      path: memberPath,
+      body: z
+        .object({
+          role: roleField.describe("viewer or editor."),
+          memberType: memberTypeField.default("member").describe("member (default) or invite."),
+        })
+        .strict(),
+    },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { member } = await ctx.backends.project.updateProjectMember({
+        caller: callerOf(ctx.principal),
+        projectId: input.projectId,
+        memberId: input.memberId,
+        role: input.role,
+        memberType: input.memberType,
+      });
+      return { data: presentMember(member) };
+    },
+  }),
+  defineOperation({
+    name: "remove_project_member",
+    title: "Remove a member or revoke an invitation",
+    description: "Removes a member, or revokes a pending invitation when memberType is invite; owner only.",
+    method: "DELETE",
+    path: "/projects/:projectId/members/:memberId",
+    scope: "projects:write",
+    tag: "Members",
+    input: {
+      path: memberPath,
+      query: z.object({ memberType: memberTypeField.default("member").describe("member (default) or invite.") }),
+    },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { member } = await ctx.backends.project.removeProjectMember({
+        caller: callerOf(ctx.principal),
+        projectId: input.projectId,
+        memberId: input.memberId,
+        memberType: input.memberType,
+      });
+      return { data: presentMember(member) };
+    },
+  }),
+];

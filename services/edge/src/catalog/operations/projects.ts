@@ -1,0 +1,174 @@
+import { z } from "zod";
+import { callerOf } from "../../pipeline/principal";
+import { defineOperation } from "../operation";
+import { presentProject } from "../present";
+import { pageQuery, projectFields, resourceId } from "../schemas";
+
+const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export const projectOperations = [
+  defineOperation({
+    name: "list_projects",
+    title: "List projects",
+    description: "Lists the active (non-archived) projects the caller owns or was invited to, newest first, with the caller's role in each.",
+    method: "GET",
+    path: "/projects",
+    scope: "projects:read",
+    tag: "Projects",
+    input: { query: pageQuery },
+    successStatus: 200,
+    list: true,
+    annotations: READ,
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.project.listProjects({ caller: callerOf(ctx.principal), limit: input.limit, cursor: input.cursor ?? "" });
+      return { data: res.projects.map((p) => presentProject(p, ctx.publicUrl)), nextCursor: res.nextCursor || null, limit: input.limit };
+    },
+  }),
+  defineOperation({
+    name: "create_project",
+    title: "Create a project",
+    description:
+      "Creates a project owned by the caller, with a Daily Digest at 8 AM in digestTimezone (default UTC). Only name is required; the rest have defaults.",
+    method: "POST",
+    path: "/projects",
+    scope: "projects:write",
+    tag: "Projects",
+    input: {
+      body: z
+        .object({
+          name: projectFields.name,
+          description: projectFields.description.optional(),
+          color: projectFields.color.optional(),
+          icon: projectFields.icon.optional(),
+          enabledSources: projectFields.enabledSources.optional(),
+          digestTimezone: projectFields.digestTimezone.optional(),
+        })
+        .strict(),
+    },
+    successStatus: 201,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { project } = await ctx.backends.project.createProject({
+        caller: callerOf(ctx.principal),
+        name: input.name,
+        description: input.description,
+        color: input.color,
+        icon: input.icon,
+        enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
+        digestTimezone: input.digestTimezone,
+      });
+      return { data: presentProject(project, ctx.publicUrl) };
+    },
+  }),
+  defineOperation({
+    name: "get_project",
+    title: "Get a project",
+    description: "Returns the project and the caller's role in it (owner, editor or viewer).",
+    method: "GET",
+    path: "/projects/:projectId",
+    scope: "projects:read",
+    tag: "Projects",
+    input: { path: projectPath },
+    successStatus: 200,
+    annotations: READ,
+    handler: async (input, ctx) => {
+      const { project } = await ctx.backends.project.getProject({ caller: callerOf(ctx.principal), projectId: input.projectId });
+      return { data: presentProject(project, ctx.publicUrl) };
+    },
+  }),
+  defineOperation({
+    name: "update_project",
+    title: "Update a project",
+    description:
+      "Changes any of name, description, color, icon, enabledSources, digestTimezone (editor or owner) or status (owner only: paused, active, archived).",
+    method: "PATCH",
+    path: "/projects/:projectId",
+    scope: "projects:write",
+    tag: "Projects",
+    input: {
+      path: projectPath,
+      body: z
+        .object({
+          name: projectFields.name.optional(),
+          description: projectFields.description.optional(),
+          color: projectFields.color.optional(),
+          icon: projectFields.icon.optional(),
+          enabledSources: projectFields.enabledSources.optional(),
+          digestTimezone: projectFields.digestTimezone.optional(),
+          status: z.enum(["active", "paused", "archived"]).optional().describe("Owner only."),
+        })
+        .strict(),
+    },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { project } = await ctx.backends.project.updateProject({
+        caller: callerOf(ctx.principal),
+        projectId: input.projectId,
+        name: input.name,
+        description: input.description,
+        color: input.color,
+        icon: input.icon,
+        enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
+        digestTimezone: input.digestTimezone,
+        status: input.status,
+      });
+      return { data: presentProject(project, ctx.publicUrl) };
+    },
+  }),
+  defineOperation({
+    name: "archive_project",
+    title: "Archive a project",
+    description: "Archives the project (owner only) and disconnects its LinkedIn integration. Archived projects leave list_projects.",
+    method: "DELETE",
+    path: "/projects/:projectId",
+    scope: "projects:write",
+    tag: "Projects",
+    input: { path: projectPath },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { project } = await ctx.backends.project.archiveProject({ caller: callerOf(ctx.principal), projectId: input.projectId });
+      return { data: presentProject(project, ctx.publicUrl) };
+    },
+  }),
+  defineOperation({
+    name: "set_public_dashboard",
+    title: "Set the public dashboard",
+    description:
+      "Enables or disables the project's read-only public dashboard (editor or owner). The share URL is assigned on first enable and stays reserved while disabled.",
+    method: "PATCH",
+    path: "/projects/:projectId/public-dashboard",
+    scope: "projects:write",
+    tag: "Projects",
+    input: {
+      path: projectPath,
+      body: z
+        .object({
+          enabled: z.boolean(),
+          description: z.string().max(500).optional().describe("Public description, at most 500 characters."),
+          websiteUrl: z
+            .string()
+            .max(2048)
+            .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), "must be an http or https URL")
+            .optional()
+            .describe("Public http or https URL."),
+        })
+        .strict(),
+    },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const { project } = await ctx.backends.project.setPublicDashboard({
+        caller: callerOf(ctx.principal),
+        projectId: input.projectId,
+        enabled: input.enabled,
+        description: input.description,
+        websiteUrl: input.websiteUrl,
+      });
+      return { data: presentProject(project, ctx.publicUrl) };
+    },
+  }),
+];

@@ -1,0 +1,135 @@
+import { type Clock, DomainError, isDomainError, type Logger } from "@earshot/platform";
+import type { Backends } from "../backends";
+import { isWrite, type Operation } from "../catalog/operation";
+import { toProblem } from "../http/problem";
+import { API_VERSION } from "../http/request-context";
+import type { CredentialVerifier } from "./credentials";
+import { fingerprintOf, type IdempotencyStore, type StoredResponse, validateIdempotencyKey } from "./idempotency";
+import type { Principal } from "./principal";
+import type { RateLimiter } from "./rate-limit";
+import { type RawInput, validateInput } from "./validate";
+
+// The one request pipeline every operation runs through, whichever transport brought it (REST or MCP):
+// authenticate → rate limit → scope → validate → idempotency → handler → { data, meta } or problem.
+// It returns a transport-neutral response that REST writes as HTTP and MCP wraps in a tool result.
+
+export interface OperationRequest extends RawInput {
+  requestId: string;
+  /** The Authorization header value. */
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  /** The concrete path (with ids), part of the idempotency fingerprint. */
+  concretePath: string;
+}
+
+export interface OperationResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface PipelineOptions {
+  backends: Backends;
+  verifier: CredentialVerifier;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  clock: Clock;
+  logger: Logger;
+  publicUrl: string;
+  /** The `WWW-Authenticate` challenge for 401s (the MCP gateway adds its resource metadata URL). */
+  challenge?: (error?: { error: string; scope?: string }) => string;
+}
+
+export interface Pipeline {
+  execute(op: Operation, request: OperationRequest): Promise<OperationResponse>;
+  authenticate(authorization: string | undefined): Promise<Principal>;
+  options: PipelineOptions;
+}
+
+const bearerOf = (authorization: string | undefined): string | undefined => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  return m?.[1];
+};
+
+const defaultChallenge = (error?: { error: string; scope?: string }) =>
+  error
+    ? `Bearer realm="earshot", error="${error.error}"${error.scope ? `, scope="${error.scope}"` : ""}`
+    : `Bearer realm="earshot"`;
+
+export const createPipeline = (options: PipelineOptions): Pipeline => {
+  const challenge = options.challenge ?? defaultChallenge;
+
+  const authenticate = async (authorization: string | undefined): Promise<Principal> => {
+    const token = bearerOf(authorization);
+    if (!token) throw new DomainError("unauthorized", "Send a Bearer API key or access token in the Authorization header.");
+    return options.verifier.verify(token);
+  };
+
+  const problemResponse = (err: unknown, request: OperationRequest, headers: Record<string, string>): OperationResponse => {
+    const problem = toProblem(err, request.requestId, request.concretePath);
+    if (problem.status >= 500) options.logger.error({ err, path: request.concretePath }, "operation failed");
+    const out = { ...headers };
+    if (problem.code === "unauthorized") out["WWW-Authenticate"] = challenge(bearerOf(request.authorization) ? { error: "invalid_token" } : undefined);
+    if (problem.code === "insufficient_scope") {
+      out["WWW-Authenticate"] = challenge({ error: "insufficient_scope", scope: String(problem.scope ?? "") });
+    }
+    if (problem.code === "rate_limited" && typeof problem.retryAfter === "number") out["Retry-After"] = String(problem.retryAfter);
+    return { status: problem.status, body: problem, headers: out };
+  };
+
+  const execute = async (op: Operation, request: OperationRequest): Promise<OperationResponse> => {
+    const headers: Record<string, string> = {};
+    let complete: ((r: StoredResponse) => Promise<void>) | undefined;
+    try {
+      const principal = await authenticate(request.authorization);
+      const rate = await options.rateLimiter.take(principal.credentialId);
+      Object.assign(headers, rate.headers);
+      if (!rate.allowed) {
+        throw new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", {
+          details: { retryAfter: rate.resetSeconds },
+        });
+      }
+      if (!principal.scopes.includes(op.scope)) {
+        throw new DomainError("insufficient_scope", `This operation needs the ${op.scope} scope.`, { details: { scope: op.scope } });
+      }
+      const input = validateInput(op, request);
+      if (isWrite(op) && request.idempotencyKey !== undefined) {
+        validateIdempotencyKey(request.idempotencyKey);
+        const begun = await options.idempotency.begin(
+          principal.userId,
+          request.idempotencyKey,
+          fingerprintOf(op.method, request.concretePath, request.body),
+        );
+        if (begun.kind === "replay") {
+          return { status: begun.response.status, body: begun.response.body, headers: { ...headers, ...begun.response.headers, "Idempotent-Replayed": "true" } };
+        }
+        complete = begun.complete;
+      }
+      const result = await op.handler(input as never, {
+        backends: options.backends,
+        principal,
+        publicUrl: options.publicUrl,
+        requestId: request.requestId,
+      });
+      const meta: Record<string, unknown> = { requestId: request.requestId, apiVersion: API_VERSION };
+      if (op.list) {
+        meta.nextCursor = result.nextCursor ?? null;
+        meta.limit = result.limit;
+      }
+      const response: OperationResponse = { status: op.successStatus, body: { data: result.data, meta }, headers };
+      await complete?.({ status: response.status, body: response.body, headers: {} });
+      return response;
+    } catch (err) {
+      const response = problemResponse(err, request, headers);
+      if (complete) {
+        await complete({ status: response.status, body: response.body, headers: {} }).catch((e: unknown) =>
+          options.logger.error({ err: e }, "could not record an idempotent response"),
+        );
+      }
+      if (!isDomainError(err)) options.logger.error({ err }, "unexpected error in operation");
+      return response;
+    }
+  };
+
+  return { execute, authenticate, options };
+};

@@ -1,0 +1,64 @@
+import { type FieldError, validationFailed } from "@earshot/platform";
+import type { z } from "zod";
+import type { Operation } from "../catalog/operation";
+
+// Validates the path, query and body parts of a request with the operation's schemas and reports every
+// bad field by name (the same names MCP clients use, since MCP merges the parts into one object).
+
+export interface RawInput {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+const issuesToErrors = (issues: z.core.$ZodIssue[]): FieldError[] =>
+  issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((k) => ({ path: [...issue.path, k].join("."), message: "is not a known field" }));
+    }
+    const path = issue.path.map(String).join(".");
+    return [{ path: path || "body", message: issue.message }];
+  });
+
+export const validateInput = (op: Operation, raw: RawInput): Record<string, unknown> => {
+  const errors: FieldError[] = [];
+  const merged: Record<string, unknown> = {};
+  const parts: Array<[z.ZodObject | undefined, unknown, boolean]> = [
+    [op.input.path, raw.path, false],
+    [op.input.query, raw.query, false],
+    [op.input.body, raw.body ?? {}, true],
+  ];
+  for (const [schema, value, isBody] of parts) {
+    if (!schema) continue;
+    if (isBody && (value === null || typeof value !== "object" || Array.isArray(value))) {
+      errors.push({ path: "body", message: "must be a JSON object" });
+      continue;
+    }
+    // Query strings carry only declared parameters; unknown ones are ignored as most HTTP APIs do.
+    const input = isBody || schema !== op.input.query ? value : pickKnown(schema, value as Record<string, unknown>);
+    const parsed = schema.safeParse(input);
+    if (parsed.success) Object.assign(merged, parsed.data);
+    else errors.push(...issuesToErrors(parsed.error.issues));
+  }
+  if (errors.length > 0) {
+    const fields = [...new Set(errors.map((e) => e.path))].join(", ");
+    throw validationFailed(errors, `The request has invalid fields: ${fields}.`);
+  }
+  return merged;
+};
+
+const pickKnown = (schema: z.ZodObject, value: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).filter(([k]) => k in schema.shape));
+
+/** The inverse of merging: which part each field of a combined (MCP) input belongs to. */
+export const splitInput = (op: Operation, combined: Record<string, unknown>): RawInput => {
+  const path: Record<string, unknown> = {};
+  const query: Record<string, unknown> = {};
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(combined)) {
+    if (op.input.path && k in op.input.path.shape) path[k] = v;
+    else if (op.input.query && k in op.input.query.shape) query[k] = v;
+    else body[k] = v;
+  }
+  return { path, query, body };
+};
