@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { accountService } from "@earshot/account";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { createMailer, type HostedService, hostService, type Logger, openEventBus, type ServiceModule } from "@earshot/platform";
+import { type Clock, createMailer, type HostedService, hostService, type Logger, openEventBus, type ServiceModule } from "@earshot/platform";
 import { projectService } from "@earshot/project";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
@@ -21,7 +21,8 @@ export interface RunningEarshot {
   stop(): Promise<void>;
 }
 
-export const startAllInOne = async (config: AllInOneConfig, logger: Logger): Promise<RunningEarshot> => {
+/** `clock` lets tests move time (invitation expiry, key expiry); production uses the system clock. */
+export const startAllInOne = async (config: AllInOneConfig, logger: Logger, clock?: Clock): Promise<RunningEarshot> => {
   const dataDir = resolve(config.EARSHOT_DATA_DIR);
   const cfg = { ...config, EARSHOT_DATA_DIR: dataDir };
   const fresh = !cfg.MONGO_URL && (await isFreshDataDir(dataDir));
@@ -40,7 +41,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger): Pro
   try {
     for (const [i, module] of SERVICE_MODULES.entries()) {
       const port = cfg.EARSHOT_GRPC_BASE_PORT === 0 ? 0 : cfg.EARSHOT_GRPC_BASE_PORT + i;
-      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer }));
+      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, ...(clock ? { clock } : {}) }));
     }
     const address = (name: string) => hosted.find((h) => h.name === name)?.address ?? "";
     gateway = await startGateway({
@@ -52,6 +53,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger): Pro
       publicUrl: cfg.EARSHOT_PUBLIC_URL,
       rateLimitPerMinute: cfg.EARSHOT_RATE_LIMIT_PER_MINUTE,
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
+      ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
     bootstrap = fresh ? await bootstrapOwner(dataDir, address("account")) : undefined;

@@ -54,8 +54,8 @@ describe("all-in-one", () => {
       const account = createGrpcClient(accountV1.AccountServiceClient, first.services.find((s) => s.name === "account")!.address);
       const project = createGrpcClient(projectV1.ProjectServiceClient, first.services.find((s) => s.name === "project")!.address);
       const { user } = await account.client.createUser({ email: "Ana@Example.com", name: "Ana", password: "correct horse" });
-      const caller = { userId: user!.id, workspaceId: user!.workspaceId };
-      const created = await project.client.createProject({ caller, name: "Acme launch", enabledSources: [] });
+      const caller = { userId: user!.id, workspaceId: user!.workspaceId, allowances: { projects: 10, seats: 10 } };
+      const created = await project.client.createProject({ caller, name: "Acme launch" });
       account.close();
       project.close();
       await first.stop();

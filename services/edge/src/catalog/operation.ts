@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Backends } from "../backends";
+import type { CredentialVerifier } from "../pipeline/credentials";
 import type { Principal } from "../pipeline/principal";
 
 // An operation is declared once, here, and every transport is generated from it: REST routes, MCP tools
@@ -25,6 +26,7 @@ export interface HandlerContext {
   /** The origin clients use, for links (share URLs, invitation links). */
   publicUrl: string;
   requestId: string;
+  credentials: CredentialVerifier;
 }
 
 export interface HandlerResult<D> {

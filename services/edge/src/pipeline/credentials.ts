@@ -9,6 +9,8 @@ import type { Principal } from "./principal";
 
 export interface CredentialVerifier {
   verify(token: string): Promise<Principal>;
+  /** Drops cached principals of a user at once on this replica (after revocation or deactivation). */
+  forgetUser(userId: string): void;
 }
 
 export interface TokenVerifier {
@@ -53,6 +55,9 @@ export const createCredentialVerifier = (verifiers: TokenVerifier[], options: { 
   const cache = new Map<string, CacheEntry>();
   const inflight = new Map<string, Promise<Principal>>();
   return {
+    forgetUser: (userId) => {
+      for (const [k, v] of cache) if (v.principal.userId === userId) cache.delete(k);
+    },
     verify: async (token) => {
       // Keyed by a hash so plaintext credentials do not sit in memory longer than the request.
       const key = createHash("sha256").update(token).digest("base64url");

@@ -92,7 +92,8 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
       if (!principal.scopes.includes(op.scope)) {
         throw new DomainError("insufficient_scope", `This operation needs the ${op.scope} scope.`, { details: { scope: op.scope } });
       }
-      const input = validateInput(op, request);
+      // Key reuse is judged on the raw request before validation, so a different payload is always a 409,
+      // and a rejected request replays its 400 like any other stored answer.
       if (isWrite(op) && request.idempotencyKey !== undefined) {
         validateIdempotencyKey(request.idempotencyKey);
         const begun = await options.idempotency.begin(
@@ -105,11 +106,13 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
         }
         complete = begun.complete;
       }
+      const input = validateInput(op, request);
       const result = await op.handler(input as never, {
         backends: options.backends,
         principal,
         publicUrl: options.publicUrl,
         requestId: request.requestId,
+        credentials: options.verifier,
       });
       const meta: Record<string, unknown> = { requestId: request.requestId, apiVersion: API_VERSION };
       if (op.list) {

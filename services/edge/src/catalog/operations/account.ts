@@ -53,6 +53,7 @@ export const accountOperations = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     handler: async (input, ctx) => {
       const { user } = await ctx.backends.account.deactivateUser({ userId: ctx.principal.userId, confirmation: input.confirmation });
+      ctx.credentials.forgetUser(ctx.principal.userId);
       return { data: presentUser(user, undefined) };
     },
   }),
@@ -153,6 +154,7 @@ export const accountOperations = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { apiKey } = await ctx.backends.account.revokeApiKey({ userId: ctx.principal.userId, keyId: input.keyId });
+      ctx.credentials.forgetUser(ctx.principal.userId);
       return { data: presentApiKey(apiKey) };
     },
   }),

@@ -1,0 +1,14 @@
+// The baseline of the API benchmark: a bare express app serving a fixed JSON body from memory at the
+// same path, so the difference to Earshot is what the gateway, auth, rate limit and gRPC hop cost.
+"use strict";
+const express = require("express");
+
+const body = process.env.BARE_BODY ?? "{}";
+const app = express();
+app.get("/api/v1/projects/:projectId", (_req, res) => {
+  res.type("application/json").send(body);
+});
+const server = app.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`listening ${server.address().port}\n`);
+});
+process.on("SIGTERM", () => server.close(() => process.exit(0)));

@@ -1,0 +1,166 @@
+import type { Harness } from "./harness";
+import { createProject, uniqueName, type World } from "./world";
+
+// One entry per catalog operation: how to call it successfully, how to call it with bad input (and which
+// field must be named), which member role is not enough, and whether it is about a project (tenancy).
+
+export interface Call {
+  input: Record<string, unknown>;
+  /** Who calls: defaults to the world's owner. */
+  as?: keyof Pick<World, "owner" | "editor" | "viewer" | "stranger">;
+  key?: string;
+}
+
+export interface OperationCase {
+  happy: (h: Harness, w: World) => Promise<Call & { status: number; check?: (body: Record<string, unknown>) => void }>;
+  bad: (h: Harness, w: World) => Promise<Call & { fields: string[] }>;
+  /** A member role that is refused (403 forbidden), with a valid input. */
+  tooWeak?: (h: Harness, w: World) => Promise<Call>;
+  /** Another workspace's project (or resource) answers 404 with the body of a missing one. */
+  foreign?: (h: Harness, w: World) => Promise<{ foreign: Call; missing: Call }>;
+}
+
+const freshMember = async (h: Harness, w: World) => {
+  const projectId = await createProject(h, w.owner);
+  const member = await h.addMember(w.owner, projectId, "viewer");
+  const list = await h.call("list_project_members", { projectId }, w.owner.key);
+  const row = (list.body.data as Array<{ id: string; userId: string }>).find((m) => m.userId === member.userId);
+  return { projectId, memberId: row!.id, member };
+};
+
+export const CASES: Record<string, OperationCase> = {
+  list_projects: {
+    happy: async (_h, w) => ({
+      input: {},
+      status: 200,
+      check: (b) => expect((b.data as Array<{ id: string; role: string }>).find((p) => p.id === w.projectId)?.role).toBe("owner"),
+    }),
+    bad: async () => ({ input: { limit: 0 }, fields: ["limit"] }),
+  },
+  create_project: {
+    happy: async () => ({
+      input: { name: uniqueName(), digestTimezone: "Europe/Paris" },
+      status: 201,
+      check: (b) =>
+        expect(b.data).toMatchObject({ status: "active", color: "#7e47eb", icon: "📡", digestTimezone: "Europe/Paris", role: "owner" }),
+    }),
+    bad: async () => ({ input: { name: "", color: "red", enabledSources: ["myspace"], nickname: "x" }, fields: ["name", "color", "enabledSources.0", "nickname"] }),
+  },
+  get_project: {
+    happy: async (_h, w) => ({ input: { projectId: w.projectId }, as: "viewer", status: 200, check: (b) => expect(b.data).toMatchObject({ id: w.projectId, role: "viewer" }) }),
+    bad: async () => ({ input: { projectId: "x".repeat(65) }, fields: ["projectId"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } }),
+  },
+  update_project: {
+    happy: async (h, w) => ({ input: { projectId: await createProject(h, w.owner), name: uniqueName("Renamed"), status: "paused" }, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "paused" }) }),
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, color: "nope", status: "deleted" }, fields: ["color", "status"] }),
+    tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, status: "paused" }, as: "editor" }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId, name: "Mine" } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", name: "Mine" } } }),
+  },
+  archive_project: {
+    happy: async (h, w) => ({ input: { projectId: await createProject(h, w.owner) }, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "archived" }) }),
+    bad: async () => ({ input: { projectId: "x".repeat(65) }, fields: ["projectId"] }),
+    tooWeak: async (_h, w) => ({ input: { projectId: w.projectId }, as: "editor" }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } }),
+  },
+  set_public_dashboard: {
+    happy: async (_h, w) => ({
+      input: { projectId: w.projectId, enabled: true, websiteUrl: "https://acme.example" },
+      as: "editor",
+      status: 200,
+      check: (b) => expect((b.data as { publicDashboard: { shareUrl: string } }).publicDashboard.shareUrl).toMatch(/\/p\//),
+    }),
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, enabled: "yes", websiteUrl: "ftp://acme.example" }, fields: ["enabled", "websiteUrl"] }),
+    tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, enabled: true }, as: "viewer" }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId, enabled: true } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", enabled: true } } }),
+  },
+  list_project_members: {
+    happy: async (_h, w) => ({ input: { projectId: w.projectId }, as: "viewer", status: 200, check: (b) => expect((b.data as unknown[]).length).toBeGreaterThanOrEqual(3) }),
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, limit: 101 }, fields: ["limit"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } }),
+  },
+  invite_project_member: {
+    happy: async (_h, w) => ({
+      input: { projectId: w.projectId, email: `${uniqueName("invitee").replace(/\W+/g, "-").toLowerCase()}@example.com` },
+      status: 201,
+      check: (b) => expect(b.data).toMatchObject({ memberType: "invite", role: "viewer", status: "pending" }),
+    }),
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, email: "not-an-address", role: "admin" }, fields: ["email", "role"] }),
+    tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, email: "someone-new@example.com" }, as: "editor" }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId, email: "x@example.com" } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", email: "x@example.com" } } }),
+  },
+  update_project_member: {
+    happy: async (h, w) => {
+      const { projectId, memberId } = await freshMember(h, w);
+      return { input: { projectId, memberId, role: "editor" }, status: 200, check: (b) => expect(b.data).toMatchObject({ role: "editor", memberType: "member" }) };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", role: "owner", memberType: "guest" }, fields: ["role", "memberType"] }),
+    tooWeak: async (h, w) => {
+      const list = await h.call("list_project_members", { projectId: w.projectId }, w.owner.key);
+      const viewerRow = (list.body.data as Array<{ id: string; userId: string }>).find((m) => m.userId === w.viewer.userId);
+      return { input: { projectId: w.projectId, memberId: viewerRow!.id, role: "editor" }, as: "editor" };
+    },
+    foreign: async (_h, w) => ({
+      foreign: { input: { projectId: w.strangerProjectId, memberId: "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ", role: "editor" } },
+      missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", memberId: "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ", role: "editor" } },
+    }),
+  },
+  remove_project_member: {
+    happy: async (h, w) => {
+      const { projectId, memberId } = await freshMember(h, w);
+      return { input: { projectId, memberId }, status: 200, check: (b) => expect(b.data).toMatchObject({ id: memberId }) };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", memberType: "guest" }, fields: ["memberType"] }),
+    tooWeak: async (h, w) => {
+      const list = await h.call("list_project_members", { projectId: w.projectId }, w.owner.key);
+      const viewerRow = (list.body.data as Array<{ id: string; userId: string }>).find((m) => m.userId === w.viewer.userId);
+      return { input: { projectId: w.projectId, memberId: viewerRow!.id }, as: "editor" };
+    },
+    foreign: async (_h, w) => ({
+      foreign: { input: { projectId: w.strangerProjectId, memberId: "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ" } },
+      missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", memberId: "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ" } },
+    }),
+  },
+  get_account: {
+    happy: async (_h, w) => ({ input: {}, status: 200, check: (b) => expect(b.data).toMatchObject({ id: w.owner.userId, name: "Olive Owner", status: "active" }) }),
+    bad: async () => ({ input: {}, fields: [] }),
+  },
+  update_account: {
+    happy: async () => ({ input: { name: "Olive Owner" }, status: 200, check: (b) => expect(b.data).toMatchObject({ name: "Olive Owner" }) }),
+    bad: async () => ({ input: { name: "", nickname: "o" }, fields: ["name", "nickname"] }),
+  },
+  delete_account: {
+    happy: async (h) => {
+      const throwaway = await h.newActor();
+      return { input: { confirmation: "DELETE" }, key: throwaway.key, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "deactivated" }) };
+    },
+    bad: async () => ({ input: { confirmation: "delete" }, fields: ["confirmation"] }),
+  },
+  get_usage: {
+    happy: async () => ({ input: {}, status: 200, check: (b) => expect(b.data).toMatchObject({ plan: "free", limits: { projects: { allowance: 10 } } }) }),
+    bad: async () => ({ input: {}, fields: [] }),
+  },
+  list_api_keys: {
+    happy: async () => ({ input: { limit: 1 }, status: 200, check: (b) => expect((b.meta as { nextCursor: string | null }).nextCursor).toEqual(expect.any(String)) }),
+    bad: async () => ({ input: { cursor: "garbage" }, fields: ["cursor"] }),
+  },
+  create_api_key: {
+    happy: async () => ({
+      input: { name: "CI", scopes: ["projects:read"] },
+      status: 201,
+      check: (b) => expect(b.data).toMatchObject({ key: expect.stringMatching(/^svc_sk_[A-Za-z0-9_-]{43}$/), readOnly: true, scopes: ["projects:read"] }),
+    }),
+    bad: async () => ({ input: { scopes: ["projects:admin"], expiresAt: "tomorrow" }, fields: ["scopes.0", "expiresAt"] }),
+  },
+  revoke_api_key: {
+    happy: async (h, w) => {
+      const created = await h.call("create_api_key", { scopes: ["projects:read"] }, w.owner.key);
+      return { input: { keyId: (created.body.data as { id: string }).id }, status: 200, check: (b) => expect(b.data).toMatchObject({ revokedAt: expect.any(String) }) };
+    },
+    bad: async () => ({ input: { keyId: "k".repeat(65) }, fields: ["keyId"] }),
+    foreign: async (h, w) => {
+      const created = await h.call("create_api_key", { scopes: ["projects:read"] }, w.stranger.key);
+      return { foreign: { input: { keyId: (created.body.data as { id: string }).id } }, missing: { input: { keyId: "key_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } };
+    },
+  },
+};

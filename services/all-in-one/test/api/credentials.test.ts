@@ -1,0 +1,90 @@
+import { type Harness, startHarness } from "./harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("credentials", () => {
+  it("stops a revoked key within a second", async () => {
+    const owner = await h.newActor();
+    const created = await h.call("create_api_key", { scopes: ["projects:read"] }, owner.key);
+    const key = (created.body.data as { key: string; id: string }).key;
+    expect((await h.call("list_projects", {}, key)).status).toBe(200);
+    await h.call("revoke_api_key", { keyId: (created.body.data as { id: string }).id }, owner.key);
+    await sleep(1000);
+    expect((await h.call("list_projects", {}, key)).status).toBe(401);
+  });
+
+  it("stops every key of a deactivated account, and an operator's reactivation brings them back", async () => {
+    const owner = await h.newActor();
+    const second = await h.keyFor(owner, ["projects:read"]);
+    expect((await h.call("list_projects", {}, second)).status).toBe(200);
+    const res = await h.call("delete_account", { confirmation: "DELETE" }, owner.key);
+    expect(res.status).toBe(200);
+    await sleep(1000);
+    expect((await h.call("list_projects", {}, second)).status).toBe(401);
+    expect((await h.call("get_account", {}, owner.key)).status).toBe(401);
+    await h.account.reactivateUser({ email: owner.email });
+    await sleep(1000);
+    expect((await h.call("list_projects", {}, second)).status).toBe(200);
+  });
+
+  it("pauses the projects of a deactivated account and resumes them on reactivation", async () => {
+    const owner = await h.newActor();
+    const created = await h.call("create_project", { name: "Watched" }, owner.key);
+    const projectId = (created.body.data as { id: string }).id;
+    const operatorView = async () => (await h.project.getProject({ caller: { userId: owner.userId, workspaceId: owner.workspaceId, allowances: { projects: 10, seats: 10 } }, projectId })).project?.status;
+    await h.call("delete_account", { confirmation: "DELETE" }, owner.key);
+    for (let i = 0; i < 50 && (await operatorView()) !== "paused"; i++) await sleep(50);
+    expect(await operatorView()).toBe("paused");
+    await h.account.reactivateUser({ email: owner.email });
+    for (let i = 0; i < 50 && (await operatorView()) !== "active"; i++) await sleep(50);
+    expect(await operatorView()).toBe("active");
+  });
+
+  it("lets a read-only key read and refuses its writes", async () => {
+    const owner = await h.newActor();
+    const created = await h.call("create_api_key", { scopes: ["projects:read", "account:read"] }, owner.key);
+    const key = (created.body.data as { key: string }).key;
+    expect((created.body.data as { readOnly: boolean }).readOnly).toBe(true);
+    expect((await h.call("list_projects", {}, key)).status).toBe(200);
+    expect((await h.call("create_project", { name: "No" }, key)).status).toBe(403);
+  });
+
+  it("never lets a key mint a scope it lacks", async () => {
+    const owner = await h.newActor();
+    const limited = await h.keyFor(owner, ["account:write", "account:read", "projects:read"]);
+    const res = await h.call("create_api_key", { scopes: ["projects:write"] }, limited);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe("forbidden");
+    const ok = await h.call("create_api_key", { scopes: ["projects:read"] }, limited);
+    expect(ok.status).toBe(201);
+  });
+
+  it("refuses an expired key", async () => {
+    const owner = await h.newActor();
+    const soon = new Date(Date.now() + 1500).toISOString();
+    const created = await h.call("create_api_key", { scopes: ["projects:read"], expiresAt: soon }, owner.key);
+    expect(created.status).toBe(201);
+    const key = (created.body.data as { key: string }).key;
+    expect((await h.call("list_projects", {}, key)).status).toBe(200);
+    await sleep(2600);
+    expect((await h.call("list_projects", {}, key)).status).toBe(401);
+  });
+
+  it("shows a key's plaintext only when it is created", async () => {
+    const owner = await h.newActor();
+    const created = await h.call("create_api_key", { name: "Once", scopes: ["projects:read"] }, owner.key);
+    const list = await h.call("list_api_keys", {}, owner.key);
+    const row = (list.body.data as Array<Record<string, unknown>>).find((k) => k.id === (created.body.data as { id: string }).id);
+    expect(row).toMatchObject({ name: "Once", prefix: expect.stringMatching(/^svc_sk_/) });
+    expect(row).not.toHaveProperty("key");
+    expect(JSON.stringify(list.body)).not.toContain((created.body.data as { key: string }).key);
+  });
+});

@@ -1,0 +1,75 @@
+import { OPERATIONS } from "@earshot/edge";
+import fc from "fast-check";
+import { type Harness, startHarness } from "./harness";
+import { buildWorld, type World } from "./world";
+
+// Property: whatever body a client sends to a write, the answer is never a 5xx, and when the write is
+// refused nothing the caller can read has changed.
+
+let h: Harness;
+let w: World;
+beforeAll(async () => {
+  h = await startHarness();
+  w = await buildWorld(h);
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const snapshot = async () => {
+  const [project, members, account, keys, projects] = await Promise.all([
+    h.call("get_project", { projectId: w.projectId }, w.owner.key),
+    h.call("list_project_members", { projectId: w.projectId }, w.owner.key),
+    h.call("get_account", {}, w.owner.key),
+    h.call("list_api_keys", { limit: 100 }, w.owner.key),
+    h.call("list_projects", { limit: 100 }, w.owner.key),
+  ]);
+  return JSON.stringify([project.body.data, members.body.data, account.body.data, keys.body.data, projects.body.data]);
+};
+
+const knownKeys = ["name", "description", "color", "icon", "enabledSources", "digestTimezone", "status", "email", "role", "memberType", "enabled", "websiteUrl", "confirmation", "scopes", "expiresAt"];
+
+const hostileValue = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.oneof(fc.string({ maxLength: 20 }), fc.integer()), { maxLength: 5 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
+  fc.constantFrom("", " ", "#12345g", "x".repeat(501), "DELETE", "editor", "owner", "archived", "ftp://x", "Mars/Olympus", "💥".repeat(11)),
+);
+
+const hostileBody = fc.dictionary(fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 10 })), hostileValue, { maxKeys: 6 });
+
+const writes = OPERATIONS.filter((o) => o.method !== "GET" && o.name !== "delete_account");
+
+describe.each(writes.map((op) => [op.name, op] as const))("%s with property-based bodies", (name, op) => {
+  it("never answers 5xx and never changes stored data when it refuses", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileBody, fc.constantFrom("projectId", "memberId", "keyId"), async (body, _idField) => {
+        const before = await snapshot();
+        const input: Record<string, unknown> = { ...body };
+        if (op.input.path?.shape && "projectId" in op.input.path.shape) input.projectId = w.projectId;
+        if (op.input.path?.shape && "memberId" in op.input.path.shape) input.memberId = "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+        if (op.input.path?.shape && "keyId" in op.input.path.shape) input.keyId = "key_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+        const res = await h.call(name, input, w.owner.key);
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) expect(await snapshot()).toBe(before);
+      }),
+      { numRuns: 20 },
+    );
+  }, 120_000);
+});
+
+it("answers a body that is not JSON with 400 naming the body", async () => {
+  const res = await h.api("POST", "/api/v1/projects", { key: w.owner.key, rawBody: '{"name": ' });
+  expect(res.status).toBe(400);
+  expect(res.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "is not valid JSON" }] });
+});
+
+it("answers a JSON body that is not an object with 400 naming the body", async () => {
+  const res = await h.api("POST", "/api/v1/projects", { key: w.owner.key, rawBody: "[1,2]" });
+  expect(res.status).toBe(400);
+  expect(res.body.errors).toEqual([{ path: "body", message: "must be a JSON object" }]);
+});

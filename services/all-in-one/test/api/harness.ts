@@ -1,0 +1,166 @@
+import type { AddressInfo } from "node:net";
+import { OPERATIONS, type Operation, splitInput } from "@earshot/edge";
+import { ALL_SCOPES, type Clock, createGrpcClient, silentLogger } from "@earshot/platform";
+import { accountV1, projectV1 } from "@earshot/proto";
+import { SMTPServer } from "smtp-server";
+import { makeTempDir } from "../../../platform/src/testing/tmp";
+import { type RunningEarshot, startAllInOne } from "../../src/all-in-one";
+import { loadAllInOneConfig } from "../../src/config";
+
+// A running Earshot (all-in-one, real gRPC hops, embedded store) with a real SMTP server catching its
+// mail, and helpers to call operations the way a client would.
+
+export interface CapturedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown> & { data?: unknown; meta?: Record<string, unknown>; code?: string; errors?: Array<{ path: string }> };
+}
+
+export interface Actor {
+  userId: string;
+  workspaceId: string;
+  email: string;
+  key: string;
+}
+
+export interface Harness {
+  running: RunningEarshot;
+  url: string;
+  mail: CapturedMail[];
+  account: ReturnType<typeof createGrpcClient<accountV1.AccountServiceClient>>["client"];
+  project: ReturnType<typeof createGrpcClient<projectV1.ProjectServiceClient>>["client"];
+  newActor(options?: { scopes?: string[]; name?: string }): Promise<Actor>;
+  keyFor(actor: Actor, scopes: string[]): Promise<string>;
+  api(method: string, path: string, options?: { key?: string; body?: unknown; idempotencyKey?: string; rawBody?: string }): Promise<ApiResponse>;
+  call(opName: string, input: Record<string, unknown>, key: string | undefined, options?: { idempotencyKey?: string }): Promise<ApiResponse>;
+  inviteToken(email: string): string | undefined;
+  addMember(owner: Actor, projectId: string, role: "viewer" | "editor"): Promise<Actor>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+export const opByName = (name: string): Operation => {
+  const op = OPERATIONS.find((o) => o.name === name);
+  if (!op) throw new Error(`no operation ${name}`);
+  return op;
+};
+
+export const startHarness = async (env: Record<string, string> = {}, clock?: Clock): Promise<Harness> => {
+  const tmp = await makeTempDir("earshot-api-");
+  const mail: CapturedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (c: Buffer) => (raw += c.toString()));
+      stream.on("end", () => {
+        mail.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  const config = loadAllInOneConfig({
+    EARSHOT_DATA_DIR: tmp.dir,
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    EARSHOT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+    EARSHOT_RATE_LIMIT_PER_MINUTE: "100000",
+    ...env,
+  });
+  const running = await startAllInOne(config, silentLogger(), clock);
+  const addr = (name: string) => running.services.find((s) => s.name === name)?.address ?? "";
+  const account = createGrpcClient(accountV1.AccountServiceClient, addr("account"));
+  const project = createGrpcClient(projectV1.ProjectServiceClient, addr("project"));
+
+  const keyFor = async (actor: Actor, scopes: string[]) =>
+    (await account.client.createApiKey({ userId: actor.userId, name: "test", scopes, granterScopes: [], operator: true })).plaintext;
+
+  const newActor = async (options: { scopes?: string[]; name?: string } = {}): Promise<Actor> => {
+    counter += 1;
+    const email = `user${counter}-${Date.now()}@example.com`;
+    const { user } = await account.client.createUser({ email, name: options.name ?? `User ${counter}`, password: "correct horse battery" });
+    const actor: Actor = { userId: user!.id, workspaceId: user!.workspaceId, email, key: "" };
+    actor.key = await keyFor(actor, options.scopes ?? [...ALL_SCOPES]);
+    return actor;
+  };
+
+  const api: Harness["api"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.key) headers.Authorization = `Bearer ${options.key}`;
+    if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+    const hasBody = options.body !== undefined || options.rawBody !== undefined;
+    if (hasBody) headers["Content-Type"] = "application/json";
+    const res = await fetch(`${running.url}${path}`, {
+      method,
+      headers,
+      ...(hasBody ? { body: options.rawBody ?? JSON.stringify(options.body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as ApiResponse["body"]) : {} };
+  };
+
+  const call: Harness["call"] = (opName, input, key, options = {}) => {
+    const op = opByName(opName);
+    const parts = splitInput(op, input);
+    let path = `/api/v1${op.path}`;
+    for (const [k, v] of Object.entries(parts.path)) path = path.replace(`:${k}`, encodeURIComponent(String(v)));
+    const qs = new URLSearchParams(Object.entries(parts.query).map(([k, v]) => [k, String(v)])).toString();
+    return api(op.method, `${path}${qs ? `?${qs}` : ""}`, {
+      ...(key ? { key } : {}),
+      ...(op.input.body ? { body: parts.body } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    });
+  };
+
+  const inviteToken = (email: string): string | undefined => {
+    for (const m of [...mail].reverse()) {
+      if (!m.to.includes(email)) continue;
+      // Quoted-printable may fold long lines with "=\r\n"; undo that before looking for the link.
+      const text = m.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      const match = /\/invitations\/([A-Za-z0-9_-]{20,})/.exec(text);
+      if (match) return match[1];
+    }
+    return undefined;
+  };
+
+  const addMember: Harness["addMember"] = async (owner, projectId, role) => {
+    const member = await newActor();
+    const invited = await call("invite_project_member", { projectId, email: member.email, role }, owner.key);
+    if (invited.status !== 201) throw new Error(`invite failed: ${JSON.stringify(invited.body)}`);
+    const token = inviteToken(member.email);
+    if (!token) throw new Error("no invitation mail captured");
+    await project.client.acceptInvitation({ token, userId: member.userId, userEmail: member.email, userName: "Member" });
+    return member;
+  };
+
+  return {
+    running,
+    url: running.url,
+    mail,
+    account: account.client,
+    project: project.client,
+    newActor,
+    keyFor,
+    api,
+    call,
+    inviteToken,
+    addMember,
+    stop: async () => {
+      account.close();
+      project.close();
+      await running.stop();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await tmp.cleanup();
+    },
+  };
+};

@@ -1,0 +1,31 @@
+import type { Actor, Harness } from "./harness";
+
+// The people and projects most API tests need: an owner with a project in which an editor and a viewer
+// are members, and a stranger from another workspace with a project of their own.
+export interface World {
+  owner: Actor;
+  editor: Actor;
+  viewer: Actor;
+  stranger: Actor;
+  projectId: string;
+  strangerProjectId: string;
+}
+
+let n = 0;
+export const uniqueName = (prefix = "Project") => `${prefix} ${++n} ${Math.random().toString(36).slice(2, 6)}`;
+
+export const createProject = async (h: Harness, actor: Actor, name = uniqueName()): Promise<string> => {
+  const res = await h.call("create_project", { name }, actor.key);
+  if (res.status !== 201) throw new Error(`create_project failed: ${JSON.stringify(res.body)}`);
+  return (res.body.data as { id: string }).id;
+};
+
+export const buildWorld = async (h: Harness): Promise<World> => {
+  const owner = await h.newActor({ name: "Olive Owner" });
+  const stranger = await h.newActor({ name: "Sam Stranger" });
+  const projectId = await createProject(h, owner);
+  const strangerProjectId = await createProject(h, stranger);
+  const editor = await h.addMember(owner, projectId, "editor");
+  const viewer = await h.addMember(owner, projectId, "viewer");
+  return { owner, editor, viewer, stranger, projectId, strangerProjectId };
+};

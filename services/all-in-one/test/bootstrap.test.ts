@@ -1,0 +1,33 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { silentLogger } from "@earshot/platform";
+import { makeTempDir } from "../../platform/src/testing/tmp";
+import { startAllInOne } from "../src/all-in-one";
+import { loadAllInOneConfig } from "../src/config";
+
+describe("first start", () => {
+  it("creates an owner with an all-scope key once, in a bootstrap.json only its owner can read", async () => {
+    const tmp = await makeTempDir();
+    try {
+      const config = loadAllInOneConfig({ EARSHOT_DATA_DIR: tmp.dir, PORT: "0", LOG_LEVEL: "silent" });
+      const first = await startAllInOne(config, silentLogger());
+      expect(first.bootstrap?.apiKey).toMatch(/^svc_sk_/);
+      const file = join(tmp.dir, "bootstrap.json");
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const saved = JSON.parse(await readFile(file, "utf8")) as { email: string; password: string; apiKey: string };
+      expect(saved).toEqual({ email: "owner@earshot.local", password: expect.any(String), apiKey: first.bootstrap?.apiKey });
+      const services = JSON.parse(await readFile(join(tmp.dir, "services.json"), "utf8")) as Record<string, string>;
+      expect(services.account).toMatch(/^127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${first.url}/api/v1/projects`, { headers: { Authorization: `Bearer ${saved.apiKey}` } });
+      expect(res.status).toBe(200);
+      await first.stop();
+      const second = await startAllInOne(config, silentLogger());
+      expect(second.bootstrap).toBeUndefined();
+      const again = await fetch(`${second.url}/api/v1/account`, { headers: { Authorization: `Bearer ${saved.apiKey}` } });
+      expect(((await again.json()) as { data: { email: string } }).data.email).toBe("owner@earshot.local");
+      await second.stop();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

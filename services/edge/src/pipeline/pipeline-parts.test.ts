@@ -1,0 +1,120 @@
+import { ManualClock, openEmbeddedStore } from "@earshot/platform";
+import { canonicalJson } from "./canonical-json";
+import { createCredentialVerifier, type TokenVerifier } from "./credentials";
+import { fingerprintOf, IdempotencyStore } from "./idempotency";
+import type { Principal } from "./principal";
+import { RateLimiter } from "./rate-limit";
+
+const principal = (userId: string): Principal => ({
+  userId,
+  workspaceId: "wsp_1",
+  email: "a@example.com",
+  scopes: ["projects:read"],
+  credentialId: `key_${userId}`,
+  credentialType: "api_key",
+  allowances: { projects: 1, keywords: 1, seats: 1, webhookDeliveriesPerDay: 1, linkedinSyncsPerDay: 1 },
+});
+
+describe("credential cache", () => {
+  const counting = (): TokenVerifier & { calls: number; valid: boolean } => {
+    const v = {
+      calls: 0,
+      valid: true,
+      accepts: (t: string) => t.startsWith("svc_sk_"),
+      verify: async (t: string) => {
+        v.calls += 1;
+        if (!v.valid) throw new Error("revoked");
+        return principal(t.slice(7));
+      },
+    };
+    return v;
+  };
+
+  it("asks the account service once per key per cache period, however many requests arrive", async () => {
+    let now = 0;
+    const backend = counting();
+    const verifier = createCredentialVerifier([backend], { cacheMs: 1000, now: () => now });
+    await Promise.all(Array.from({ length: 50 }, () => verifier.verify("svc_sk_u1")));
+    expect(backend.calls).toBe(1);
+    now = 999;
+    await verifier.verify("svc_sk_u1");
+    expect(backend.calls).toBe(1);
+    now = 1001;
+    await verifier.verify("svc_sk_u1");
+    expect(backend.calls).toBe(2);
+  });
+
+  it("stops trusting a key within the cache period after it became invalid", async () => {
+    let now = 0;
+    const backend = counting();
+    const verifier = createCredentialVerifier([backend], { cacheMs: 1000, now: () => now });
+    await verifier.verify("svc_sk_u1");
+    backend.valid = false;
+    now = 1001;
+    await expect(verifier.verify("svc_sk_u1")).rejects.toThrow();
+  });
+
+  it("forgets a user's cached keys at once when told", async () => {
+    const backend = counting();
+    const verifier = createCredentialVerifier([backend], { cacheMs: 1000, now: () => 0 });
+    await verifier.verify("svc_sk_u1");
+    verifier.forgetUser("u1");
+    await verifier.verify("svc_sk_u1");
+    expect(backend.calls).toBe(2);
+  });
+
+  it("refuses a token no verifier accepts as unauthorized", async () => {
+    const verifier = createCredentialVerifier([counting()]);
+    await expect(verifier.verify("not-a-key")).rejects.toMatchObject({ code: "unauthorized" });
+  });
+});
+
+describe("canonical JSON fingerprints", () => {
+  it("treats payloads with reordered keys as the same request and different values as different", () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 3 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"e":3,"f":2}]},"b":1}');
+    expect(fingerprintOf("POST", "/p", { a: 1, b: 2 })).toBe(fingerprintOf("POST", "/p", { b: 2, a: 1 }));
+    expect(fingerprintOf("POST", "/p", { a: 1 })).not.toBe(fingerprintOf("POST", "/q", { a: 1 }));
+    expect(fingerprintOf("POST", "/p", { a: 1 })).not.toBe(fingerprintOf("PATCH", "/p", { a: 1 }));
+  });
+});
+
+describe("idempotency store", () => {
+  it("lets a request whose process died take over its key after a minute", async () => {
+    const clock = new ManualClock();
+    const store = new IdempotencyStore(await openEmbeddedStore(), clock);
+    const first = await store.begin("usr_1", "key-00001", "fp");
+    expect(first.kind).toBe("proceed");
+    await expect(store.begin("usr_1", "key-00001", "fp")).rejects.toMatchObject({ code: "idempotency_in_progress" });
+    clock.advance(61_000);
+    expect((await store.begin("usr_1", "key-00001", "fp")).kind).toBe("proceed");
+  });
+
+  it("forgets a 5xx so the retry runs again, and keeps answers for 24 hours", async () => {
+    const clock = new ManualClock();
+    const store = new IdempotencyStore(await openEmbeddedStore(), clock);
+    const a = await store.begin("usr_1", "key-00002", "fp");
+    if (a.kind !== "proceed") throw new Error("expected proceed");
+    await a.complete({ status: 503, body: {}, headers: {} });
+    const b = await store.begin("usr_1", "key-00002", "fp");
+    if (b.kind !== "proceed") throw new Error("expected proceed");
+    await b.complete({ status: 201, body: { data: 1 }, headers: {} });
+    expect(await store.begin("usr_1", "key-00002", "fp")).toMatchObject({ kind: "replay", response: { status: 201 } });
+    clock.advance(24 * 3600 * 1000 + 1);
+    expect((await store.begin("usr_1", "key-00002", "other")).kind).toBe("proceed");
+  });
+});
+
+describe("rate limiter", () => {
+  it("counts per credential per window and resets with the next window", async () => {
+    const clock = new ManualClock("2026-01-01T00:00:00Z");
+    const limiter = new RateLimiter(await openEmbeddedStore(), clock, { limit: 2, windowSeconds: 60 });
+    expect((await limiter.take("key_a")).allowed).toBe(true);
+    const second = await limiter.take("key_a");
+    expect(second).toMatchObject({ allowed: true, remaining: 0 });
+    expect(second.headers.RateLimit).toBe('"default";r=0;t=60');
+    expect((await limiter.take("key_a")).allowed).toBe(false);
+    expect((await limiter.take("key_b")).allowed).toBe(true);
+    clock.advance(60_000);
+    expect((await limiter.take("key_a")).allowed).toBe(true);
+  });
+});
