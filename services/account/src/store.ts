@@ -10,6 +10,7 @@ export interface UserDoc extends Doc {
   status: "active" | "deactivated";
   createdAt: Date;
   updatedAt: Date;
+  deactivatedAt?: Date;
 }
 
 export interface WorkspaceDoc extends Doc {
@@ -18,18 +19,37 @@ export interface WorkspaceDoc extends Doc {
   createdAt: Date;
 }
 
+export interface ApiKeyDoc extends Doc {
+  userId: string;
+  workspaceId: string;
+  name: string;
+  /** SHA-256 (hex) of the plaintext; the plaintext itself is never stored. */
+  hash: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt?: Date;
+  lastUsedAt?: Date;
+  revokedAt?: Date;
+}
+
 export interface AccountCollections {
   users: Collection<UserDoc>;
   workspaces: Collection<WorkspaceDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
 }
 
 export const USERS = "users";
 export const WORKSPACES = "workspaces";
+export const API_KEYS = "api_keys";
 
 export const openAccountCollections = async (store: DocumentStore): Promise<AccountCollections> => {
   const users = store.collection<UserDoc>(USERS);
   const workspaces = store.collection<WorkspaceDoc>(WORKSPACES);
+  const apiKeys = store.collection<ApiKeyDoc>(API_KEYS);
   await users.ensureIndex({ fields: { email: 1 }, unique: true });
   await workspaces.ensureIndex({ fields: { ownerId: 1 }, unique: true });
-  return { users, workspaces };
+  await apiKeys.ensureIndex({ fields: { hash: 1 }, unique: true });
+  await apiKeys.ensureIndex({ fields: { userId: 1 } });
+  return { users, workspaces, apiKeys };
 };

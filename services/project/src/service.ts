@@ -1,5 +1,7 @@
-import type { AsyncService, ServiceModule } from "@earshot/platform";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents } from "@earshot/platform";
 import { projectV1 } from "@earshot/proto";
+import { handleAccountEvent } from "./domain/deactivation";
+import type { ProjectDeps } from "./domain/deps";
 import { projectRpc } from "./rpc/project-rpc";
 import { openProjectCollections } from "./store";
 
@@ -9,7 +11,26 @@ export const projectService: ServiceModule = {
   name: "project",
   open: async (deps) => {
     const collections = await openProjectCollections(deps.store);
-    const handlers: AsyncService<projectV1.ProjectServiceServer> = projectRpc({ collections, outbox: deps.outbox, clock: deps.clock });
-    return { grpc: [{ name: PROJECT_SERVICE_NAME, definition: projectV1.ProjectServiceService, handlers }] };
+    const domain: ProjectDeps = { collections, outbox: deps.outbox, clock: deps.clock, mailer: deps.mailer, logger: deps.logger };
+    const handlers: AsyncService<projectV1.ProjectServiceServer> = projectRpc(domain);
+    let subscription: Subscription | undefined;
+    return {
+      grpc: [{ name: PROJECT_SERVICE_NAME, definition: projectV1.ProjectServiceService, handlers }],
+      // Account deactivation stops the owner's projects; reactivation resumes them.
+      start: async () => {
+        subscription = await subscribeEvents({
+          bus: deps.bus,
+          store: deps.store,
+          clock: deps.clock,
+          logger: deps.logger,
+          groupId: "project.account-events",
+          topics: ["earshot.account.v1"],
+          handle: (event) => handleAccountEvent(domain, event),
+        });
+      },
+      stop: async () => {
+        await subscription?.stop();
+      },
+    };
   },
 };

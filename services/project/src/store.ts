@@ -1,6 +1,14 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
 import type { ProjectRole, ProjectStatus, Source } from "./domain/project-rules";
 
+export interface PublicDashboardDoc {
+  enabled: boolean;
+  /** Assigned on first enable and kept while disabled, so the share URL stays reserved. */
+  shareId?: string;
+  description: string;
+  websiteUrl?: string;
+}
+
 export interface ProjectDoc extends Doc {
   workspaceId: string;
   ownerId: string;
@@ -13,15 +21,32 @@ export interface ProjectDoc extends Doc {
   digestTimezone: string;
   /** The Daily Digest every new project gets: 8 AM in digestTimezone, to the workspace owner. */
   digest: { enabled: boolean; hour: number };
+  publicDashboard: PublicDashboardDoc;
+  /** Set when the owner's deactivation paused the project, so reactivation resumes exactly these. */
+  pausedByDeactivation?: boolean;
   createdAt: Date;
   updatedAt: Date;
+  archivedAt?: Date;
 }
 
+/** A membership (`mbr_…`) or a pending invitation (`inv_…`): one collection so one cursor pages both. */
 export interface MemberDoc extends Doc {
+  memberType: "member" | "invite";
   projectId: string;
-  userId: string;
-  role: Exclude<ProjectRole, "owner">;
+  workspaceId: string;
+  email: string;
+  role: ProjectRole;
   createdAt: Date;
+  // memberships
+  userId?: string;
+  name?: string;
+  /** `<projectId>:<userId>`, unique: one membership per person and project. */
+  memberKey?: string;
+  // invitations
+  tokenHash?: string;
+  status?: "pending" | "accepted" | "revoked";
+  expiresAt?: Date;
+  invitedBy?: string;
 }
 
 export interface ProjectCollections {
@@ -36,7 +61,12 @@ export const openProjectCollections = async (store: DocumentStore): Promise<Proj
   const projects = store.collection<ProjectDoc>(PROJECTS);
   const members = store.collection<MemberDoc>(MEMBERS);
   await projects.ensureIndex({ fields: { ownerId: 1 } });
-  await members.ensureIndex({ fields: { projectId: 1, userId: 1 }, unique: true });
+  await projects.ensureIndex({ fields: { workspaceId: 1 } });
+  await projects.ensureIndex({ fields: { "publicDashboard.shareId": 1 }, unique: true, sparse: true });
+  await members.ensureIndex({ fields: { memberKey: 1 }, unique: true, sparse: true });
+  await members.ensureIndex({ fields: { tokenHash: 1 }, unique: true, sparse: true });
+  await members.ensureIndex({ fields: { projectId: 1 } });
   await members.ensureIndex({ fields: { userId: 1 } });
+  await members.ensureIndex({ fields: { workspaceId: 1 } });
   return { projects, members };
 };

@@ -20,12 +20,20 @@ export interface OperationCase {
   foreign?: (h: Harness, w: World) => Promise<{ foreign: Call; missing: Call }>;
 }
 
-const freshMember = async (h: Harness, w: World) => {
-  const projectId = await createProject(h, w.owner);
-  const member = await h.addMember(w.owner, projectId, "viewer");
-  const list = await h.call("list_project_members", { projectId }, w.owner.key);
+// Writes that create projects or seats run as a fresh owner each time, so the world's owner never
+// reaches the plan's allowances however many tests run.
+const freshMember = async (h: Harness) => {
+  const owner = await h.newActor();
+  const projectId = await createProject(h, owner);
+  const member = await h.addMember(owner, projectId, "viewer");
+  const list = await h.call("list_project_members", { projectId }, owner.key);
   const row = (list.body.data as Array<{ id: string; userId: string }>).find((m) => m.userId === member.userId);
-  return { projectId, memberId: row!.id, member };
+  return { projectId, memberId: row!.id, member, owner };
+};
+
+const freshProject = async (h: Harness) => {
+  const owner = await h.newActor();
+  return { owner, projectId: await createProject(h, owner) };
 };
 
 export const CASES: Record<string, OperationCase> = {
@@ -38,8 +46,9 @@ export const CASES: Record<string, OperationCase> = {
     bad: async () => ({ input: { limit: 0 }, fields: ["limit"] }),
   },
   create_project: {
-    happy: async () => ({
+    happy: async (h) => ({
       input: { name: uniqueName(), digestTimezone: "Europe/Paris" },
+      key: (await h.newActor()).key,
       status: 201,
       check: (b) =>
         expect(b.data).toMatchObject({ status: "active", color: "#7e47eb", icon: "📡", digestTimezone: "Europe/Paris", role: "owner" }),
@@ -52,13 +61,19 @@ export const CASES: Record<string, OperationCase> = {
     foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } }),
   },
   update_project: {
-    happy: async (h, w) => ({ input: { projectId: await createProject(h, w.owner), name: uniqueName("Renamed"), status: "paused" }, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "paused" }) }),
+    happy: async (h) => {
+      const { owner, projectId } = await freshProject(h);
+      return { input: { projectId, name: uniqueName("Renamed"), status: "paused" }, key: owner.key, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "paused" }) };
+    },
     bad: async (_h, w) => ({ input: { projectId: w.projectId, color: "nope", status: "deleted" }, fields: ["color", "status"] }),
     tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, status: "paused" }, as: "editor" }),
     foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId, name: "Mine" } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", name: "Mine" } } }),
   },
   archive_project: {
-    happy: async (h, w) => ({ input: { projectId: await createProject(h, w.owner) }, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "archived" }) }),
+    happy: async (h) => {
+      const { owner, projectId } = await freshProject(h);
+      return { input: { projectId }, key: owner.key, status: 200, check: (b) => expect(b.data).toMatchObject({ status: "archived" }) };
+    },
     bad: async () => ({ input: { projectId: "x".repeat(65) }, fields: ["projectId"] }),
     tooWeak: async (_h, w) => ({ input: { projectId: w.projectId }, as: "editor" }),
     foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } }),
@@ -80,19 +95,23 @@ export const CASES: Record<string, OperationCase> = {
     foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } } }),
   },
   invite_project_member: {
-    happy: async (_h, w) => ({
-      input: { projectId: w.projectId, email: `${uniqueName("invitee").replace(/\W+/g, "-").toLowerCase()}@example.com` },
+    happy: async (h) => {
+      const { owner, projectId } = await freshProject(h);
+      return {
+      input: { projectId, email: `${uniqueName("invitee").replace(/\W+/g, "-").toLowerCase()}@example.com` },
+      key: owner.key,
       status: 201,
       check: (b) => expect(b.data).toMatchObject({ memberType: "invite", role: "viewer", status: "pending" }),
-    }),
+      };
+    },
     bad: async (_h, w) => ({ input: { projectId: w.projectId, email: "not-an-address", role: "admin" }, fields: ["email", "role"] }),
     tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, email: "someone-new@example.com" }, as: "editor" }),
     foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId, email: "x@example.com" } }, missing: { input: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", email: "x@example.com" } } }),
   },
   update_project_member: {
     happy: async (h, w) => {
-      const { projectId, memberId } = await freshMember(h, w);
-      return { input: { projectId, memberId, role: "editor" }, status: 200, check: (b) => expect(b.data).toMatchObject({ role: "editor", memberType: "member" }) };
+      const { projectId, memberId, owner } = await freshMember(h);
+      return { input: { projectId, memberId, role: "editor" }, key: owner.key, status: 200, check: (b) => expect(b.data).toMatchObject({ role: "editor", memberType: "member" }) };
     },
     bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", role: "owner", memberType: "guest" }, fields: ["role", "memberType"] }),
     tooWeak: async (h, w) => {
@@ -107,8 +126,8 @@ export const CASES: Record<string, OperationCase> = {
   },
   remove_project_member: {
     happy: async (h, w) => {
-      const { projectId, memberId } = await freshMember(h, w);
-      return { input: { projectId, memberId }, status: 200, check: (b) => expect(b.data).toMatchObject({ id: memberId }) };
+      const { projectId, memberId, owner } = await freshMember(h);
+      return { input: { projectId, memberId }, key: owner.key, status: 200, check: (b) => expect(b.data).toMatchObject({ id: memberId }) };
     },
     bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", memberType: "guest" }, fields: ["memberType"] }),
     tooWeak: async (h, w) => {

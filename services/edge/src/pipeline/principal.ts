@@ -20,5 +20,6 @@ export interface Principal {
 export const callerOf = (p: Principal) => ({
   userId: p.userId,
   workspaceId: p.workspaceId,
+  email: p.email,
   allowances: { projects: p.allowances.projects, seats: p.allowances.seats },
 });

@@ -34,6 +34,8 @@ export const isIanaTimezone = (tz: string): boolean => {
   }
 };
 
+export const isProjectStatus = (s: string): s is ProjectStatus => (PROJECT_STATUSES as readonly string[]).includes(s);
+
 export interface ProjectFields {
   name?: string;
   description?: string;
@@ -52,6 +54,7 @@ export const checkProjectFields = (f: ProjectFields): FieldError[] => {
   if (f.color !== undefined && !COLOR_RE.test(f.color)) errors.push({ path: "color", message: "must be # followed by 6 hex digits" });
   if (f.icon !== undefined && charLength(f.icon) > 10) errors.push({ path: "icon", message: "must be at most 10 characters" });
   if (f.enabledSources !== undefined) {
+    if (f.enabledSources.length === 0) errors.push({ path: "enabledSources", message: "must name at least one source" });
     f.enabledSources.forEach((s, i) => {
       if (!(SOURCES as readonly string[]).includes(s)) errors.push({ path: `enabledSources.${i}`, message: `must be one of ${SOURCES.join(", ")}` });
     });

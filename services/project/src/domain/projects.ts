@@ -1,47 +1,63 @@
-import { type Clock, newId, notFound, type Outbox, validationFailed } from "@earshot/platform";
-import type { ProjectCollections, ProjectDoc } from "../store";
-import { PROJECTS } from "../store";
-import { checkProjectFields, DIGEST_HOUR, PROJECT_DEFAULTS, type ProjectFields, type ProjectRole, type Source } from "./project-rules";
+import {
+  conflict,
+  InvalidCursorError,
+  isVersionConflict,
+  newId,
+  type Page,
+  type StagedEvent,
+  usageLimited,
+  validationFailed,
+  type Write,
+} from "@earshot/platform";
+import type { MemberDoc, ProjectDoc } from "../store";
+import { MEMBERS, PROJECTS } from "../store";
+import { loadProjectWithRole, loadVisibleProject, memberKey, type ProjectView, requireRole } from "./access";
+import { type Caller, type ProjectDeps, SOURCE } from "./deps";
+import {
+  checkProjectFields,
+  DIGEST_HOUR,
+  isProjectStatus,
+  PROJECT_DEFAULTS,
+  type ProjectFields,
+  type ProjectStatus,
+  type Source,
+} from "./project-rules";
 
-export interface Caller {
-  userId: string;
-  workspaceId: string;
-}
+export const projectEvent = (type: string, project: ProjectDoc, data: Record<string, unknown>): StagedEvent => ({
+  type,
+  source: SOURCE,
+  subject: project._id,
+  key: project._id,
+  data: { projectId: project._id, workspaceId: project.workspaceId, ...data },
+});
 
-export interface ProjectDeps {
-  collections: ProjectCollections;
-  outbox: Outbox;
-  clock: Clock;
-}
+/** Replaces a project read at version `_v`; the caller retries on a version conflict. */
+export const replaceProject = (project: ProjectDoc, next: ProjectDoc): Write => ({
+  kind: "replace",
+  collection: PROJECTS,
+  doc: next,
+  expectedVersion: project._v ?? 1,
+});
 
-export interface ProjectView {
-  project: ProjectDoc;
-  role: ProjectRole;
-}
-
-export const requireCaller = (caller: Partial<Caller> | undefined): Caller => {
-  if (!caller?.userId || !caller.workspaceId) throw validationFailed([{ path: "caller", message: "userId and workspaceId are required" }]);
-  return { userId: caller.userId, workspaceId: caller.workspaceId };
+/** Runs a read-modify-write verb again when another writer changed the project in between. */
+export const withRetry = async <T>(fn: () => Promise<T>, attempts = 3): Promise<T> => {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isVersionConflict(err)) throw err;
+      if (i >= attempts) throw conflict("The project changed while this request ran; try again.");
+    }
+  }
 };
 
-/** The caller's role in a project, or null when they cannot see it at all. */
-export const roleOf = async (deps: ProjectDeps, project: ProjectDoc, caller: Caller): Promise<ProjectRole | null> => {
-  if (project.ownerId === caller.userId) return "owner";
-  const member = await deps.collections.members.findOne({ projectId: project._id, userId: caller.userId });
-  return member ? member.role : null;
-};
-
-/** Loads a project the caller can see; anything else is not found, so existence is never revealed. */
-export const loadVisibleProject = async (deps: ProjectDeps, caller: Caller, projectId: string): Promise<ProjectView> => {
-  const project = await deps.collections.projects.findById(projectId);
-  const role = project ? await roleOf(deps, project, caller) : null;
-  if (!project || !role) throw notFound("Project");
-  return { project, role };
-};
+export const bumped = (p: ProjectDoc): ProjectDoc => ({ ...p, _v: (p._v ?? 1) + 1 });
 
 export const createProject = async (deps: ProjectDeps, caller: Caller, input: ProjectFields & { name: string }): Promise<ProjectView> => {
   const errors = checkProjectFields(input);
   if (errors.length > 0) throw validationFailed(errors);
+  const owned = await deps.collections.projects.count({ workspaceId: caller.workspaceId, status: { $ne: "archived" } });
+  if (owned >= caller.allowances.projects) throw usageLimited("projects", caller.allowances.projects);
   const now = deps.clock.now();
   const project: ProjectDoc = {
     _id: newId("prj", now.getTime()),
@@ -55,21 +71,121 @@ export const createProject = async (deps: ProjectDeps, caller: Caller, input: Pr
     status: "active",
     digestTimezone: input.digestTimezone ?? PROJECT_DEFAULTS.digestTimezone,
     digest: { enabled: true, hour: DIGEST_HOUR },
+    publicDashboard: { enabled: false, description: "" },
     createdAt: now,
     updatedAt: now,
     _v: 1,
   };
+  const owner: MemberDoc = {
+    _id: newId("mbr", now.getTime()),
+    memberType: "member",
+    projectId: project._id,
+    workspaceId: project.workspaceId,
+    userId: caller.userId,
+    email: caller.email.toLowerCase(),
+    role: "owner",
+    memberKey: memberKey(project._id, caller.userId),
+    createdAt: now,
+    _v: 1,
+  };
   await deps.outbox.commit(
-    [{ kind: "insert", collection: PROJECTS, doc: project }],
     [
-      {
-        type: "project.created",
-        source: "earshot/project",
-        subject: project._id,
-        key: project._id,
-        data: { projectId: project._id, workspaceId: project.workspaceId, ownerId: project.ownerId, name: project.name },
-      },
+      { kind: "insert", collection: PROJECTS, doc: project },
+      { kind: "insert", collection: MEMBERS, doc: owner },
     ],
+    [projectEvent("project.created", project, { ownerId: project.ownerId, name: project.name })],
   );
-  return { project, role: "owner" };
+  return { project, role: "owner", membership: owner };
+};
+
+export interface ProjectUpdate extends ProjectFields {
+  status?: string;
+}
+
+const FIELD_KEYS = ["name", "description", "color", "icon", "enabledSources", "digestTimezone"] as const;
+
+export const updateProject = (deps: ProjectDeps, caller: Caller, projectId: string, update: ProjectUpdate): Promise<ProjectView> =>
+  withRetry(async () => {
+    const errors = checkProjectFields(update);
+    if (update.status !== undefined && !isProjectStatus(update.status)) {
+      errors.push({ path: "status", message: "must be one of active, paused, archived" });
+    }
+    if (errors.length > 0) throw validationFailed(errors);
+    const view = await loadVisibleProject(deps, caller, projectId);
+    const changed = FIELD_KEYS.filter((k) => update[k] !== undefined);
+    const statusChange = update.status !== undefined && update.status !== view.project.status;
+    if (changed.length > 0) requireRole(view, "editor");
+    if (update.status !== undefined) requireRole(view, "owner");
+    if (view.project.status === "archived") {
+      if (changed.length === 0 && !statusChange) return view;
+      throw conflict("The project is archived.");
+    }
+    if (changed.length === 0 && !statusChange) return view;
+    const now = deps.clock.now();
+    const next: ProjectDoc = { ...view.project, updatedAt: now };
+    if (update.name !== undefined) next.name = update.name.trim();
+    if (update.description !== undefined) next.description = update.description;
+    if (update.color !== undefined) next.color = update.color;
+    if (update.icon !== undefined) next.icon = update.icon;
+    if (update.enabledSources !== undefined) next.enabledSources = update.enabledSources as Source[];
+    if (update.digestTimezone !== undefined) next.digestTimezone = update.digestTimezone;
+    const events: StagedEvent[] = [];
+    if (statusChange) {
+      next.status = update.status as ProjectStatus;
+      delete next.pausedByDeactivation;
+      if (next.status === "archived") next.archivedAt = now;
+    }
+    events.push(projectEvent("project.updated", next, { fields: [...changed, ...(statusChange ? ["status"] : [])], status: next.status }));
+    if (next.status === "archived") events.push(projectEvent("project.archived", next, {}));
+    await deps.outbox.commit([replaceProject(view.project, next)], events);
+    return { ...view, project: bumped(next) };
+  });
+
+export const archiveProject = (deps: ProjectDeps, caller: Caller, projectId: string): Promise<ProjectView> =>
+  withRetry(async () => {
+    const view = await loadProjectWithRole(deps, caller, projectId, "owner");
+    if (view.project.status === "archived") return view;
+    const now = deps.clock.now();
+    const next: ProjectDoc = { ...view.project, status: "archived", archivedAt: now, updatedAt: now };
+    delete next.pausedByDeactivation;
+    await deps.outbox.commit(
+      [replaceProject(view.project, next)],
+      [projectEvent("project.updated", next, { fields: ["status"], status: "archived" }), projectEvent("project.archived", next, {})],
+    );
+    return { ...view, project: bumped(next) };
+  });
+
+export const pageLimit = (limit: number): number => {
+  const size = limit === 0 ? 20 : limit;
+  if (!Number.isInteger(size) || size < 1 || size > 100) throw validationFailed([{ path: "limit", message: "must be 1 to 100" }]);
+  return size;
+};
+
+export const withCursorErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof InvalidCursorError) throw validationFailed([{ path: "cursor", message: "is not a cursor this list returned" }]);
+    throw err;
+  }
+};
+
+/** Non-archived projects the caller owns or is a member of, newest first, each with the caller's role. */
+export const listProjects = async (deps: ProjectDeps, caller: Caller, limit: number, cursor: string | undefined): Promise<Page<ProjectView>> => {
+  const size = pageLimit(limit);
+  const memberships = await deps.collections.members.find({ memberType: "member", userId: caller.userId });
+  const byProject = new Map(memberships.map((m) => [m.projectId, m]));
+  const page = await withCursorErrors(() =>
+    deps.collections.projects.findPage(
+      { _id: { $in: [...byProject.keys()] }, status: { $ne: "archived" } },
+      { limit: size, cursor: cursor || null, direction: -1 },
+    ),
+  );
+  return {
+    items: page.items.map((project) => {
+      const membership = byProject.get(project._id) as MemberDoc;
+      return { project, role: membership.role, membership };
+    }),
+    nextCursor: page.nextCursor,
+  };
 };

@@ -1,0 +1,168 @@
+import { createHash, randomBytes } from "node:crypto";
+import { conflict, newId, notFound, type Page, rateLimited, usageLimited, validationFailed, type FieldError } from "@earshot/platform";
+import type { MemberDoc, ProjectDoc } from "../store";
+import { MEMBERS } from "../store";
+import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
+import { type Caller, type ProjectDeps, SOURCE } from "./deps";
+import { pageLimit, withCursorErrors } from "./projects";
+import { seatHolders } from "./usage";
+
+// Members and invitations. An invitation is emailed with a one-time token (only its hash is stored),
+// lasts 7 days, holds a seat while pending, and turns into a membership when accepted.
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+export const INVITATIONS_PER_HOUR = 20;
+const HOUR_MS = 3600 * 1000;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ROLES = ["viewer", "editor"] as const;
+
+export type MemberStatus = "active" | "pending" | "expired" | "accepted" | "revoked";
+
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
+
+export const statusOf = (m: MemberDoc, now: Date): MemberStatus => {
+  if (m.memberType === "member") return "active";
+  if (m.status === "pending" && m.expiresAt && m.expiresAt.getTime() <= now.getTime()) return "expired";
+  return m.status ?? "pending";
+};
+
+export const memberEvent = (type: string, m: MemberDoc) => ({
+  type,
+  source: SOURCE,
+  subject: m.projectId,
+  key: m.projectId,
+  data: { projectId: m.projectId, memberId: m._id, memberType: m.memberType, userId: m.userId ?? "", email: m.email, role: m.role },
+});
+
+const assertNotArchived = (project: ProjectDoc) => {
+  if (project.status === "archived") throw conflict("The project is archived.");
+};
+
+/** Members (owner first, then by joining time); owners also see invitations that were not accepted or revoked. */
+export const listMembers = async (
+  deps: ProjectDeps,
+  caller: Caller,
+  projectId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ view: ProjectView; page: Page<MemberDoc> }> => {
+  const size = pageLimit(limit);
+  const view = await loadVisibleProject(deps, caller, projectId);
+  const filter =
+    view.role === "owner"
+      ? { projectId, $or: [{ memberType: "member" }, { memberType: "invite", status: "pending" }] }
+      : { projectId, memberType: "member" };
+  const page = await withCursorErrors(() =>
+    deps.collections.members.findPage(filter, { limit: size, cursor: cursor || null, sortField: "createdAt" }),
+  );
+  return { view, page };
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const inviteMember = async (
+  deps: ProjectDeps,
+  caller: Caller,
+  input: { projectId: string; email: string; role: string; acceptUrlBase: string },
+): Promise<MemberDoc> => {
+  const errors: FieldError[] = [];
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL_RE.test(email) || email.length > 254) errors.push({ path: "email", message: "must be an email address" });
+  const role = input.role || "viewer";
+  if (!(ROLES as readonly string[]).includes(role)) errors.push({ path: "role", message: "must be viewer or editor" });
+  if (!/^https?:\/\/[^\s]+$/.test(input.acceptUrlBase)) errors.push({ path: "acceptUrlBase", message: "must be an http or https origin" });
+  if (errors.length > 0) throw validationFailed(errors);
+  const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
+  assertNotArchived(view.project);
+  const now = deps.clock.now();
+  const rows = await deps.collections.members.find({ projectId: view.project._id, email });
+  if (rows.some((r) => r.memberType === "member")) throw conflict("This person is already a member of the project.");
+  if (rows.some((r) => statusOf(r, now) === "pending")) throw conflict("This person already has a pending invitation.");
+  const holders = await seatHolders(deps, view.project.workspaceId);
+  if (!holders.has(email) && holders.size >= caller.allowances.seats) throw usageLimited("seats", caller.allowances.seats);
+  const recent = await deps.collections.members.find(
+    { workspaceId: view.project.workspaceId, memberType: "invite", createdAt: { $gt: new Date(now.getTime() - HOUR_MS) } },
+    { sort: { createdAt: 1 } },
+  );
+  if (recent.length >= INVITATIONS_PER_HOUR) {
+    const oldest = recent[0] as MemberDoc;
+    const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + HOUR_MS - now.getTime()) / 1000));
+    throw rateLimited(retryAfter, `At most ${INVITATIONS_PER_HOUR} invitation emails an hour are sent per workspace.`);
+  }
+  const token = randomBytes(32).toString("base64url");
+  const invitation: MemberDoc = {
+    _id: newId("inv", now.getTime()),
+    memberType: "invite",
+    projectId: view.project._id,
+    workspaceId: view.project.workspaceId,
+    email,
+    role: role as MemberDoc["role"],
+    tokenHash: hashToken(token),
+    status: "pending",
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    invitedBy: caller.userId,
+    _v: 1,
+  };
+  await deps.outbox.commit([{ kind: "insert", collection: MEMBERS, doc: invitation }], [memberEvent("member.invited", invitation)]);
+  const link = `${input.acceptUrlBase.replace(/\/+$/, "")}/invitations/${token}`;
+  const name = view.project.name;
+  // The invitation exists once committed; a mail failure is logged and the owner can revoke and re-invite.
+  await deps.mailer
+    .send({
+      to: email,
+      subject: `You're invited to ${name} on Earshot`,
+      text: `You were invited to join the project "${name}" on Earshot as ${role}.\n\nAccept the invitation: ${link}\n\nThe link works for 7 days.`,
+      html: `<p>You were invited to join the project <strong>${escapeHtml(name)}</strong> on Earshot as ${role}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works for 7 days.</p>`,
+    })
+    .catch((err: unknown) => deps.logger.error({ err, invitationId: invitation._id }, "invitation email could not be sent"));
+  return invitation;
+};
+
+const findTarget = async (deps: ProjectDeps, projectId: string, memberId: string, memberType: string): Promise<MemberDoc> => {
+  if (memberType !== "member" && memberType !== "invite") throw validationFailed([{ path: "memberType", message: "must be member or invite" }]);
+  const row = await deps.collections.members.findById(memberId);
+  const live = memberType === "member" || row?.status === "pending";
+  if (!row || row.projectId !== projectId || row.memberType !== memberType || !live) throw notFound("Member");
+  return row;
+};
+
+export const updateMemberRole = async (
+  deps: ProjectDeps,
+  caller: Caller,
+  input: { projectId: string; memberId: string; role: string; memberType: string },
+): Promise<MemberDoc> => {
+  if (!(ROLES as readonly string[]).includes(input.role)) throw validationFailed([{ path: "role", message: "must be viewer or editor" }]);
+  const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
+  assertNotArchived(view.project);
+  const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member");
+  if (target.role === "owner") throw conflict("The owner's role cannot change.");
+  if (target.role === input.role) return target;
+  const next: MemberDoc = { ...target, role: input.role as MemberDoc["role"] };
+  await deps.outbox.commit(
+    [{ kind: "replace", collection: MEMBERS, doc: next, expectedVersion: target._v ?? 1 }],
+    [memberEvent("member.role_changed", next)],
+  );
+  return { ...next, _v: (target._v ?? 1) + 1 };
+};
+
+export const removeMember = async (
+  deps: ProjectDeps,
+  caller: Caller,
+  input: { projectId: string; memberId: string; memberType: string },
+): Promise<MemberDoc> => {
+  const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
+  assertNotArchived(view.project);
+  const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member");
+  if (target.role === "owner") throw conflict("The owner cannot be removed from the project.");
+  if (target.memberType === "member") {
+    await deps.outbox.commit([{ kind: "delete", collection: MEMBERS, id: target._id }], [memberEvent("member.removed", target)]);
+    return target;
+  }
+  const revoked: MemberDoc = { ...target, status: "revoked" };
+  await deps.outbox.commit(
+    [{ kind: "replace", collection: MEMBERS, doc: revoked, expectedVersion: target._v ?? 1 }],
+    [memberEvent("member.invite_revoked", revoked)],
+  );
+  return revoked;
+};
