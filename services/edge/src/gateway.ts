@@ -33,7 +33,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const backends = connectBackends(options.addresses);
   const store = await openServiceStore(options.config, "edge");
   const idempotency = new IdempotencyStore(store, clock);
-  const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 });
+  const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
   let draining = false;
   // The public URL defaults to the bound port, known only after listening, so the app is built after.
@@ -74,6 +74,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         await closed;
         clearTimeout(timer);
         backends.close();
+        await rateLimiter.close();
         await store.close();
       })()),
   };

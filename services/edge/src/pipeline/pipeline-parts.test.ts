@@ -117,4 +117,19 @@ describe("rate limiter", () => {
     clock.advance(60_000);
     expect((await limiter.take("key_a")).allowed).toBe(true);
   });
+
+  it("shares one budget between gateway replicas through the store", async () => {
+    const clock = new ManualClock("2026-01-01T00:00:00Z");
+    const store = await openEmbeddedStore();
+    const a = new RateLimiter(store, clock, { limit: 4, windowSeconds: 60 });
+    const b = new RateLimiter(store, clock, { limit: 4, windowSeconds: 60 });
+    await a.take("key_a");
+    await a.take("key_a");
+    await a.sync();
+    expect((await b.take("key_a")).remaining).toBe(1);
+    await b.sync();
+    await a.take("key_a");
+    await a.sync();
+    expect((await a.take("key_a")).allowed).toBe(false);
+  });
 });

@@ -31,6 +31,8 @@ export type AsyncService<S> = {
   [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res> ? (request: Req, ctx: RpcContext) => Promise<Res> : never;
 };
 
+const CANCELLED = new DomainError("unavailable", "The call was cancelled.");
+
 const readRequestId = (metadata: Metadata): string => {
   const value = metadata.get(REQUEST_ID_METADATA_KEY)[0];
   return typeof value === "string" && /^[\w.:-]{1,128}$/.test(value) ? value : newId("req");
@@ -53,18 +55,27 @@ export const implementService = <S>(
   tracker: InFlightTracker,
 ): UntypedServiceImplementation => {
   const impl: UntypedServiceImplementation = {};
+  const debug = logger.isLevelEnabled("debug");
   for (const [method, handler] of Object.entries(handlers as Record<string, (req: unknown, ctx: RpcContext) => Promise<unknown>>)) {
     impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const requestId = readRequestId(call.metadata);
       const controller = new AbortController();
-      call.on("cancelled", () => controller.abort(new DomainError("unavailable", "The call was cancelled.")));
+      let finished = false;
+      // grpc-js may report "cancelled" for a stream that closes after its answer; only a live call aborts.
+      call.on("cancelled", () => {
+        if (!finished) controller.abort(CANCELLED);
+      });
       const started = process.hrtime.bigint();
-      const done = tracker.begin();
+      const end = tracker.begin();
+      const done = () => {
+        finished = true;
+        end();
+      };
       runWithRequestId(requestId, () => {
         const ctx: RpcContext = { requestId, metadata: call.metadata, signal: controller.signal, deadline: deadlineOf(call) };
         handler(call.request, ctx).then(
           (response) => {
-            logger.debug({ rpc: `${serviceName}/${method}`, ms: elapsedMs(started) }, "rpc ok");
+            if (debug) logger.debug({ rpc: `${serviceName}/${method}`, ms: elapsedMs(started) }, "rpc ok");
             callback(null, response);
           },
           (err: unknown) => {
