@@ -95,3 +95,23 @@ export const pageSort = (options: PageOptions): { field: string; direction: 1 | 
   field: options.sortField ?? "_id",
   direction: options.direction ?? 1,
 });
+
+/**
+ * Cursor paging on top of an adapter's `find`, the same for every adapter: one more row than the page
+ * is read to know whether another page follows.
+ */
+export const findPageWith = async <T extends { _id: string }>(
+  find: (filter: Filter, options: { sort: Record<string, 1 | -1>; limit: number }) => Promise<T[]>,
+  filter: Filter,
+  options: PageOptions,
+): Promise<{ items: T[]; nextCursor: string | null }> => {
+  assertFilter(filter);
+  assertPageLimit(options);
+  const { field, direction } = pageSort(options);
+  const query = options.cursor ? { $and: [filter, afterCursorFilter(options.cursor, field, direction)] } : filter;
+  const sort: Record<string, 1 | -1> = field === "_id" ? { _id: direction } : { [field]: direction, _id: direction };
+  const rows = await find(query, { sort, limit: options.limit + 1 });
+  const items = rows.slice(0, options.limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > options.limit && last ? encodeCursor(readPath(last, field), last._id) : null };
+};

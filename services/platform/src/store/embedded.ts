@@ -3,15 +3,11 @@ import { join } from "node:path";
 import Datastore from "@seald-io/nedb";
 import { notFound } from "../errors";
 import {
-  afterCursorFilter,
   assertFilter,
   assertIndex,
-  assertPageLimit,
   assertUpdate,
   assertUpsertFilter,
-  encodeCursor,
-  pageSort,
-  readPath,
+  findPageWith,
 } from "./checks";
 import { Mutex } from "./mutex";
 import {
@@ -127,17 +123,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  async findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
-    assertFilter(filter);
-    assertPageLimit(options);
-    const { field, direction } = pageSort(options);
-    const query = options.cursor ? { $and: [filter, afterCursorFilter(options.cursor, field, direction)] } : filter;
-    const sort = field === "_id" ? { _id: direction } : { [field]: direction, _id: direction };
-    const rows = await this.find(query, { sort, limit: options.limit + 1 });
-    const items = rows.slice(0, options.limit);
-    const last = items[items.length - 1];
-    const nextCursor = rows.length > options.limit && last ? encodeCursor(readPath(last, field), last._id) : null;
-    return { items, nextCursor };
+  findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
+    return findPageWith((f, o) => this.find(f, o), filter, options);
   }
 
   async count(filter: Filter): Promise<number> {

@@ -1,15 +1,11 @@
 import { type ClientSession, type Collection as MongoCollection, MongoClient, MongoServerError } from "mongodb";
 import { notFound } from "../errors";
 import {
-  afterCursorFilter,
   assertFilter,
   assertIndex,
-  assertPageLimit,
   assertUpdate,
   assertUpsertFilter,
-  encodeCursor,
-  pageSort,
-  readPath,
+  findPageWith,
 } from "./checks";
 import {
   type Collection,
@@ -103,16 +99,8 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  async findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
-    assertFilter(filter);
-    assertPageLimit(options);
-    const { field, direction } = pageSort(options);
-    const query = options.cursor ? { $and: [filter, afterCursorFilter(options.cursor, field, direction)] } : filter;
-    const sort = field === "_id" ? { _id: direction } : { [field]: direction, _id: direction };
-    const rows = await this.find(query, { sort, limit: options.limit + 1 });
-    const items = rows.slice(0, options.limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > options.limit && last ? encodeCursor(readPath(last, field), last._id) : null };
+  findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
+    return findPageWith((f, o) => this.find(f, o), filter, options);
   }
 
   async count(filter: Filter): Promise<number> {

@@ -6,6 +6,25 @@ import { pageQuery, projectFields, resourceId } from "../schemas";
 
 const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
 
+const optionalProjectFields = {
+  description: projectFields.description.optional(),
+  color: projectFields.color.optional(),
+  icon: projectFields.icon.optional(),
+  enabledSources: projectFields.enabledSources.optional(),
+  digestTimezone: projectFields.digestTimezone.optional(),
+};
+
+type OptionalProjectFields = { [K in keyof typeof optionalProjectFields]?: z.infer<(typeof optionalProjectFields)[K]> };
+
+/** The optional fields as the gRPC message carries them (sources wrapped, so absent differs from empty). */
+const projectFieldsMessage = (input: OptionalProjectFields) => ({
+  description: input.description,
+  color: input.color,
+  icon: input.icon,
+  enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
+  digestTimezone: input.digestTimezone,
+});
+
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 export const projectOperations = [
@@ -36,16 +55,7 @@ export const projectOperations = [
     scope: "projects:write",
     tag: "Projects",
     input: {
-      body: z
-        .object({
-          name: projectFields.name,
-          description: projectFields.description.optional(),
-          color: projectFields.color.optional(),
-          icon: projectFields.icon.optional(),
-          enabledSources: projectFields.enabledSources.optional(),
-          digestTimezone: projectFields.digestTimezone.optional(),
-        })
-        .strict(),
+      body: z.object({ name: projectFields.name, ...optionalProjectFields }).strict(),
     },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -53,11 +63,7 @@ export const projectOperations = [
       const { project } = await ctx.backends.project.createProject({
         caller: callerOf(ctx.principal),
         name: input.name,
-        description: input.description,
-        color: input.color,
-        icon: input.icon,
-        enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
-        digestTimezone: input.digestTimezone,
+        ...projectFieldsMessage(input),
       });
       return { data: presentProject(project, ctx.publicUrl) };
     },
@@ -92,11 +98,7 @@ export const projectOperations = [
       body: z
         .object({
           name: projectFields.name.optional(),
-          description: projectFields.description.optional(),
-          color: projectFields.color.optional(),
-          icon: projectFields.icon.optional(),
-          enabledSources: projectFields.enabledSources.optional(),
-          digestTimezone: projectFields.digestTimezone.optional(),
+          ...optionalProjectFields,
           status: z.enum(["active", "paused", "archived"]).optional().describe("Owner only."),
         })
         .strict(),
@@ -108,11 +110,7 @@ export const projectOperations = [
         caller: callerOf(ctx.principal),
         projectId: input.projectId,
         name: input.name,
-        description: input.description,
-        color: input.color,
-        icon: input.icon,
-        enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
-        digestTimezone: input.digestTimezone,
+        ...projectFieldsMessage(input),
         status: input.status,
       });
       return { data: presentProject(project, ctx.publicUrl) };
