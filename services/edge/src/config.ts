@@ -18,6 +18,8 @@ export const gatewayConfigSchema = z.object({
   ...edgeSettingsShape,
   HOST: z.string().default("0.0.0.0"),
   PORT: configPort.default(8080),
+  /** What this process serves: rest (the gateway deployable), mcp (mcp-gateway) or both. */
+  EARSHOT_SURFACE: z.enum(["rest", "mcp", "both"]).optional(),
   ACCOUNT_GRPC_ADDR: grpcAddress.default("account:50051"),
   PROJECT_GRPC_ADDR: grpcAddress.default("project:50051"),
 });

@@ -9,6 +9,7 @@ import { healthRoutes } from "./http/health-routes";
 import { createHttpMetrics } from "./http/metrics";
 import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
+import { mcpRouter } from "./mcp/mcp-route";
 import { invitationRoutes } from "./pages/invitations";
 import type { Pipeline } from "./pipeline/execute";
 import { restRouter } from "./rest/router";
@@ -20,6 +21,8 @@ export interface GatewayAppOptions {
   logger: Logger;
   publicUrl: string;
   isDraining?: () => boolean;
+  /** Which surfaces this process serves: the REST gateway, the MCP gateway, or both (all-in-one). */
+  surfaces: { rest: boolean; mcp: boolean };
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
@@ -36,10 +39,22 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
 
   const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
   const reference = renderReferencePage(options.operations);
-  app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
-  app.get("/docs", (_req, res) => void res.type("html").send(reference));
-  app.use("/api/v1", restRouter(options.operations, options.pipeline));
-  app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
+  if (options.surfaces.mcp) {
+    app.use(
+      mcpRouter({
+        operations: options.operations,
+        pipeline: options.pipeline,
+        logger: options.logger,
+        resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
+      }),
+    );
+  }
+  if (options.surfaces.rest) {
+    app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
+    app.get("/docs", (_req, res) => void res.type("html").send(reference));
+    app.use("/api/v1", restRouter(options.operations, options.pipeline));
+    app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
+  }
 
   app.use((req: Request, res: Response) => {
     sendProblem(res, toProblem(new DomainError("not_found", `No route for ${req.method} ${req.path}.`), req.requestId, req.path));

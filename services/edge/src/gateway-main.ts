@@ -2,9 +2,11 @@ import { createLogger, onShutdownSignal } from "@earshot/platform";
 import { loadGatewayConfig } from "./config";
 import { startGateway } from "./gateway";
 
-const main = async () => {
-  const config = loadGatewayConfig();
-  const logger = createLogger("gateway", { level: config.LOG_LEVEL });
+/** Runs the edge for one surface; `gateway` (REST) and `mcp-gateway` (MCP) are the two deployables. */
+export const runGateway = async (defaultSurface: "rest" | "mcp") => {
+  const loaded = loadGatewayConfig();
+  const config = { ...loaded, EARSHOT_SURFACE: loaded.EARSHOT_SURFACE ?? defaultSurface };
+  const logger = createLogger(config.EARSHOT_SURFACE === "mcp" ? "mcp-gateway" : "gateway", { level: config.LOG_LEVEL });
   const gateway = await startGateway({
     host: config.HOST,
     port: config.PORT,
@@ -14,11 +16,12 @@ const main = async () => {
     publicUrl: config.EARSHOT_PUBLIC_URL,
     rateLimitPerMinute: config.EARSHOT_RATE_LIMIT_PER_MINUTE,
     credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
+    surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
   });
   onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
 };
 
-void main().catch((err: unknown) => {
+if (require.main === module) void runGateway("rest").catch((err: unknown) => {
   process.stderr.write(`gateway failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

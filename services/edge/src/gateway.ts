@@ -26,6 +26,10 @@ export interface GatewayOptions {
   rateLimitPerMinute: number;
   credentialCacheMs: number;
   clock?: Clock;
+  /** REST and MCP by default (the all-in-one); the two deployables serve one each. */
+  surfaces?: { rest: boolean; mcp: boolean };
+  /** Names the edge's logs and its idempotency/rate-limit store. */
+  name?: string;
 }
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
@@ -56,7 +60,15 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     logger: options.logger,
     publicUrl: url,
   });
-  handler = createGatewayApp({ backends, pipeline, operations: OPERATIONS, logger: options.logger, publicUrl: url, isDraining: () => draining });
+  handler = createGatewayApp({
+    backends,
+    pipeline,
+    operations: OPERATIONS,
+    logger: options.logger,
+    publicUrl: url,
+    isDraining: () => draining,
+    surfaces: options.surfaces ?? { rest: true, mcp: true },
+  });
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;
   options.logger.info({ url, port }, "gateway listening");

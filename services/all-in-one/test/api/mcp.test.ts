@@ -1,0 +1,112 @@
+import { OPERATIONS, operationInputSchema } from "@earshot/edge";
+import { ALL_SCOPES } from "@earshot/platform";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type Actor, type Harness, startHarness } from "./harness";
+
+// The MCP endpoint through the SDK's own client over Streamable HTTP, with API keys holding the mcp scope.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const connect = async (key: string) => {
+  const client = new Client({ name: "earshot-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  await client.connect(transport);
+  return client;
+};
+
+const textOf = (result: { content?: unknown }) => JSON.parse(((result.content as Array<{ text: string }>)[0] as { text: string }).text) as Record<string, unknown>;
+
+describe("MCP tools", () => {
+  let owner: Actor;
+  beforeAll(async () => {
+    owner = await h.newActor();
+  });
+
+  it("lists every catalog operation as a tool with the OpenAPI input schema, an output schema and truthful hints", async () => {
+    const client = await connect(owner.key);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
+    for (const op of OPERATIONS) {
+      const tool = tools.find((t) => t.name === op.name)!;
+      const { idempotencyKey, ...properties } = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
+      const expected = operationInputSchema(op) as { properties?: Record<string, unknown>; required?: string[] };
+      expect(properties).toEqual(expected.properties ?? {});
+      expect(tool.inputSchema.required ?? []).toEqual(expected.required ?? []);
+      expect(idempotencyKey !== undefined).toBe(op.method !== "GET");
+      expect(tool.outputSchema).toMatchObject({ type: "object", required: ["data", "meta"] });
+      expect(tool.annotations).toMatchObject({ readOnlyHint: op.method === "GET" });
+      if (/^(archive|delete|remove|revoke)_/.test(op.name)) expect(tool.annotations?.destructiveHint).toBe(true);
+    }
+    await client.close();
+  });
+
+  it("returns the same { data, meta } as REST in structuredContent and as text", async () => {
+    const client = await connect(owner.key);
+    const created = await client.callTool({ name: "create_project", arguments: { name: "Via MCP", digestTimezone: "Asia/Tokyo" } });
+    expect(created.isError).toBeFalsy();
+    const project = (created.structuredContent as { data: { id: string } }).data;
+    expect(textOf(created)).toEqual(created.structuredContent);
+    const got = await client.callTool({ name: "get_project", arguments: { projectId: project.id } });
+    const rest = await h.call("get_project", { projectId: project.id }, owner.key);
+    expect((got.structuredContent as { data: unknown }).data).toEqual(rest.body.data);
+    expect((got.structuredContent as { meta: unknown }).meta).toMatchObject({ apiVersion: "2026-08-24" });
+    await client.close();
+  });
+
+  it("answers a failing operation with an isError result carrying the REST problem details", async () => {
+    const client = await connect(owner.key);
+    const bad = await client.callTool({ name: "create_project", arguments: { name: "", color: "red" } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatchObject({ status: 400, code: "validation_failed", errors: expect.arrayContaining([expect.objectContaining({ path: "color" })]) });
+    const missing = await client.callTool({ name: "get_project", arguments: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ" } });
+    expect(textOf(missing)).toMatchObject({ status: 404, code: "not_found" });
+    await client.close();
+  });
+
+  it("replays a write called twice with one idempotencyKey, across MCP and REST", async () => {
+    const client = await connect(owner.key);
+    const first = await client.callTool({ name: "create_project", arguments: { name: "Once", idempotencyKey: "mcp-once-0001" } });
+    const second = await client.callTool({ name: "create_project", arguments: { name: "Once", idempotencyKey: "mcp-once-0001" } });
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    const rest = await h.call("create_project", { name: "Once" }, owner.key, { idempotencyKey: "mcp-once-0001" });
+    expect(rest.body).toEqual(first.structuredContent);
+    expect(rest.headers.get("idempotent-replayed")).toBe("true");
+    await client.close();
+  });
+
+  it("lists only the tools the key's scopes allow, and still checks each call's scope", async () => {
+    const key = await h.keyFor(owner, ["mcp", "projects:read"]);
+    const client = await connect(key);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(OPERATIONS.filter((o) => o.scope === "projects:read").map((o) => o.name).sort());
+    const refused = await client.callTool({ name: "create_project", arguments: { name: "No" } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatchObject({ status: 403, code: "insufficient_scope", scope: "projects:write" });
+    await client.close();
+  });
+
+  it("refuses a key without the mcp scope with 403 and one without credentials with 401 naming the resource metadata", async () => {
+    const noMcp = await h.keyFor(owner, ALL_SCOPES.filter((s) => s !== "mcp"));
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const forbidden = await fetch(`${h.url}/mcp`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${noMcp}` }, body });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="mcp"');
+    const anonymous = await fetch(`${h.url}/mcp`, { method: "POST", headers, body });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  it("answers an unknown tool with a JSON-RPC error, not a tool result", async () => {
+    const client = await connect(owner.key);
+    await expect(client.callTool({ name: "launch_rockets", arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await client.close();
+  });
+});
