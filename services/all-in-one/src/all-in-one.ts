@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { accountService } from "@earshot/account";
 import { startGateway, type StartedGateway } from "@earshot/edge";
 import { type Clock, createMailer, type HostedService, hostService, type Logger, openEventBus, type ServiceModule } from "@earshot/platform";
@@ -53,6 +53,8 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       publicUrl: cfg.EARSHOT_PUBLIC_URL,
       rateLimitPerMinute: cfg.EARSHOT_RATE_LIMIT_PER_MINUTE,
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
+      oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
+      oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
       ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });

@@ -11,6 +11,10 @@ export const edgeSettingsShape = {
   EARSHOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** How long a verified credential is trusted before it is checked again (revocation delay). */
   EARSHOT_CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
+  /** The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. */
+  EARSHOT_OAUTH_KEYS_FILE: z.string().min(1).optional(),
+  /** Requests per minute per client address to each OAuth endpoint; 0 turns the limit off. */
+  EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
 };
 
 export const gatewayConfigSchema = z.object({

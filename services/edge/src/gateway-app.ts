@@ -1,5 +1,5 @@
 import { DomainError, type Logger } from "@earshot/platform";
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
 import helmet from "helmet";
 import type { Backends } from "./backends";
 import type { Operation } from "./catalog/operation";
@@ -23,6 +23,8 @@ export interface GatewayAppOptions {
   isDraining?: () => boolean;
   /** Which surfaces this process serves: the REST gateway, the MCP gateway, or both (all-in-one). */
   surfaces: { rest: boolean; mcp: boolean };
+  /** The OAuth authorization server's routes (metadata, endpoints, sign-in and consent pages). */
+  oauth?: Router;
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
@@ -39,12 +41,14 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
 
   const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
   const reference = renderReferencePage(options.operations);
+  if (options.oauth) app.use(options.oauth);
   if (options.surfaces.mcp) {
     app.use(
       mcpRouter({
         operations: options.operations,
         pipeline: options.pipeline,
         logger: options.logger,
+        resource: `${options.publicUrl}/mcp`,
         resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
       }),
     );
@@ -52,7 +56,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
   if (options.surfaces.rest) {
     app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
     app.get("/docs", (_req, res) => void res.type("html").send(reference));
-    app.use("/api/v1", restRouter(options.operations, options.pipeline));
+    app.use("/api/v1", restRouter(options.operations, options.pipeline, `${options.publicUrl}/api/v1`));
     app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
   }
 

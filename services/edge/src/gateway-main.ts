@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { createLogger, onShutdownSignal } from "@earshot/platform";
 import { loadGatewayConfig } from "./config";
 import { startGateway } from "./gateway";
@@ -17,6 +18,8 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     rateLimitPerMinute: config.EARSHOT_RATE_LIMIT_PER_MINUTE,
     credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
     surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
+    oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
+    oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
   });
   onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
 };

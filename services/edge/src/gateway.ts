@@ -3,7 +3,13 @@ import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
-import { apiKeyVerifier, createCredentialVerifier } from "./pipeline/credentials";
+import { createClientMetadataFetcher } from "./oauth/client-metadata";
+import { openOAuthCollections } from "./oauth/oauth-store";
+import { EarshotOAuthProvider } from "./oauth/provider";
+import { oauthRoutes } from "./oauth/routes";
+import { loadSigningKeys } from "./oauth/signing-keys";
+import { oauthTokenVerifier } from "./oauth/token-verifier";
+import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
 import { RateLimiter } from "./pipeline/rate-limit";
@@ -28,8 +34,10 @@ export interface GatewayOptions {
   clock?: Clock;
   /** REST and MCP by default (the all-in-one); the two deployables serve one each. */
   surfaces?: { rest: boolean; mcp: boolean };
-  /** Names the edge's logs and its idempotency/rate-limit store. */
-  name?: string;
+  /** Where the OAuth signing keys live (created on first start when missing). */
+  oauthKeysFile: string;
+  /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
+  oauthRateLimitPerMinute: number;
 }
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
@@ -51,14 +59,29 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
-  const pipeline = createPipeline({
-    backends,
-    verifier: createCredentialVerifier([apiKeyVerifier(backends)], { cacheMs: options.credentialCacheMs }),
-    rateLimiter,
-    idempotency,
+  const keys = await loadSigningKeys(options.oauthKeysFile);
+  const collections = await openOAuthCollections(store);
+  let verifier: CredentialVerifier | undefined;
+  const provider = new EarshotOAuthProvider({
+    collections,
+    keys,
     clock,
+    issuer: url,
+    resources: [`${url}/mcp`, `${url}/api/v1`],
+    metadataFetcher: createClientMetadataFetcher(),
+    onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
+  });
+  verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
+  const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
+  const oauth = oauthRoutes({
+    issuer: url,
+    provider,
+    collections,
+    keys,
+    backends,
     logger: options.logger,
-    publicUrl: url,
+    now: () => clock.now(),
+    rateLimit: options.oauthRateLimitPerMinute === 0 ? false : { windowMs: 60_000, max: options.oauthRateLimitPerMinute },
   });
   handler = createGatewayApp({
     backends,
@@ -68,6 +91,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     publicUrl: url,
     isDraining: () => draining,
     surfaces: options.surfaces ?? { rest: true, mcp: true },
+    oauth,
   });
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;

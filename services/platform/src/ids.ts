@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 
 // Prefixed, sortable ids (DESIGN.md): the prefix says what the id names, the ULID sorts by creation time.
 export const ID_PREFIXES = [
-  "usr", "wsp", "key", "prj", "mbr", "inv", "kw", "kwg", "men", "cat", "view", "alr", "whk", "dlv", "evt", "req",
+  "usr", "wsp", "key", "prj", "mbr", "inv", "kw", "kwg", "men", "cat", "view", "alr", "whk", "dlv", "evt", "req", "fam",
 ] as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[number];

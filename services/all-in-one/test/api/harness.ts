@@ -75,6 +75,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     LOG_LEVEL: "silent",
     EARSHOT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     EARSHOT_RATE_LIMIT_PER_MINUTE: "100000",
+    EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: "0",
     ...env,
   });
   const running = await startAllInOne(config, silentLogger(), clock);

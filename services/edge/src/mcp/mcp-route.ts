@@ -20,10 +20,10 @@ export interface McpRouteOptions {
   operations: readonly Operation[];
   pipeline: Pipeline;
   logger: Logger;
+  /** This resource's identifier, `{origin}/mcp`: OAuth tokens must name it as their audience. */
+  resource: string;
   /** URL of this resource's protected-resource metadata, for WWW-Authenticate. */
   resourceMetadataUrl: string;
-  /** Checks that a verified principal may use this resource (OAuth token audience). */
-  acceptPrincipal?: (principal: Principal) => boolean;
 }
 
 const buildServer = (options: McpRouteOptions, principal: Principal, authorization: string | undefined): Server => {
@@ -37,7 +37,7 @@ const buildServer = (options: McpRouteOptions, principal: Principal, authorizati
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const op = options.operations.find((o) => o.name === request.params.name);
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}.`);
-    const response = await options.pipeline.execute(op, toolCallRequest(op, request.params.arguments ?? {}, authorization, newId("req")));
+    const response = await options.pipeline.execute(op, toolCallRequest(op, request.params.arguments ?? {}, authorization, newId("req"), options.resource));
     const text = JSON.stringify(response.body);
     if (response.status >= 400) return { isError: true, content: [{ type: "text", text }] };
     return { structuredContent: response.body as Record<string, unknown>, content: [{ type: "text", text }] };
@@ -66,7 +66,7 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
       return refuse(req, res, unauthorizedForMcp(), challenge(authorization ? `, error="invalid_token"` : ""));
     }
     // A token issued for another resource (e.g. the REST API) is not accepted here: no token passthrough.
-    if (options.acceptPrincipal && !options.acceptPrincipal(principal)) {
+    if (principal.audience !== undefined && principal.audience !== options.resource) {
       return refuse(req, res, unauthorizedForMcp(), challenge(`, error="invalid_token"`));
     }
     if (!principal.scopes.includes(MCP_SCOPE)) {

@@ -61,6 +61,7 @@ export const toolCallRequest = (
   args: Record<string, unknown>,
   authorization: string | undefined,
   requestId: string,
+  audience: string,
 ): OperationRequest => {
   const { idempotencyKey, ...rest } = args;
   const parts = splitInput(op, rest);
@@ -71,6 +72,7 @@ export const toolCallRequest = (
     authorization,
     idempotencyKey: idempotencyKey === undefined ? undefined : String(idempotencyKey),
     concretePath,
+    audience,
     ...parts,
     body: op.input.body ? parts.body : undefined,
   };

@@ -20,6 +20,8 @@ export interface OperationRequest extends RawInput {
   idempotencyKey: string | undefined;
   /** The concrete path (with ids), part of the idempotency fingerprint. */
   concretePath: string;
+  /** The resource being called; an OAuth token issued for another one is refused (no token passthrough). */
+  audience: string;
 }
 
 export interface OperationResponse {
@@ -82,6 +84,9 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
     try {
       const principal = await authenticate(request.authorization);
+      if (principal.audience !== undefined && principal.audience !== request.audience) {
+        throw new DomainError("unauthorized", "This access token was issued for another resource.");
+      }
       const rate = await options.rateLimiter.take(principal.credentialId);
       Object.assign(headers, rate.headers);
       if (!rate.allowed) {

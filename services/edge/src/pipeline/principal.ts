@@ -7,6 +7,8 @@ export interface Principal {
   /** The API key id or OAuth token id: rate limits count per credential. */
   credentialId: string;
   credentialType: "api_key" | "oauth";
+  /** OAuth access tokens are for one resource (`{origin}/mcp` or `{origin}/api/v1`); API keys for any. */
+  audience?: string;
   allowances: {
     projects: number;
     keywords: number;

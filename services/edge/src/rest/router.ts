@@ -19,7 +19,7 @@ const queryOf = (req: Request): Record<string, unknown> => {
   return out;
 };
 
-export const restRouter = (operations: readonly Operation[], pipeline: Pipeline): Router => {
+export const restRouter = (operations: readonly Operation[], pipeline: Pipeline, audience: string): Router => {
   const router = Router();
   router.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
   // Malformed JSON is the client's mistake: 400 naming the body, not a 500.
@@ -42,6 +42,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline)
         authorization: req.get("authorization"),
         idempotencyKey: req.get("idempotency-key"),
         concretePath: req.baseUrl + req.path,
+        audience,
         path: { ...req.params },
         query: queryOf(req),
         body: op.input.body ? (req.body ?? {}) : undefined,

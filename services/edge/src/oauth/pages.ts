@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { isDomainError, type Logger } from "@earshot/platform";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import express, { type Request, type Response, Router } from "express";
+import type { Backends } from "../backends";
+import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../pages/html";
+import type { OAuthCollections } from "./oauth-store";
+import type { EarshotOAuthProvider } from "./provider";
+
+// The person's side of the authorization flow: sign in with email and password, then approve or deny
+// what the application asks for. Server-rendered, no scripts, CSRF-protected forms; redirects go only to
+// the redirect URI the SDK's authorize handler already matched against the client's registration.
+
+const SESSION_COOKIE = "earshot_session";
+const SESSION_MS = 12 * 3600_000;
+
+const SCOPE_TEXT: Record<string, string> = {
+  mcp: "Connect to Earshot's MCP server",
+  "projects:read": "See your projects and their members",
+  "projects:write": "Create and change projects and invite people",
+  "keywords:read": "See tracked keywords",
+  "keywords:write": "Change tracked keywords",
+  "mentions:read": "Read mentions, categories and saved views",
+  "mentions:write": "Triage mentions and manage categories and views",
+  "alerts:read": "See alert rules",
+  "alerts:write": "Change alert rules",
+  "integrations:read": "See the LinkedIn connection",
+  "integrations:write": "Manage the LinkedIn connection and syncs",
+  "usage:read": "See plan usage and limits",
+  "usage:write": "Change plan settings",
+  "webhooks:read": "See webhook endpoints and deliveries",
+  "webhooks:write": "Manage webhook endpoints",
+  "account:read": "See your account and API keys",
+  "account:write": "Change your account and API keys",
+};
+
+const readCookie = (req: Request, name: string): string | undefined => {
+  for (const part of (req.get("cookie") ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return undefined;
+};
+
+export interface OAuthPagesOptions {
+  provider: EarshotOAuthProvider;
+  collections: OAuthCollections;
+  backends: Backends;
+  logger: Logger;
+  secureCookies: boolean;
+  now: () => Date;
+}
+
+export const oauthPages = (o: OAuthPagesOptions): Router => {
+  const router = Router();
+  router.use("/oauth/sign-in", express.urlencoded({ extended: false, limit: "16kb" }));
+  router.use("/oauth/consent", express.urlencoded({ extended: false, limit: "16kb" }));
+
+  const session = async (req: Request) => {
+    const id = readCookie(req, SESSION_COOKIE);
+    const s = id ? await o.collections.sessions.findById(id) : null;
+    return s && s.expiresAt.getTime() > o.now().getTime() ? s : null;
+  };
+
+  const requestId = (req: Request): string => String((req.method === "GET" ? req.query.request : req.body?.request) ?? "");
+
+  const signInForm = (req: Request, res: Response, request: string, status = 200, error?: string) =>
+    sendPage(
+      res,
+      status,
+      "Sign in to Earshot",
+      `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="/oauth/sign-in">
+  <input type="hidden" name="csrf" value="${csrfToken(req, res, "/oauth", o.secureCookies)}">
+  <input type="hidden" name="request" value="${escapeHtml(request)}">
+  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+  <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button type="submit">Sign in</button>
+</form>`,
+    );
+
+  const expired = (res: Response) =>
+    sendPage(res, 400, "Request expired", "<p>This sign-in request expired or was already used. Start again from the application.</p>");
+
+  router.get("/oauth/consent", async (req: Request, res: Response) => {
+    const id = requestId(req);
+    const request = id ? await o.collections.requests.findById(id) : null;
+    if (!request) return expired(res);
+    const s = await session(req);
+    if (!s) return signInForm(req, res, id);
+    const client = await o.provider.clientsStore.getClient(request.clientId);
+    const name = client?.client_name ?? request.clientId;
+    const scopes = request.scopes.map((sc) => `<li><code>${escapeHtml(sc)}</code>: ${escapeHtml(SCOPE_TEXT[sc] ?? sc)}</li>`).join("");
+    const csrf = csrfToken(req, res, "/oauth", o.secureCookies);
+    sendPage(
+      res,
+      200,
+      "Allow access?",
+      `<p><strong>${escapeHtml(name)}</strong> wants to use your Earshot account (${escapeHtml(s.email)}).</p>
+<p>It will be sent back to <strong>${escapeHtml(new URL(request.redirectUri).host)}</strong> and may:</p>
+<ul>${scopes}</ul>
+<form method="post" action="/oauth/consent">
+  <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="request" value="${escapeHtml(id)}">
+  <button type="submit" name="decision" value="approve">Allow</button>
+  <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>`,
+    );
+  });
+
+  router.post("/oauth/sign-in", async (req: Request, res: Response) => {
+    const id = requestId(req);
+    if (!checkCsrf(req)) return sendPage(res, 403, "Form expired", `<p>Please <a href="/oauth/consent?request=${encodeURIComponent(id)}">try again</a>.</p>`);
+    if (!(await o.collections.requests.findById(id))) return expired(res);
+    try {
+      const { user } = await o.backends.account.authenticate({ email: String(req.body?.email ?? ""), password: String(req.body?.password ?? "") });
+      if (!user) throw new Error("no user");
+      const sid = randomBytes(24).toString("base64url");
+      await o.collections.sessions.insertOne({ _id: sid, userId: user.id, email: user.email, name: user.name, expiresAt: new Date(o.now().getTime() + SESSION_MS) });
+      res.append("Set-Cookie", `${SESSION_COOKIE}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax${o.secureCookies ? "; Secure" : ""}; Max-Age=${SESSION_MS / 1000}`);
+      res.redirect(303, `/oauth/consent?request=${encodeURIComponent(id)}`);
+    } catch (err) {
+      if (isDomainError(err) && err.code === "unauthorized") return signInForm(req, res, id, 401, err.message);
+      o.logger.error({ err }, "sign-in failed");
+      sendPage(res, 503, "Try again later", "<p>Earshot could not sign you in right now.</p>");
+    }
+  });
+
+  router.post("/oauth/consent", async (req: Request, res: Response) => {
+    const id = requestId(req);
+    if (!checkCsrf(req)) return sendPage(res, 403, "Form expired", `<p>Please <a href="/oauth/consent?request=${encodeURIComponent(id)}">try again</a>.</p>`);
+    const s = await session(req);
+    if (!s) return signInForm(req, res, id);
+    try {
+      const { redirect } = req.body?.decision === "approve" ? await o.provider.issueCode(id, s.userId) : await o.provider.deny(id);
+      res.redirect(303, redirect);
+    } catch (err) {
+      if (err instanceof OAuthError) return expired(res);
+      throw err;
+    }
+  });
+  return router;
+};

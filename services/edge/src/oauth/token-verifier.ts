@@ -1,0 +1,37 @@
+import { DomainError } from "@earshot/platform";
+import type { Backends } from "../backends";
+import type { TokenVerifier } from "../pipeline/credentials";
+import type { EarshotOAuthProvider } from "./provider";
+
+// OAuth access tokens as credentials of the pipeline. The token names the user, scopes, client, grant
+// family and audience; the account service confirms the user is still active and supplies the plan.
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+export const oauthTokenVerifier = (provider: EarshotOAuthProvider, backends: Backends): TokenVerifier => ({
+  accepts: (token) => JWT_SHAPE.test(token),
+  verify: async (token) => {
+    const claims = await provider.verifyClaims(token).catch(() => {
+      throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
+    });
+    const { user, workspace } = await backends.account.getUser({ id: claims.sub });
+    if (!user || user.status !== "active") throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
+    const a = workspace?.allowances;
+    return {
+      userId: user.id,
+      workspaceId: user.workspaceId,
+      email: user.email,
+      scopes: claims.scope.split(" ").filter(Boolean),
+      credentialId: claims.fam,
+      credentialType: "oauth",
+      audience: claims.aud,
+      allowances: {
+        projects: a?.projects ?? 0,
+        keywords: a?.keywords ?? 0,
+        seats: a?.seats ?? 0,
+        webhookDeliveriesPerDay: a?.webhookDeliveriesPerDay ?? 0,
+        linkedinSyncsPerDay: a?.linkedinSyncsPerDay ?? 0,
+      },
+    };
+  },
+});
