@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_FLAGS := --no-audit --no-fund
 STAMP := node_modules/.earshot-installed
 
-.PHONY: install gen build run test lint bench clean
+.PHONY: install gen build run test browser lint bench clean
 
 install: $(STAMP)
 
@@ -23,9 +23,15 @@ build: install
 run: build
 	node services/all-in-one/dist/main.js
 
-test: build
+test: build browser
 	npx buf lint proto
 	npx jest --ci
+
+# The OAuth browser test drives Debian's Chromium; install it when missing and possible (root, apt).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
+	  echo "chromium could not be installed: the browser test will be skipped"
 
 lint: install
 	npx tsc -b

@@ -78,6 +78,9 @@ spec:
           env:
             - { name: GRPC_PORT, value: {{ $v.port | quote }} }
             - { name: PORT, value: {{ $v.port | quote }} }
+            {{- if eq .protocol "http" }}
+            - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
+            {{- end }}
           envFrom:
             - configMapRef: { name: {{ .root.Release.Name }}-earshot }
             - secretRef: { name: {{ include "earshot.secretName" .root }} }
@@ -90,8 +93,17 @@ spec:
             capabilities: { drop: ["ALL"] }
           volumeMounts:
             - { name: tmp, mountPath: /tmp }
+            {{- if eq .protocol "http" }}
+            - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }
+            {{- end }}
       volumes:
         - { name: tmp, emptyDir: {} }
+        {{- if eq .protocol "http" }}
+        # Every edge replica must sign and verify OAuth tokens with the same keys.
+        - name: oauth-keys
+          secret:
+            secretName: {{ required "global.oauthSigningKeysSecret is required (see deploy/generate-oauth-keys.js)" .root.Values.global.oauthSigningKeysSecret }}
+        {{- end }}
 ---
 apiVersion: v1
 kind: Service

@@ -20,9 +20,14 @@ describe("first start", () => {
       expect(services.account).toMatch(/^127\.0\.0\.1:\d+$/);
       const res = await fetch(`${first.url}/api/v1/projects`, { headers: { Authorization: `Bearer ${saved.apiKey}` } });
       expect(res.status).toBe(200);
+      const jwks = async (url: string) => ((await (await fetch(`${url}/oauth/jwks`)).json()) as { keys: Array<{ kid: string; n: string }> }).keys;
+      const keysBefore = await jwks(first.url);
+      expect((await stat(join(tmp.dir, "oauth-signing-keys.json"))).mode & 0o777).toBe(0o600);
       await first.stop();
       const second = await startAllInOne(config, silentLogger());
       expect(second.bootstrap).toBeUndefined();
+      // OAuth signing keys persist, so tokens issued before a restart still verify after it.
+      expect(await jwks(second.url)).toEqual(keysBefore);
       const again = await fetch(`${second.url}/api/v1/account`, { headers: { Authorization: `Bearer ${saved.apiKey}` } });
       expect(((await again.json()) as { data: { email: string } }).data.email).toBe("owner@earshot.local");
       await second.stop();

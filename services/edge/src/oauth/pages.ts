@@ -34,6 +34,12 @@ const SCOPE_TEXT: Record<string, string> = {
   "account:write": "Change your account and API keys",
 };
 
+/** The CSP source that matches a redirect URI: its origin, or its scheme for apps (cursor:, vscode:). */
+const cspSourceOf = (uri: string): string => {
+  const url = new URL(uri);
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+};
+
 const readCookie = (req: Request, name: string): string | undefined => {
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
@@ -104,6 +110,7 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
   <button type="submit" name="decision" value="approve">Allow</button>
   <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>`,
+      [cspSourceOf(request.redirectUri)],
     );
   });
 

@@ -50,11 +50,16 @@ export const checkCsrf = (req: Request): boolean => {
   return timingSafeEqual(Buffer.from(cookie), Buffer.from(posted));
 };
 
-export const sendPage = (res: Response, status: number, title: string, body: string): void => {
+/**
+ * `formTargets`: other places a form on this page may lead to. Browsers apply form-action to the
+ * redirects that follow a submission too, so the consent page must name the client's redirect URI.
+ */
+export const sendPage = (res: Response, status: number, title: string, body: string, formTargets: string[] = []): void => {
+  const formAction = ["'self'", ...formTargets].join(" ");
   res
     .status(status)
     .setHeader("Cache-Control", "no-store")
-    .setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+    .setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`)
     .type("html")
     .send(page(title, body));
 };
