@@ -55,6 +55,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
       oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
+      trustProxy: cfg.EARSHOT_TRUST_PROXY,
       ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });

@@ -13,6 +13,8 @@ export const edgeSettingsShape = {
   EARSHOT_CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. */
   EARSHOT_OAUTH_KEYS_FILE: z.string().min(1).optional(),
+  /** Which proxies' X-Forwarded-For is believed (express "trust proxy"): client addresses for per-IP limits. */
+  EARSHOT_TRUST_PROXY: z.string().min(1).default("loopback, linklocal, uniquelocal"),
   /** Requests per minute per client address to each OAuth endpoint; 0 turns the limit off. */
   EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
 };

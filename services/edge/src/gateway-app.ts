@@ -25,6 +25,8 @@ export interface GatewayAppOptions {
   surfaces: { rest: boolean; mcp: boolean };
   /** The OAuth authorization server's routes (metadata, endpoints, sign-in and consent pages). */
   oauth?: Router;
+  /** express "trust proxy": only these proxies may name the client address (per-IP limits rely on it). */
+  trustProxy: string;
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
@@ -32,7 +34,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
   const app = express();
   const metrics = createHttpMetrics();
   app.disable("x-powered-by");
-  app.set("trust proxy", true);
+  app.set("trust proxy", options.trustProxy);
   app.set("etag", false);
   app.use(requestContext);
   app.use(metrics.middleware);

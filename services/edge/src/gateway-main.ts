@@ -20,6 +20,7 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
     oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
     oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
+    trustProxy: config.EARSHOT_TRUST_PROXY,
   });
   onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
 };

@@ -38,6 +38,7 @@ export interface GatewayOptions {
   oauthKeysFile: string;
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
+  trustProxy: string;
 }
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
@@ -92,6 +93,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     isDraining: () => draining,
     surfaces: options.surfaces ?? { rest: true, mcp: true },
     oauth,
+    trustProxy: options.trustProxy,
   });
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;
