@@ -21,7 +21,7 @@ describe("API keys", () => {
     expect(key.prefix).toBe(plaintext.slice(0, 11));
     const raw = JSON.stringify(await store.collection("api_keys").find({}));
     expect(raw).not.toContain(plaintext);
-    const events = await store.collection<{ event: { type: string } }>("outbox").find({});
+    const events = await store.collection<{ _id: string; event: { type: string } }>("outbox").find({});
     expect(events.map((e) => e.event.type)).toEqual(["user.created", "api_key.created"]);
   });
 

@@ -1,4 +1,4 @@
-import { type Clock, DomainError, isDomainError, type Logger } from "@earshot/platform";
+import { type Clock, DomainError, type Logger } from "@earshot/platform";
 import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
@@ -134,7 +134,6 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
           options.logger.error({ err: e }, "could not record an idempotent response"),
         );
       }
-      if (!isDomainError(err)) options.logger.error({ err }, "unexpected error in operation");
       return response;
     }
   };
