@@ -44,6 +44,7 @@ const hostileValue = fc.oneof(
 
 const hostileBody = fc.dictionary(fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 10 })), hostileValue, { maxKeys: 6 });
 
+// delete_account has its own property below: a successful one would end the shared owner's access.
 const writes = OPERATIONS.filter((o) => o.method !== "GET" && o.name !== "delete_account");
 
 describe.each(writes.map((op) => [op.name, op] as const))("%s with property-based bodies", (name, op) => {
@@ -63,6 +64,21 @@ describe.each(writes.map((op) => [op.name, op] as const))("%s with property-base
     );
   }, 120_000);
 });
+
+it("never answers 5xx to delete_account and leaves the account active whenever it refuses", async () => {
+  const actor = await h.newActor();
+  await fc.assert(
+    fc.asyncProperty(hostileBody, async (body) => {
+      fc.pre(body.confirmation !== "DELETE");
+      const res = await h.call("delete_account", body, actor.key);
+      expect(res.status).toBeLessThan(500);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const account = await h.call("get_account", {}, actor.key);
+      expect((account.body.data as { status: string }).status).toBe("active");
+    }),
+    { numRuns: 30 },
+  );
+}, 120_000);
 
 it("answers a body that is not JSON with 400 naming the body", async () => {
   const res = await h.api("POST", "/api/v1/projects", { key: w.owner.key, rawBody: '{"name": ' });
