@@ -31,7 +31,7 @@ describe("deployment artefacts", () => {
   });
 
   it("validates values.yaml against values.schema.json", () => {
-    const ajv = new Ajv({ allErrors: true });
+    const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
     const validate = ajv.compile(JSON.parse(read("charts/earshot/values.schema.json")));
     const ok = validate(yaml.load(read("charts/earshot/values.yaml")));
     expect(validate.errors ?? []).toEqual([]);
@@ -39,7 +39,7 @@ describe("deployment artefacts", () => {
   });
 
   it("has a schema that rejects an unknown key in a service block", () => {
-    const ajv = new Ajv({ allErrors: true });
+    const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
     const validate = ajv.compile(JSON.parse(read("charts/earshot/values.schema.json")));
     const values = yaml.load(read("charts/earshot/values.yaml")) as Record<string, Record<string, unknown>>;
     const typo = { ...values, account: { ...values.account, replicas: 3 } };

@@ -115,7 +115,9 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     const parts = splitInput(op, input);
     let path = `/api/v1${op.path}`;
     for (const [k, v] of Object.entries(parts.path)) path = path.replace(`:${k}`, encodeURIComponent(String(v)));
-    const qs = new URLSearchParams(Object.entries(parts.query).map(([k, v]) => [k, String(v)])).toString();
+    // Hostile test values may be objects without a prototype: send them as JSON instead of crashing the test.
+    const asText = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
+    const qs = new URLSearchParams(Object.entries(parts.query).map(([k, v]) => [k, asText(v)])).toString();
     return api(op.method, `${path}${qs ? `?${qs}` : ""}`, {
       ...(key ? { key } : {}),
       ...(op.input.body ? { body: parts.body } : {}),

@@ -1,12 +1,6 @@
-import { type ClientSession, type Collection as MongoCollection, MongoClient, MongoServerError } from "mongodb";
+import { type ClientSession, type Collection as MongoCollection, MongoClient } from "mongodb";
 import { notFound } from "../errors";
-import {
-  assertFilter,
-  assertIndex,
-  assertUpdate,
-  assertUpsertFilter,
-  findPageWith,
-} from "./checks";
+import { assertFilter, assertIndex, assertUpdate, assertUpsertFilter, findPageWith } from "./checks";
 import {
   type Collection,
   type Doc,
@@ -25,40 +19,72 @@ import {
 } from "./port";
 
 // The production adapter: the official driver, one database per service. Filters and updates are Mongo
-// syntax already; the adapter only applies the port's guards and version rule and maps errors.
+// syntax already, so they pass through once the shared guards accepted them; the adapter only adds the
+// version rule and maps driver errors onto the port's.
 
-// The driver's generic filter types fight a schema-less port; documents are plain objects here.
-type Raw = Record<string, unknown>;
+// The driver's generic Filter<T>/UpdateFilter<T> types fight a schema-less port, so the adapter talks to
+// collections of plain objects and casts at the edges; the public surface stays typed.
+type Raw = { _id: string } & Record<string, unknown>;
 type RawCollection = MongoCollection<Raw>;
 
-const isDuplicateKey = (err: unknown): boolean =>
-  err instanceof MongoServerError
-    ? err.code === 11000 || (Array.isArray((err as { writeErrors?: unknown[] }).writeErrors) && (err as { code?: number }).code === 11000)
-    : typeof err === "object" && err !== null && (err as { code?: number }).code === 11000;
+// BSON stores an `undefined` field as null, where the embedded store leaves the field out. A null is indexed
+// even by a sparse index (two documents with `owner: undefined` would clash on a sparse unique index) and
+// matches `$exists: true`, so documents are written without their undefined fields. Only on writes whose
+// filter the adapter builds itself: with the option, an undefined in a caller's filter would vanish and
+// `{ email: undefined }` would match every document.
+const WITHOUT_UNDEFINED = { ignoreUndefined: true } as const;
 
-const mapError = (collection: string, err: unknown): unknown =>
-  isDuplicateKey(err) ? new UniqueViolationError(collection, (err as Error).message) : err;
+const DUPLICATE_KEY = 11000;
 
-const bumpVersion = (update: Update): Raw => ({ ...update, $inc: { ...(update.$inc ?? {}), _v: 1 } });
+const codeOf = (err: unknown): unknown => (typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined);
+
+// A bulk write (insertMany) reports the first write error's code at the top, but an unordered one may have
+// failed on something else first, so its write errors are looked at too.
+const duplicateWriteError = (err: unknown): unknown => {
+  const writeErrors = typeof err === "object" && err !== null ? (err as { writeErrors?: unknown }).writeErrors : undefined;
+  return Array.isArray(writeErrors) ? writeErrors.find((w) => codeOf(w) === DUPLICATE_KEY) : undefined;
+};
+
+const isDuplicateKey = (err: unknown): boolean => codeOf(err) === DUPLICATE_KEY || duplicateWriteError(err) !== undefined;
+
+// Same shape as the embedded adapter's detail; the server's own message also names the database, which
+// callers have no use for. A bulk write error keeps the server's fields under `err`.
+const duplicateDetail = (err: unknown): string => {
+  const keyValue =
+    (err as { keyValue?: unknown }).keyValue ?? (duplicateWriteError(err) as { err?: { keyValue?: unknown } } | undefined)?.err?.keyValue;
+  if (keyValue !== undefined) return `duplicate key ${JSON.stringify(keyValue)}`;
+  return err instanceof Error ? err.message : String(err);
+};
+
+/** The one place driver errors become port errors; every write goes through it. */
+const toStoreError = (collection: string, err: unknown): unknown =>
+  isDuplicateKey(err) ? new UniqueViolationError(collection, duplicateDetail(err)) : err;
+
+// `$inc: {_v: 1}` alone also covers upserts: incrementing a missing field sets it, so an inserted document
+// starts at 1. (A `$setOnInsert: {_v: 1}` next to it would be a conflicting update of the same path.)
+const withVersionBump = (update: Update): Record<string, unknown> => ({ ...update, $inc: { ...(update.$inc ?? {}), _v: 1 } });
+
+const withFirstVersion = (doc: Doc): Raw => ({ ...doc, _v: doc._v ?? 1 }) as unknown as Raw;
 
 class MongoDocCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
-    private readonly raw: RawCollection,
+    private readonly raw: () => RawCollection,
   ) {}
 
-  private async run<R>(fn: () => Promise<R>): Promise<R> {
+  private async run<R>(fn: (c: RawCollection) => Promise<R>): Promise<R> {
     try {
-      return await fn();
+      return await fn(this.raw());
     } catch (err) {
-      throw mapError(this.name, err);
+      throw toStoreError(this.name, err);
     }
   }
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
     assertIndex(spec);
-    await this.run(() =>
-      this.raw.createIndex(spec.fields, {
+    // createIndex is a no-op when the same index exists, which is what makes calling this at every start safe.
+    await this.run((c) =>
+      c.createIndex(spec.fields, {
         ...(spec.unique ? { unique: true } : {}),
         ...(spec.sparse ? { sparse: true } : {}),
         ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
@@ -67,21 +93,24 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   }
 
   async insertOne(doc: T): Promise<T> {
-    const stored = { ...doc, _v: doc._v ?? 1 } as unknown as Raw;
-    await this.run(() => this.raw.insertOne(stored));
+    const stored = withFirstVersion(doc);
+    await this.run((c) => c.insertOne(stored, WITHOUT_UNDEFINED));
     return stored as unknown as T;
   }
 
   async insertMany(docs: T[]): Promise<T[]> {
+    // The driver refuses an empty batch; the port treats it as nothing to do.
     if (docs.length === 0) return [];
-    const stored = docs.map((d) => ({ ...d, _v: d._v ?? 1 }) as unknown as Raw);
-    await this.run(() => this.raw.insertMany(stored, { ordered: true }));
+    const stored = docs.map(withFirstVersion);
+    // Ordered: on a clash the documents before it stay written (the embedded store writes none); callers
+    // must not rely on either, as the port documents no partial outcome.
+    await this.run((c) => c.insertMany(stored, { ...WITHOUT_UNDEFINED, ordered: true }));
     return stored as unknown as T[];
   }
 
   async findOne(filter: Filter): Promise<T | null> {
     assertFilter(filter);
-    return (await this.run(() => this.raw.findOne(filter))) as unknown as T | null;
+    return (await this.run((c) => c.findOne(filter))) as unknown as T | null;
   }
 
   findById(id: string): Promise<T | null> {
@@ -90,8 +119,8 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     assertFilter(filter);
-    return this.run(async () => {
-      let cursor = this.raw.find(filter);
+    return this.run(async (c) => {
+      let cursor = c.find(filter);
       if (options.sort) cursor = cursor.sort(options.sort);
       if (options.skip) cursor = cursor.skip(options.skip);
       if (options.limit) cursor = cursor.limit(options.limit);
@@ -100,19 +129,19 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   }
 
   findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
+    // The shared routine asserts the filter and page limit, sorts by (field, _id), reads limit + 1 and builds
+    // the cursor, so both adapters page identically.
     return findPageWith((f, o) => this.find(f, o), filter, options);
   }
 
   async count(filter: Filter): Promise<number> {
     assertFilter(filter);
-    return this.run(() => this.raw.countDocuments(filter));
+    return this.run((c) => c.countDocuments(filter));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
-    assertFilter(filter);
-    assertUpdate(update);
-    if (options.upsert) assertUpsertFilter(filter);
-    const res = await this.run(() => this.raw.updateOne(filter, bumpVersion(update), { upsert: options.upsert ?? false }));
+    const upsert = this.checkUpdate(filter, update, options);
+    const res = await this.run((c) => c.updateOne(filter, withVersionBump(update), { upsert }));
     return {
       matchedCount: res.matchedCount,
       modifiedCount: res.modifiedCount,
@@ -121,45 +150,52 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    assertFilter(filter);
-    assertUpdate(update);
-    const res = await this.run(() => this.raw.updateMany(filter, bumpVersion(update)));
+    this.checkUpdate(filter, update, {});
+    const res = await this.run((c) => c.updateMany(filter, withVersionBump(update)));
     return { matchedCount: res.matchedCount, modifiedCount: res.modifiedCount };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
-    assertFilter(filter);
-    assertUpdate(update);
-    if (options.upsert) assertUpsertFilter(filter);
-    const doc = await this.run(() =>
-      this.raw.findOneAndUpdate(filter, bumpVersion(update), { upsert: options.upsert ?? false, returnDocument: "after" }),
-    );
+    const upsert = this.checkUpdate(filter, update, options);
+    const doc = await this.run((c) => c.findOneAndUpdate(filter, withVersionBump(update), { upsert, returnDocument: "after" }));
     return doc as unknown as T | null;
   }
 
   async updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
     assertUpdate(update);
-    const doc = await this.run(() =>
-      this.raw.findOneAndUpdate({ _id: id, _v: expectedVersion } as Raw, bumpVersion(update), { returnDocument: "after" }),
+    const doc = await this.run((c) =>
+      c.findOneAndUpdate({ _id: id, _v: expectedVersion }, withVersionBump(update), { returnDocument: "after" }),
     );
     if (doc) return doc as unknown as T;
+    // Nothing matched: either someone else moved the version on, or there is no such document. The extra read
+    // can race with a delete or insert, but either answer was true at some moment, which is all callers get anyway.
     if (await this.findById(id)) throw new VersionConflictError(this.name, id);
     throw notFound("Document");
   }
 
   async deleteOne(filter: Filter): Promise<number> {
     assertFilter(filter);
-    return (await this.run(() => this.raw.deleteOne(filter))).deletedCount;
+    return (await this.run((c) => c.deleteOne(filter))).deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     assertFilter(filter);
-    return (await this.run(() => this.raw.deleteMany(filter))).deletedCount;
+    return (await this.run((c) => c.deleteMany(filter))).deletedCount;
+  }
+
+  /** The guards every update entry point shares; returns whether to upsert. */
+  private checkUpdate(filter: Filter, update: Update, options: UpsertOptions): boolean {
+    assertFilter(filter);
+    assertUpdate(update);
+    const upsert = options.upsert ?? false;
+    if (upsert) assertUpsertFilter(filter);
+    return upsert;
   }
 }
 
 class MongoStore implements DocumentStore {
   readonly kind = "mongodb";
+  private closed = false;
 
   constructor(
     readonly client: MongoClient,
@@ -168,62 +204,82 @@ class MongoStore implements DocumentStore {
   ) {}
 
   private raw(name: string): RawCollection {
+    // The driver reconnects a closed client on the next operation; refusing here keeps a late caller from
+    // quietly reopening connections after shutdown (and matches the embedded store).
+    if (this.closed) throw new Error("The store is closed.");
     return this.client.db(this.database).collection<Raw>(name);
   }
 
   collection<T extends Doc>(name: string): Collection<T> {
-    return new MongoDocCollection<T>(name, this.raw(name));
+    return new MongoDocCollection<T>(name, () => this.raw(name));
   }
 
-  // A multi-document transaction; MongoDB allows these on replica sets only, which is what production runs
-  // (a single-node replica set is enough for development).
+  // A multi-document transaction. MongoDB runs these only on a replica set (or sharded cluster), which is
+  // what production runs; a single-node replica set is enough for development and tests. withTransaction
+  // retries the whole callback on transient errors (write conflicts, elections), so the callback must be
+  // safe to run again: it only reads and writes inside the session.
   async commit(writes: Write[]): Promise<void> {
     if (writes.length === 0) return;
+    if (this.closed) throw new Error("The store is closed.");
     const session = this.client.startSession();
     try {
       await session.withTransaction(async () => {
-        for (const w of writes) await this.applyWrite(w, session);
+        for (const w of writes) await this.apply(w, session);
       });
-    } catch (err) {
-      const collection = writes.find((w) => isDuplicateKey(err) && w.kind !== "delete")?.collection ?? "unit of work";
-      throw mapError(collection, err);
     } finally {
       await session.endSession();
     }
   }
 
-  private async applyWrite(w: Write, session: ClientSession): Promise<void> {
+  // Errors are mapped per write so a unique clash names the collection it happened in. A port error is not a
+  // MongoError, so withTransaction aborts and rethrows it rather than retrying.
+  private async apply(w: Write, session: ClientSession): Promise<void> {
     const c = this.raw(w.collection);
-    if (w.kind === "insert") {
-      await c.insertOne({ ...w.doc, _v: w.doc._v ?? 1 } as unknown as Raw, { session });
-    } else if (w.kind === "delete") {
-      await c.deleteOne({ _id: w.id } as Raw, { session });
-    } else if (w.expectedVersion !== undefined) {
-      const res = await c.replaceOne({ _id: w.doc._id, _v: w.expectedVersion } as Raw, { ...w.doc, _v: w.expectedVersion + 1 } as unknown as Raw, {
-        session,
-      });
-      if (res.matchedCount === 0) throw new VersionConflictError(w.collection, w.doc._id);
-    } else {
-      const before = await c.findOne({ _id: w.doc._id } as Raw, { session, projection: { _v: 1 } });
-      const version = (typeof before?._v === "number" ? before._v : 0) + 1;
-      await c.replaceOne({ _id: w.doc._id } as Raw, { ...w.doc, _v: version } as unknown as Raw, { session, upsert: true });
+    try {
+      if (w.kind === "insert") {
+        await c.insertOne(withFirstVersion(w.doc), { ...WITHOUT_UNDEFINED, session });
+      } else if (w.kind === "delete") {
+        await c.deleteOne({ _id: w.id }, { session });
+      } else if (w.expectedVersion !== undefined) {
+        const res = await c.replaceOne(
+          { _id: w.doc._id, _v: w.expectedVersion },
+          { ...w.doc, _v: w.expectedVersion + 1 },
+          { ...WITHOUT_UNDEFINED, session },
+        );
+        if (res.matchedCount === 0) throw new VersionConflictError(w.collection, w.doc._id);
+      } else {
+        // Without an expected version the stored one still moves on by one (1 for a new document), as on the
+        // embedded store. The read is inside the transaction: a concurrent change makes the write conflict and
+        // the transaction retry, so the version cannot go backwards.
+        const before = await c.findOne({ _id: w.doc._id }, { session, projection: { _v: 1 } });
+        const version = (typeof before?._v === "number" ? before._v : 0) + 1;
+        await c.replaceOne({ _id: w.doc._id }, { ...w.doc, _v: version }, { ...WITHOUT_UNDEFINED, session, upsert: true });
+      }
+    } catch (err) {
+      throw toStoreError(w.collection, err);
     }
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     if (this.ownsClient) await this.client.close();
   }
 }
 
 export interface MongoStoreOptions {
+  /** Connection string; a replica set, since `commit` needs transactions. Unused when `client` is given. */
   url: string;
+  /** One database per service. */
   database: string;
   /** Share one client between stores; the store then leaves closing it to the owner. */
   client?: MongoClient;
 }
 
 export const openMongoStore = async (options: MongoStoreOptions): Promise<DocumentStore & { client: MongoClient }> => {
-  const client = options.client ?? new MongoClient(options.url, { retryWrites: true, serverSelectionTimeoutMS: 10_000 });
-  if (!options.client) await client.connect();
-  return new MongoStore(client, options.database, !options.client);
+  if (options.client) return new MongoStore(options.client, options.database, false);
+  // Connect up front so a wrong URL or an unreachable server fails at start, not at the first request.
+  const client = new MongoClient(options.url, { retryWrites: true, serverSelectionTimeoutMS: 10_000 });
+  await client.connect();
+  return new MongoStore(client, options.database, true);
 };
