@@ -30,8 +30,13 @@ export const assertUpdate = (update: Update): void => {
   for (const key of keys) {
     if (!UPDATE_OPS.has(key)) throw new UnsupportedQueryError(`update operator ${key} (updates must use operators)`);
     const fields = (update as Record<string, Record<string, unknown>>)[key] ?? {};
-    if ("_id" in fields) throw new UnsupportedQueryError("changing _id");
-    if ((key === "$set" || key === "$unset" || key === "$inc") && "_v" in fields) throw new UnsupportedQueryError("changing _v directly");
+    // _id is the identity and _v belongs to the adapters (every update bumps it): no operator may touch
+    // either, nor a path inside them.
+    for (const path of Object.keys(fields)) {
+      const root = path.split(".")[0];
+      if (root === "_id") throw new UnsupportedQueryError("changing _id");
+      if (root === "_v") throw new UnsupportedQueryError("changing _v directly");
+    }
   }
 };
 

@@ -112,6 +112,8 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       await expect(items().updateOne({ _id: "itm_1" }, { $rename: { a: "b" } } as never)).rejects.toBeInstanceOf(UnsupportedQueryError);
       await expect(items().updateOne({ _id: "itm_1" }, { name: "replace" } as never)).rejects.toBeInstanceOf(UnsupportedQueryError);
       await expect(items().updateOne({ name: "x" }, { $set: { n: 1 } }, { upsert: true })).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().updateOne({ _id: "itm_1" }, { $push: { _v: 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().updateOne({ _id: "itm_1" }, { $set: { "_id.x": 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
     });
 
     it("applies $set $unset $inc $push $pull $addToSet and bumps the version", async () => {
