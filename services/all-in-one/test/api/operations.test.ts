@@ -1,5 +1,5 @@
 import { OPERATIONS } from "@earshot/edge";
-import { ALL_SCOPES } from "@earshot/platform";
+import { ALL_SCOPES, ManualClock } from "@earshot/platform";
 import { CASES } from "./cases";
 import { type Harness, startHarness } from "./harness";
 import { buildWorld, type World } from "./world";
@@ -127,7 +127,10 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))("%s", (name, op) =
 describe("rate limits", () => {
   let limited: Harness;
   beforeAll(async () => {
-    limited = await startHarness({ EARSHOT_RATE_LIMIT_PER_MINUTE: "3" });
+    // A clock held in the middle of a minute keeps each test's four calls in one rate-limit window.
+    const midMinute = new Date();
+    midMinute.setUTCSeconds(30, 0);
+    limited = await startHarness({ EARSHOT_RATE_LIMIT_PER_MINUTE: "3" }, new ManualClock(midMinute));
   }, 60_000);
   afterAll(async () => {
     await limited?.stop();
