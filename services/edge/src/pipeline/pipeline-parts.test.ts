@@ -118,6 +118,17 @@ describe("rate limiter", () => {
     expect((await limiter.take("key_a")).allowed).toBe(true);
   });
 
+  it("keeps counting requests that arrive while a sync is on its way to the store", async () => {
+    const clock = new ManualClock("2026-01-01T00:00:00Z");
+    const limiter = new RateLimiter(await openEmbeddedStore(), clock, { limit: 3, windowSeconds: 60 });
+    await limiter.take("key_a");
+    await limiter.take("key_a");
+    const syncing = limiter.sync();
+    expect((await limiter.take("key_a")).remaining).toBe(0);
+    await syncing;
+    expect((await limiter.take("key_a")).allowed).toBe(false);
+  });
+
   it("shares one budget between gateway replicas through the store", async () => {
     const clock = new ManualClock("2026-01-01T00:00:00Z");
     const store = await openEmbeddedStore();

@@ -36,6 +36,8 @@ interface LocalWindow {
   shared: number;
   /** Requests counted here and not yet added to the shared counter. */
   pending: number;
+  /** Requests being added to the shared counter right now (counted until the store answers). */
+  syncing: number;
   /** Resolves once the first sync of this window told us the shared count. */
   ready: Promise<void>;
 }
@@ -74,7 +76,7 @@ export class RateLimiter {
     const id = `${credentialId}:${windowStart}`;
     let w = this.windows.get(credentialId);
     if (!w || w.id !== id) {
-      const fresh: LocalWindow = { id, windowEnd, shared: 0, pending: 0, ready: Promise.resolve() };
+      const fresh: LocalWindow = { id, windowEnd, shared: 0, pending: 0, syncing: 0, ready: Promise.resolve() };
       fresh.ready = this.add(id, 1, windowEnd).then((c) => {
         fresh.shared = c?.count ?? 1;
       });
@@ -85,7 +87,7 @@ export class RateLimiter {
     await w.ready;
     w.pending += 1;
     this.scheduleSync();
-    return this.decide(w.shared + w.pending, windowEnd, now);
+    return this.decide(w.shared + w.syncing + w.pending, windowEnd, now);
   }
 
   private decide(count: number, windowEnd: number, now: number): RateLimitDecision {
@@ -122,12 +124,15 @@ export class RateLimiter {
       if (w.pending === 0) continue;
       const by = w.pending;
       w.pending -= by;
+      w.syncing += by;
       try {
         const c = await this.add(w.id, by, w.windowEnd);
         w.shared = c?.count ?? w.shared + by;
       } catch (err) {
         w.pending += by;
         throw err;
+      } finally {
+        w.syncing -= by;
       }
     }
   }
