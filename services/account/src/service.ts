@@ -1,15 +1,16 @@
-import type { AsyncService, ServiceModule } from "@earshot/platform";
+import type { ServiceModule } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 import { accountRpc } from "./rpc/account-rpc";
 import { openAccountCollections } from "./store";
 
 export const ACCOUNT_SERVICE_NAME = "earshot.account.v1.AccountService";
 
+/** The account service, hosted alone (main.ts) or beside the others (all-in-one). */
 export const accountService: ServiceModule = {
   name: "account",
   open: async (deps) => {
     const collections = await openAccountCollections(deps.store);
-    const handlers: AsyncService<accountV1.AccountServiceServer> = accountRpc({ collections, outbox: deps.outbox, clock: deps.clock });
+    const handlers = accountRpc({ collections, outbox: deps.outbox, clock: deps.clock });
     return { grpc: [{ name: ACCOUNT_SERVICE_NAME, definition: accountV1.AccountServiceService, handlers }] };
   },
 };

@@ -1,6 +1,7 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
 
-// The account service's collections and indexes.
+// The account service's collections and indexes. Database `earshot_account` on MongoDB, files under
+// `<dataDir>/account/` on the embedded store; the outbox collection beside them belongs to the Outbox.
 
 export interface UserDoc extends Doc {
   email: string;
@@ -50,6 +51,7 @@ export const openAccountCollections = async (store: DocumentStore): Promise<Acco
   await users.ensureIndex({ fields: { email: 1 }, unique: true });
   await workspaces.ensureIndex({ fields: { ownerId: 1 }, unique: true });
   await apiKeys.ensureIndex({ fields: { hash: 1 }, unique: true });
-  await apiKeys.ensureIndex({ fields: { userId: 1 } });
+  // A user's keys, newest first by id (ListApiKeys pages on _id within one user).
+  await apiKeys.ensureIndex({ fields: { userId: 1, _id: 1 } });
   return { users, workspaces, apiKeys };
 };

@@ -2,64 +2,84 @@ import { createHash, randomBytes } from "node:crypto";
 import {
   ALL_SCOPES,
   DomainError,
+  type FieldError,
   forbidden,
   InvalidCursorError,
   newId,
   notFound,
   type Page,
   validationFailed,
-  type FieldError,
 } from "@earshot/platform";
-import type { ApiKeyDoc, UserDoc } from "../store";
-import { API_KEYS } from "../store";
-import { type AccountDeps, SOURCE } from "./deps";
+import { apiKeyCreatedEvent, apiKeyRevokedEvent } from "../events";
+import { API_KEYS, type ApiKeyDoc, type UserDoc, type WorkspaceDoc } from "../store";
+import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
 import { type Allowances, allowancesOf } from "./plans";
 
-// API keys: `svc_sk_` + 32 random bytes (base64url). Only a SHA-256 of the plaintext is stored, with a
-// short display prefix; the plaintext exists once, in the create response.
+// API keys: `svc_sk_` + 32 random bytes (base64url, 43 characters). Only a SHA-256 of the plaintext is
+// stored, with a short display prefix; the plaintext exists once, in the create response.
 
 export const KEY_PREFIX = "svc_sk_";
-const DISPLAY_PREFIX_LENGTH = 11;
+/** `svc_sk_` and four characters of the random part, enough to tell keys apart in a list. */
+export const DISPLAY_PREFIX_LENGTH = 11;
+const KEY_RE = /^svc_sk_[A-Za-z0-9_-]{43}$/;
+export const DEFAULT_KEY_NAME = "API key";
+const NAME_MAX = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 /** lastUsedAt is a hint for people, not an audit log: writing it at most once a minute keeps verification cheap. */
-const LAST_USED_GRANULARITY_MS = 60_000;
+export const LAST_USED_GRANULARITY_MS = 60_000;
 
 export const hashKey = (plaintext: string): string => createHash("sha256").update(plaintext).digest("hex");
 
 export interface CreateApiKeyInput {
   userId: string;
-  name: string;
+  /** Defaults to "API key". */
+  name?: string | undefined;
   scopes: string[];
-  expiresAt?: Date;
-  /** Scopes of the credential asking; ignored for operator calls. */
+  expiresAt?: Date | undefined;
+  /** Scopes of the credential asking; a key never gets one they lack. Ignored for operator calls. */
   granterScopes: string[];
+  /** A trusted operator call (the CLI) that may grant any scope. */
   operator: boolean;
 }
 
-export const createApiKey = async (deps: AccountDeps, input: CreateApiKeyInput): Promise<{ key: ApiKeyDoc; plaintext: string }> => {
-  const now = deps.clock.now();
+export interface CreatedApiKey {
+  key: ApiKeyDoc;
+  /** Shown once; never stored. */
+  plaintext: string;
+}
+
+const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] => {
   const errors: FieldError[] = [];
-  const name = (input.name || "API key").trim();
-  if (name.length < 1 || name.length > 100) errors.push({ path: "name", message: "must be 1 to 100 characters" });
+  const name = (input.name ?? DEFAULT_KEY_NAME).trim();
+  if (name.length < 1 || name.length > NAME_MAX) errors.push({ path: "name", message: `must be 1 to ${NAME_MAX} characters` });
   if (input.scopes.length === 0) errors.push({ path: "scopes", message: "must name at least one scope" });
-  input.scopes.forEach((s, i) => {
-    if (!ALL_SCOPES.includes(s)) errors.push({ path: `scopes.${i}`, message: `is not a scope; scopes are ${ALL_SCOPES.join(", ")}` });
+  input.scopes.forEach((scope, i) => {
+    if (!ALL_SCOPES.includes(scope)) errors.push({ path: `scopes.${i}`, message: `is not a scope; scopes are ${ALL_SCOPES.join(", ")}` });
   });
-  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) errors.push({ path: "expiresAt", message: "must be in the future" });
+  if (input.expiresAt && !(input.expiresAt.getTime() > now.getTime())) errors.push({ path: "expiresAt", message: "must be in the future" });
+  return errors;
+};
+
+/** Mints a key for an active user; emits `api_key.created`. */
+export const createApiKey = async (deps: AccountDeps, input: CreateApiKeyInput): Promise<CreatedApiKey> => {
+  const now = deps.clock.now();
+  const errors = checkNewKey(input, now);
   if (errors.length > 0) throw validationFailed(errors);
   const scopes = [...new Set(input.scopes)];
   if (!input.operator) {
     const missing = scopes.find((s) => !input.granterScopes.includes(s));
-    if (missing) throw forbidden(`A key cannot grant the scope ${missing}, which the credential creating it does not hold.`);
+    if (missing) throw forbidden(`A key cannot grant the scope ${missing} it does not hold.`);
   }
-  const user = await deps.collections.users.findById(input.userId);
+  const user = input.userId ? await deps.collections.users.findById(input.userId) : null;
   if (!user) throw notFound("User");
-  if (user.status !== "active") throw forbidden("A deactivated account cannot create keys.");
+  if (user.status !== "active") throw forbidden("A deactivated account cannot create API keys.");
   const plaintext = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
   const key: ApiKeyDoc = {
     _id: newId("key", now.getTime()),
     userId: user._id,
     workspaceId: user.workspaceId,
-    name,
+    name: (input.name ?? DEFAULT_KEY_NAME).trim(),
     hash: hashKey(plaintext),
     prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
     scopes,
@@ -67,57 +87,71 @@ export const createApiKey = async (deps: AccountDeps, input: CreateApiKeyInput):
     ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
     _v: 1,
   };
-  await deps.outbox.commit(
-    [{ kind: "insert", collection: API_KEYS, doc: key }],
-    [{ type: "api_key.created", source: SOURCE, subject: key._id, key: user.workspaceId, data: { keyId: key._id, userId: user._id, scopes } }],
-  );
+  await deps.outbox.commit([{ kind: "insert", collection: API_KEYS, doc: key }], [apiKeyCreatedEvent(key)]);
   return { key, plaintext };
 };
 
-export const listApiKeys = async (deps: AccountDeps, userId: string, limit: number, cursor: string | undefined): Promise<Page<ApiKeyDoc>> => {
-  const errors: FieldError[] = [];
-  const size = limit === 0 ? 20 : limit;
-  if (!Number.isInteger(size) || size < 1 || size > 100) errors.push({ path: "limit", message: "must be 1 to 100" });
-  if (errors.length > 0) throw validationFailed(errors);
+export interface ListApiKeysInput {
+  userId: string;
+  /** 1..100; default 20. */
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** A user's keys, newest first (ids sort by creation time), revoked and expired ones included. */
+export const listApiKeys = async (deps: AccountDeps, input: ListApiKeysInput): Promise<Page<ApiKeyDoc>> => {
+  const limit = input.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw validationFailed([{ path: "limit", message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]);
+  }
+  const user = input.userId ? await deps.collections.users.findById(input.userId) : null;
+  if (!user) throw notFound("User");
   try {
-    return await deps.collections.apiKeys.findPage({ userId }, { limit: size, cursor: cursor || null, direction: -1 });
+    return await deps.collections.apiKeys.findPage({ userId: user._id }, { limit, cursor: input.cursor || null, sortField: "_id", direction: -1 });
   } catch (err) {
     if (err instanceof InvalidCursorError) throw validationFailed([{ path: "cursor", message: "is not a cursor this list returned" }]);
     throw err;
   }
 };
 
-export const revokeApiKey = async (deps: AccountDeps, userId: string, keyId: string): Promise<ApiKeyDoc> => {
-  const key = await deps.collections.apiKeys.findById(keyId);
-  // Another user's key answers exactly like a missing one.
-  if (!key || key.userId !== userId) throw notFound("API key");
-  if (key.revokedAt) return key;
-  const next: ApiKeyDoc = { ...key, revokedAt: deps.clock.now() };
-  await deps.outbox.commit(
-    [{ kind: "replace", collection: API_KEYS, doc: next, expectedVersion: key._v ?? 1 }],
-    [{ type: "api_key.revoked", source: SOURCE, subject: key._id, key: key.workspaceId, data: { keyId: key._id, userId } }],
-  );
-  return { ...next, _v: (key._v ?? 1) + 1 };
-};
+/** Revokes one of the user's own keys at once (idempotent); emits `api_key.revoked` the first time. */
+export const revokeApiKey = async (deps: AccountDeps, userId: string, keyId: string): Promise<ApiKeyDoc> =>
+  withVersionRetry(async () => {
+    const key = keyId ? await deps.collections.apiKeys.findById(keyId) : null;
+    // Another user's key answers exactly like a missing one.
+    if (!key || key.userId !== userId) throw notFound("API key");
+    if (key.revokedAt) return key;
+    const next: ApiKeyDoc = { ...key, revokedAt: deps.clock.now() };
+    await deps.outbox.commit([{ kind: "replace", collection: API_KEYS, doc: next, expectedVersion: key._v ?? 1 }], [apiKeyRevokedEvent(next)]);
+    return { ...next, _v: nextVersion(key) };
+  });
 
 export interface VerifiedKey {
   key: ApiKeyDoc;
   user: UserDoc;
+  workspace: WorkspaceDoc;
   allowances: Allowances;
 }
 
+// One message for every refusal, so a caller cannot probe which keys exist, expired or were revoked.
 const invalidKey = () => new DomainError("unauthorized", "The API key is invalid, expired or revoked.");
 
+/** Resolves a presented plaintext to its key, user and allowances; refuses revoked, expired and deactivated. */
 export const verifyApiKey = async (deps: AccountDeps, plaintext: string): Promise<VerifiedKey> => {
-  if (!plaintext.startsWith(KEY_PREFIX) || plaintext.length > 200) throw invalidKey();
+  if (!KEY_RE.test(plaintext)) throw invalidKey();
   const key = await deps.collections.apiKeys.findOne({ hash: hashKey(plaintext) });
   const now = deps.clock.now();
   if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) throw invalidKey();
   const user = await deps.collections.users.findById(key.userId);
   if (!user || user.status !== "active") throw invalidKey();
-  const workspace = await deps.collections.workspaces.findById(user.workspaceId);
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
-    await deps.collections.apiKeys.updateOne({ _id: key._id }, { $set: { lastUsedAt: now } });
+  const workspace = await workspaceOf(deps, user);
+  const staleBefore = new Date(now.getTime() - LAST_USED_GRANULARITY_MS);
+  if (!key.lastUsedAt || key.lastUsedAt.getTime() <= staleBefore.getTime()) {
+    // The condition is repeated in the filter so concurrent verifications write once, not once each.
+    await deps.collections.apiKeys.updateOne(
+      { _id: key._id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lte: staleBefore } }] },
+      { $set: { lastUsedAt: now } },
+    );
   }
-  return { key, user, allowances: allowancesOf(workspace?.plan ?? "free") };
+  return { key, user, workspace, allowances: allowancesOf(workspace.plan) };
 };

@@ -1,11 +1,39 @@
 import { conflict, DomainError, type FieldError, isUniqueViolation, newId, notFound, validationFailed } from "@earshot/platform";
-import type { UserDoc, WorkspaceDoc } from "../store";
-import { USERS, WORKSPACES } from "../store";
-import { type AccountDeps, SOURCE } from "./deps";
+import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
+import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
+import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
 import { hashPassword, verifyPassword } from "./password";
 import { DEFAULT_PLAN } from "./plans";
 
+// Users and the workspace each one owns. Emails are stored lower-cased and trimmed, so uniqueness and
+// sign-in ignore case; display names are trimmed.
+
 export type { AccountDeps } from "./deps";
+
+export const NAME_MAX = 100;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 200;
+const EMAIL_MAX = 254;
+
+// A pragmatic address check: one @, no spaces, a dot in the domain. Deliverability is proven by mail.
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export const checkEmail = (email: string): FieldError[] => {
+  const normalized = normalizeEmail(email);
+  return EMAIL_RE.test(normalized) && normalized.length <= EMAIL_MAX ? [] : [{ path: "email", message: "must be an email address" }];
+};
+
+export const checkName = (name: string): FieldError[] => {
+  const trimmed = name.trim();
+  return trimmed.length >= 1 && trimmed.length <= NAME_MAX ? [] : [{ path: "name", message: `must be 1 to ${NAME_MAX} characters` }];
+};
+
+export const checkPassword = (password: string): FieldError[] =>
+  password.length >= PASSWORD_MIN && password.length <= PASSWORD_MAX
+    ? []
+    : [{ path: "password", message: `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }];
 
 export interface CreateUserInput {
   email: string;
@@ -13,29 +41,20 @@ export interface CreateUserInput {
   password: string;
 }
 
-// A pragmatic address check: one @, no spaces, a dot in the domain. Deliverability is proven by mail.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export interface UserWithWorkspace {
+  user: UserDoc;
+  workspace: WorkspaceDoc;
+}
 
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+const emailTaken = () => conflict("A user with this email already exists.");
 
-const checkName = (name: string): FieldError[] =>
-  name.trim().length < 1 || name.trim().length > 100 ? [{ path: "name", message: "must be 1 to 100 characters" }] : [];
-
-export const validateNewUser = (input: CreateUserInput): FieldError[] => {
-  const errors: FieldError[] = [];
-  const email = normalizeEmail(input.email);
-  if (!EMAIL_RE.test(email) || email.length > 254) errors.push({ path: "email", message: "must be an email address" });
-  errors.push(...checkName(input.name));
-  if (input.password.length < 8 || input.password.length > 200) errors.push({ path: "password", message: "must be 8 to 200 characters" });
-  return errors;
-};
-
-/** Registers a user and the workspace they own; emits `user.created`. */
-export const createUser = async (deps: AccountDeps, input: CreateUserInput): Promise<{ user: UserDoc; workspace: WorkspaceDoc }> => {
-  const errors = validateNewUser(input);
+/** Registers a user and the workspace they own (plan `free`); emits `user.created`. */
+export const createUser = async (deps: AccountDeps, input: CreateUserInput): Promise<UserWithWorkspace> => {
+  const errors = [...checkEmail(input.email), ...checkName(input.name), ...checkPassword(input.password)];
   if (errors.length > 0) throw validationFailed(errors);
   const email = normalizeEmail(input.email);
-  if (await deps.collections.users.findOne({ email })) throw conflict("A user with this email already exists.");
+  // A cheap early answer; the unique index below is what actually decides a race.
+  if (await deps.collections.users.findOne({ email })) throw emailTaken();
   const now = deps.clock.now();
   const userId = newId("usr", now.getTime());
   const workspace: WorkspaceDoc = { _id: newId("wsp", now.getTime()), ownerId: userId, plan: DEFAULT_PLAN, createdAt: now, _v: 1 };
@@ -56,84 +75,85 @@ export const createUser = async (deps: AccountDeps, input: CreateUserInput): Pro
         { kind: "insert", collection: WORKSPACES, doc: workspace },
         { kind: "insert", collection: USERS, doc: user },
       ],
-      [{ type: "user.created", source: SOURCE, subject: userId, key: workspace._id, data: { userId, workspaceId: workspace._id, email } }],
+      [userCreatedEvent(user)],
     );
   } catch (err) {
-    // Two registrations of one email racing: the unique index decides.
-    if (isUniqueViolation(err)) throw conflict("A user with this email already exists.");
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
   return { user, workspace };
 };
 
-export const getUser = async (deps: AccountDeps, by: { id?: string; email?: string }): Promise<{ user: UserDoc; workspace: WorkspaceDoc | null }> => {
-  const user = by.id
-    ? await deps.collections.users.findById(by.id)
-    : by.email
-      ? await deps.collections.users.findOne({ email: normalizeEmail(by.email) })
-      : null;
+/** Reads a user by id or email (id wins when both are given), with their workspace. */
+export const getUser = async (deps: AccountDeps, by: { id?: string | undefined; email?: string | undefined }): Promise<UserWithWorkspace> => {
+  if (!by.id && !by.email) throw validationFailed([{ path: "id", message: "id or email is required" }]);
+  const user = by.id ? await deps.collections.users.findById(by.id) : await deps.collections.users.findOne({ email: normalizeEmail(by.email ?? "") });
   if (!user) throw notFound("User");
-  return { user, workspace: await deps.collections.workspaces.findById(user.workspaceId) };
+  return { user, workspace: await workspaceOf(deps, user) };
 };
 
-// Compared against when the email is unknown, so a miss costs the same scrypt time as a wrong password.
-const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+// Checked when the email is unknown, so a miss costs the same scrypt time as a wrong password and the
+// answer's timing does not reveal which addresses have accounts. Same parameters as hashPassword.
+export const DECOY_PASSWORD_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
+/** Email and password sign-in. One message for an unknown email and a wrong password. */
 export const authenticate = async (deps: AccountDeps, email: string, password: string): Promise<UserDoc> => {
   const user = await deps.collections.users.findOne({ email: normalizeEmail(email) });
-  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !ok) throw new DomainError("unauthorized", "Email or password is wrong.");
+  // Only after the password matched, so the status of an account is not told to someone without it.
   if (user.status !== "active") throw new DomainError("unauthorized", "This account is deactivated.");
   return user;
 };
 
 const requireUser = async (deps: AccountDeps, userId: string): Promise<UserDoc> => {
-  const user = await deps.collections.users.findById(userId);
+  const user = userId ? await deps.collections.users.findById(userId) : null;
   if (!user) throw notFound("User");
   return user;
 };
 
-export const updateUserName = async (deps: AccountDeps, userId: string, name: string): Promise<UserDoc> => {
-  const errors = checkName(name);
+/** Changes the display name (the account's only updatable field); emits `user.updated` when it changed. */
+export const updateUser = async (deps: AccountDeps, userId: string, input: { name: string }): Promise<UserDoc> => {
+  const errors = checkName(input.name);
   if (errors.length > 0) throw validationFailed(errors);
-  const user = await requireUser(deps, userId);
-  const next: UserDoc = { ...user, name: name.trim(), updatedAt: deps.clock.now() };
-  await deps.outbox.commit(
-    [{ kind: "replace", collection: USERS, doc: next, expectedVersion: user._v ?? 1 }],
-    [{ type: "user.updated", source: SOURCE, subject: userId, key: user.workspaceId, data: { userId, name: next.name } }],
-  );
-  return { ...next, _v: (user._v ?? 1) + 1 };
+  const name = input.name.trim();
+  return withVersionRetry(async () => {
+    const user = await requireUser(deps, userId);
+    if (user.name === name) return user;
+    const next: UserDoc = { ...user, name, updatedAt: deps.clock.now() };
+    await deps.outbox.commit([{ kind: "replace", collection: USERS, doc: next, expectedVersion: user._v ?? 1 }], [userUpdatedEvent(next, ["name"])]);
+    return { ...next, _v: nextVersion(user) };
+  });
 };
 
 const setStatus = async (deps: AccountDeps, user: UserDoc, status: UserDoc["status"]): Promise<UserDoc> => {
+  // Idempotent: asking for the state the user is already in changes nothing and emits nothing.
   if (user.status === status) return user;
   const now = deps.clock.now();
   const next: UserDoc = { ...user, status, updatedAt: now };
   if (status === "deactivated") next.deactivatedAt = now;
   else delete next.deactivatedAt;
-  await deps.outbox.commit(
-    [{ kind: "replace", collection: USERS, doc: next, expectedVersion: user._v ?? 1 }],
-    [
-      {
-        type: status === "deactivated" ? "user.deactivated" : "user.reactivated",
-        source: SOURCE,
-        subject: user._id,
-        key: user.workspaceId,
-        data: { userId: user._id, workspaceId: user.workspaceId },
-      },
-    ],
-  );
-  return { ...next, _v: (user._v ?? 1) + 1 };
+  const event = status === "deactivated" ? userDeactivatedEvent(next) : userReactivatedEvent(next);
+  await deps.outbox.commit([{ kind: "replace", collection: USERS, doc: next, expectedVersion: user._v ?? 1 }], [event]);
+  return { ...next, _v: nextVersion(user) };
 };
 
-/** Deactivation: keys and tokens stop verifying at once (they check the status); data stays. */
+/**
+ * Deactivation (the API's delete_account): the user's keys stop verifying at once because verification
+ * checks the status; consumers of `user.deactivated` stop their projects and work. Data stays.
+ */
 export const deactivateUser = async (deps: AccountDeps, userId: string, confirmation: string): Promise<UserDoc> => {
-  if (confirmation !== "DELETE") throw validationFailed([{ path: "confirmation", message: "must be exactly DELETE" }]);
-  return setStatus(deps, await requireUser(deps, userId), "deactivated");
+  if (confirmation !== "DELETE") throw validationFailed([{ path: "confirmation", message: "must be exactly the word DELETE" }]);
+  return withVersionRetry(async () => setStatus(deps, await requireUser(deps, userId), "deactivated"));
 };
 
+/** The operator's undo of a deactivation, by email; emits `user.reactivated`. */
 export const reactivateUser = async (deps: AccountDeps, email: string): Promise<UserDoc> => {
-  const user = await deps.collections.users.findOne({ email: normalizeEmail(email) });
-  if (!user) throw notFound("User");
-  return setStatus(deps, user, "active");
+  const errors = checkEmail(email);
+  if (errors.length > 0) throw validationFailed(errors);
+  return withVersionRetry(async () => {
+    const user = await deps.collections.users.findOne({ email: normalizeEmail(email) });
+    if (!user) throw notFound("User");
+    return setStatus(deps, user, "active");
+  });
 };

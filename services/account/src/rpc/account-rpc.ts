@@ -1,20 +1,14 @@
-import type { RpcContext } from "@earshot/platform";
-import { validationFailed } from "@earshot/platform";
+import type { AsyncService } from "@earshot/platform";
 import type { accountV1 } from "@earshot/proto";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys";
+import type { AccountDeps } from "../domain/deps";
 import { allowancesOf } from "../domain/plans";
-import {
-  type AccountDeps,
-  authenticate,
-  createUser,
-  deactivateUser,
-  getUser,
-  reactivateUser,
-  updateUserName,
-} from "../domain/users";
+import { authenticate, createUser, deactivateUser, getUser, reactivateUser, updateUser } from "../domain/users";
 import type { ApiKeyDoc, UserDoc, WorkspaceDoc } from "../store";
 
-// gRPC adapter: decode, call a domain verb, encode. No rules live here.
+// gRPC adapter: decode (proto3 zero values become "not given"), call a domain verb, encode. No rules here.
+
+const given = (s: string | undefined): string | undefined => (s ? s : undefined);
 
 export const toUserMessage = (u: UserDoc): accountV1.User => ({
   id: u._id,
@@ -27,9 +21,15 @@ export const toUserMessage = (u: UserDoc): accountV1.User => ({
   deactivatedAt: u.deactivatedAt,
 });
 
-export const toWorkspaceMessage = (w: WorkspaceDoc | null): accountV1.Workspace | undefined =>
-  w ? { id: w._id, ownerId: w.ownerId, plan: w.plan, allowances: allowancesOf(w.plan), createdAt: w.createdAt } : undefined;
+export const toWorkspaceMessage = (w: WorkspaceDoc): accountV1.Workspace => ({
+  id: w._id,
+  ownerId: w.ownerId,
+  plan: w.plan,
+  allowances: allowancesOf(w.plan),
+  createdAt: w.createdAt,
+});
 
+/** Everything about a key except its hash: that stays in the service. */
 export const toApiKeyMessage = (k: ApiKeyDoc): accountV1.ApiKey => ({
   id: k._id,
   userId: k.userId,
@@ -43,47 +43,36 @@ export const toApiKeyMessage = (k: ApiKeyDoc): accountV1.ApiKey => ({
   revokedAt: k.revokedAt,
 });
 
-export const accountRpc = (deps: AccountDeps) => ({
-  createUser: async (req: accountV1.CreateUserRequest, _ctx: RpcContext): Promise<accountV1.CreateUserResponse> => {
+export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountServiceServer> => ({
+  createUser: async (req) => {
     const { user, workspace } = await createUser(deps, { email: req.email, name: req.name, password: req.password });
     return { user: toUserMessage(user), workspace: toWorkspaceMessage(workspace) };
   },
-  getUser: async (req: accountV1.GetUserRequest, _ctx: RpcContext): Promise<accountV1.GetUserResponse> => {
-    if (!req.id && !req.email) throw validationFailed([{ path: "id", message: "id or email is required" }]);
-    const { user, workspace } = await getUser(deps, req.id ? { id: req.id } : { email: req.email ?? "" });
+  getUser: async (req) => {
+    const { user, workspace } = await getUser(deps, { id: given(req.id), email: given(req.email) });
     return { user: toUserMessage(user), workspace: toWorkspaceMessage(workspace) };
   },
-  authenticate: async (req: accountV1.AuthenticateRequest, _ctx: RpcContext): Promise<accountV1.AuthenticateResponse> => ({
-    user: toUserMessage(await authenticate(deps, req.email, req.password)),
-  }),
-  updateUser: async (req: accountV1.UpdateUserRequest, _ctx: RpcContext): Promise<accountV1.UpdateUserResponse> => ({
-    user: toUserMessage(await updateUserName(deps, req.userId, req.name)),
-  }),
-  deactivateUser: async (req: accountV1.DeactivateUserRequest, _ctx: RpcContext): Promise<accountV1.DeactivateUserResponse> => ({
-    user: toUserMessage(await deactivateUser(deps, req.userId, req.confirmation)),
-  }),
-  reactivateUser: async (req: accountV1.ReactivateUserRequest, _ctx: RpcContext): Promise<accountV1.ReactivateUserResponse> => ({
-    user: toUserMessage(await reactivateUser(deps, req.email)),
-  }),
-  createApiKey: async (req: accountV1.CreateApiKeyRequest, _ctx: RpcContext): Promise<accountV1.CreateApiKeyResponse> => {
+  authenticate: async (req) => ({ user: toUserMessage(await authenticate(deps, req.email, req.password)) }),
+  updateUser: async (req) => ({ user: toUserMessage(await updateUser(deps, req.userId, { name: req.name })) }),
+  deactivateUser: async (req) => ({ user: toUserMessage(await deactivateUser(deps, req.userId, req.confirmation)) }),
+  reactivateUser: async (req) => ({ user: toUserMessage(await reactivateUser(deps, req.email)) }),
+  createApiKey: async (req) => {
     const { key, plaintext } = await createApiKey(deps, {
       userId: req.userId,
-      name: req.name,
+      name: given(req.name),
       scopes: req.scopes,
-      ...(req.expiresAt ? { expiresAt: req.expiresAt } : {}),
+      expiresAt: req.expiresAt,
       granterScopes: req.granterScopes,
       operator: req.operator,
     });
     return { apiKey: toApiKeyMessage(key), plaintext };
   },
-  listApiKeys: async (req: accountV1.ListApiKeysRequest, _ctx: RpcContext): Promise<accountV1.ListApiKeysResponse> => {
-    const page = await listApiKeys(deps, req.userId, req.limit, req.cursor);
+  listApiKeys: async (req) => {
+    const page = await listApiKeys(deps, { userId: req.userId, limit: req.limit === 0 ? undefined : req.limit, cursor: given(req.cursor) });
     return { apiKeys: page.items.map(toApiKeyMessage), nextCursor: page.nextCursor ?? "" };
   },
-  revokeApiKey: async (req: accountV1.RevokeApiKeyRequest, _ctx: RpcContext): Promise<accountV1.RevokeApiKeyResponse> => ({
-    apiKey: toApiKeyMessage(await revokeApiKey(deps, req.userId, req.keyId)),
-  }),
-  verifyApiKey: async (req: accountV1.VerifyApiKeyRequest, _ctx: RpcContext): Promise<accountV1.VerifyApiKeyResponse> => {
+  revokeApiKey: async (req) => ({ apiKey: toApiKeyMessage(await revokeApiKey(deps, req.userId, req.keyId)) }),
+  verifyApiKey: async (req) => {
     const { key, user, allowances } = await verifyApiKey(deps, req.plaintext);
     return {
       principal: {

@@ -1,0 +1,137 @@
+import {
+  baseConfigSchema,
+  createGrpcClient,
+  createInProcessBus,
+  createMailer,
+  DomainError,
+  type GrpcClientHandle,
+  type HostedService,
+  hostService,
+  loadConfig,
+  silentLogger,
+} from "@earshot/platform";
+import { accountV1 } from "@earshot/proto";
+import { makeTempDir } from "../../platform/src/testing/tmp";
+import { accountService } from "./service";
+
+// The account service through a real gRPC hop: hosted as the all-in-one hosts it (embedded store in a
+// temp data dir, in-process bus), called with the generated client.
+
+describe("account service over gRPC", () => {
+  let tmp: { dir: string; cleanup: () => Promise<void> };
+  let hosted: HostedService;
+  let account: GrpcClientHandle<accountV1.AccountServiceClient>;
+  const bus = createInProcessBus();
+  const published: Array<{ topic: string; key: string; type: string }> = [];
+
+  beforeAll(async () => {
+    tmp = await makeTempDir();
+    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
+    const logger = silentLogger();
+    await bus.subscribe({ groupId: "test", topics: ["earshot.account.v1"] }, async (m) => {
+      published.push({ topic: m.topic, key: m.key, type: (JSON.parse(m.value) as { type: string }).type });
+    });
+    hosted = await hostService(accountService, {
+      config,
+      host: "127.0.0.1",
+      port: 0,
+      bus,
+      logger,
+      mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
+    });
+    account = createGrpcClient(accountV1.AccountServiceClient, hosted.address);
+  });
+
+  afterAll(async () => {
+    account.close();
+    await hosted.stop(1000);
+    await bus.close();
+    await tmp.cleanup();
+  });
+
+  const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
+    try {
+      await promise;
+    } catch (err) {
+      if (err instanceof DomainError) return err;
+      throw err;
+    }
+    throw new Error("expected a refusal");
+  };
+
+  it("delivers a domain error with its code, message and field errors", async () => {
+    const err = await refusal(account.client.createUser({ email: "nope", name: "", password: "short" }));
+    expect(err.code).toBe("validation_failed");
+    expect(err.message).toBe("The request has invalid fields.");
+    expect(err.errors).toEqual([
+      { path: "email", message: "must be an email address" },
+      { path: "name", message: "must be 1 to 100 characters" },
+      { path: "password", message: "must be 8 to 200 characters" },
+    ]);
+  });
+
+  it("creates a user, mints a key and verifies it, with times as Dates and the workspace's allowances", async () => {
+    const { user, workspace } = await account.client.createUser({ email: "Ana@Example.com", name: "Ana", password: "correct horse" });
+    expect(user).toMatchObject({ email: "ana@example.com", name: "Ana", status: "active", workspaceId: workspace?.id });
+    expect(user?.createdAt).toBeInstanceOf(Date);
+    expect(user?.deactivatedAt).toBeUndefined();
+    expect(workspace).toMatchObject({ ownerId: user?.id, plan: "free", allowances: { projects: 10, keywords: 100, seats: 10 } });
+
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const created = await account.client.createApiKey({ userId: user!.id, name: "", scopes: ["projects:read", "mcp"], expiresAt, granterScopes: [], operator: true });
+    expect(created.plaintext).toMatch(/^svc_sk_[\w-]{43}$/);
+    expect(created.apiKey).toMatchObject({ name: "API key", prefix: created.plaintext.slice(0, 11), scopes: ["projects:read", "mcp"], expiresAt });
+    expect(created.apiKey).not.toHaveProperty("hash");
+
+    const { principal } = await account.client.verifyApiKey({ plaintext: created.plaintext });
+    expect(principal).toEqual({
+      userId: user!.id,
+      workspaceId: workspace!.id,
+      scopes: ["projects:read", "mcp"],
+      credentialId: created.apiKey!.id,
+      allowances: { projects: 10, keywords: 100, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20 },
+      email: "ana@example.com",
+    });
+
+    const listed = await account.client.listApiKeys({ userId: user!.id, limit: 0, cursor: "" });
+    expect(listed.apiKeys.map((k) => k.id)).toEqual([created.apiKey!.id]);
+    expect(listed.nextCursor).toBe("");
+    expect(listed.apiKeys[0]?.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it("reads a user by email, renames, deactivates and reactivates", async () => {
+    await account.client.createUser({ email: "bo@example.com", name: "Bo", password: "correct horse" });
+    const { user } = await account.client.getUser({ email: "BO@example.com" });
+    expect((await account.client.updateUser({ userId: user!.id, name: " Bo B. " })).user?.name).toBe("Bo B.");
+    const off = await account.client.deactivateUser({ userId: user!.id, confirmation: "DELETE" });
+    expect(off.user).toMatchObject({ status: "deactivated", deactivatedAt: expect.any(Date) });
+    expect(await refusal(account.client.authenticate({ email: "bo@example.com", password: "correct horse" }))).toMatchObject({
+      code: "unauthorized",
+      message: "This account is deactivated.",
+    });
+    expect((await account.client.reactivateUser({ email: "bo@example.com" })).user?.status).toBe("active");
+    expect((await account.client.authenticate({ email: "bo@example.com", password: "correct horse" })).user?.id).toBe(user!.id);
+  });
+
+  it("maps conflict, not found, forbidden and unauthorized across the hop", async () => {
+    await account.client.createUser({ email: "cy@example.com", name: "Cy", password: "correct horse" });
+    const { user } = await account.client.getUser({ email: "cy@example.com" });
+    expect((await refusal(account.client.createUser({ email: "CY@example.com", name: "Cy", password: "correct horse" }))).code).toBe("conflict");
+    expect((await refusal(account.client.getUser({ id: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).code).toBe("not_found");
+    expect(
+      await refusal(account.client.createApiKey({ userId: user!.id, name: "x", scopes: ["projects:write"], granterScopes: ["projects:read"], operator: false })),
+    ).toMatchObject({ code: "forbidden", message: "A key cannot grant the scope projects:write it does not hold." });
+    expect(await refusal(account.client.verifyApiKey({ plaintext: "svc_sk_nope" }))).toMatchObject({ code: "unauthorized" });
+    expect(await refusal(account.client.listApiKeys({ userId: user!.id, limit: 5, cursor: "bogus" }))).toMatchObject({ errors: [{ path: "cursor" }] });
+  });
+
+  it("publishes its events on earshot.account.v1, keyed by workspace id", async () => {
+    const { user, workspace } = await account.client.createUser({ email: "dee@example.com", name: "Dee", password: "correct horse" });
+    await account.client.deactivateUser({ userId: user!.id, confirmation: "DELETE" });
+    for (let i = 0; i < 100 && published.filter((p) => p.key === workspace!.id).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(published.filter((p) => p.key === workspace!.id)).toEqual([
+      { topic: "earshot.account.v1", key: workspace!.id, type: "user.created" },
+      { topic: "earshot.account.v1", key: workspace!.id, type: "user.deactivated" },
+    ]);
+  });
+});

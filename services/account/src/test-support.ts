@@ -1,0 +1,34 @@
+import { type CloudEvent, type DocumentStore, ManualClock, OUTBOX_COLLECTION, type OutboxRecord, openEmbeddedStore, Outbox } from "@earshot/platform";
+import type { AccountDeps } from "./domain/deps";
+import { createUser } from "./domain/users";
+import { openAccountCollections } from "./store";
+
+// Test wiring for the domain verbs: an in-memory store, the real outbox and a clock the test moves.
+
+export interface AccountWorld {
+  store: DocumentStore;
+  clock: ManualClock;
+  deps: AccountDeps;
+  /** Events committed through the outbox so far, oldest first. */
+  events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
+}
+
+export const START = "2026-11-22T08:00:00.000Z";
+
+export const openAccountWorld = async (): Promise<AccountWorld> => {
+  const store = await openEmbeddedStore();
+  const clock = new ManualClock(START);
+  const deps: AccountDeps = { collections: await openAccountCollections(store), outbox: new Outbox(store, clock, "account"), clock };
+  return {
+    store,
+    clock,
+    deps,
+    events: async () =>
+      (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { _id: 1 } })).map((r) => ({ ...r.event, topic: r.topic, key: r.key })),
+  };
+};
+
+export const PASSWORD = "correct horse battery";
+
+export const newUser = (world: AccountWorld, email = "ana@example.com", name = "Ana") =>
+  createUser(world.deps, { email, name, password: PASSWORD });
