@@ -1,19 +1,23 @@
 // The image's entrypoint: `node deploy/entrypoint.js <deployable>` starts one service. Deployables are
-// declared by each package under services/ in package.json ("earshot": { "deployables": [...] }).
+// declared by each package under services/ in package.json ("earshot": { "deployables": [...] }), plus
+// `all-in-one`, the embedded local mode (every service in one process).
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
+const servicesDir = path.join(root, "services");
 
 const listDeployables = () => {
-  const out = [{ name: "all-in-one", dir: path.join(root, "services", "all-in-one"), entry: "dist/main.js", protocol: "http", port: 8080 }];
-  const servicesDir = path.join(root, "services");
+  const out = [{ name: "all-in-one", dir: path.join(servicesDir, "all-in-one"), entry: "dist/main.js", protocol: "http", port: 8080 }];
   for (const dir of fs.readdirSync(servicesDir).sort()) {
     const file = path.join(servicesDir, dir, "package.json");
     if (!fs.existsSync(file)) continue;
     const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-    for (const d of (pkg.earshot && pkg.earshot.deployables) || []) out.push({ ...d, dir: path.join(servicesDir, dir) });
+    for (const d of (pkg.earshot && pkg.earshot.deployables) || []) {
+      if (out.some((o) => o.name === d.name)) continue;
+      out.push({ ...d, dir: path.join(servicesDir, dir) });
+    }
   }
   return out;
 };
@@ -25,8 +29,16 @@ if (require.main === module) {
   const all = listDeployables();
   const found = all.find((d) => d.name === name);
   if (!found) {
-    process.stderr.write(`Usage: entrypoint.js <deployable>\n${name ? `Unknown deployable "${name}". ` : ""}Known: ${all.map((d) => d.name).join(", ")}\n`);
-    process.exit(64);
+    process.stderr.write(
+      `Usage: node deploy/entrypoint.js <deployable>\n${name ? `Unknown deployable "${name}". ` : "No deployable given. "}` +
+        `Known: ${all.map((d) => d.name).join(", ")}\n`,
+    );
+    process.exit(64); // EX_USAGE
   }
-  require(path.join(found.dir, found.entry));
+  const entry = path.join(found.dir, found.entry);
+  if (!fs.existsSync(entry)) {
+    process.stderr.write(`${name}: ${path.relative(root, entry)} does not exist; build first (npm run build).\n`);
+    process.exit(1);
+  }
+  require(entry);
 }

@@ -1,48 +1,102 @@
-{{/* Labels shared by every object of one component. */}}
+{{/*
+Named templates shared by every Earshot service. Most take the "service context", a dict of
+  root      the chart's root context ($)
+  name      the deployable's name, as in services/*/package.json (e.g. "mcp-gateway")
+  values    its values block (e.g. .Values.mcpGateway)
+  protocol  "grpc" or "http"
+*/}}
+
+{{/* Labels shared by every object of one service. */}}
 {{- define "earshot.labels" -}}
-app.kubernetes.io/name: {{ .name }}
-app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{ include "earshot.selector" . }}
 app.kubernetes.io/part-of: earshot
 app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | quote }}
 {{- end -}}
 
+{{/* The labels that select one service's pods (never change them on upgrade). */}}
 {{- define "earshot.selector" -}}
 app.kubernetes.io/name: {{ .name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{- end -}}
 
-{{- define "earshot.secretName" -}}
-{{- if .Values.global.existingSecret -}}{{ .Values.global.existingSecret }}{{- else -}}{{ .Release.Name }}-earshot{{- end -}}
+{{/* Names of the ConfigMap and Secret every service reads its environment from (called with $). */}}
+{{- define "earshot.configMapName" -}}
+{{ .Release.Name }}-earshot
 {{- end -}}
 
-{{/* Probes: native gRPC health checks for services, /healthz and /readyz for the HTTP edge. */}}
-{{- define "earshot.probes" -}}
+{{- define "earshot.secretName" -}}
+{{- if .Values.global.existingSecret -}}
+{{ .Values.global.existingSecret }}
+{{- else -}}
+{{ .Release.Name }}-earshot
+{{- end -}}
+{{- end -}}
+
+{{/* The container's environment: its own listen port, then the shared ConfigMap and Secret. */}}
+{{- define "earshot.env" -}}
+env:
 {{- if eq .protocol "grpc" }}
-readinessProbe:
-  grpc: { port: {{ .values.port }} }
-  periodSeconds: 5
-livenessProbe:
-  grpc: { port: {{ .values.port }} }
-  periodSeconds: 10
-  failureThreshold: 3
+  - { name: GRPC_HOST, value: "0.0.0.0" }
+  - { name: GRPC_PORT, value: {{ .values.port | quote }} }
 {{- else }}
+  - { name: HOST, value: "0.0.0.0" }
+  - { name: PORT, value: {{ .values.port | quote }} }
+  - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
+{{- end }}
+envFrom:
+  - configMapRef: { name: {{ include "earshot.configMapName" .root }} }
+  - secretRef: { name: {{ include "earshot.secretName" .root }} }
+{{- end -}}
+
+{{/* Pod and container security contexts: the image's non-root node user, read-only root filesystem. */}}
+{{- define "earshot.podSecurityContext" -}}
+securityContext:
+  runAsNonRoot: true
+  runAsUser: 1000
+  runAsGroup: 1000
+  seccompProfile: { type: RuntimeDefault }
+{{- end -}}
+
+{{- define "earshot.containerSecurityContext" -}}
+securityContext:
+  allowPrivilegeEscalation: false
+  readOnlyRootFilesystem: true
+  runAsNonRoot: true
+  runAsUser: 1000
+  capabilities: { drop: ["ALL"] }
+{{- end -}}
+
+{{/* Probes: native gRPC health checks (grpc.health.v1) for services, /healthz and /readyz for the HTTP edge. */}}
+{{- define "earshot.probes" -}}
+{{- if eq .protocol "grpc" -}}
 readinessProbe:
-  httpGet: { path: /readyz, port: {{ .values.port }} }
+  grpc: { port: {{ .values.port }} }
   periodSeconds: 5
 livenessProbe:
-  httpGet: { path: /healthz, port: {{ .values.port }} }
+  grpc: { port: {{ .values.port }} }
   periodSeconds: 10
   failureThreshold: 3
-{{- end }}
+{{- else -}}
+readinessProbe:
+  httpGet: { path: /readyz, port: {{ .protocol }} }
+  periodSeconds: 5
+livenessProbe:
+  httpGet: { path: /healthz, port: {{ .protocol }} }
+  periodSeconds: 10
+  failureThreshold: 3
+{{- end -}}
 {{- end -}}
 
 {{/*
-One component: Deployment, Service, and optionally HorizontalPodAutoscaler and PodDisruptionBudget.
-Call with (dict "root" $ "name" "account" "values" .Values.account "protocol" "grpc").
+One service: Deployment and Service, plus a HorizontalPodAutoscaler and a PodDisruptionBudget when enabled.
+  {{ include "earshot.service" (dict "root" $ "name" "account" "values" .Values.account "protocol" "grpc") }}
 */}}
-{{- define "earshot.component" -}}
+{{- define "earshot.service" -}}
 {{- $name := .name -}}
 {{- $v := .values -}}
+{{- $root := .root -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -60,37 +114,25 @@ spec:
     metadata:
       labels:
         {{- include "earshot.labels" . | nindent 8 }}
+      annotations:
+        checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
     spec:
+      # SIGTERM drains within 10 s.
       terminationGracePeriodSeconds: 15
-      securityContext:
-        runAsNonRoot: true
-        runAsUser: 1000
-        runAsGroup: 1000
-        seccompProfile: { type: RuntimeDefault }
+      {{- include "earshot.podSecurityContext" . | nindent 6 }}
       containers:
         - name: {{ $name }}
-          image: "{{ .root.Values.image.repository }}:{{ .root.Values.image.tag }}"
-          imagePullPolicy: {{ .root.Values.image.pullPolicy | default "IfNotPresent" }}
+          image: "{{ $root.Values.image.repository }}:{{ $root.Values.image.tag }}"
+          imagePullPolicy: {{ $root.Values.image.pullPolicy | default "IfNotPresent" }}
           args: [{{ $name | quote }}]
           ports:
             - name: {{ .protocol }}
               containerPort: {{ $v.port }}
-          env:
-            - { name: GRPC_PORT, value: {{ $v.port | quote }} }
-            - { name: PORT, value: {{ $v.port | quote }} }
-            {{- if eq .protocol "http" }}
-            - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
-            {{- end }}
-          envFrom:
-            - configMapRef: { name: {{ .root.Release.Name }}-earshot }
-            - secretRef: { name: {{ include "earshot.secretName" .root }} }
+          {{- include "earshot.env" . | nindent 10 }}
           {{- include "earshot.probes" . | nindent 10 }}
           resources:
             {{- toYaml $v.resources | nindent 12 }}
-          securityContext:
-            allowPrivilegeEscalation: false
-            readOnlyRootFilesystem: true
-            capabilities: { drop: ["ALL"] }
+          {{- include "earshot.containerSecurityContext" . | nindent 10 }}
           volumeMounts:
             - { name: tmp, mountPath: /tmp }
             {{- if eq .protocol "http" }}
@@ -102,7 +144,7 @@ spec:
         # Every edge replica must sign and verify OAuth tokens with the same keys.
         - name: oauth-keys
           secret:
-            secretName: {{ required "global.oauthSigningKeysSecret is required (see deploy/generate-oauth-keys.js)" .root.Values.global.oauthSigningKeysSecret }}
+            secretName: {{ required "global.oauthSigningKeysSecret is required (see deploy/generate-oauth-keys.js)" $root.Values.global.oauthSigningKeysSecret }}
         {{- end }}
 ---
 apiVersion: v1
@@ -118,6 +160,7 @@ spec:
     - name: {{ .protocol }}
       port: {{ $v.port }}
       targetPort: {{ .protocol }}
+      appProtocol: {{ .protocol }}
 {{- if $v.autoscaling.enabled }}
 ---
 apiVersion: autoscaling/v2
