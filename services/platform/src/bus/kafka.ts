@@ -1,134 +1,326 @@
-import { type Admin, type Consumer, Kafka, type KafkaMessage, logLevel, type LogEntry, type Producer } from "kafkajs";
+import {
+  type Consumer,
+  type EachMessagePayload,
+  type IHeaders,
+  Kafka,
+  KafkaJSError,
+  type KafkaJSErrorMetadata,
+  type KafkaMessage,
+  type LogEntry,
+  logLevel,
+  Partitioners,
+} from "kafkajs";
 import type { Logger } from "../logger";
 import type { BusMessage, DeliveredMessage, EventBus, MessageHandler, SubscribeOptions, Subscription } from "./port";
 
-// The production bus. One idempotent producer (acks from all in-sync replicas), one consumer per
-// subscription. A handler that throws leaves its offset uncommitted: kafkajs seeks back and redelivers,
-// and when its retries run out the consumer restarts rather than stopping, so delivery goes on.
+// The production bus on Kafka (kafkajs). One idempotent producer for the whole bus, one consumer per
+// subscription, topics created on first use because production clusters disable auto-creation.
+//
+// Delivery is at least once: a handler that throws leaves its offset uncommitted and kafkajs fetches the
+// partition again from that offset after a backoff, so the message comes back before any later message
+// of its partition. The delicate part is making sure that never turns into a consumer that silently
+// stops; see `subscribe` below.
 
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
+  /** kafkajs's own log lines (warn and above) go here; without a logger they are dropped. */
   logger?: Logger;
-  /** Partitions of topics this bus creates; production clusters disable auto-creation. */
+  /** Partitions of the topics this bus creates. The unit of parallelism per consumer group. */
   partitions?: number;
+  /** Replication factor of the topics this bus creates; 3 on a real cluster, 1 on a single broker. */
   replicationFactor?: number;
-  /** An existing client (tests). */
+  /** A ready kafkajs client (SSL, SASL, tests); brokers, clientId and the log routing are then its own. */
   kafka?: Kafka;
 }
 
-const LEVELS: Record<number, "error" | "warn" | "info" | "debug"> = {
+// The consumer's retry schedule, spelled out in full: kafkajs swaps in much shorter defaults when
+// NODE_ENV=test, and the production behaviour should not depend on that.
+const CONSUMER_RETRY = {
+  // Never give up on a partition. Each failed handler call makes kafkajs's fetch loop fail; when the loop
+  // runs out of retries the consumer crashes, and then only restarts if the error looks retriable and
+  // restartOnFailure agrees. Retrying without end keeps redelivery inside one running consumer, with no
+  // group rebalance per exhausted round. (restartOnFailure below still covers crashes that bypass retries.)
+  retries: Number.MAX_SAFE_INTEGER,
+  initialRetryTime: 300,
+  multiplier: 2,
+  factor: 0.2,
+  // Under the 30 s session timeout, so the heartbeat sent on each failed attempt (see eachMessage) keeps
+  // the member in its group; and it bounds how long stop() waits for a pending retry to notice the stop.
+  maxRetryTime: 10_000,
+};
+
+const LOG_LEVELS: Partial<Record<logLevel, "error" | "warn" | "info" | "debug">> = {
   [logLevel.ERROR]: "error",
   [logLevel.WARN]: "warn",
   [logLevel.INFO]: "info",
   [logLevel.DEBUG]: "debug",
 };
 
-const toDelivered = (topic: string, partition: number, m: KafkaMessage): DeliveredMessage => {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(m.headers ?? {})) {
-    if (v === undefined) continue;
-    headers[k] = Array.isArray(v) ? v.map((x) => x.toString()).join(",") : v.toString();
-  }
-  return { topic, key: m.key?.toString("utf8") ?? "", value: m.value?.toString("utf8") ?? "", headers, partition, offset: m.offset };
+const routeLogs = (logger: Logger) => () => {
+  const log = logger.child({ component: "kafkajs" });
+  return ({ namespace, level, log: entry }: LogEntry): void => {
+    // pino stamps its own time and name; kafkajs's copies would only clash with them.
+    const { message, timestamp: _timestamp, logger: _logger, ...fields } = entry;
+    log[LOG_LEVELS[level] ?? "warn"]({ ...fields, namespace }, message);
+  };
 };
+
+const headersOf = (headers: IHeaders | undefined): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    // Kafka allows a header name more than once (kafkajs then gives an array); like Kafka's own
+    // lastHeader(), the last value wins. This bus never writes repeated names itself.
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last !== undefined) out[name] = last.toString("utf8");
+  }
+  return out;
+};
+
+const toDelivered = (topic: string, partition: number, message: KafkaMessage): DeliveredMessage => ({
+  topic,
+  // Messages from other producers may lack a key or a value; the port has strings, so empty ones.
+  key: message.key?.toString("utf8") ?? "",
+  value: message.value?.toString("utf8") ?? "",
+  headers: headersOf(message.headers),
+  partition,
+  offset: message.offset,
+});
+
+/**
+ * The handler's failure as kafkajs must see it. kafkajs treats TypeError, RangeError, ReferenceError and
+ * SyntaxError as unrecoverable: it skips its retries and crashes the consumer *without* a restart, so one
+ * handler bug such as reading a property of undefined would silently end the subscription. Wrapped in a
+ * retriable KafkaJSError, every handler failure is retried like any other (kafkajs also skips its own
+ * "Error when calling eachMessage" log line for KafkaJSErrors; we log the failure ourselves).
+ */
+const handlerFailure = (err: unknown): KafkaJSError => {
+  const cause = err instanceof Error ? err : new Error(String(err));
+  // kafkajs passes `cause` on at run time; its type declarations just do not list it.
+  return new KafkaJSError(cause, { retriable: true, cause } as KafkaJSErrorMetadata);
+};
+
+const describeError = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
   const log = options.logger;
+  if (!options.kafka && options.brokers.length === 0) throw new Error("createKafkaBus: no Kafka brokers given.");
   const kafka =
     options.kafka ??
     new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
       logLevel: log ? logLevel.WARN : logLevel.NOTHING,
-      logCreator: () => (entry: LogEntry) => {
-        const level = LEVELS[entry.level] ?? "info";
-        log?.[level]({ kafka: entry.namespace, ...entry.log }, entry.log.message);
+      ...(log ? { logCreator: routeLogs(log) } : {}),
+    });
+
+  const producer = kafka.producer({
+    // Idempotence with one request in flight: broker-side retries neither duplicate nor reorder messages,
+    // which is what keeps order per key across publish calls. kafkajs forces acks=-1 with it.
+    idempotent: true,
+    maxInFlightRequests: 1,
+    // The Java client's murmur2 partitioner (kafkajs 2's default, named so it does not warn), so a key
+    // lands on the same partition whichever client wrote it.
+    createPartitioner: Partitioners.DefaultPartitioner,
+    // Topics are created explicitly with the configured partitions (ensureTopics); an auto-created one
+    // would get the broker's default count instead.
+    allowAutoTopicCreation: false,
+  });
+  const admin = kafka.admin();
+
+  let producerConnected: Promise<void> | undefined;
+  let adminConnected: Promise<void> | undefined;
+  const topicsReady = new Map<string, Promise<void>>();
+  const subscriptions = new Set<Subscription>();
+  let closing: Promise<void> | undefined;
+
+  const assertOpen = (): void => {
+    if (closing) throw new Error("The bus is closed.");
+  };
+
+  // Connect once, lazily; a failed attempt is forgotten so the next call tries again instead of
+  // failing forever with the first error.
+  const connectProducer = (): Promise<void> => {
+    assertOpen(); // a connect begun after close() would never be disconnected
+    const attempt = (producerConnected ??= producer.connect());
+    attempt.catch(() => {
+      if (producerConnected === attempt) producerConnected = undefined;
+    });
+    return attempt;
+  };
+  const connectAdmin = (): Promise<void> => {
+    assertOpen();
+    const attempt = (adminConnected ??= admin.connect());
+    attempt.catch(() => {
+      if (adminConnected === attempt) adminConnected = undefined;
+    });
+    return attempt;
+  };
+
+  const createMissing = async (topics: string[]): Promise<void> => {
+    await connectAdmin();
+    // Look before creating: a principal allowed to describe topics but not to create them (common on
+    // managed clusters, where topics are provisioned) must still work once its topics exist.
+    const existing = new Set(await admin.listTopics());
+    await Promise.all(
+      topics
+        .filter((topic) => !existing.has(topic))
+        // One topic per request: when a batch contains a topic that already exists, kafkajs answers
+        // false without waiting for the leaders of the ones it did create.
+        .map((topic) =>
+          admin.createTopics({
+            // Answers false rather than failing when another process created the topic meanwhile.
+            topics: [{ topic, numPartitions: options.partitions ?? 6, replicationFactor: options.replicationFactor ?? 1 }],
+            // So the first produce or fetch does not run into LEADER_NOT_AVAILABLE.
+            waitForLeaders: true,
+          }),
+        ),
+    );
+  };
+
+  /** Makes sure the topics exist, asking the cluster once per topic for the life of the bus. */
+  const ensureTopics = async (topics: string[]): Promise<void> => {
+    const missing = [...new Set(topics)].filter((topic) => !topicsReady.has(topic));
+    if (missing.length > 0) {
+      const ready = createMissing(missing);
+      for (const topic of missing) topicsReady.set(topic, ready);
+      ready.catch(() => {
+        // Forget the failure so the next publish or subscribe asks again.
+        for (const topic of missing) if (topicsReady.get(topic) === ready) topicsReady.delete(topic);
+      });
+    }
+    await Promise.all(topics.map((topic) => topicsReady.get(topic)));
+  };
+
+  const publish = async (messages: BusMessage[]): Promise<void> => {
+    assertOpen();
+    if (messages.length === 0) return;
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const m of messages) {
+      const list = byTopic.get(m.topic);
+      if (list) list.push(m);
+      else byTopic.set(m.topic, [m]);
+    }
+    await ensureTopics([...byTopic.keys()]);
+    await connectProducer();
+    // One request for the whole call. The key picks the partition, so messages with one key keep the
+    // order they have in `messages`. Resolves once all in-sync replicas have them (acks=-1).
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      })),
+    });
+  };
+
+  const subscribe = async (sub: SubscribeOptions, handler: MessageHandler): Promise<Subscription> => {
+    assertOpen();
+    await ensureTopics(sub.topics);
+
+    let stopped = false;
+    const consumer: Consumer = kafka.consumer({
+      groupId: sub.groupId,
+      allowAutoTopicCreation: false,
+      retry: {
+        ...CONSUMER_RETRY,
+        // Some crashes do not go through the retries (a connection lost while starting, no broker
+        // left): kafkajs restarts the consumer for those when they are retriable and this says yes.
+        restartOnFailure: async () => !stopped,
       },
     });
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-  const admin: Admin = kafka.admin();
-  const consumers = new Set<Consumer>();
-  const topicsReady = new Map<string, Promise<void>>();
-  let producerReady: Promise<void> | undefined;
-  let adminReady: Promise<void> | undefined;
-  let closed = false;
 
-  const ensureTopics = async (topics: string[]): Promise<void> => {
-    const missing = topics.filter((t) => !topicsReady.has(t));
-    if (missing.length > 0) {
-      const created = (async () => {
-        adminReady ??= admin.connect();
-        await adminReady;
-        // createTopics answers false (not an error) for topics that already exist.
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({
-            topic,
-            numPartitions: options.partitions ?? 6,
-            replicationFactor: options.replicationFactor ?? 1,
-          })),
-        });
-      })();
-      for (const t of missing) topicsReady.set(t, created);
-      created.catch(() => missing.forEach((t) => topicsReady.delete(t)));
-    }
-    await Promise.all(topics.map((t) => topicsReady.get(t)));
-  };
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (stopped) return;
+      const fields = { err: payload.error, group: sub.groupId, topics: sub.topics };
+      if (payload.restart) log?.warn(fields, "Kafka consumer crashed; kafkajs restarts it");
+      // Non-retriable errors (authorization, invalid group, ...) end the consumer for good; nothing here
+      // can fix them, but they must not go unnoticed.
+      else log?.error(fields, "Kafka consumer crashed and will not restart; this subscription receives nothing more");
+    });
 
-  return {
-    kind: "kafka",
-    publish: async (messages: BusMessage[]) => {
-      if (closed) throw new Error("The bus is closed.");
-      if (messages.length === 0) return;
-      const byTopic = new Map<string, BusMessage[]>();
-      for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
-      await ensureTopics([...byTopic.keys()]);
-      producerReady ??= producer.connect();
-      await producerReady;
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, ms]) => ({
-          topic,
-          messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers ?? {} })),
-        })),
-      });
-    },
-    subscribe: async (sub: SubscribeOptions, handler: MessageHandler): Promise<Subscription> => {
-      if (closed) throw new Error("The bus is closed.");
-      await ensureTopics(sub.topics);
-      const consumer = kafka.consumer({
-        groupId: sub.groupId,
-        retry: { retries: 8, initialRetryTime: 300, maxRetryTime: 30_000, restartOnFailure: async () => !closed },
-      });
-      consumers.add(consumer);
+    // Consecutive failures of the message at the head of each topic partition, for the log lines.
+    const failures = new Map<string, { offset: string; count: number }>();
+
+    const eachMessage = async ({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> => {
+      if (stopped) {
+        // Only reachable if a kafkajs restart raced with stop(): never hand a stopped subscription a
+        // message; stop that consumer again and leave the offset for whoever takes the partition over.
+        void consumer.disconnect().catch(() => undefined);
+        throw new KafkaJSError("The subscription is stopped.", { retriable: true });
+      }
+      const at = `${topic}\u0000${partition}`;
+      try {
+        await handler(toDelivered(topic, partition, message));
+        failures.delete(at);
+      } catch (err) {
+        const previous = failures.get(at);
+        const count = previous?.offset === message.offset ? previous.count + 1 : 1;
+        failures.set(at, { offset: message.offset, count });
+        log?.warn(
+          { err, group: sub.groupId, topic, partition, offset: message.offset, attempt: count },
+          "message handling failed; it will be redelivered",
+        );
+        // kafkajs heartbeats only after a handled message or an empty fetch. Without this, a message that
+        // keeps failing would get the member evicted after the session timeout and rebalance the group
+        // over and over. Best effort: a rebalance it reports is met by the fetch loop anyway.
+        await heartbeat().catch(() => undefined);
+        // Thrown back to kafkajs: the offset stays uncommitted (earlier messages of the batch are
+        // committed) and the partition is fetched again from this message after the retry backoff.
+        throw handlerFailure(err);
+      }
+    };
+
+    const stopConsumer = async (): Promise<void> => {
+      stopped = true;
+      await consumer.disconnect();
+    };
+
+    try {
       await consumer.connect();
       await consumer.subscribe({ topics: sub.topics, fromBeginning: sub.fromBeginning ?? true });
-      await consumer.run({
-        autoCommit: true,
-        eachMessage: async ({ topic, partition, message }) => {
-          try {
-            await handler(toDelivered(topic, partition, message));
-          } catch (err) {
-            log?.warn({ err, topic, partition, offset: message.offset, group: sub.groupId }, "message handling failed; redelivering");
-            throw err;
-          }
-        },
-      });
-      return {
-        stop: async () => {
-          consumers.delete(consumer);
-          await consumer.disconnect();
-        },
-      };
-    },
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await Promise.all([...consumers].map((c) => c.disconnect()));
-      consumers.clear();
-      if (producerReady) await producer.disconnect();
-      if (adminReady) await admin.disconnect();
-    },
+      // Resolves once the consumer has joined its group (or crashed trying, which the CRASH listener
+      // reports); fetching then runs in the background.
+      await consumer.run({ autoCommit: true, eachMessage });
+    } catch (err) {
+      await stopConsumer().catch((e: unknown) => log?.warn({ err: e }, "could not disconnect a Kafka consumer that failed to start"));
+      throw err;
+    }
+
+    let stopping: Promise<void> | undefined;
+    const subscription: Subscription = {
+      stop: () =>
+        (stopping ??= (async () => {
+          subscriptions.delete(subscription);
+          await stopConsumer();
+        })()),
+    };
+    subscriptions.add(subscription);
+    if (closing) {
+      // close() ran while this consumer was starting and could not see it.
+      await subscription.stop();
+      throw new Error("The bus is closed.");
+    }
+    return subscription;
   };
+
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      // Everything is released even when one part fails; the failures are reported together.
+      const results = await Promise.allSettled([...subscriptions].map((s) => s.stop()));
+      const disconnect = async (connected: Promise<void> | undefined, client: { disconnect(): Promise<void> }) => {
+        if (!connected) return;
+        // Let a connect still in flight settle first; disconnecting under it could leave it connected.
+        await connected.catch(() => undefined);
+        await client.disconnect();
+      };
+      results.push(...(await Promise.allSettled([disconnect(producerConnected, producer), disconnect(adminConnected, admin)])));
+      const errors = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+      if (errors.length > 0) {
+        throw new AggregateError(errors, `Closing the Kafka bus failed: ${errors.map(describeError).join("; ")}`);
+      }
+    })());
+
+  return { kind: "kafka", publish, subscribe, close };
 };

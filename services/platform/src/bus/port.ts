@@ -37,7 +37,7 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** Stable partition choice for a key (FNV-1a), shared so adapters order the same way. */
+/** Stable partition choice for a key (FNV-1a) for the in-process bus; Kafka partitions with its own (Java-compatible) partitioner. Either way one key stays on one partition. */
 export const partitionFor = (key: string, partitions: number): number => {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
