@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import Ajv from "ajv";
 import yaml from "js-yaml";
@@ -13,7 +14,9 @@ type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 const root = path.resolve(__dirname, "..");
 const chart = path.join(root, "charts", "earshot");
+const templatesDir = path.join(chart, "templates");
 const k8s = path.join(root, "deploy", "k8s");
+const entrypoint = path.join(root, "deploy", "entrypoint.js");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { listDeployables } = require("./entrypoint.js") as { listDeployables: () => Deployable[] };
 
@@ -21,7 +24,7 @@ const read = (file: string) => readFileSync(file, "utf8");
 const camel = (s: string) => s.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 const addrVar = (name: string) => `${name.toUpperCase().replace(/-/g, "_")}_GRPC_ADDR`;
 
-// Read package.json files directly too, so the test does not only trust the entrypoint's scan.
+// Read whatever services/*/package.json exist, so the test does not only trust the entrypoint's scan.
 const declared = (): Deployable[] =>
   readdirSync(path.join(root, "services"))
     .filter((dir) => existsSync(path.join(root, "services", dir, "package.json")))
@@ -36,6 +39,32 @@ const compileSchema = () => {
   return ajv.compile(JSON.parse(read(path.join(chart, "values.schema.json"))));
 };
 const values = () => yaml.load(read(path.join(chart, "values.yaml"))) as Record<string, Doc>;
+const templateFiles = () => readdirSync(templatesDir).filter((f) => /\.(ya?ml|tpl|txt)$/.test(f));
+
+/**
+ * Go template comments, `{{/* ... *\/}}` or `{{- /* ... *\/ -}}`, end at the first `*\/`, which must be
+ * followed at once by the closing delimiter: a `*\/` inside the text (say, a glob) breaks the parse.
+ * Returns the text without its comments and the problems found.
+ */
+const stripComments = (text: string): { text: string; problems: string[] } => {
+  const problems: string[] = [];
+  let out = "";
+  let at = 0;
+  const open = /\{\{(-\s+)?\/\*/g;
+  for (let m = open.exec(text); m; m = open.exec(text)) {
+    const close = text.indexOf("*/", m.index + m[0].length);
+    const line = text.slice(0, m.index).split("\n").length;
+    const after = close < 0 ? null : /^(\s+-)?\}\}/.exec(text.slice(close + 2));
+    if (close < 0 || !after) {
+      problems.push(`line ${line}: comment not closed by "*/}}"`);
+      break;
+    }
+    out += text.slice(at, m.index);
+    at = close + 2 + after[0].length;
+    open.lastIndex = at;
+  }
+  return { text: out + text.slice(at), problems };
+};
 
 describe("deployment artefacts", () => {
   it("the services declare their deployables with a name, an entry, a protocol and a port", () => {
@@ -50,21 +79,22 @@ describe("deployment artefacts", () => {
     expect(listDeployables().map((d) => d.name).sort()).toEqual(["all-in-one", ...deployables.map((d) => d.name)].sort());
   });
 
-  it("every deployable under services/ has a chart template, a values block and a kustomize manifest", () => {
+  it("every deployable under services/ has a chart template and a kustomize manifest", () => {
     const vals = values();
     const schema = JSON.parse(read(path.join(chart, "values.schema.json"))) as { properties: Record<string, unknown>; required: string[] };
     const kustomization = yaml.load(read(path.join(k8s, "kustomization.yaml"))) as { resources: string[] };
     const kConfig = yaml.loadAll(read(path.join(k8s, "configmap.yaml"))) as Doc[];
-    const chartConfig = read(path.join(chart, "templates", "configmap.yaml"));
+    const chartConfig = read(path.join(templatesDir, "configmap.yaml"));
     const missing: string[] = [];
     for (const d of deployables) {
       const key = camel(d.name);
-      const template = path.join(chart, "templates", `${d.name}.yaml`);
+      const template = path.join(templatesDir, `${d.name}.yaml`);
       if (!existsSync(template)) missing.push(`charts/earshot/templates/${d.name}.yaml`);
       else {
         const text = read(template);
         if (!text.includes(`.Values.${key}.enabled`)) missing.push(`${d.name}.yaml: guard on .Values.${key}.enabled`);
         if (!text.includes(`"name" "${d.name}"`)) missing.push(`${d.name}.yaml: "name" "${d.name}"`);
+        if (!text.includes(`.Values.${key} `)) missing.push(`${d.name}.yaml: "values" .Values.${key}`);
         if (!text.includes(`"protocol" "${d.protocol}"`)) missing.push(`${d.name}.yaml: "protocol" "${d.protocol}"`);
       }
       if (!vals[key]) missing.push(`values.yaml: ${key}`);
@@ -77,6 +107,8 @@ describe("deployment artefacts", () => {
         if (!chartConfig.includes(`${addrVar(d.name)}:`)) missing.push(`charts/earshot/templates/configmap.yaml: ${addrVar(d.name)}`);
       }
     }
+    // Every manifest the kustomization lists exists.
+    for (const r of kustomization.resources) if (!existsSync(path.join(k8s, r))) missing.push(`deploy/k8s/${r} (listed in kustomization.yaml)`);
     expect(missing).toEqual([]);
   });
 
@@ -85,22 +117,27 @@ describe("deployment artefacts", () => {
     const ok = validate(values());
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
+    // The broker list may also be given as a list (helm --set 'global.kafkaBrokers={a:9092,b:9092}').
+    const vals = values();
+    expect(validate({ ...vals, global: { ...vals.global, kafkaBrokers: ["kafka-0:9092", "kafka-1:9092"] } })).toBe(true);
   });
 
   it("the schema rejects an unknown key in a service block", () => {
     const validate = compileSchema();
     const vals = values();
-    for (const d of deployables) {
+    // (A missing block is reported by the coverage test above.)
+    for (const d of deployables.filter((x) => vals[camel(x.name)])) {
       const key = camel(d.name);
       expect(validate({ ...vals, [key]: { ...vals[key], replicas: 3 } })).toBe(false);
       expect(validate.errors?.some((e) => e.keyword === "additionalProperties" && e.params.additionalProperty === "replicas")).toBe(true);
       expect(validate({ ...vals, [key]: { ...vals[key], autoscaling: { ...vals[key].autoscaling, maxReplica: 4 } } })).toBe(false);
+      expect(validate({ ...vals, [key]: { ...vals[key], replicaCount: "2" } })).toBe(false);
     }
     expect(validate({ ...vals, global: { ...vals.global, mongoURL: "mongodb://x" } })).toBe(false);
     expect(validate({ ...vals, acount: vals.account })).toBe(false);
   });
 
-  it("every kustomize manifest holds a Deployment and a Service with probes and a non-root security context", () => {
+  it("every kustomize manifest parses and holds a Deployment and a Service with probes and a non-root security context", () => {
     const kustomization = yaml.load(read(path.join(k8s, "kustomization.yaml"))) as { images: Array<{ name: string }> };
     expect(kustomization.images.map((i) => i.name)).toContain("earshot");
     for (const d of deployables) {
@@ -121,12 +158,16 @@ describe("deployment artefacts", () => {
       expect(container.envFrom).toEqual(
         expect.arrayContaining([{ configMapRef: { name: "earshot-config" } }, { secretRef: { name: "earshot-secrets" } }]),
       );
+      const listenPort = container.env.find((e: Doc) => e.name === (d.protocol === "grpc" ? "GRPC_PORT" : "PORT"));
+      expect(listenPort?.value).toBe(String(d.port));
       expect(container.securityContext).toMatchObject({
         allowPrivilegeEscalation: false,
         readOnlyRootFilesystem: true,
         capabilities: { drop: ["ALL"] },
       });
+      // A read-only root filesystem: /tmp and the data dir (mail without SMTP) are writable volumes.
       expect(container.volumeMounts).toContainEqual({ name: "tmp", mountPath: "/tmp" });
+      expect(container.volumeMounts).toContainEqual({ name: "data", mountPath: "/data" });
       if (d.protocol === "grpc") {
         expect(container.readinessProbe.grpc.port).toBe(d.port);
         expect(container.livenessProbe.grpc.port).toBe(d.port);
@@ -137,37 +178,109 @@ describe("deployment artefacts", () => {
       expect(container.resources.requests).toBeDefined();
       expect(service!.spec.selector).toEqual(deployment!.spec.selector.matchLabels);
       expect(deployment!.spec.template.metadata.labels).toMatchObject(deployment!.spec.selector.matchLabels);
+      const portNames = container.ports.map((p: Doc) => p.name);
+      for (const p of service!.spec.ports) expect(portNames).toContain(p.targetPort);
     }
     const secret = yaml.load(read(path.join(k8s, "secret.yaml"))) as Doc;
     expect(secret).toMatchObject({ kind: "Secret", metadata: { name: "earshot-secrets" } });
     expect(Object.keys(secret.stringData)).toEqual(expect.arrayContaining(["MONGO_URL", "EARSHOT_SMTP_URL"]));
   });
 
-  it("every chart template has balanced block and end actions", () => {
-    const dir = path.join(chart, "templates");
+  it("every chart template's comments close with */}}", () => {
+    const problems = templateFiles().flatMap((file) => stripComments(read(path.join(templatesDir, file))).problems.map((p) => `${file}: ${p}`));
+    expect(problems).toEqual([]);
+    // The check itself: a glob inside a comment ends it early (Go: "comment ends before closing delimiter").
+    expect(stripComments("{{/* services/*/package.json */}}").problems).toHaveLength(1);
+    expect(stripComments("{{- /* fine */ -}}x{{/* also\nfine */}}").text).toBe("x");
+  });
+
+  it("every chart template has balanced if/range/with and end blocks", () => {
     const unbalanced: string[] = [];
-    for (const file of readdirSync(dir)) {
-      // Comments may mention actions; only real ones count.
-      const text = read(path.join(dir, file)).replace(/\{\{-?\s*\/\*[\s\S]*?\*\/\s*-?\}\}/g, "");
+    for (const file of templateFiles()) {
+      const { text } = stripComments(read(path.join(templatesDir, file)));
       let depth = 0;
       for (const m of text.matchAll(/\{\{-?\s*(if|range|with|define|block|else|end)\b/g)) {
         if (m[1] === "end") depth--;
         else if (m[1] !== "else") depth++;
         if (depth < 0) break;
       }
-      if (depth !== 0) unbalanced.push(`${file}: ${depth}`);
+      if (depth !== 0) unbalanced.push(`${file}: ${depth > 0 ? `${depth} block(s) not ended` : "an end without its block"}`);
       // Every opening delimiter has its closing one.
       if ((text.match(/\{\{/g) ?? []).length !== (text.match(/\}\}/g) ?? []).length) unbalanced.push(`${file}: delimiters`);
     }
     expect(unbalanced).toEqual([]);
   });
 
-  it("the entrypoint rejects an unknown deployable and lists the known ones", () => {
-    const res = spawnSync(process.execPath, [path.join(root, "deploy", "entrypoint.js"), "no-such-thing"], { encoding: "utf8" });
+  it("every template the chart includes is defined once", () => {
+    const defined: string[] = [];
+    const included = new Set<string>();
+    for (const file of templateFiles()) {
+      const { text } = stripComments(read(path.join(templatesDir, file)));
+      for (const m of text.matchAll(/\{\{-?\s*define\s+"([^"]+)"/g)) defined.push(m[1]!);
+      for (const m of text.matchAll(/\b(?:include|template)\s+"([^"]+)"/g)) included.add(m[1]!);
+    }
+    expect(defined.filter((n, i) => defined.indexOf(n) !== i)).toEqual([]);
+    expect([...included].filter((n) => !defined.includes(n))).toEqual([]);
+    // The per-service templates stay thin: each renders through the shared earshot.service template.
+    // (A missing template is reported by the coverage test above.)
+    for (const d of deployables.filter((x) => existsSync(path.join(templatesDir, `${x.name}.yaml`)))) {
+      expect(read(path.join(templatesDir, `${d.name}.yaml`))).toContain('include "earshot.service"');
+    }
+  });
+
+  it("the entrypoint lists every deployable and rejects an unknown one", () => {
+    const res = spawnSync(process.execPath, [entrypoint, "no-such-thing"], { encoding: "utf8" });
     expect(res.status).toBe(64);
     expect(res.stderr).toContain("no-such-thing");
     for (const name of ["all-in-one", ...deployables.map((d) => d.name)]) expect(res.stderr).toContain(name);
-    const none = spawnSync(process.execPath, [path.join(root, "deploy", "entrypoint.js")], { encoding: "utf8" });
+    const none = spawnSync(process.execPath, [entrypoint], { encoding: "utf8" });
     expect(none.status).toBe(64);
+  });
+
+  it("the entrypoint runs the deployable's entry as the main module", () => {
+    // A copy of the entrypoint beside a fixture services/ tree (the real entries need a build).
+    const dir = mkdtempSync(path.join(tmpdir(), "earshot-entrypoint-"));
+    try {
+      mkdirSync(path.join(dir, "deploy"));
+      copyFileSync(entrypoint, path.join(dir, "deploy", "entrypoint.js"));
+      const pkg = path.join(dir, "services", "demo");
+      mkdirSync(path.join(pkg, "dist"), { recursive: true });
+      writeFileSync(
+        path.join(pkg, "package.json"),
+        JSON.stringify({ name: "demo", earshot: { deployables: [{ name: "demo-svc", entry: "dist/run.js", protocol: "grpc", port: 50051 }] } }),
+      );
+      // Like services/edge's gateway-main: it starts only when it is the main module.
+      writeFileSync(
+        path.join(pkg, "dist", "run.js"),
+        'if (require.main === module) console.log(JSON.stringify({ started: true, argv: process.argv.slice(2) }));\n',
+      );
+      const res = spawnSync(process.execPath, [path.join(dir, "deploy", "entrypoint.js"), "demo-svc", "--flag"], { encoding: "utf8" });
+      expect(res.stderr).toBe("");
+      expect(res.status).toBe(0);
+      // Merely `require`d, the entry would print nothing.
+      expect(res.stdout).toContain('"started":true');
+      expect(JSON.parse(res.stdout)).toEqual({ started: true, argv: ["--flag"] });
+      // A declared deployable whose entry was not built: a clear error, not a stack trace.
+      const missing = spawnSync(process.execPath, [path.join(dir, "deploy", "entrypoint.js"), "all-in-one"], { encoding: "utf8" });
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain("services/all-in-one/dist/main.js does not exist");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the image is one non-root image whose entrypoint picks the deployable", () => {
+    const dockerfile = read(path.join(root, "deploy", "Dockerfile"));
+    expect(dockerfile.match(/^FROM node:20-bookworm-slim\b/gm)).toHaveLength(2);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^ENV NODE_ENV=production$/m);
+    expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "deploy/entrypoint.js"]');
+    expect(dockerfile).toContain('CMD ["all-in-one"]');
+    expect(dockerfile).toMatch(/^EXPOSE 8080 50051$/m);
+    // npm nests a dependency under a workspace's own node_modules when versions differ: they must ship too.
+    expect(dockerfile).toMatch(/for sub in [^;]*\bnode_modules\b/);
+    const ignore = read(path.join(root, "deploy", "Dockerfile.dockerignore")).split("\n").map((l) => l.trim());
+    for (const entry of ["**/node_modules", "**/dist", ".data", ".git"]) expect(ignore).toContain(entry);
   });
 });

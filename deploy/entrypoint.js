@@ -1,16 +1,22 @@
-// The image's entrypoint: `node deploy/entrypoint.js <deployable>` starts one service. Deployables are
-// declared by each package under services/ in package.json ("earshot": { "deployables": [...] }), plus
+// The image's entrypoint: `node deploy/entrypoint.js <deployable> [args...]` starts one service. Deployables
+// are declared by each package under services/ in package.json ("earshot": { "deployables": [...] }), plus
 // `all-in-one`, the embedded local mode (every service in one process).
 "use strict";
 const fs = require("node:fs");
+const Module = require("node:module");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
 const servicesDir = path.join(root, "services");
 
+/**
+ * Every deployable: `all-in-one` first, then those of services/<dir>/package.json in directory order.
+ * Each is { name, entry, protocol, port, dir } with `dir` the package's absolute directory.
+ */
 const listDeployables = () => {
-  const out = [{ name: "all-in-one", dir: path.join(servicesDir, "all-in-one"), entry: "dist/main.js", protocol: "http", port: 8080 }];
-  for (const dir of fs.readdirSync(servicesDir).sort()) {
+  const out = [{ name: "all-in-one", entry: "dist/main.js", protocol: "http", port: 8080, dir: path.join(servicesDir, "all-in-one") }];
+  const dirs = fs.existsSync(servicesDir) ? fs.readdirSync(servicesDir).sort() : [];
+  for (const dir of dirs) {
     const file = path.join(servicesDir, dir, "package.json");
     if (!fs.existsSync(file)) continue;
     const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -25,7 +31,7 @@ const listDeployables = () => {
 module.exports = { listDeployables };
 
 if (require.main === module) {
-  const name = process.argv[2];
+  const [name, ...rest] = process.argv.slice(2);
   const all = listDeployables();
   const found = all.find((d) => d.name === name);
   if (!found) {
@@ -40,5 +46,9 @@ if (require.main === module) {
     process.stderr.write(`${name}: ${path.relative(root, entry)} does not exist; build first (npm run build).\n`);
     process.exit(1);
   }
-  require(entry);
+  // Run the entry as the main module, as `node <entry>` would: an entry guarded by
+  // `if (require.main === module)` (services/edge's gateway-main) would do nothing when merely required.
+  process.argv = [process.argv[0], entry, ...rest];
+  if (typeof Module.runMain === "function") Module.runMain(entry);
+  else require(entry);
 }

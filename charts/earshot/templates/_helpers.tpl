@@ -1,7 +1,7 @@
 {{/*
 Named templates shared by every Earshot service. Most take the "service context", a dict of
   root      the chart's root context ($)
-  name      the deployable's name, as in services/*/package.json (e.g. "mcp-gateway")
+  name      the deployable's name, as declared in its package.json (e.g. "mcp-gateway")
   values    its values block (e.g. .Values.mcpGateway)
   protocol  "grpc" or "http"
 */}}
@@ -26,6 +26,16 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{ .Release.Name }}-earshot
 {{- end -}}
 
+{{/* KAFKA_BROKERS: global.kafkaBrokers as a comma-separated string or a list of host:port. */}}
+{{- define "earshot.kafkaBrokers" -}}
+{{- $brokers := required "global.kafkaBrokers is required (host:port, comma-separated or a list)" .Values.global.kafkaBrokers -}}
+{{- if kindIs "slice" $brokers -}}
+{{ join "," $brokers }}
+{{- else -}}
+{{ $brokers }}
+{{- end -}}
+{{- end -}}
+
 {{- define "earshot.secretName" -}}
 {{- if .Values.global.existingSecret -}}
 {{ .Values.global.existingSecret }}
@@ -40,9 +50,11 @@ env:
 {{- if eq .protocol "grpc" }}
   - { name: GRPC_HOST, value: "0.0.0.0" }
   - { name: GRPC_PORT, value: {{ .values.port | quote }} }
+  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
 {{- else }}
   - { name: HOST, value: "0.0.0.0" }
   - { name: PORT, value: {{ .values.port | quote }} }
+  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
   - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
 {{- end }}
 envFrom:
@@ -116,6 +128,7 @@ spec:
         {{- include "earshot.labels" . | nindent 8 }}
       annotations:
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
+        checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
     spec:
       # SIGTERM drains within 10 s.
       terminationGracePeriodSeconds: 15
@@ -135,11 +148,14 @@ spec:
           {{- include "earshot.containerSecurityContext" . | nindent 10 }}
           volumeMounts:
             - { name: tmp, mountPath: /tmp }
+            # EARSHOT_DATA_DIR (the image sets /data): mail is written there as .eml files without EARSHOT_SMTP_URL.
+            - { name: data, mountPath: /data }
             {{- if eq .protocol "http" }}
             - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }
             {{- end }}
       volumes:
         - { name: tmp, emptyDir: {} }
+        - { name: data, emptyDir: {} }
         {{- if eq .protocol "http" }}
         # Every edge replica must sign and verify OAuth tokens with the same keys.
         - name: oauth-keys

@@ -1,4 +1,4 @@
-import { runGateway } from "./gateway-main";
+import { runGateway } from "./run-gateway";
 
 // The `mcp-gateway` deployable: the same edge, serving the MCP surface.
 void runGateway("mcp").catch((err: unknown) => {

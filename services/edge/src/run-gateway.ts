@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import { createLogger, onShutdownSignal } from "@earshot/platform";
+import { loadGatewayConfig } from "./config";
+import { startGateway } from "./gateway";
+
+/** Runs the edge for one surface; `gateway` (REST) and `mcp-gateway` (MCP) are the two deployables. */
+export const runGateway = async (defaultSurface: "rest" | "mcp") => {
+  const loaded = loadGatewayConfig();
+  const config = { ...loaded, EARSHOT_SURFACE: loaded.EARSHOT_SURFACE ?? defaultSurface };
+  const logger = createLogger(config.EARSHOT_SURFACE === "mcp" ? "mcp-gateway" : "gateway", { level: config.LOG_LEVEL });
+  const gateway = await startGateway({
+    host: config.HOST,
+    port: config.PORT,
+    addresses: { account: config.ACCOUNT_GRPC_ADDR, project: config.PROJECT_GRPC_ADDR },
+    logger,
+    config,
+    publicUrl: config.EARSHOT_PUBLIC_URL,
+    rateLimitPerMinute: config.EARSHOT_RATE_LIMIT_PER_MINUTE,
+    credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
+    surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
+    oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
+    oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
+    trustProxy: config.EARSHOT_TRUST_PROXY,
+  });
+  onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
+};
+
