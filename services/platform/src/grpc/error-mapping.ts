@@ -1,5 +1,6 @@
 import { Metadata, status, type ServiceError, type StatusObject } from "@grpc/grpc-js";
 import { DomainError, ERROR_CODES, type ErrorCode, isDomainError } from "../errors";
+import { isUniqueViolation, isVersionConflict } from "../store/port";
 
 // Domain errors cross a gRPC hop as a status code (for generic tooling) plus the exact domain error in
 // binary metadata (for the edge, which must answer with the same code, message and field errors).
@@ -29,9 +30,21 @@ interface WireError {
   details: DomainError["details"];
 }
 
+/**
+ * What a thrown error means to a caller. A store version conflict or unique violation that a verb did not
+ * handle is still a lost race against another writer, never a fault: the caller may read again and retry.
+ */
+export const toDomainError = (err: unknown): DomainError => {
+  if (isDomainError(err)) return err;
+  if (isVersionConflict(err) || isUniqueViolation(err)) {
+    return new DomainError("conflict", "Another request changed the same data at the same time; read it again and retry.", { cause: err });
+  }
+  return new DomainError("internal", "Internal error.");
+};
+
 /** Turns anything a handler threw into a status object; unknown errors keep their internals out of it. */
 export const toStatusObject = (err: unknown): Partial<StatusObject> => {
-  const domain = isDomainError(err) ? err : new DomainError("internal", "Internal error.");
+  const domain = toDomainError(err);
   const wire: WireError = { code: domain.code, message: domain.message, errors: domain.errors, details: domain.details };
   const metadata = new Metadata();
   metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify(wire)));

@@ -8,6 +8,7 @@ import {
   type ServiceError,
 } from "@grpc/grpc-js";
 import { DomainError, validationFailed } from "../errors";
+import { UniqueViolationError, VersionConflictError } from "../store/port";
 import { currentRequestId, runWithRequestId, silentLogger } from "../logger";
 import { createGrpcClient } from "./client";
 import { createHealthChecker } from "./health";
@@ -52,6 +53,8 @@ const handlers = {
     if (req.value === "missing") throw new DomainError("not_found", "Thing was not found.");
     if (req.value === "bad") throw validationFailed([{ path: "value", message: "must not be bad" }]);
     if (req.value === "boom") throw new Error("database password is hunter2");
+    if (req.value === "raced") throw new VersionConflictError("things", "thg_1");
+    if (req.value === "duplicate") throw new UniqueViolationError("things", "duplicate key \"thg_1\"");
     if (req.delayMs) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, req.delayMs);
@@ -118,6 +121,16 @@ describe("gRPC server and client helpers", () => {
     const err = (await client.getThing({ value: "boom" }).catch((e: unknown) => e)) as DomainError;
     expect(err.code).toBe("internal");
     expect(err.message).not.toContain("hunter2");
+    close();
+  });
+
+  it("answers conflict, not internal, when a store version conflict or unique violation escapes a handler", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    for (const value of ["raced", "duplicate"]) {
+      const err = (await client.getThing({ value }).catch((e: unknown) => e)) as DomainError;
+      expect(err).toMatchObject({ code: "conflict", status: 409 });
+      expect(err.message).not.toContain("thg_1");
+    }
     close();
   });
 

@@ -10,10 +10,10 @@ import {
   type sendUnaryData,
 } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
-import { DomainError, isDomainError } from "../errors";
+import { DomainError } from "../errors";
 import { newId } from "../ids";
 import { type Logger, runWithRequestId } from "../logger";
-import { toStatusObject } from "./error-mapping";
+import { toDomainError, toStatusObject } from "./error-mapping";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
@@ -79,12 +79,13 @@ export const implementService = <S>(
             callback(null, response);
           },
           (err: unknown) => {
-            if (isDomainError(err) && err.code !== "internal") {
-              logger.info({ rpc: `${serviceName}/${method}`, code: err.code, ms: elapsedMs(started) }, "rpc refused");
+            const mapped = toDomainError(err);
+            if (mapped.code !== "internal") {
+              logger.info({ rpc: `${serviceName}/${method}`, code: mapped.code, ms: elapsedMs(started) }, "rpc refused");
             } else {
               logger.error({ rpc: `${serviceName}/${method}`, err, ms: elapsedMs(started) }, "rpc failed");
             }
-            callback(toStatusObject(err) as Parameters<sendUnaryData<unknown>>[0]);
+            callback(toStatusObject(mapped) as Parameters<sendUnaryData<unknown>>[0]);
           },
         ).finally(done);
       });

@@ -4,6 +4,7 @@ import { MEMBERS } from "../store";
 import { memberKey } from "./access";
 import type { ProjectDeps } from "./deps";
 import { hashToken, memberEvent, type MemberStatus, statusOf } from "./members";
+import { withRetry } from "./projects";
 
 // Invitation acceptance, reached by the emailed token (the invitee may have no account yet).
 
@@ -20,38 +21,40 @@ export const previewInvitation = async (deps: ProjectDeps, token: string): Promi
   return { invitation, project, status: statusOf(invitation, deps.clock.now()) };
 };
 
-export const acceptInvitation = async (
+/** Two accepts of one invitation race on its version: the loser reads again and finds it accepted (409). */
+export const acceptInvitation = (
   deps: ProjectDeps,
   input: { token: string; userId: string; userEmail: string; userName: string },
-): Promise<{ member: MemberDoc; project: ProjectDoc }> => {
-  const { invitation, project, status } = await previewInvitation(deps, input.token);
-  if (status === "expired") throw conflict("The invitation has expired.");
-  if (status !== "pending") throw conflict(`The invitation was already ${status}.`);
-  if (project.status === "archived") throw conflict("The project is archived.");
-  if (input.userEmail.trim().toLowerCase() !== invitation.email) throw forbidden("This invitation was sent to another address.");
-  if (await deps.collections.members.findOne({ memberKey: memberKey(project._id, input.userId) })) {
-    throw conflict("You are already a member of this project.");
-  }
-  const now = deps.clock.now();
-  const member: MemberDoc = {
-    _id: newId("mbr", now.getTime()),
-    memberType: "member",
-    projectId: project._id,
-    workspaceId: project.workspaceId,
-    userId: input.userId,
-    email: invitation.email,
-    name: input.userName,
-    role: invitation.role,
-    memberKey: memberKey(project._id, input.userId),
-    createdAt: now,
-    _v: 1,
-  };
-  await deps.outbox.commit(
-    [
-      { kind: "insert", collection: MEMBERS, doc: member },
-      { kind: "replace", collection: MEMBERS, doc: { ...invitation, status: "accepted" } as MemberDoc, expectedVersion: invitation._v ?? 1 },
-    ],
-    [memberEvent("member.added", member)],
-  );
-  return { member, project };
-};
+): Promise<{ member: MemberDoc; project: ProjectDoc }> =>
+  withRetry(async () => {
+    const { invitation, project, status } = await previewInvitation(deps, input.token);
+    if (status === "expired") throw conflict("The invitation has expired.");
+    if (status !== "pending") throw conflict(`The invitation was already ${status}.`);
+    if (project.status === "archived") throw conflict("The project is archived.");
+    if (input.userEmail.trim().toLowerCase() !== invitation.email) throw forbidden("This invitation was sent to another address.");
+    if (await deps.collections.members.findOne({ memberKey: memberKey(project._id, input.userId) })) {
+      throw conflict("You are already a member of this project.");
+    }
+    const now = deps.clock.now();
+    const member: MemberDoc = {
+      _id: newId("mbr", now.getTime()),
+      memberType: "member",
+      projectId: project._id,
+      workspaceId: project.workspaceId,
+      userId: input.userId,
+      email: invitation.email,
+      name: input.userName,
+      role: invitation.role,
+      memberKey: memberKey(project._id, input.userId),
+      createdAt: now,
+      _v: 1,
+    };
+    await deps.outbox.commit(
+      [
+        { kind: "insert", collection: MEMBERS, doc: member },
+        { kind: "replace", collection: MEMBERS, doc: { ...invitation, status: "accepted" } as MemberDoc, expectedVersion: invitation._v ?? 1 },
+      ],
+      [memberEvent("member.added", member)],
+    );
+    return { member, project };
+  });

@@ -4,7 +4,7 @@ import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
 import { type Caller, type ProjectDeps, SOURCE } from "./deps";
-import { pageLimit, withCursorErrors } from "./projects";
+import { pageLimit, withCursorErrors, withRetry } from "./projects";
 import { seatHolders } from "./usage";
 
 // Members and invitations. An invitation is emailed with a one-time token (only its hash is stored),
@@ -119,50 +119,67 @@ export const inviteMember = async (
   return invitation;
 };
 
-const findTarget = async (deps: ProjectDeps, projectId: string, memberId: string, memberType: string): Promise<MemberDoc> => {
+// A target missing on a retry existed on the first attempt: a concurrent request removed it or closed the
+// invitation, and this one lost that race (409), unlike a target that was never there (404).
+const findTarget = async (deps: ProjectDeps, projectId: string, memberId: string, memberType: string, attempt: number): Promise<MemberDoc> => {
   if (memberType !== "member" && memberType !== "invite") throw validationFailed([{ path: "memberType", message: "must be member or invite" }]);
   const row = await deps.collections.members.findById(memberId);
   const live = memberType === "member" || row?.status === "pending";
-  if (!row || row.projectId !== projectId || row.memberType !== memberType || !live) throw notFound("Member");
+  if (!row || row.projectId !== projectId || row.memberType !== memberType || !live) {
+    if (attempt > 1) throw conflict("Another request removed this member or closed this invitation meanwhile.");
+    throw notFound("Member");
+  }
   return row;
 };
 
-export const updateMemberRole = async (
+const versionOf = (m: MemberDoc) => m._v ?? 1;
+
+export const updateMemberRole = (
   deps: ProjectDeps,
   caller: Caller,
   input: { projectId: string; memberId: string; role: string; memberType: string },
-): Promise<MemberDoc> => {
-  if (!(ROLES as readonly string[]).includes(input.role)) throw validationFailed([{ path: "role", message: "must be viewer or editor" }]);
-  const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
-  assertNotArchived(view.project);
-  const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member");
-  if (target.role === "owner") throw conflict("The owner's role cannot change.");
-  if (target.role === input.role) return target;
-  const next: MemberDoc = { ...target, role: input.role as MemberDoc["role"] };
-  await deps.outbox.commit(
-    [{ kind: "replace", collection: MEMBERS, doc: next, expectedVersion: target._v ?? 1 }],
-    [memberEvent("member.role_changed", next)],
-  );
-  return { ...next, _v: (target._v ?? 1) + 1 };
-};
+): Promise<MemberDoc> =>
+  withRetry(async (attempt) => {
+    if (!(ROLES as readonly string[]).includes(input.role)) throw validationFailed([{ path: "role", message: "must be viewer or editor" }]);
+    const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
+    assertNotArchived(view.project);
+    const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member", attempt);
+    if (target.role === "owner") throw conflict("The owner's role cannot change.");
+    if (target.role === input.role) return target;
+    const next: MemberDoc = { ...target, role: input.role as MemberDoc["role"] };
+    await deps.outbox.commit(
+      [{ kind: "replace", collection: MEMBERS, doc: next, expectedVersion: versionOf(target) }],
+      [memberEvent("member.role_changed", next)],
+    );
+    return { ...next, _v: versionOf(target) + 1 };
+  });
 
-export const removeMember = async (
+export const removeMember = (
   deps: ProjectDeps,
   caller: Caller,
   input: { projectId: string; memberId: string; memberType: string },
-): Promise<MemberDoc> => {
-  const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
-  assertNotArchived(view.project);
-  const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member");
-  if (target.role === "owner") throw conflict("The owner cannot be removed from the project.");
-  if (target.memberType === "member") {
-    await deps.outbox.commit([{ kind: "delete", collection: MEMBERS, id: target._id }], [memberEvent("member.removed", target)]);
-    return target;
-  }
-  const revoked: MemberDoc = { ...target, status: "revoked" };
-  await deps.outbox.commit(
-    [{ kind: "replace", collection: MEMBERS, doc: revoked, expectedVersion: target._v ?? 1 }],
-    [memberEvent("member.invite_revoked", revoked)],
-  );
-  return revoked;
-};
+): Promise<MemberDoc> =>
+  withRetry(async (attempt) => {
+    const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
+    assertNotArchived(view.project);
+    const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member", attempt);
+    if (target.role === "owner") throw conflict("The owner cannot be removed from the project.");
+    if (target.memberType === "member") {
+      // A delete write carries no expected version; replacing the row at the version read, in the same
+      // commit, makes the delete conditional, so of two racing removals only one commits (and emits).
+      await deps.outbox.commit(
+        [
+          { kind: "replace", collection: MEMBERS, doc: target, expectedVersion: versionOf(target) },
+          { kind: "delete", collection: MEMBERS, id: target._id },
+        ],
+        [memberEvent("member.removed", target)],
+      );
+      return target;
+    }
+    const revoked: MemberDoc = { ...target, status: "revoked" };
+    await deps.outbox.commit(
+      [{ kind: "replace", collection: MEMBERS, doc: revoked, expectedVersion: versionOf(target) }],
+      [memberEvent("member.invite_revoked", revoked)],
+    );
+    return revoked;
+  });

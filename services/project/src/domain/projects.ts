@@ -39,14 +39,17 @@ export const replaceProject = (project: ProjectDoc, next: ProjectDoc): Write => 
   expectedVersion: project._v ?? 1,
 });
 
-/** Runs a read-modify-write verb again when another writer changed the project in between. */
-export const withRetry = async <T>(fn: () => Promise<T>, attempts = 3): Promise<T> => {
+/**
+ * Runs a read-modify-write verb again when another writer changed what it read in between; the verb learns
+ * which attempt it is, so it can tell a target that was never there from one a concurrent request removed.
+ */
+export const withRetry = async <T>(fn: (attempt: number) => Promise<T>, attempts = 5): Promise<T> => {
   for (let i = 1; ; i++) {
     try {
-      return await fn();
+      return await fn(i);
     } catch (err) {
       if (!isVersionConflict(err)) throw err;
-      if (i >= attempts) throw conflict("The project changed while this request ran; try again.");
+      if (i >= attempts) throw conflict("The data changed while this request ran; try again.");
     }
   }
 };
