@@ -17,6 +17,7 @@ export * from "./bus/kafka";
 export * from "./events/cloud-event";
 export * from "./events/consumer";
 export * from "./outbox/outbox";
+export * from "./outbox/effects";
 export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";

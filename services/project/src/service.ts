@@ -2,6 +2,7 @@ import { type AsyncService, type ServiceModule, type Subscription, subscribeEven
 import { projectV1 } from "@earshot/proto";
 import { handleAccountEvent } from "./domain/deactivation";
 import type { ProjectDeps } from "./domain/deps";
+import { WorkspaceGuard } from "./domain/workspace-guard";
 import { projectRpc } from "./rpc/project-rpc";
 import { openProjectCollections } from "./store";
 
@@ -11,7 +12,8 @@ export const projectService: ServiceModule = {
   name: "project",
   open: async (deps) => {
     const collections = await openProjectCollections(deps.store);
-    const domain: ProjectDeps = { collections, outbox: deps.outbox, clock: deps.clock, mailer: deps.mailer, logger: deps.logger };
+    const guard = new WorkspaceGuard(collections, deps.outbox, deps.clock);
+    const domain: ProjectDeps = { collections, outbox: deps.outbox, clock: deps.clock, mailer: deps.mailer, logger: deps.logger, guard };
     const handlers: AsyncService<projectV1.ProjectServiceServer> = projectRpc(domain);
     let subscription: Subscription | undefined;
     return {

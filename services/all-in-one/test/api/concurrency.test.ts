@@ -65,3 +65,44 @@ describe("concurrent changes to one member or invitation", () => {
     expect(members.filter((m) => m.userId === invitee.userId)).toHaveLength(1);
   });
 });
+
+describe("plan limits and invitation de-duplication under concurrency", () => {
+  it("creates exactly 10 of 20 projects created at once on the free plan; the rest answer 402 usage_limited", async () => {
+    const owner = await h.newActor();
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => h.call("create_project", { name: `Race ${i}` }, owner.key)));
+    const statuses = statusesOf(responses);
+    expect(countOf(statuses, 201)).toBe(10);
+    expect(countOf(statuses, 402)).toBe(10);
+    for (const r of responses.filter((x) => x.status === 402)) expect(r.body).toMatchObject({ code: "usage_limited", limit: "projects" });
+    const usage = await h.call("get_usage", {}, owner.key);
+    expect(usage.body.data).toMatchObject({ limits: { projects: { allowance: 10, used: 10 } } });
+  });
+
+  it("invites exactly 10 of 20 people invited at once with 10 seats; the rest answer 402 usage_limited", async () => {
+    const owner = await h.newActor();
+    const projectId = await createProject(h, owner);
+    const emails = Array.from({ length: 20 }, (_, i) => `seat-race-${i}-${owner.userId.toLowerCase()}@example.com`);
+    const responses = await Promise.all(emails.map((email) => h.call("invite_project_member", { projectId, email }, owner.key)));
+    const statuses = statusesOf(responses);
+    expect(countOf(statuses, 201)).toBe(10);
+    expect(countOf(statuses, 402)).toBe(10);
+    for (const r of responses.filter((x) => x.status === 402)) expect(r.body).toMatchObject({ code: "usage_limited", limit: "seats" });
+    const usage = await h.call("get_usage", {}, owner.key);
+    expect(usage.body.data).toMatchObject({ limits: { seats: { used: 10 } } });
+  });
+
+  it("keeps one invitation and sends one email when one address is invited 10 times at once; the rest answer 409", async () => {
+    const owner = await h.newActor();
+    const projectId = await createProject(h, owner);
+    const email = `one-address-${owner.userId.toLowerCase()}@example.com`;
+    const responses = await Promise.all(Array.from({ length: 10 }, () => h.call("invite_project_member", { projectId, email }, owner.key)));
+    const statuses = statusesOf(responses);
+    expect(countOf(statuses, 201)).toBe(1);
+    expect(countOf(statuses, 409)).toBe(9);
+    for (const r of responses.filter((x) => x.status === 409)) expect(r.body.code).toBe("conflict");
+    const members = (await h.call("list_project_members", { projectId }, owner.key)).body.data as Array<{ email: string }>;
+    expect(members.filter((m) => m.email === email)).toHaveLength(1);
+    // Each invitation's email was sent before its 201 was answered, so the count is final here.
+    expect(h.mail.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+});

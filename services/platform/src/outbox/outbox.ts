@@ -3,6 +3,7 @@ import type { Clock } from "../clock";
 import { buildCloudEvent, type CloudEvent, type NewEvent, topicForDomain } from "../events/cloud-event";
 import type { Logger } from "../logger";
 import type { Doc, DocumentStore, Write } from "../store/port";
+import { EFFECTS_COLLECTION, type EffectRecord, type EffectWrite, KEEP_EFFECTS_SECONDS } from "./effects";
 
 // Transactional outbox: a state change and the events describing it are committed in one unit of work;
 // a relay publishes what is pending and marks it published afterwards. A crash in between publishes the
@@ -43,10 +44,16 @@ export class Outbox {
   async ensureIndexes(): Promise<void> {
     const c = this.store.collection<OutboxRecord>(OUTBOX_COLLECTION);
     await c.ensureIndex({ fields: { publishedAt: 1 }, expireAfterSeconds: KEEP_PUBLISHED_SECONDS });
+    await this.store.collection<EffectRecord>(EFFECTS_COLLECTION).ensureIndex({ fields: { createdAt: 1 }, expireAfterSeconds: KEEP_EFFECTS_SECONDS });
   }
 
-  /** Commits the writes and the events together; returns the events as stored. */
-  async commit(writes: Write[], events: StagedEvent[]): Promise<CloudEvent[]> {
+  /**
+   * Commits the writes and the events together; returns the events as stored. With `effect`, also records
+   * which resource the request with that idempotency key produced, in the same unit of work, so a re-run of
+   * the request after a crash finds it (see effects.ts). A second record for one key is a UniqueViolationError
+   * in the effects collection and nothing of the commit happens.
+   */
+  async commit(writes: Write[], events: StagedEvent[], effect?: EffectWrite): Promise<CloudEvent[]> {
     const now = this.clock.now();
     const built = events.map((e) => ({ key: e.key, event: buildCloudEvent(e, this.clock) }));
     const outboxWrites: Write[] = built.map(({ key, event }) => ({
@@ -54,9 +61,24 @@ export class Outbox {
       collection: OUTBOX_COLLECTION,
       doc: { _id: event.id, topic: this.topic, key, event, createdAt: now } as OutboxRecord,
     }));
-    await this.store.commit([...writes, ...outboxWrites]);
+    // The effect follows the writes: on the embedded store a reader that finds it also finds the resource.
+    const effectWrites: Write[] = [];
+    if (effect) {
+      const doc: EffectRecord = { _id: effect.key, resourceId: effect.resourceId, createdAt: now };
+      effectWrites.push(
+        effect.replaces
+          ? { kind: "replace", collection: EFFECTS_COLLECTION, doc, expectedVersion: effect.replaces._v ?? 1 }
+          : { kind: "insert", collection: EFFECTS_COLLECTION, doc },
+      );
+    }
+    await this.store.commit([...writes, ...effectWrites, ...outboxWrites]);
     for (const relay of this.relays) relay.notify();
     return built.map((b) => b.event);
+  }
+
+  /** The effect recorded for an idempotency key, if a commit with it happened (and has not expired). */
+  effectOf(key: string): Promise<EffectRecord | null> {
+    return this.store.collection<EffectRecord>(EFFECTS_COLLECTION).findById(key);
   }
 
   /** @internal relays register so a commit wakes them at once instead of at the next poll. */

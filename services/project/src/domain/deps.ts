@@ -1,5 +1,6 @@
 import type { Clock, Logger, Mailer, Outbox } from "@earshot/platform";
 import type { ProjectCollections } from "../store";
+import type { WorkspaceGuard } from "./workspace-guard";
 
 export interface ProjectDeps {
   collections: ProjectCollections;
@@ -7,6 +8,7 @@ export interface ProjectDeps {
   clock: Clock;
   mailer: Mailer;
   logger: Logger;
+  guard: WorkspaceGuard;
 }
 
 export interface Caller {

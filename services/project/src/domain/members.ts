@@ -1,5 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import { conflict, newId, notFound, type Page, rateLimited, usageLimited, validationFailed, type FieldError } from "@earshot/platform";
+import {
+  conflict,
+  type EffectRecord,
+  type FieldError,
+  newId,
+  notFound,
+  type Page,
+  rateLimited,
+  runOnce,
+  usageLimited,
+  validationFailed,
+} from "@earshot/platform";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
@@ -60,10 +71,23 @@ export const listMembers = async (
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const invitationEmail = (name: string, role: string, link: string) => ({
+  subject: `You're invited to ${name} on Earshot`,
+  text: `You were invited to join the project "${name}" on Earshot as ${role}.\n\nAccept the invitation: ${link}\n\nThe link works for 7 days.`,
+  html: `<p>You were invited to join the project <strong>${escapeHtml(name)}</strong> on Earshot as ${role}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works for 7 days.</p>`,
+});
+
+/**
+ * Invites someone by email. The checks (not already in, no pending invitation, a free seat, the hourly
+ * email budget) run under the workspace guard, so racing invitations cannot pass them together; only the
+ * invitation that was committed is emailed. With `effectKey`, a re-run of an invitation that already
+ * committed answers with it and sends nothing (its token exists only in the first run's email).
+ */
 export const inviteMember = async (
   deps: ProjectDeps,
   caller: Caller,
   input: { projectId: string; email: string; role: string; acceptUrlBase: string },
+  effectKey?: string,
 ): Promise<MemberDoc> => {
   const errors: FieldError[] = [];
   const email = input.email.trim().toLowerCase();
@@ -74,47 +98,56 @@ export const inviteMember = async (
   if (errors.length > 0) throw validationFailed(errors);
   const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
   assertNotArchived(view.project);
-  const now = deps.clock.now();
-  const rows = await deps.collections.members.find({ projectId: view.project._id, email });
-  if (rows.some((r) => r.memberType === "member")) throw conflict("This person is already a member of the project.");
-  if (rows.some((r) => statusOf(r, now) === "pending")) throw conflict("This person already has a pending invitation.");
-  const holders = await seatHolders(deps, view.project.workspaceId);
-  if (!holders.has(email) && holders.size >= caller.allowances.seats) throw usageLimited("seats", caller.allowances.seats);
-  const recent = await deps.collections.members.find(
-    { workspaceId: view.project.workspaceId, memberType: "invite", createdAt: { $gt: new Date(now.getTime() - HOUR_MS) } },
-    { sort: { createdAt: 1 } },
-  );
-  if (recent.length >= INVITATIONS_PER_HOUR) {
-    const oldest = recent[0] as MemberDoc;
-    const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + HOUR_MS - now.getTime()) / 1000));
-    throw rateLimited(retryAfter, `At most ${INVITATIONS_PER_HOUR} invitation emails an hour are sent per workspace.`);
-  }
-  const token = randomBytes(32).toString("base64url");
-  const invitation: MemberDoc = {
-    _id: newId("inv", now.getTime()),
-    memberType: "invite",
-    projectId: view.project._id,
-    workspaceId: view.project.workspaceId,
-    email,
-    role: role as MemberDoc["role"],
-    tokenHash: hashToken(token),
-    status: "pending",
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
-    invitedBy: caller.userId,
-    _v: 1,
+  const replay = async (effect: EffectRecord) => {
+    const invitation = await deps.collections.members.findById(effect.resourceId);
+    if (!invitation) throw notFound("Invitation");
+    return { invitation, token: undefined };
   };
-  await deps.outbox.commit([{ kind: "insert", collection: MEMBERS, doc: invitation }], [memberEvent("member.invited", invitation)]);
+  const { invitation, token } = await runOnce(deps.outbox, effectKey, replay, () =>
+    deps.guard.run(view.project.workspaceId, async (commit) => {
+      const now = deps.clock.now();
+      const rows = await deps.collections.members.find({ projectId: view.project._id, email });
+      if (rows.some((r) => r.memberType === "member")) throw conflict("This person is already a member of the project.");
+      if (rows.some((r) => statusOf(r, now) === "pending")) throw conflict("This person already has a pending invitation.");
+      const holders = await seatHolders(deps, view.project.workspaceId);
+      if (!holders.has(email) && holders.size >= caller.allowances.seats) throw usageLimited("seats", caller.allowances.seats);
+      const recent = await deps.collections.members.find(
+        { workspaceId: view.project.workspaceId, memberType: "invite", createdAt: { $gt: new Date(now.getTime() - HOUR_MS) } },
+        { sort: { createdAt: 1 } },
+      );
+      if (recent.length >= INVITATIONS_PER_HOUR) {
+        const oldest = recent[0] as MemberDoc;
+        const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + HOUR_MS - now.getTime()) / 1000));
+        throw rateLimited(retryAfter, `At most ${INVITATIONS_PER_HOUR} invitation emails an hour are sent per workspace.`);
+      }
+      const secret = randomBytes(32).toString("base64url");
+      const created: MemberDoc = {
+        _id: newId("inv", now.getTime()),
+        memberType: "invite",
+        projectId: view.project._id,
+        workspaceId: view.project.workspaceId,
+        email,
+        role: role as MemberDoc["role"],
+        tokenHash: hashToken(secret),
+        status: "pending",
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        invitedBy: caller.userId,
+        _v: 1,
+      };
+      await commit(
+        [{ kind: "insert", collection: MEMBERS, doc: created }],
+        [memberEvent("member.invited", created)],
+        effectKey ? { key: effectKey, resourceId: created._id } : undefined,
+      );
+      return { invitation: created, token: secret as string | undefined };
+    }),
+  );
+  if (token === undefined) return invitation;
   const link = `${input.acceptUrlBase.replace(/\/+$/, "")}/invitations/${token}`;
-  const name = view.project.name;
   // The invitation exists once committed; a mail failure is logged and the owner can revoke and re-invite.
   await deps.mailer
-    .send({
-      to: email,
-      subject: `You're invited to ${name} on Earshot`,
-      text: `You were invited to join the project "${name}" on Earshot as ${role}.\n\nAccept the invitation: ${link}\n\nThe link works for 7 days.`,
-      html: `<p>You were invited to join the project <strong>${escapeHtml(name)}</strong> on Earshot as ${role}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works for 7 days.</p>`,
-    })
+    .send({ to: email, ...invitationEmail(view.project.name, role, link) })
     .catch((err: unknown) => deps.logger.error({ err, invitationId: invitation._id }, "invitation email could not be sent"));
   return invitation;
 };

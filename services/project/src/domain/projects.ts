@@ -4,6 +4,7 @@ import {
   isVersionConflict,
   newId,
   type Page,
+  runOnce,
   type StagedEvent,
   usageLimited,
   validationFailed,
@@ -56,49 +57,68 @@ export const withRetry = async <T>(fn: (attempt: number) => Promise<T>, attempts
 
 export const bumped = (p: ProjectDoc): ProjectDoc => ({ ...p, _v: (p._v ?? 1) + 1 });
 
-export const createProject = async (deps: ProjectDeps, caller: Caller, input: ProjectFields & { name: string }): Promise<ProjectView> => {
+/**
+ * Creates a project and its owner membership. The project allowance is checked under the workspace guard,
+ * so racing creates cannot exceed it. With `effectKey` (the request's idempotency key), a re-run of a
+ * create that already committed answers with that project instead of making another.
+ */
+export const createProject = async (
+  deps: ProjectDeps,
+  caller: Caller,
+  input: ProjectFields & { name: string },
+  effectKey?: string,
+): Promise<ProjectView> => {
   const errors = checkProjectFields(input);
   if (errors.length > 0) throw validationFailed(errors);
-  const owned = await deps.collections.projects.count({ workspaceId: caller.workspaceId, status: { $ne: "archived" } });
-  if (owned >= caller.allowances.projects) throw usageLimited("projects", caller.allowances.projects);
-  const now = deps.clock.now();
-  const project: ProjectDoc = {
-    _id: newId("prj", now.getTime()),
-    workspaceId: caller.workspaceId,
-    ownerId: caller.userId,
-    name: input.name.trim(),
-    description: input.description ?? PROJECT_DEFAULTS.description,
-    color: input.color ?? PROJECT_DEFAULTS.color,
-    icon: input.icon ?? PROJECT_DEFAULTS.icon,
-    enabledSources: (input.enabledSources as Source[] | undefined) ?? [...PROJECT_DEFAULTS.enabledSources],
-    status: "active",
-    digestTimezone: input.digestTimezone ?? PROJECT_DEFAULTS.digestTimezone,
-    digest: { enabled: true, hour: DIGEST_HOUR },
-    publicDashboard: { enabled: false, description: "" },
-    createdAt: now,
-    updatedAt: now,
-    _v: 1,
-  };
-  const owner: MemberDoc = {
-    _id: newId("mbr", now.getTime()),
-    memberType: "member",
-    projectId: project._id,
-    workspaceId: project.workspaceId,
-    userId: caller.userId,
-    email: caller.email.toLowerCase(),
-    role: "owner",
-    memberKey: memberKey(project._id, caller.userId),
-    createdAt: now,
-    _v: 1,
-  };
-  await deps.outbox.commit(
-    [
-      { kind: "insert", collection: PROJECTS, doc: project },
-      { kind: "insert", collection: MEMBERS, doc: owner },
-    ],
-    [projectEvent("project.created", project, { ownerId: project.ownerId, name: project.name })],
+  return runOnce(
+    deps.outbox,
+    effectKey,
+    (effect) => loadVisibleProject(deps, caller, effect.resourceId),
+    () =>
+      deps.guard.run(caller.workspaceId, async (commit) => {
+        const owned = await deps.collections.projects.count({ workspaceId: caller.workspaceId, status: { $ne: "archived" } });
+        if (owned >= caller.allowances.projects) throw usageLimited("projects", caller.allowances.projects);
+        const now = deps.clock.now();
+        const project: ProjectDoc = {
+          _id: newId("prj", now.getTime()),
+          workspaceId: caller.workspaceId,
+          ownerId: caller.userId,
+          name: input.name.trim(),
+          description: input.description ?? PROJECT_DEFAULTS.description,
+          color: input.color ?? PROJECT_DEFAULTS.color,
+          icon: input.icon ?? PROJECT_DEFAULTS.icon,
+          enabledSources: (input.enabledSources as Source[] | undefined) ?? [...PROJECT_DEFAULTS.enabledSources],
+          status: "active",
+          digestTimezone: input.digestTimezone ?? PROJECT_DEFAULTS.digestTimezone,
+          digest: { enabled: true, hour: DIGEST_HOUR },
+          publicDashboard: { enabled: false, description: "" },
+          createdAt: now,
+          updatedAt: now,
+          _v: 1,
+        };
+        const owner: MemberDoc = {
+          _id: newId("mbr", now.getTime()),
+          memberType: "member",
+          projectId: project._id,
+          workspaceId: project.workspaceId,
+          userId: caller.userId,
+          email: caller.email.toLowerCase(),
+          role: "owner",
+          memberKey: memberKey(project._id, caller.userId),
+          createdAt: now,
+          _v: 1,
+        };
+        await commit(
+          [
+            { kind: "insert", collection: PROJECTS, doc: project },
+            { kind: "insert", collection: MEMBERS, doc: owner },
+          ],
+          [projectEvent("project.created", project, { ownerId: project.ownerId, name: project.name })],
+          effectKey ? { key: effectKey, resourceId: project._id } : undefined,
+        );
+        return { project, role: "owner" as const, membership: owner };
+      }),
   );
-  return { project, role: "owner", membership: owner };
 };
 
 export interface ProjectUpdate extends ProjectFields {

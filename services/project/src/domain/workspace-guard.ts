@@ -1,0 +1,68 @@
+import { conflict, isUniqueViolation, isVersionConflict, type Outbox, type StagedEvent, type Write, type EffectWrite, type Clock } from "@earshot/platform";
+import { WORKSPACE_GUARDS, type ProjectCollections, type WorkspaceGuardDoc } from "../store";
+
+// Plan limits and invitation de-duplication are checks over many documents (count, then insert), so two
+// racing requests would both pass them. Every write that adds to a workspace's usage therefore goes through
+// the workspace's guard: its commit also replaces the guard document at the version read before the checks.
+// Of two racers one commits and the other meets a version conflict, then reads and checks again. Requests
+// of one process wait in a per-workspace queue first, so only replicas racing each other ever retry.
+
+/**
+ * A request loses a round only when another guarded commit of the workspace succeeded meanwhile, so its
+ * retries are bounded by the writes racing it; this covers a burst of a few dozen from several replicas.
+ */
+const ATTEMPTS = 32;
+
+export type GuardedCommit = (writes: Write[], events: StagedEvent[], effect?: EffectWrite) => Promise<void>;
+
+/** Runs one call per key at a time, in arrival order. */
+class KeyedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const result = (this.tails.get(key) ?? Promise.resolve()).then(fn);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}
+
+export class WorkspaceGuard {
+  private readonly queue = new KeyedQueue();
+
+  constructor(
+    private readonly collections: Pick<ProjectCollections, "workspaceGuards">,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Runs `fn` (checks, then one `commit`) so that no other guarded commit of the workspace lands between
+   * its reads and its commit. `fn` must read what it checks after it is called, since it may run again.
+   */
+  run<T>(workspaceId: string, fn: (commit: GuardedCommit) => Promise<T>): Promise<T> {
+    return this.queue.run(workspaceId, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const guard = await this.collections.workspaceGuards.findById(workspaceId);
+        const doc: WorkspaceGuardDoc = { _id: workspaceId, updatedAt: this.clock.now() };
+        // Last in the commit: on the embedded store a reader that sees the new guard version also sees the rest.
+        const guardWrite: Write = guard
+          ? { kind: "replace", collection: WORKSPACE_GUARDS, doc, expectedVersion: guard._v ?? 1 }
+          : { kind: "insert", collection: WORKSPACE_GUARDS, doc };
+        const commit: GuardedCommit = async (writes, events, effect) => {
+          await this.outbox.commit([...writes, guardWrite], events, effect);
+        };
+        try {
+          return await fn(commit);
+        } catch (err) {
+          const lost = isVersionConflict(err) || (isUniqueViolation(err) && err.collection === WORKSPACE_GUARDS);
+          if (!lost) throw err;
+          if (attempt >= ATTEMPTS) throw conflict("The workspace changed while this request ran; try again.");
+        }
+      }
+    });
+  }
+}
