@@ -13,11 +13,10 @@ export interface AccountWorld {
   events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
 }
 
-export const START = "2026-11-22T08:00:00.000Z";
-
 export const openAccountWorld = async (): Promise<AccountWorld> => {
   const store = await openEmbeddedStore();
-  const clock = new ManualClock(START);
+  // Now, not a fixed date: stores expire TTL-indexed records (idempotency effects) by the real time.
+  const clock = new ManualClock(new Date());
   const deps: AccountDeps = { collections: await openAccountCollections(store), outbox: new Outbox(store, clock, "account"), clock };
   return {
     store,

@@ -6,6 +6,7 @@ export * from "./logger";
 export * from "./grpc/error-mapping";
 export * from "./grpc/server";
 export * from "./grpc/client";
+export * from "./grpc/call-context";
 export * from "./grpc/health";
 export * from "./store/port";
 export { InvalidCursorError } from "./store/checks";

@@ -1,5 +1,6 @@
 import { ALL_SCOPES, DomainError } from "@earshot/platform";
 import { type AccountWorld, newUser, openAccountWorld } from "../test-support";
+import { API_KEYS, type ApiKeyDoc } from "../store";
 import { createApiKey, type CreateApiKeyInput, hashKey, listApiKeys, revokeApiKey, verifyApiKey } from "./api-keys";
 import { deactivateUser } from "./users";
 
@@ -16,8 +17,8 @@ const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
 const setup = async () => {
   const world = await openAccountWorld();
   const { user, workspace } = await newUser(world);
-  const mint = (input: Partial<CreateApiKeyInput> = {}) =>
-    createApiKey(world.deps, { userId: user._id, scopes: ["projects:read"], granterScopes: [], operator: true, ...input });
+  const mint = (input: Partial<CreateApiKeyInput> = {}, effectKey?: string) =>
+    createApiKey(world.deps, { userId: user._id, scopes: ["projects:read"], granterScopes: [], operator: true, ...input }, effectKey);
   return { ...world, user, workspace, mint };
 };
 
@@ -123,6 +124,37 @@ describe("creating API keys", () => {
     await deactivateUser(world.deps, world.user._id, "DELETE");
     expect(await refusal(world.mint())).toMatchObject({ code: "forbidden" });
     expect(await refusal(world.mint({ userId: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("re-running a key creation with one effect key", () => {
+  it("revokes the orphaned key and issues one usable key when a create is re-run with the same effect key", async () => {
+    const { mint, deps, store } = await setup();
+    const first = await mint({ name: "deploy" }, "effect-key-1");
+    const again = await mint({ name: "deploy" }, "effect-key-1");
+    expect(again.key._id).not.toBe(first.key._id);
+    expect(again.key).toMatchObject({ name: "deploy", scopes: ["projects:read"] });
+    await expect(verifyApiKey(deps, first.plaintext)).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(verifyApiKey(deps, again.plaintext)).resolves.toMatchObject({ key: { _id: again.key._id } });
+    const keys = await store.collection<ApiKeyDoc>(API_KEYS).find({});
+    expect(keys.filter((k) => !k.revokedAt).map((k) => k._id)).toEqual([again.key._id]);
+    expect((await deps.outbox.effectOf("effect-key-1"))?.resourceId).toBe(again.key._id);
+  });
+
+  it("leaves one usable key when two runs with one effect key race", async () => {
+    const { mint, store } = await setup();
+    await Promise.all([mint({}, "effect-key-race"), mint({}, "effect-key-race")]);
+    const keys = await store.collection<ApiKeyDoc>(API_KEYS).find({});
+    expect(keys.filter((k) => !k.revokedAt)).toHaveLength(1);
+  });
+
+  it("mints independent keys for different effect keys and without one", async () => {
+    const { mint, store } = await setup();
+    await mint({}, "effect-key-a");
+    await mint({}, "effect-key-b");
+    await mint();
+    const keys = await store.collection<ApiKeyDoc>(API_KEYS).find({});
+    expect(keys.filter((k) => !k.revokedAt)).toHaveLength(3);
   });
 });
 

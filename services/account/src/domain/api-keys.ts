@@ -8,7 +8,10 @@ import {
   newId,
   notFound,
   type Page,
+  runOnce,
+  type StagedEvent,
   validationFailed,
+  type Write,
 } from "@earshot/platform";
 import { apiKeyCreatedEvent, apiKeyRevokedEvent } from "../events";
 import { API_KEYS, type ApiKeyDoc, type UserDoc, type WorkspaceDoc } from "../store";
@@ -61,8 +64,13 @@ const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] => {
   return errors;
 };
 
-/** Mints a key for an active user; emits `api_key.created`. */
-export const createApiKey = async (deps: AccountDeps, input: CreateApiKeyInput): Promise<CreatedApiKey> => {
+/**
+ * Mints a key for an active user; emits `api_key.created`. With `effectKey` (the request's idempotency key)
+ * the key is recorded as that request's effect. The plaintext is never stored, so a re-run of a create
+ * that already committed (its answer was lost in a crash) cannot return the same key: it revokes the
+ * orphaned key and issues a fresh one with the same settings, leaving exactly one usable key per request.
+ */
+export const createApiKey = async (deps: AccountDeps, input: CreateApiKeyInput, effectKey?: string): Promise<CreatedApiKey> => {
   const now = deps.clock.now();
   const errors = checkNewKey(input, now);
   if (errors.length > 0) throw validationFailed(errors);
@@ -74,21 +82,49 @@ export const createApiKey = async (deps: AccountDeps, input: CreateApiKeyInput):
   const user = input.userId ? await deps.collections.users.findById(input.userId) : null;
   if (!user) throw notFound("User");
   if (user.status !== "active") throw forbidden("A deactivated account cannot create API keys.");
-  const plaintext = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const key: ApiKeyDoc = {
-    _id: newId("key", now.getTime()),
-    userId: user._id,
-    workspaceId: user.workspaceId,
-    name: (input.name ?? DEFAULT_KEY_NAME).trim(),
-    hash: hashKey(plaintext),
-    prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
-    scopes,
-    createdAt: now,
-    ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
-    _v: 1,
+  const mint = (): CreatedApiKey => {
+    const plaintext = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+    const key: ApiKeyDoc = {
+      _id: newId("key", now.getTime()),
+      userId: user._id,
+      workspaceId: user.workspaceId,
+      name: (input.name ?? DEFAULT_KEY_NAME).trim(),
+      hash: hashKey(plaintext),
+      prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
+      scopes,
+      createdAt: now,
+      ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+      _v: 1,
+    };
+    return { key, plaintext };
   };
-  await deps.outbox.commit([{ kind: "insert", collection: API_KEYS, doc: key }], [apiKeyCreatedEvent(key)]);
-  return { key, plaintext };
+  const createFresh = async (): Promise<CreatedApiKey> => {
+    const created = mint();
+    await deps.outbox.commit(
+      [{ kind: "insert", collection: API_KEYS, doc: created.key }],
+      [apiKeyCreatedEvent(created.key)],
+      effectKey ? { key: effectKey, resourceId: created.key._id } : undefined,
+    );
+    return created;
+  };
+  const reissue = (key: string) =>
+    withVersionRetry(async () => {
+      // Read again on every attempt: a racing re-run may have re-issued meanwhile (or the record expired).
+      const effect = await deps.outbox.effectOf(key);
+      if (!effect) return createFresh();
+      const orphan = await deps.collections.apiKeys.findById(effect.resourceId);
+      const fresh = mint();
+      const writes: Write[] = [{ kind: "insert", collection: API_KEYS, doc: fresh.key }];
+      const events: StagedEvent[] = [apiKeyCreatedEvent(fresh.key)];
+      if (orphan && !orphan.revokedAt) {
+        const revoked: ApiKeyDoc = { ...orphan, revokedAt: now };
+        writes.push({ kind: "replace", collection: API_KEYS, doc: revoked, expectedVersion: orphan._v ?? 1 });
+        events.push(apiKeyRevokedEvent(revoked));
+      }
+      await deps.outbox.commit(writes, events, { key, resourceId: fresh.key._id, replaces: effect });
+      return fresh;
+    });
+  return runOnce(deps.outbox, effectKey, () => reissue(effectKey as string), createFresh);
 };
 
 export interface ListApiKeysInput {

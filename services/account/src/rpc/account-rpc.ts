@@ -56,15 +56,19 @@ export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountSer
   updateUser: async (req) => ({ user: toUserMessage(await updateUser(deps, req.userId, { name: req.name })) }),
   deactivateUser: async (req) => ({ user: toUserMessage(await deactivateUser(deps, req.userId, req.confirmation)) }),
   reactivateUser: async (req) => ({ user: toUserMessage(await reactivateUser(deps, req.email)) }),
-  createApiKey: async (req) => {
-    const { key, plaintext } = await createApiKey(deps, {
-      userId: req.userId,
-      name: given(req.name),
-      scopes: req.scopes,
-      expiresAt: req.expiresAt,
-      granterScopes: req.granterScopes,
-      operator: req.operator,
-    });
+  createApiKey: async (req, ctx) => {
+    const { key, plaintext } = await createApiKey(
+      deps,
+      {
+        userId: req.userId,
+        name: given(req.name),
+        scopes: req.scopes,
+        expiresAt: req.expiresAt,
+        granterScopes: req.granterScopes,
+        operator: req.operator,
+      },
+      ctx.idempotencyKey,
+    );
     return { apiKey: toApiKeyMessage(key), plaintext };
   },
   listApiKeys: async (req) => {

@@ -1,4 +1,4 @@
-import { type Clock, DomainError, type Logger } from "@earshot/platform";
+import { type Clock, DomainError, type Logger, runWithIdempotencyKey } from "@earshot/platform";
 import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
@@ -82,6 +82,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
   const execute = async (op: Operation, request: OperationRequest): Promise<OperationResponse> => {
     const headers: Record<string, string> = {};
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
+    let effectKey: string | undefined;
     try {
       const principal = await authenticate(request.authorization);
       if (principal.audience !== undefined && principal.audience !== request.audience) {
@@ -110,15 +111,19 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
           return { status: begun.response.status, body: begun.response.body, headers: { ...headers, ...begun.response.headers, "Idempotent-Replayed": "true" } };
         }
         complete = begun.complete;
+        effectKey = begun.effectKey;
       }
       const input = validateInput(op, request);
-      const result = await op.handler(input as never, {
-        backends: options.backends,
-        principal,
-        publicUrl: options.publicUrl,
-        requestId: request.requestId,
-        credentials: options.verifier,
-      });
+      // The services record a create's effect under this key, so a retry after a crash does not create twice.
+      const result = await runWithIdempotencyKey(effectKey, () =>
+        op.handler(input as never, {
+          backends: options.backends,
+          principal,
+          publicUrl: options.publicUrl,
+          requestId: request.requestId,
+          credentials: options.verifier,
+        }),
+      );
       const meta: Record<string, unknown> = { requestId: request.requestId, apiVersion: API_VERSION };
       if (op.list) {
         meta.nextCursor = result.nextCursor ?? null;

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { type Clock, type Collection, DomainError, type Doc, type DocumentStore, isUniqueViolation, isVersionConflict } from "@earshot/platform";
 import { canonicalJson } from "./canonical-json";
 
@@ -6,11 +6,19 @@ import { canonicalJson } from "./canonical-json";
 // path and canonical body, in the edge's store so every gateway replica sees them. The first request
 // inserts an in-progress record (the unique _id decides races between replicas); a finished one is
 // replayed; a different payload or a request still running answers 409; a 5xx is forgotten so a retry runs.
+//
+// The record and the service's commit live in two stores, so a process can die between them. Two things
+// make the retry after a crash safe: the request runs with an effect key (a digest of owner, key and
+// fingerprint) that the gRPC client sends along, under which create verbs record what they created in the
+// same commit, so a re-run answers with it instead of creating again; and an in-progress record names
+// the process running it (`holder`) with a lease that process renews while it runs, so a dead process's
+// record is taken over once its lease lapses, at once when the store is embedded: one process owns that
+// data directory (its lock file), so a record some other process holds belongs to a process that died.
 
 export const IDEMPOTENCY_COLLECTION = "idempotency_keys";
 const RETAIN_MS = 24 * 3600 * 1000;
-/** An in-progress record older than this belongs to a request whose process died; it may be taken over. */
-const STALE_MS = 60 * 1000;
+/** How long a running request's record is vouched for; renewed every third of it while the request runs. */
+const LEASE_MS = 15_000;
 
 export interface StoredResponse {
   status: number;
@@ -23,15 +31,28 @@ interface IdempotencyRecord extends Doc {
   state: "in_progress" | "done";
   startedAt: Date;
   expiresAt: Date;
+  /** The gateway process running the request (while in progress). */
+  holder?: string;
+  /** Until when the holder vouches that it is still running the request. */
+  leaseUntil?: Date;
   response?: StoredResponse;
 }
 
 export type IdempotencyBegin =
-  | { kind: "proceed"; complete: (response: StoredResponse) => Promise<void> }
+  | {
+      kind: "proceed";
+      /** The key the services record this request's effect under (sent to them in gRPC metadata). */
+      effectKey: string;
+      complete: (response: StoredResponse) => Promise<void>;
+    }
   | { kind: "replay"; response: StoredResponse };
 
 export const fingerprintOf = (method: string, path: string, body: unknown): string =>
   createHash("sha256").update(`${method} ${path}\n${canonicalJson(body ?? {})}`).digest("base64url");
+
+/** One request's identity for the services: the same owner, key and payload always give the same effect key. */
+export const effectKeyOf = (owner: string, key: string, fingerprint: string): string =>
+  createHash("sha256").update(`${owner}\n${key}\n${fingerprint}`).digest("base64url");
 
 export const validateIdempotencyKey = (key: string): void => {
   if (key.length < 8 || key.length > 128) {
@@ -41,14 +62,32 @@ export const validateIdempotencyKey = (key: string): void => {
   }
 };
 
+export interface IdempotencyStoreOptions {
+  /**
+   * True when no other process can use this store at the same time (the embedded store's lock file
+   * guarantees it): an in-progress record held by another process is then a dead one's. Defaults to
+   * true for the embedded store.
+   */
+  soleOwner?: boolean;
+  /** The lease of a running request's record (default 15 s). */
+  leaseMs?: number;
+}
+
 export class IdempotencyStore {
   private readonly records: Collection<IdempotencyRecord>;
+  private readonly soleOwner: boolean;
+  private readonly leaseMs: number;
+  /** This process, as the holder of the records it runs. */
+  private readonly holder = `gw_${randomUUID()}`;
 
   constructor(
     store: DocumentStore,
     private readonly clock: Clock,
+    options: IdempotencyStoreOptions = {},
   ) {
     this.records = store.collection<IdempotencyRecord>(IDEMPOTENCY_COLLECTION);
+    this.soleOwner = options.soleOwner ?? store.kind === "embedded";
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
   }
 
   ensureIndexes(): Promise<void> {
@@ -57,6 +96,7 @@ export class IdempotencyStore {
 
   async begin(owner: string, key: string, fingerprint: string): Promise<IdempotencyBegin> {
     const id = `${owner}:${key}`;
+    const effectKey = effectKeyOf(owner, key, fingerprint);
     const now = this.clock.now();
     const record: IdempotencyRecord = {
       _id: id,
@@ -64,10 +104,12 @@ export class IdempotencyStore {
       state: "in_progress",
       startedAt: now,
       expiresAt: new Date(now.getTime() + RETAIN_MS),
+      holder: this.holder,
+      leaseUntil: this.leaseFrom(now),
     };
     try {
       await this.records.insertOne(record);
-      return this.proceed(id);
+      return this.proceed(id, effectKey);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
@@ -81,10 +123,10 @@ export class IdempotencyStore {
       throw new DomainError("idempotency_key_reused", "This Idempotency-Key was used with a different request.");
     }
     if (existing.state === "done" && existing.response) return { kind: "replay", response: existing.response };
-    if (now.getTime() - existing.startedAt.getTime() > STALE_MS) {
+    if (this.abandoned(existing, now)) {
       try {
-        await this.records.updateVersioned(id, existing._v ?? 1, { $set: { startedAt: now } });
-        return this.proceed(id);
+        await this.records.updateVersioned(id, existing._v ?? 1, { $set: { startedAt: now, holder: this.holder, leaseUntil: this.leaseFrom(now) } });
+        return this.proceed(id, effectKey);
       } catch (err) {
         if (!isVersionConflict(err)) throw err;
       }
@@ -92,12 +134,32 @@ export class IdempotencyStore {
     throw new DomainError("idempotency_in_progress", "A request with this Idempotency-Key is still being processed.");
   }
 
-  private proceed(id: string): IdempotencyBegin {
+  private leaseFrom(now: Date): Date {
+    return new Date(now.getTime() + this.leaseMs);
+  }
+
+  /** Whether the process that began this request is gone, so the retry may run it (again). */
+  private abandoned(record: IdempotencyRecord, now: Date): boolean {
+    if (this.soleOwner && record.holder !== this.holder) return true;
+    // Records written before holders existed vouch for one lease from their start.
+    const leaseUntil = record.leaseUntil ?? this.leaseFrom(record.startedAt);
+    return leaseUntil.getTime() <= now.getTime();
+  }
+
+  private proceed(id: string, effectKey: string): IdempotencyBegin {
+    // Only the current holder renews or finishes the record: after a takeover the old run's answer is dropped.
+    const mine = { _id: id, holder: this.holder, state: "in_progress" };
+    const renew = setInterval(() => {
+      this.records.updateOne(mine, { $set: { leaseUntil: this.leaseFrom(this.clock.now()) } }).catch(() => undefined);
+    }, this.leaseMs / 3);
+    renew.unref();
     return {
       kind: "proceed",
+      effectKey,
       complete: async (response) => {
-        if (response.status >= 500) await this.records.deleteOne({ _id: id });
-        else await this.records.updateOne({ _id: id }, { $set: { state: "done", response } });
+        clearInterval(renew);
+        if (response.status >= 500) await this.records.deleteOne(mine);
+        else await this.records.updateOne(mine, { $set: { state: "done", response }, $unset: { holder: true, leaseUntil: true } });
       },
     };
   }

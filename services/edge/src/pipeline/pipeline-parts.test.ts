@@ -1,7 +1,8 @@
 import { ManualClock, openEmbeddedStore } from "@earshot/platform";
 import { canonicalJson } from "./canonical-json";
 import { createCredentialVerifier, type TokenVerifier } from "./credentials";
-import { fingerprintOf, IdempotencyStore } from "./idempotency";
+import { waitFor } from "../../../platform/src/testing/tmp";
+import { effectKeyOf, fingerprintOf, IdempotencyStore } from "./idempotency";
 import type { Principal } from "./principal";
 import { RateLimiter } from "./rate-limit";
 
@@ -79,14 +80,56 @@ describe("canonical JSON fingerprints", () => {
 });
 
 describe("idempotency store", () => {
-  it("lets a request whose process died take over its key after a minute", async () => {
+  it("lets another replica take over a key once the lease of the process that died running it lapses", async () => {
     const clock = new ManualClock();
-    const store = new IdempotencyStore(await openEmbeddedStore(), clock);
-    const first = await store.begin("usr_1", "key-00001", "fp");
-    expect(first.kind).toBe("proceed");
-    await expect(store.begin("usr_1", "key-00001", "fp")).rejects.toMatchObject({ code: "idempotency_in_progress" });
-    clock.advance(61_000);
-    expect((await store.begin("usr_1", "key-00001", "fp")).kind).toBe("proceed");
+    const shared = await openEmbeddedStore();
+    const dead = new IdempotencyStore(shared, clock, { soleOwner: false });
+    const other = new IdempotencyStore(shared, clock, { soleOwner: false });
+    expect((await dead.begin("usr_1", "key-00001", "fp")).kind).toBe("proceed");
+    await expect(other.begin("usr_1", "key-00001", "fp")).rejects.toMatchObject({ code: "idempotency_in_progress" });
+    clock.advance(15_001);
+    expect((await other.begin("usr_1", "key-00001", "fp")).kind).toBe("proceed");
+  });
+
+  it("keeps a running request's key in progress past its first lease while its process renews it", async () => {
+    const clock = new ManualClock();
+    const shared = await openEmbeddedStore();
+    const running = new IdempotencyStore(shared, clock, { soleOwner: false, leaseMs: 300 });
+    const other = new IdempotencyStore(shared, clock, { soleOwner: false, leaseMs: 300 });
+    const begun = await running.begin("usr_1", "key-00003", "fp");
+    if (begun.kind !== "proceed") throw new Error("expected proceed");
+    const leaseOf = async () => ((await shared.collection<{ _id: string; leaseUntil: Date }>("idempotency_keys").findById("usr_1:key-00003"))?.leaseUntil ?? new Date(0)).getTime();
+    const first = await leaseOf();
+    clock.advance(250);
+    await waitFor(async () => (await leaseOf()) > first);
+    clock.advance(250);
+    await expect(other.begin("usr_1", "key-00003", "fp")).rejects.toMatchObject({ code: "idempotency_in_progress" });
+    await begun.complete({ status: 201, body: {}, headers: {} });
+    expect((await other.begin("usr_1", "key-00003", "fp")).kind).toBe("replay");
+  });
+
+  it("takes over at once a key a previous process left in progress on the embedded store, which one process owns", async () => {
+    const clock = new ManualClock();
+    const shared = await openEmbeddedStore();
+    const crashed = new IdempotencyStore(shared, clock);
+    const restarted = new IdempotencyStore(shared, clock);
+    const a = await crashed.begin("usr_1", "key-00004", "fp");
+    await expect(crashed.begin("usr_1", "key-00004", "fp")).rejects.toMatchObject({ code: "idempotency_in_progress" });
+    const b = await restarted.begin("usr_1", "key-00004", "fp");
+    expect(b.kind).toBe("proceed");
+    if (a.kind !== "proceed" || b.kind !== "proceed") throw new Error("expected proceed");
+    // The re-run carries the same effect key, so the services answer it with what the first run created.
+    expect(b.effectKey).toBe(a.effectKey);
+    // The dead run's late answer (were it alive after all) no longer finishes a record it lost.
+    await a.complete({ status: 201, body: { data: "stale" }, headers: {} });
+    await b.complete({ status: 201, body: { data: "fresh" }, headers: {} });
+    expect(await restarted.begin("usr_1", "key-00004", "fp")).toMatchObject({ kind: "replay", response: { body: { data: "fresh" } } });
+  });
+
+  it("derives one effect key per owner, key and payload", () => {
+    expect(effectKeyOf("usr_1", "key-1", "fp")).toBe(effectKeyOf("usr_1", "key-1", "fp"));
+    expect(effectKeyOf("usr_1", "key-1", "fp")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set([effectKeyOf("usr_1", "key-1", "fp"), effectKeyOf("usr_2", "key-1", "fp"), effectKeyOf("usr_1", "key-2", "fp"), effectKeyOf("usr_1", "key-1", "fp2")]).size).toBe(4);
   });
 
   it("forgets a 5xx so the retry runs again, and keeps answers for 24 hours", async () => {

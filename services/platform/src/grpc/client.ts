@@ -11,6 +11,7 @@ import {
 } from "@grpc/grpc-js";
 import { DomainError } from "../errors";
 import { currentRequestId } from "../logger";
+import { currentIdempotencyKey, IDEMPOTENCY_KEY_METADATA_KEY } from "./call-context";
 import { fromServiceError, isServiceError } from "./error-mapping";
 import { REQUEST_ID_METADATA_KEY } from "./server";
 
@@ -65,7 +66,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One channel per address, reused by every call (grpc-js multiplexes calls over one HTTP/2 connection).
- * Each call carries the current request id and a deadline; reads are retried on UNAVAILABLE.
+ * Each call carries the current request id (and idempotency key, when set) and a deadline; reads are
+ * retried on UNAVAILABLE.
  */
 export const createGrpcClient = <C>(
   Ctor: GeneratedClientCtor<C>,
@@ -97,6 +99,8 @@ export const createGrpcClient = <C>(
         const metadata = new Metadata();
         const requestId = currentRequestId();
         if (requestId) metadata.set(REQUEST_ID_METADATA_KEY, requestId);
+        const idempotencyKey = currentIdempotencyKey();
+        if (idempotencyKey) metadata.set(IDEMPOTENCY_KEY_METADATA_KEY, idempotencyKey);
         try {
           return await new Promise((resolve, reject) =>
             fn.call(raw, request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))),

@@ -10,6 +10,7 @@ import {
 import { DomainError, validationFailed } from "../errors";
 import { UniqueViolationError, VersionConflictError } from "../store/port";
 import { currentRequestId, runWithRequestId, silentLogger } from "../logger";
+import { runWithIdempotencyKey } from "./call-context";
 import { createGrpcClient } from "./client";
 import { createHealthChecker } from "./health";
 import { type AsyncService, type RpcContext, startGrpcServer, type StartedGrpcServer } from "./server";
@@ -44,7 +45,7 @@ const ThingClientCtor = makeGenericClientConstructor(definition, "ThingService")
   service: Record<string, unknown>;
 };
 
-const calls: { get: number; create: number; aborted: number; lastRequestId?: string } = { get: 0, create: 0, aborted: 0 };
+const calls: { get: number; create: number; aborted: number; lastRequestId?: string; lastIdempotencyKey?: string } = { get: 0, create: 0, aborted: 0 };
 
 const handlers = {
   getThing: async (req: Msg, ctx: RpcContext): Promise<Msg> => {
@@ -67,8 +68,9 @@ const handlers = {
     }
     return { value: `got ${req.value} as ${ctx.requestId}` };
   },
-  createThing: async (req: Msg): Promise<Msg> => {
+  createThing: async (req: Msg, ctx: RpcContext): Promise<Msg> => {
     calls.create += 1;
+    calls.lastIdempotencyKey = ctx.idempotencyKey;
     if (req.delayMs) await new Promise((r) => setTimeout(r, req.delayMs));
     return { value: `made ${req.value}` };
   },
@@ -85,7 +87,7 @@ const start = (port = 0) =>
 describe("gRPC server and client helpers", () => {
   let server: StartedGrpcServer;
   beforeEach(async () => {
-    Object.assign(calls, { get: 0, create: 0, aborted: 0, lastRequestId: undefined });
+    Object.assign(calls, { get: 0, create: 0, aborted: 0, lastRequestId: undefined, lastIdempotencyKey: undefined });
     server = await start();
   });
   afterEach(async () => {
@@ -103,6 +105,15 @@ describe("gRPC server and client helpers", () => {
     const res = await runWithRequestId("req_abc123", () => client.getThing({ value: "a" }));
     expect(res.value).toBe("got a as req_abc123");
     expect(calls.lastRequestId).toBe("req_abc123");
+    close();
+  });
+
+  it("carries the idempotency key set around a call to the handler's context, and none without one", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    await runWithIdempotencyKey("Zm9vYmFyYmF6cXV4cXV1eA", () => client.createThing({ value: "a" }));
+    expect(calls.lastIdempotencyKey).toBe("Zm9vYmFyYmF6cXV4cXV1eA");
+    await client.createThing({ value: "b" });
+    expect(calls.lastIdempotencyKey).toBeUndefined();
     close();
   });
 

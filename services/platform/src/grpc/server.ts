@@ -13,12 +13,18 @@ import { HealthImplementation } from "grpc-health-check";
 import { DomainError } from "../errors";
 import { newId } from "../ids";
 import { type Logger, runWithRequestId } from "../logger";
+import { IDEMPOTENCY_KEY_METADATA_KEY, IDEMPOTENCY_KEY_PATTERN } from "./call-context";
 import { toDomainError, toStatusObject } from "./error-mapping";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
 export interface RpcContext {
   requestId: string;
+  /**
+   * The idempotency key of the client request this call serves (scoped to its caller and payload by the
+   * edge). Create verbs record their effect under it, so a re-run after a crash finds the first result.
+   */
+  idempotencyKey: string | undefined;
   metadata: Metadata;
   /** Aborted when the client cancels or its deadline passes. */
   signal: AbortSignal;
@@ -36,6 +42,11 @@ const CANCELLED = new DomainError("unavailable", "The call was cancelled.");
 const readRequestId = (metadata: Metadata): string => {
   const value = metadata.get(REQUEST_ID_METADATA_KEY)[0];
   return typeof value === "string" && /^[\w.:-]{1,128}$/.test(value) ? value : newId("req");
+};
+
+const readIdempotencyKey = (metadata: Metadata): string | undefined => {
+  const value = metadata.get(IDEMPOTENCY_KEY_METADATA_KEY)[0];
+  return typeof value === "string" && IDEMPOTENCY_KEY_PATTERN.test(value) ? value : undefined;
 };
 
 const deadlineOf = (call: ServerUnaryCall<unknown, unknown>): Date | undefined => {
@@ -72,7 +83,13 @@ export const implementService = <S>(
         end();
       };
       runWithRequestId(requestId, () => {
-        const ctx: RpcContext = { requestId, metadata: call.metadata, signal: controller.signal, deadline: deadlineOf(call) };
+        const ctx: RpcContext = {
+          requestId,
+          idempotencyKey: readIdempotencyKey(call.metadata),
+          metadata: call.metadata,
+          signal: controller.signal,
+          deadline: deadlineOf(call),
+        };
         handler(call.request, ctx).then(
           (response) => {
             if (debug) logger.debug({ rpc: `${serviceName}/${method}`, ms: elapsedMs(started) }, "rpc ok");

@@ -51,16 +51,21 @@ export const toMemberMessage = (m: MemberDoc, now: Date): projectV1.Member => ({
 });
 
 export const projectRpc = (deps: ProjectDeps) => ({
-  createProject: async (req: projectV1.CreateProjectRequest, _ctx: RpcContext): Promise<projectV1.CreateProjectResponse> => ({
+  createProject: async (req: projectV1.CreateProjectRequest, ctx: RpcContext): Promise<projectV1.CreateProjectResponse> => ({
     project: view(
-      await createProject(deps, requireCaller(req.caller), {
-        name: req.name,
-        ...(req.description !== undefined ? { description: req.description } : {}),
-        ...(req.color !== undefined ? { color: req.color } : {}),
-        ...(req.icon !== undefined ? { icon: req.icon } : {}),
-        ...(req.enabledSources ? { enabledSources: req.enabledSources.sources } : {}),
-        ...(req.digestTimezone !== undefined ? { digestTimezone: req.digestTimezone } : {}),
-      }),
+      await createProject(
+        deps,
+        requireCaller(req.caller),
+        {
+          name: req.name,
+          ...(req.description !== undefined ? { description: req.description } : {}),
+          ...(req.color !== undefined ? { color: req.color } : {}),
+          ...(req.icon !== undefined ? { icon: req.icon } : {}),
+          ...(req.enabledSources ? { enabledSources: req.enabledSources.sources } : {}),
+          ...(req.digestTimezone !== undefined ? { digestTimezone: req.digestTimezone } : {}),
+        },
+        ctx.idempotencyKey,
+      ),
     ),
   }),
   getProject: async (req: projectV1.GetProjectRequest, _ctx: RpcContext): Promise<projectV1.GetProjectResponse> => ({
@@ -91,9 +96,14 @@ export const projectRpc = (deps: ProjectDeps) => ({
     const now = deps.clock.now();
     return { members: page.items.map((m) => toMemberMessage(m, now)), nextCursor: page.nextCursor ?? "" };
   },
-  inviteProjectMember: async (req: projectV1.InviteProjectMemberRequest, _ctx: RpcContext): Promise<projectV1.InviteProjectMemberResponse> => ({
+  inviteProjectMember: async (req: projectV1.InviteProjectMemberRequest, ctx: RpcContext): Promise<projectV1.InviteProjectMemberResponse> => ({
     member: toMemberMessage(
-      await inviteMember(deps, requireCaller(req.caller), { projectId: req.projectId, email: req.email, role: req.role, acceptUrlBase: req.acceptUrlBase }),
+      await inviteMember(
+        deps,
+        requireCaller(req.caller),
+        { projectId: req.projectId, email: req.email, role: req.role, acceptUrlBase: req.acceptUrlBase },
+        ctx.idempotencyKey,
+      ),
       deps.clock.now(),
     ),
   }),
