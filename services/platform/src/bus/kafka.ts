@@ -284,7 +284,10 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
           afterFailure: () => heartbeat(),
         });
       } catch (err) {
-        log?.warn({ err, group: sub.groupId, topic, partition, offset: message.offset }, "message neither handled nor dead-lettered; it will be fetched again");
+        log?.warn(
+          { err, group: sub.groupId, topic, partition, offset: message.offset },
+          "message neither handled nor dead-lettered; it will be fetched again",
+        );
         // Thrown back to kafkajs: the offset stays uncommitted (earlier messages of the batch are
         // committed) and the partition is fetched again from this message after the retry backoff.
         throw retriable(err);

@@ -19,7 +19,9 @@ export const resolveRedelivery = (...layers: Array<Partial<RedeliveryPolicy> | u
   for (const layer of layers) {
     for (const [k, v] of Object.entries(layer ?? {})) if (v !== undefined) policy[k as keyof RedeliveryPolicy] = v;
   }
-  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) throw new Error(`redelivery.maxAttempts must be an integer >= 1, got ${policy.maxAttempts}`);
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
+    throw new Error(`redelivery.maxAttempts must be an integer >= 1, got ${policy.maxAttempts}`);
+  }
   for (const k of ["initialBackoffMs", "maxBackoffMs"] as const) {
     if (!Number.isFinite(policy[k]) || policy[k] < 0) throw new Error(`redelivery.${k} must be a number >= 0, got ${policy[k]}`);
   }

@@ -152,7 +152,11 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     // All or nothing, as the port promises (and nedb does): a bulk insert alone keeps the documents before a
     // clash. Deleting them afterwards would not do: readers could see them meanwhile, and a crash in between
     // would leave them for good.
-    await this.run((c) => this.inTransaction((session) => c.insertMany(stored, { ...WITHOUT_UNDEFINED, ordered: true, session }).then(() => undefined)));
+    await this.run((c) =>
+      this.inTransaction(async (session) => {
+        await c.insertMany(stored, { ...WITHOUT_UNDEFINED, ordered: true, session });
+      }),
+    );
     return stored as unknown as T[];
   }
 
