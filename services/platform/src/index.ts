@@ -15,6 +15,8 @@ export * from "./store/mongo";
 export * from "./bus/port";
 export * from "./bus/in-process";
 export * from "./bus/kafka";
+export * from "./bus/redelivery";
+export * from "./bus/metrics";
 export * from "./events/cloud-event";
 export * from "./events/consumer";
 export * from "./outbox/outbox";

@@ -1,5 +1,6 @@
 import { waitFor } from "../testing/tmp";
 import type { DeliveredMessage, EventBus } from "./port";
+import { deadLetterTopic, readDeadLetter } from "./redelivery";
 
 // One behavioural contract for every event bus adapter (in-process always; Kafka when a broker exists).
 
@@ -58,11 +59,14 @@ export const describeBusContract = (adapterName: string, factory: () => Promise<
       await waitFor(() => a.length === 1 && b.length === 1, timeoutMs);
     }, timeoutMs + 5_000);
 
+    // Tiny backoffs: the schedule itself is pinned down by the adapters' own tests, without sleeping.
+    const quick = { initialBackoffMs: 1, maxBackoffMs: 5 };
+
     it("redelivers a message whose handler failed, before later messages of its key", async () => {
       const topic = fx.topic("retry");
       const seen: string[] = [];
       let failures = 0;
-      await fx.bus.subscribe({ groupId: group("g"), topics: [topic] }, async (m) => {
+      await fx.bus.subscribe({ groupId: group("g"), topics: [topic], redelivery: quick }, async (m) => {
         if (m.value === "1" && failures < 2) {
           failures += 1;
           throw new Error("transient");
@@ -76,7 +80,69 @@ export const describeBusContract = (adapterName: string, factory: () => Promise<
       await waitFor(() => seen.length === 2, timeoutMs * 3);
       expect(seen).toEqual(["1", "2"]);
       expect(failures).toBe(2);
+      expect(fx.bus.metrics.deadLettered.readings()).toEqual([]);
     }, timeoutMs * 3 + 5_000);
+
+    it("moves a message failing on every attempt to <topic>.dlq with its group, attempts and error, then handles the next one", async () => {
+      const topic = fx.topic("poison");
+      const groupId = group("g");
+      const seen: string[] = [];
+      const letters: DeliveredMessage[] = [];
+      let attempts = 0;
+      await fx.bus.subscribe({ groupId: group("dlq-reader"), topics: [deadLetterTopic(topic)] }, async (m) => void letters.push(m));
+      await fx.bus.subscribe({ groupId, topics: [topic], redelivery: { ...quick, maxAttempts: 3 } }, async (m) => {
+        if (m.value === "poison") {
+          attempts += 1;
+          throw new Error(`cannot handle ${m.value}`);
+        }
+        seen.push(m.value);
+      });
+      await fx.bus.publish([
+        { topic, key: "prj_1", value: "poison", headers: { "ce-id": "evt_1" } },
+        { topic, key: "prj_1", value: "after" },
+      ]);
+      await waitFor(() => seen.length === 1 && letters.length === 1, timeoutMs * 3);
+      expect(seen).toEqual(["after"]);
+      expect(attempts).toBe(3);
+      expect(letters[0]).toMatchObject({ topic: `${topic}.dlq`, key: "prj_1", value: "poison" });
+      expect(readDeadLetter(letters[0] as DeliveredMessage)).toMatchObject({
+        original: { topic, key: "prj_1", value: "poison", headers: { "ce-id": "evt_1" } },
+        group: groupId,
+        attempts: 3,
+        error: "cannot handle poison",
+        offset: expect.any(String),
+      });
+      expect(fx.bus.metrics.deadLettered.value({ topic, group: groupId })).toBe(1);
+    }, timeoutMs * 3 + 5_000);
+
+    it("gives a new group the messages published before it subscribed", async () => {
+      const topic = fx.topic("earlier");
+      await fx.bus.publish([{ topic, key: "k", value: "before" }]);
+      const got: string[] = [];
+      await fx.bus.subscribe({ groupId: group("late"), topics: [topic] }, async (m) => void got.push(m.value));
+      await fx.bus.publish([{ topic, key: "k", value: "after" }]);
+      await waitFor(() => got.length === 2, timeoutMs);
+      expect(got).toEqual(["before", "after"]);
+    }, timeoutMs + 5_000);
+
+    it("resumes a group after its last handled message when it subscribes again", async () => {
+      const topic = fx.topic("resume");
+      const groupId = group("resume");
+      const first: string[] = [];
+      const sub = await fx.bus.subscribe({ groupId, topics: [topic] }, async (m) => void first.push(m.value));
+      await fx.bus.publish([{ topic, key: "k", value: "1" }]);
+      await waitFor(() => first.length === 1, timeoutMs);
+      await sub.stop();
+
+      await fx.bus.publish([{ topic, key: "k", value: "2" }]);
+      const second: string[] = [];
+      await fx.bus.subscribe({ groupId, topics: [topic] }, async (m) => void second.push(m.value));
+      await waitFor(() => second.length === 1, timeoutMs);
+      // A marker behind "2" on the same key: once it arrives, "1" could only have come before it.
+      await fx.bus.publish([{ topic, key: "k", value: "3" }]);
+      await waitFor(() => second.length >= 2, timeoutMs);
+      expect(second).toEqual(["2", "3"]);
+    }, timeoutMs * 2 + 5_000);
 
     it("stops delivering to a stopped subscription", async () => {
       const topic = fx.topic("stop");

@@ -1,37 +1,44 @@
 import type { Logger } from "../logger";
+import { createBusMetrics, type WritableBusMetrics } from "./metrics";
 import {
   type BusMessage,
   type DeliveredMessage,
   type EventBus,
   type MessageHandler,
   partitionFor,
+  type RedeliveryPolicy,
   type SubscribeOptions,
   type Subscription,
 } from "./port";
+import { abortableSleep, deliverWithRedelivery, type RedeliveryWait, resolveRedelivery } from "./redelivery";
 
 // The embedded default's bus. Kafka semantics on one process: topics split into partitions by key, a
-// retained log per partition, consumer groups with their own positions, one message at a time per
-// partition and group (so order per key holds), redelivery after a handler fails.
+// retained log per partition, consumer groups with their own positions (kept when a group stops, as Kafka
+// keeps committed offsets), one message at a time per partition and group (so order per key holds), and
+// the shared redelivery policy (bounded retries, then `<topic>.dlq`).
 //
-// publish() resolves only when every group subscribed at that moment has handled the message. The outbox
-// relay marks an event published only after that, so an event is never lost when the process dies: the
-// relay publishes it again after a restart and consumers drop the duplicate by event id.
+// publish() resolves only when every group subscribed at that moment has handled the message (or
+// dead-lettered it). The outbox relay marks an event published only after that, so an event is never lost
+// when the process dies: the relay publishes it again after a restart and consumers drop the duplicate by
+// event id.
 
 export interface InProcessBusOptions {
   partitions?: number;
-  /** Messages kept per partition for groups that subscribe later with fromBeginning. */
+  /**
+   * Messages kept per partition (beyond those a group still has to handle). A group subscribing for the
+   * first time starts from the oldest of them.
+   */
   retain?: number;
-  /** Backoff before the first redelivery; doubles up to maxBackoffMs. */
-  retryBackoffMs?: number;
-  maxBackoffMs?: number;
-  /** Deliveries of one message to one group before it is logged as dead and skipped. */
-  maxAttempts?: number;
+  /** The redelivery policy of every subscription that does not set its own. */
+  redelivery?: Partial<RedeliveryPolicy>;
+  /** How to wait between attempts; tests pass one that does not sleep. */
+  wait?: RedeliveryWait;
   logger?: Logger;
 }
 
 interface Entry {
   message: DeliveredMessage;
-  /** Resolved per group when that group has handled (or given up on) the message. */
+  /** Resolved per group when that group has handled (or dead-lettered) the message. */
   done: Map<string, () => void>;
 }
 
@@ -39,33 +46,34 @@ interface Group {
   id: string;
   handler: MessageHandler;
   topics: Set<string>;
-  /** Next offset to deliver, per topic and partition. */
+  policy: RedeliveryPolicy;
+  /** Next offset to deliver, per topic and partition; outlives the subscription, like a committed offset. */
   positions: Map<string, number>;
   running: Set<string>;
-  stopped: boolean;
+  stop: AbortController;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const at = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 export class InProcessBus implements EventBus {
   readonly kind = "in-process";
+  readonly metrics: WritableBusMetrics = createBusMetrics();
   private readonly partitions: number;
   private readonly retain: number;
-  private readonly backoff: number;
-  private readonly maxBackoff: number;
-  private readonly maxAttempts: number;
+  private readonly wait: RedeliveryWait;
   private readonly logs = new Map<string, Entry[][]>();
   /** Offset of the first retained entry per topic partition. */
   private readonly bases = new Map<string, number[]>();
   private readonly groups = new Map<string, Group>();
+  /** Positions of groups that stopped, taken up again when the group subscribes anew. */
+  private readonly committed = new Map<string, Map<string, number>>();
   private closed = false;
 
   constructor(private readonly options: InProcessBusOptions = {}) {
     this.partitions = options.partitions ?? 4;
     this.retain = options.retain ?? 10_000;
-    this.backoff = options.retryBackoffMs ?? 100;
-    this.maxBackoff = options.maxBackoffMs ?? 5_000;
-    this.maxAttempts = options.maxAttempts ?? 20;
+    this.wait = options.wait ?? abortableSleep;
+    resolveRedelivery(options.redelivery);
   }
 
   private topicLog(topic: string): Entry[][] {
@@ -80,6 +88,11 @@ export class InProcessBus implements EventBus {
 
   async publish(messages: BusMessage[]): Promise<void> {
     if (this.closed) throw new Error("The bus is closed.");
+    await Promise.all(this.append(messages));
+  }
+
+  /** Adds the messages to their logs and starts delivering them; returns one promise per subscribed group and message. */
+  private append(messages: BusMessage[]): Promise<void>[] {
     const waits: Promise<void>[] = [];
     const touched = new Set<string>();
     for (const m of messages) {
@@ -92,17 +105,17 @@ export class InProcessBus implements EventBus {
         done: new Map(),
       };
       for (const g of this.groups.values()) {
-        if (!g.stopped && g.topics.has(m.topic)) waits.push(new Promise<void>((resolve) => entry.done.set(g.id, resolve)));
+        if (g.topics.has(m.topic)) waits.push(new Promise<void>((resolve) => entry.done.set(g.id, resolve)));
       }
       entries.push(entry);
       this.trim(m.topic, partition);
-      touched.add(`${m.topic}\u0000${partition}`);
+      touched.add(at(m.topic, partition));
     }
     for (const key of touched) {
       const [topic, p] = key.split("\u0000") as [string, string];
       for (const g of this.groups.values()) if (g.topics.has(topic)) this.pump(g, topic, Number(p));
     }
-    await Promise.all(waits);
+    return waits;
   }
 
   private trim(topic: string, partition: number): void {
@@ -110,9 +123,9 @@ export class InProcessBus implements EventBus {
     const bases = this.bases.get(topic) as number[];
     const excess = entries.length - this.retain;
     if (excess <= 0) return;
-    // Never drop an entry a group still has to handle.
+    // Never drop an entry a subscribed group still has to handle.
     const minPosition = Math.min(
-      ...[...this.groups.values()].filter((g) => g.topics.has(topic)).map((g) => g.positions.get(`${topic}\u0000${partition}`) ?? 0),
+      ...[...this.groups.values()].filter((g) => g.topics.has(topic)).map((g) => g.positions.get(at(topic, partition)) ?? 0),
       Number.MAX_SAFE_INTEGER,
     );
     const removable = Math.min(excess, Math.max(0, minPosition - (bases[partition] as number)));
@@ -123,59 +136,62 @@ export class InProcessBus implements EventBus {
   }
 
   private pump(group: Group, topic: string, partition: number): void {
-    const key = `${topic}\u0000${partition}`;
-    if (group.running.has(key) || group.stopped) return;
+    const key = at(topic, partition);
+    if (group.running.has(key) || group.stop.signal.aborted) return;
     group.running.add(key);
     void (async () => {
       try {
         for (;;) {
           const entries = (this.logs.get(topic) as Entry[][])[partition] as Entry[];
           const base = (this.bases.get(topic) as number[])[partition] as number;
-          const position = group.positions.get(key) ?? base;
+          // A position behind the log's start belongs to messages trimmed while the group was away.
+          const position = Math.max(group.positions.get(key) ?? base, base);
           const entry = entries[position - base];
-          if (!entry || group.stopped) break;
-          await this.deliver(group, entry);
+          if (!entry || group.stop.signal.aborted) break;
+          const outcome = await deliverWithRedelivery({
+            message: entry.message,
+            groupId: group.id,
+            handler: group.handler,
+            policy: group.policy,
+            wait: this.wait,
+            signal: group.stop.signal,
+            // Not awaited past the append: the dead letter's own consumers must not hold up this partition.
+            deadLetter: async (letter) => void this.append([letter]),
+            metrics: this.metrics,
+            ...(this.options.logger ? { logger: this.options.logger } : {}),
+          });
+          if (outcome === "stopped") break;
           group.positions.set(key, position + 1);
           entry.done.get(group.id)?.();
           entry.done.delete(group.id);
         }
+      } catch (err) {
+        // Only the dead-letter append can throw here; the message stays unhandled at the group's position.
+        this.options.logger?.error({ err, group: group.id, topic, partition }, "could not dead-letter a message; the partition waits");
       } finally {
         group.running.delete(key);
       }
     })();
   }
 
-  private async deliver(group: Group, entry: Entry): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (group.stopped) return;
-      try {
-        await group.handler(entry.message);
-        return;
-      } catch (err) {
-        if (attempt >= this.maxAttempts) {
-          this.options.logger?.error(
-            { err, group: group.id, topic: entry.message.topic, offset: entry.message.offset },
-            "message handling failed too often; skipping it",
-          );
-          return;
-        }
-        this.options.logger?.warn({ err, group: group.id, topic: entry.message.topic, attempt }, "message handling failed; redelivering");
-        await sleep(Math.min(this.maxBackoff, this.backoff * 2 ** (attempt - 1)));
-      }
-    }
-  }
-
   async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
     if (this.closed) throw new Error("The bus is closed.");
     if (this.groups.has(options.groupId)) throw new Error(`Group ${options.groupId} already has a consumer in this process.`);
-    const group: Group = { id: options.groupId, handler, topics: new Set(options.topics), positions: new Map(), running: new Set(), stopped: false };
+    const group: Group = {
+      id: options.groupId,
+      handler,
+      topics: new Set(options.topics),
+      policy: resolveRedelivery(this.options.redelivery, options.redelivery),
+      positions: new Map(this.committed.get(options.groupId) ?? []),
+      running: new Set(),
+      stop: new AbortController(),
+    };
     for (const topic of options.topics) {
-      const log = this.topicLog(topic);
+      this.topicLog(topic);
       const bases = this.bases.get(topic) as number[];
-      log.forEach((entries, p) => {
-        const start = options.fromBeginning === false ? (bases[p] as number) + entries.length : (bases[p] as number);
-        group.positions.set(`${topic}\u0000${p}`, start);
-      });
+      // A group new to a topic starts at the oldest retained message: nothing published before it
+      // subscribed is missed (Kafka: auto.offset.reset=earliest).
+      for (let p = 0; p < this.partitions; p++) if (!group.positions.has(at(topic, p))) group.positions.set(at(topic, p), bases[p] as number);
     }
     this.groups.set(group.id, group);
     for (const topic of options.topics) for (let p = 0; p < this.partitions; p++) this.pump(group, topic, p);
@@ -183,8 +199,10 @@ export class InProcessBus implements EventBus {
   }
 
   private stopGroup(group: Group): void {
-    group.stopped = true;
+    if (this.groups.get(group.id) !== group) return;
+    group.stop.abort();
     this.groups.delete(group.id);
+    this.committed.set(group.id, group.positions);
     // Publishers waiting on this group must not hang: the message stays in the log for a later consumer.
     for (const topic of group.topics) {
       for (const entries of this.logs.get(topic) ?? []) {

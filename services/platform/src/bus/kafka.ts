@@ -11,15 +11,20 @@ import {
   Partitioners,
 } from "kafkajs";
 import type { Logger } from "../logger";
-import type { BusMessage, DeliveredMessage, EventBus, MessageHandler, SubscribeOptions, Subscription } from "./port";
+import { createBusMetrics } from "./metrics";
+import type { BusMessage, DeliveredMessage, EventBus, MessageHandler, RedeliveryPolicy, SubscribeOptions, Subscription } from "./port";
+import { abortableSleep, deadLetterTopic, deliverWithRedelivery, type RedeliveryOutcome, type RedeliveryWait, resolveRedelivery } from "./redelivery";
 
 // The production bus on Kafka (kafkajs). One idempotent producer for the whole bus, one consumer per
 // subscription, topics created on first use because production clusters disable auto-creation.
 //
-// Delivery is at least once: a handler that throws leaves its offset uncommitted and kafkajs fetches the
-// partition again from that offset after a backoff, so the message comes back before any later message
-// of its partition. The delicate part is making sure that never turns into a consumer that silently
-// stops; see `subscribe` below.
+// Delivery is at least once, with the shared redelivery policy: a handler that throws is called again
+// with the same message, inside the same eachMessage call, after a backoff (heartbeating meanwhile), so the
+// message comes back before any later message of its partition. After the last attempt the message is
+// written to `<topic>.dlq` and its offset committed, so a poison message cannot block its partition. Should
+// the dead letter itself fail to be written, the offset stays uncommitted and kafkajs fetches the partition
+// again from that message: nothing is dropped without a trace. The delicate part is making sure that never
+// turns into a consumer that silently stops; see `subscribe` below.
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -32,21 +37,26 @@ export interface KafkaBusOptions {
   replicationFactor?: number;
   /** A ready kafkajs client (SSL, SASL, tests); brokers, clientId and the log routing are then its own. */
   kafka?: Kafka;
+  /** The redelivery policy of every subscription that does not set its own. */
+  redelivery?: Partial<RedeliveryPolicy>;
+  /** How to wait between attempts; tests pass one that does not sleep. */
+  wait?: RedeliveryWait;
 }
 
 // The consumer's retry schedule, spelled out in full: kafkajs swaps in much shorter defaults when
 // NODE_ENV=test, and the production behaviour should not depend on that.
+// Handler failures never reach kafkajs (the redelivery policy deals with them); what does is a dead letter
+// that could not be written, a failed heartbeat, or a broker problem.
 const CONSUMER_RETRY = {
-  // Never give up on a partition. Each failed handler call makes kafkajs's fetch loop fail; when the loop
-  // runs out of retries the consumer crashes, and then only restarts if the error looks retriable and
-  // restartOnFailure agrees. Retrying without end keeps redelivery inside one running consumer, with no
-  // group rebalance per exhausted round. (restartOnFailure below still covers crashes that bypass retries.)
+  // Never give up on a partition. When kafkajs's fetch loop runs out of retries the consumer crashes, and
+  // then only restarts if the error looks retriable and restartOnFailure agrees. Retrying without end keeps
+  // the consumer running, with no group rebalance per exhausted round. (restartOnFailure below still covers
+  // crashes that bypass retries.)
   retries: Number.MAX_SAFE_INTEGER,
   initialRetryTime: 300,
   multiplier: 2,
   factor: 0.2,
-  // Under the 30 s session timeout, so the heartbeat sent on each failed attempt (see eachMessage) keeps
-  // the member in its group; and it bounds how long stop() waits for a pending retry to notice the stop.
+  // Bounds how long stop() waits for a pending retry to notice the stop.
   maxRetryTime: 10_000,
 };
 
@@ -89,13 +99,14 @@ const toDelivered = (topic: string, partition: number, message: KafkaMessage): D
 });
 
 /**
- * The handler's failure as kafkajs must see it. kafkajs treats TypeError, RangeError, ReferenceError and
- * SyntaxError as unrecoverable: it skips its retries and crashes the consumer *without* a restart, so one
- * handler bug such as reading a property of undefined would silently end the subscription. Wrapped in a
- * retriable KafkaJSError, every handler failure is retried like any other (kafkajs also skips its own
- * "Error when calling eachMessage" log line for KafkaJSErrors; we log the failure ourselves).
+ * A failure thrown out of eachMessage as kafkajs must see it. kafkajs treats TypeError, RangeError,
+ * ReferenceError and SyntaxError as unrecoverable: it skips its retries and crashes the consumer *without* a
+ * restart, so one such error while writing a dead letter would silently end the subscription. Wrapped in a
+ * retriable KafkaJSError, it is retried like any other (kafkajs also skips its own "Error when calling
+ * eachMessage" log line for KafkaJSErrors; we log the failure ourselves).
  */
-const handlerFailure = (err: unknown): KafkaJSError => {
+const retriable = (err: unknown): KafkaJSError => {
+  if (err instanceof KafkaJSError && err.retriable) return err;
   const cause = err instanceof Error ? err : new Error(String(err));
   // kafkajs passes `cause` on at run time; its type declarations just do not list it.
   return new KafkaJSError(cause, { retriable: true, cause } as KafkaJSErrorMetadata);
@@ -105,6 +116,9 @@ const describeError = (err: unknown): string => (err instanceof Error ? err.mess
 
 export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
   const log = options.logger;
+  const metrics = createBusMetrics();
+  const wait = options.wait ?? abortableSleep;
+  resolveRedelivery(options.redelivery);
   if (!options.kafka && options.brokers.length === 0) throw new Error("createKafkaBus: no Kafka brokers given.");
   const kafka =
     options.kafka ??
@@ -217,9 +231,13 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
 
   const subscribe = async (sub: SubscribeOptions, handler: MessageHandler): Promise<Subscription> => {
     assertOpen();
-    await ensureTopics(sub.topics);
+    const policy = resolveRedelivery(options.redelivery, sub.redelivery);
+    // The dead-letter topics too, up front: a missing one should fail the start, not the first poison message.
+    await ensureTopics([...sub.topics, ...sub.topics.map(deadLetterTopic)]);
 
     let stopped = false;
+    // Wakes a redelivery backoff when the subscription stops, so disconnect() does not wait it out.
+    const stopRequested = new AbortController();
     const consumer: Consumer = kafka.consumer({
       groupId: sub.groupId,
       allowAutoTopicCreation: false,
@@ -240,9 +258,6 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       else log?.error(fields, "Kafka consumer crashed and will not restart; this subscription receives nothing more");
     });
 
-    // Consecutive failures of the message at the head of each topic partition, for the log lines.
-    const failures = new Map<string, { offset: string; count: number }>();
-
     const eachMessage = async ({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> => {
       if (stopped) {
         // Only reachable if a kafkajs restart raced with stop(): never hand a stopped subscription a
@@ -250,36 +265,51 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
         void consumer.disconnect().catch(() => undefined);
         throw new KafkaJSError("The subscription is stopped.", { retriable: true });
       }
-      const at = `${topic}\u0000${partition}`;
+      let outcome: RedeliveryOutcome;
       try {
-        await handler(toDelivered(topic, partition, message));
-        failures.delete(at);
+        outcome = await deliverWithRedelivery({
+          message: toDelivered(topic, partition, message),
+          groupId: sub.groupId,
+          handler,
+          policy,
+          wait,
+          signal: stopRequested.signal,
+          deadLetter: (letter) => publish([letter]),
+          metrics,
+          ...(log ? { logger: log } : {}),
+          // kafkajs heartbeats only after a handled message or an empty fetch. Without this, backoffs adding
+          // up past the session timeout would get the member evicted and the group rebalanced. A rebalance
+          // it reports ends this attempt: thrown to kafkajs, which rejoins; the message comes back from its
+          // uncommitted offset to whoever owns the partition then.
+          afterFailure: () => heartbeat(),
+        });
       } catch (err) {
-        const previous = failures.get(at);
-        const count = previous?.offset === message.offset ? previous.count + 1 : 1;
-        failures.set(at, { offset: message.offset, count });
         log?.warn(
-          { err, group: sub.groupId, topic, partition, offset: message.offset, attempt: count },
-          "message handling failed; it will be redelivered",
+          { err, group: sub.groupId, topic, partition, offset: message.offset },
+          "message neither handled nor dead-lettered; it will be fetched again",
         );
-        // kafkajs heartbeats only after a handled message or an empty fetch. Without this, a message that
-        // keeps failing would get the member evicted after the session timeout and rebalance the group
-        // over and over. Best effort: a rebalance it reports is met by the fetch loop anyway.
-        await heartbeat().catch(() => undefined);
         // Thrown back to kafkajs: the offset stays uncommitted (earlier messages of the batch are
         // committed) and the partition is fetched again from this message after the retry backoff.
-        throw handlerFailure(err);
+        throw retriable(err);
+      }
+      if (outcome === "stopped") {
+        // Neither handled nor dead-lettered: the offset must not be committed.
+        throw new KafkaJSError("The subscription stopped before the message was handled.", { retriable: true });
       }
     };
 
     const stopConsumer = async (): Promise<void> => {
       stopped = true;
+      stopRequested.abort();
       await consumer.disconnect();
     };
 
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics: sub.topics, fromBeginning: sub.fromBeginning ?? true });
+      // A group without committed offsets starts at the earliest retained message. With "latest" instead,
+      // the position is only resolved at the first fetch, after run() resolved, so a message published just
+      // after subscribe() returned could be skipped.
+      await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
       // Resolves once the consumer has joined its group (or crashed trying, which the CRASH listener
       // reports); fetching then runs in the background.
       await consumer.run({ autoCommit: true, eachMessage });
@@ -322,5 +352,5 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       }
     })());
 
-  return { kind: "kafka", publish, subscribe, close };
+  return { kind: "kafka", metrics, publish, subscribe, close };
 };

@@ -14,23 +14,62 @@ export interface DeliveredMessage extends BusMessage {
   offset: string;
 }
 
-/** A handler that throws gets the message again (after a backoff); later messages of its partition wait. */
+/**
+ * A handler that throws gets the message again after a backoff, while later messages of its partition wait;
+ * after the last attempt of the redelivery policy the message goes to the dead-letter topic and the
+ * partition moves on.
+ */
 export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
 
+/** How often, and how patiently, a failing message is handed to a group again before it is dead-lettered. */
+export interface RedeliveryPolicy {
+  /** Deliveries of one message to one group, the first included. Default 5. */
+  maxAttempts: number;
+  /** Wait before the second delivery; doubles for each further one. Default 100 ms. */
+  initialBackoffMs: number;
+  /** Ceiling of the wait between deliveries. Default 3 s. */
+  maxBackoffMs: number;
+}
+
 export interface SubscribeOptions {
-  /** Consumers sharing a group id split the partitions; each group sees every message. */
+  /**
+   * Consumers sharing a group id split the partitions; each group sees every message. A group that has
+   * never committed a position starts from the oldest retained message, so it never misses one published
+   * before (or just after) it subscribed.
+   */
   groupId: string;
   topics: string[];
-  /** Start from the oldest retained message when the group has no committed position. Default true. */
-  fromBeginning?: boolean;
+  /** Overrides the bus's redelivery policy for this subscription, field by field. */
+  redelivery?: Partial<RedeliveryPolicy>;
 }
 
 export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** A monotonically increasing count per label set, readable by whatever exposes metrics. */
+export interface CounterReading {
+  labels: Readonly<Record<string, string>>;
+  value: number;
+}
+
+export interface ReadableCounter {
+  /** Prometheus-style name, e.g. `earshot_bus_dead_lettered_total`. */
+  readonly name: string;
+  readonly help: string;
+  /** The count for exactly these labels (0 when never incremented). */
+  value(labels: Record<string, string>): number;
+  readings(): CounterReading[];
+}
+
+export interface BusMetrics {
+  /** Messages moved to a dead-letter topic, labelled by source `topic` and consumer `group`. */
+  readonly deadLettered: ReadableCounter;
+}
+
 export interface EventBus {
   readonly kind: string;
+  readonly metrics: BusMetrics;
   /** Resolves once the messages are durably accepted (Kafka: acks=all; in-process: handled by every subscribed group). */
   publish(messages: BusMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;

@@ -1,4 +1,4 @@
-import type { DeliveredMessage, EventBus, Subscription } from "../bus/port";
+import type { DeliveredMessage, EventBus, RedeliveryPolicy, Subscription } from "../bus/port";
 import type { Clock } from "../clock";
 import type { Logger } from "../logger";
 import { isUniqueViolation, type Doc, type DocumentStore } from "../store/port";
@@ -22,6 +22,12 @@ export interface EventConsumerOptions {
   logger: Logger;
   groupId: string;
   topics: string[];
+  /**
+   * Overrides the bus's redelivery policy (by default 5 attempts, then the event goes to `<topic>.dlq`).
+   * A repeat of an already handled event is skipped before the handler runs, so redelivery never handles
+   * an event twice.
+   */
+  redelivery?: Partial<RedeliveryPolicy>;
   handle: (event: CloudEvent, message: DeliveredMessage) => Promise<void>;
 }
 
@@ -34,7 +40,8 @@ export const ensureProcessedEventIndexes = (store: DocumentStore): Promise<void>
 export const subscribeEvents = async (options: EventConsumerOptions): Promise<Subscription> => {
   const processed = options.store.collection<ProcessedEvent>(PROCESSED_EVENTS_COLLECTION);
   await ensureProcessedEventIndexes(options.store);
-  return options.bus.subscribe({ groupId: options.groupId, topics: options.topics }, async (message) => {
+  const subscribe = { groupId: options.groupId, topics: options.topics, ...(options.redelivery ? { redelivery: options.redelivery } : {}) };
+  return options.bus.subscribe(subscribe, async (message) => {
     const event = parseCloudEvent(message.value);
     if (!event) {
       options.logger.error({ topic: message.topic, offset: message.offset }, "dropping a message that is not a CloudEvent");

@@ -1,5 +1,5 @@
-import type { Filter, IndexSpec, PageOptions, Update } from "./port";
-import { UnsupportedQueryError } from "./port";
+import type { Doc, Filter, IndexOptions, IndexSpec, PageOptions, Update } from "./port";
+import { IndexConflictError, UnsupportedQueryError } from "./port";
 
 // Shared guards and helpers of both adapters, so the port refuses the same inputs whichever runs.
 
@@ -7,12 +7,34 @@ const FILTER_OPS = new Set(["$in", "$nin", "$ne", "$gt", "$gte", "$lt", "$lte", 
 const LOGICAL_OPS = new Set(["$and", "$or"]);
 const UPDATE_OPS = new Set(["$set", "$unset", "$inc", "$push", "$pull", "$addToSet"]);
 
+/** Objects the adapters walk into; Dates, RegExps and other class instances are values. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+// MongoDB reads `undefined` in a filter as null ("missing or null"), nedb as matching nothing: one adapter
+// would update or delete documents the other leaves alone. Refused at any depth, naming where it was.
+const assertNoUndefined = (value: unknown, path: string): void => {
+  if (value === undefined) {
+    throw new UnsupportedQueryError(`undefined at ${path} in a filter (use { $exists: false } or null)`);
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => assertNoUndefined(v, `${path}.${i}`));
+  else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) assertNoUndefined(v, path ? `${path}.${k}` : k);
+};
+
 export const assertFilter = (filter: Filter): void => {
+  assertNoUndefined(filter, "");
+  assertFilterOperators(filter);
+};
+
+const assertFilterOperators = (filter: Filter): void => {
   for (const [key, value] of Object.entries(filter)) {
     if (key.startsWith("$")) {
       if (!LOGICAL_OPS.has(key)) throw new UnsupportedQueryError(`filter operator ${key}`);
       if (!Array.isArray(value)) throw new UnsupportedQueryError(`${key} takes an array`);
-      value.forEach((f) => assertFilter(f as Filter));
+      value.forEach((f) => assertFilterOperators(f as Filter));
       continue;
     }
     if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp)) {
@@ -40,6 +62,79 @@ export const assertUpdate = (update: Update): void => {
   }
 };
 
+// A written document holds no `undefined`: MongoDB would store null (which sparse indexes do index and
+// `$exists` does match), nedb keeps it in memory but not on disk. Fields are left out instead; inside an
+// array there is no leaving out (MongoDB and nedb's file would both turn it into null), so it is refused.
+const stripUndefined = (value: unknown, path: string): unknown => {
+  if (Array.isArray(value)) {
+    return value.map((v, i) => {
+      if (v === undefined) throw new UnsupportedQueryError(`undefined inside the array at ${path}`);
+      return stripUndefined(v, `${path}.${i}`);
+    });
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = stripUndefined(v, path ? `${path}.${k}` : k);
+  return out;
+};
+
+/** The document as every adapter stores it: without its undefined fields, at any depth. */
+export const withoutUndefined = <T extends Doc>(doc: T): T => stripUndefined(doc, "") as T;
+
+/**
+ * Checks an update and gives it the port's meaning of `undefined`: `$set: { f: undefined }` unsets `f`
+ * (the field ends absent, as it would be in a document inserted with it), undefined inside a set value is
+ * left out, and undefined as the operand of `$inc $push $pull $addToSet` is refused.
+ */
+export const normalizeUpdate = (update: Update): Update => {
+  assertUpdate(update);
+  const out: Update = {};
+  for (const [op, fields] of Object.entries(update) as Array<[keyof Update, Record<string, unknown>]>) {
+    if (op === "$unset") {
+      out.$unset = { ...(out.$unset ?? {}), ...fields };
+      continue;
+    }
+    const kept: Record<string, unknown> = {};
+    for (const [path, value] of Object.entries(fields)) {
+      if (value === undefined) {
+        if (op !== "$set") throw new UnsupportedQueryError(`undefined as the ${op} value of ${path}`);
+        out.$unset = { ...(out.$unset ?? {}), [path]: true };
+      } else {
+        kept[path] = stripUndefined(value, path);
+      }
+    }
+    if (Object.keys(kept).length > 0) (out as Record<string, unknown>)[op] = kept;
+  }
+  return out;
+};
+
+/** The options of an index spec with the defaults spelled out, to compare with an existing index. */
+export const indexOptionsOf = (spec: IndexSpec): IndexOptions => ({
+  unique: spec.unique ?? false,
+  sparse: spec.sparse ?? false,
+  ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
+});
+
+/**
+ * What ensureIndex does over an existing index on the same fields, the same on every adapter: nothing when
+ * the options are the same; change the expiry in place when only its seconds differ; refuse anything else.
+ */
+export const reconcileIndex = (
+  collection: string,
+  spec: IndexSpec,
+  existing: IndexOptions,
+): { action: "none" } | { action: "set-expiry"; expireAfterSeconds: number } => {
+  const requested = indexOptionsOf(spec);
+  const expiring = (o: IndexOptions) => o.expireAfterSeconds !== undefined;
+  if (existing.unique !== requested.unique || existing.sparse !== requested.sparse || expiring(existing) !== expiring(requested)) {
+    throw new IndexConflictError(collection, Object.keys(spec.fields), existing, requested);
+  }
+  if (requested.expireAfterSeconds !== undefined && requested.expireAfterSeconds !== existing.expireAfterSeconds) {
+    return { action: "set-expiry", expireAfterSeconds: requested.expireAfterSeconds };
+  }
+  return { action: "none" };
+};
+
 /** Upserts must name the document's `_id` by equality, so both adapters create the same id. */
 export const assertUpsertFilter = (filter: Filter): void => {
   if (typeof filter._id !== "string") throw new UnsupportedQueryError("an upsert whose filter does not name _id");
@@ -49,6 +144,9 @@ export const assertIndex = (spec: IndexSpec): void => {
   const fields = Object.keys(spec.fields);
   if (fields.length === 0) throw new UnsupportedQueryError("an index without fields");
   if (spec.expireAfterSeconds !== undefined && fields.length !== 1) throw new UnsupportedQueryError("a compound TTL index");
+  if (spec.expireAfterSeconds !== undefined && (!Number.isInteger(spec.expireAfterSeconds) || spec.expireAfterSeconds < 0)) {
+    throw new UnsupportedQueryError(`expireAfterSeconds ${spec.expireAfterSeconds}`);
+  }
 };
 
 export const assertPageLimit = (options: PageOptions): void => {

@@ -1,6 +1,6 @@
 import { DomainError } from "../errors";
 import { InvalidCursorError } from "./checks";
-import { type Doc, type DocumentStore, UniqueViolationError, UnsupportedQueryError, VersionConflictError } from "./port";
+import { type Doc, type DocumentStore, IndexConflictError, UniqueViolationError, UnsupportedQueryError, VersionConflictError } from "./port";
 
 // One behavioural contract for every document store adapter. Each adapter's test file calls
 // `describeStoreContract` with a factory; the embedded adapter always runs it, MongoDB when a server exists.
@@ -62,6 +62,36 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       expect(await items().count({})).toBe(1);
     });
 
+    it("writes none of an insertMany batch when one document clashes with a stored one", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
+      await expect(
+        items().insertMany([
+          { _id: "itm_2", name: "b", n: 2 },
+          { _id: "itm_3", name: "a", n: 3 },
+          { _id: "itm_4", name: "c", n: 4 },
+        ]),
+      ).rejects.toBeInstanceOf(UniqueViolationError);
+      expect((await items().find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(["itm_1"]);
+      // The batch can be retried once fixed: nothing of it is in the way.
+      await items().insertMany([
+        { _id: "itm_2", name: "b", n: 2 },
+        { _id: "itm_4", name: "c", n: 4 },
+      ]);
+      expect(await items().count({})).toBe(3);
+    });
+
+    it("writes none of an insertMany batch whose documents clash with each other", async () => {
+      await expect(
+        items().insertMany([
+          { _id: "itm_1", name: "a", n: 1 },
+          { _id: "itm_2", name: "b", n: 2 },
+          { _id: "itm_1", name: "c", n: 3 },
+        ]),
+      ).rejects.toBeInstanceOf(UniqueViolationError);
+      expect(await items().count({})).toBe(0);
+    });
+
     it("enforces compound unique indexes on the pair only", async () => {
       await items().ensureIndex({ fields: { name: 1, n: 1 }, unique: true });
       await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
@@ -114,6 +144,74 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       await expect(items().updateOne({ name: "x" }, { $set: { n: 1 } }, { upsert: true })).rejects.toBeInstanceOf(UnsupportedQueryError);
       await expect(items().updateOne({ _id: "itm_1" }, { $push: { _v: 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
       await expect(items().updateOne({ _id: "itm_1" }, { $set: { "_id.x": 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+    });
+
+    it("refuses undefined anywhere in a filter, whatever the call, and changes nothing", async () => {
+      await items().insertMany([
+        { _id: "itm_1", name: "a", n: 1 },
+        { _id: "itm_2", name: "b", n: 2, owner: { id: "usr_1" } },
+      ]);
+      const refused = [
+        () => items().find({ name: undefined }),
+        () => items().findOne({ $or: [{ n: 1 }, { name: undefined }] }),
+        () => items().findById(undefined as unknown as string),
+        () => items().count({ n: { $in: [1, undefined] } }),
+        () => items().findPage({ owner: { id: undefined } }, { limit: 10 }),
+        () => items().updateOne({ name: undefined }, { $set: { n: 9 } }),
+        () => items().updateMany({ n: { $gt: undefined } }, { $set: { n: 9 } }),
+        () => items().findOneAndUpdate({ name: undefined }, { $set: { n: 9 } }),
+        () => items().deleteOne({ name: undefined }),
+        () => items().deleteMany({ $and: [{ name: undefined }] }),
+      ];
+      for (const call of refused) await expect(call()).rejects.toBeInstanceOf(UnsupportedQueryError);
+      await expect(items().find({ name: undefined })).rejects.toThrow(/undefined at name/);
+      expect(await items().find({}, { sort: { _id: 1 } })).toMatchObject([
+        { _id: "itm_1", n: 1 },
+        { _id: "itm_2", n: 2 },
+      ]);
+    });
+
+    it("stores documents without their undefined fields, so sparse indexes and $exists skip them", async () => {
+      await items().ensureIndex({ fields: { "owner.id": 1 }, unique: true, sparse: true });
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1, gone: undefined, owner: { id: undefined } as unknown as { id: string } });
+      await items().insertMany([{ _id: "itm_2", name: "b", n: 2, owner: { id: undefined } as unknown as { id: string } }]);
+      await store.commit([{ kind: "insert", collection: "items", doc: { _id: "itm_3", name: "c", n: 3, gone: undefined } as Item }]);
+      const got = await items().findById("itm_1");
+      expect(got).not.toHaveProperty("gone");
+      expect(got?.owner).toEqual({});
+      expect(await items().findById("itm_3")).not.toHaveProperty("gone");
+      expect(await items().count({ gone: { $exists: true } })).toBe(0);
+    });
+
+    it("removes a field $set to undefined, as $unset would, and leaves out undefined inside a set value", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1, gone: true, owner: { id: "usr_1" } });
+      await items().updateOne(
+        { _id: "itm_1" },
+        { $set: { name: "b", gone: undefined, owner: { id: "usr_2", extra: undefined } as unknown as { id: string } } },
+      );
+      const got = await items().findById("itm_1");
+      expect(got).toMatchObject({ name: "b", owner: { id: "usr_2" }, _v: 2 });
+      expect(got).not.toHaveProperty("gone");
+      expect(got?.owner).not.toHaveProperty("extra");
+      expect(await items().count({ gone: { $exists: true } })).toBe(0);
+
+      await items().updateVersioned("itm_1", 2, { $set: { owner: undefined } });
+      expect(await items().findById("itm_1")).not.toHaveProperty("owner");
+      expect(await items().findOneAndUpdate({ _id: "itm_1" }, { $set: { n: 5, name: undefined } })).not.toHaveProperty("name");
+    });
+
+    it("refuses undefined as an operand of $inc $push $pull $addToSet and inside arrays", async () => {
+      await items().insertOne({ _id: "itm_1", name: "a", n: 1, tags: [] });
+      const refused = [
+        () => items().updateOne({ _id: "itm_1" }, { $inc: { n: undefined as unknown as number } }),
+        () => items().updateOne({ _id: "itm_1" }, { $push: { tags: undefined } }),
+        () => items().updateOne({ _id: "itm_1" }, { $addToSet: { tags: undefined } }),
+        () => items().updateOne({ _id: "itm_1" }, { $set: { tags: ["x", undefined] } }),
+        () => items().insertOne({ _id: "itm_2", name: "b", n: 2, tags: [undefined as unknown as string] }),
+      ];
+      for (const call of refused) await expect(call()).rejects.toBeInstanceOf(UnsupportedQueryError);
+      expect(await items().findById("itm_1")).toMatchObject({ n: 1, tags: [], _v: 1 });
+      expect(await items().findById("itm_2")).toBeNull();
     });
 
     it("applies $set $unset $inc $push $pull $addToSet and bumps the version", async () => {
@@ -219,6 +317,66 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       while ((await items().findById("itm_old")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
       expect(await items().findById("itm_old")).toBeNull();
       expect(await items().findById("itm_new")).not.toBeNull();
+    }, 120_000);
+
+    it("ensures the same index again without complaint", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true, sparse: true });
+      await items().ensureIndex({ fields: { name: 1 }, unique: true, sparse: true });
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 60 });
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 60 });
+    });
+
+    it("refuses to change an existing index's unique or sparse option, or to add or remove its expiry, keeping the old index", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().ensureIndex({ fields: { n: 1 } });
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 60 });
+      const conflict = items().ensureIndex({ fields: { name: 1 } });
+      await expect(conflict).rejects.toBeInstanceOf(IndexConflictError);
+      await expect(conflict).rejects.toMatchObject({
+        collection: "items",
+        fields: ["name"],
+        existing: { unique: true, sparse: false },
+        requested: { unique: false, sparse: false },
+      });
+      await expect(items().ensureIndex({ fields: { name: 1 }, unique: true, sparse: true })).rejects.toBeInstanceOf(IndexConflictError);
+      await expect(items().ensureIndex({ fields: { n: 1 }, expireAfterSeconds: 60 })).rejects.toBeInstanceOf(IndexConflictError);
+      await expect(items().ensureIndex({ fields: { at: 1 } })).rejects.toBeInstanceOf(IndexConflictError);
+      // The old index still holds.
+      await items().insertOne({ _id: "itm_1", name: "same", n: 1 });
+      await expect(items().insertOne({ _id: "itm_2", name: "same", n: 2 })).rejects.toBeInstanceOf(UniqueViolationError);
+    });
+
+    it("refuses a changed index option after the store is reopened, expiry included", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 60 });
+      await store.close();
+      store = await fx.reopen();
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 60 });
+      await expect(items().ensureIndex({ fields: { name: 1 } })).rejects.toBeInstanceOf(IndexConflictError);
+      await expect(items().ensureIndex({ fields: { at: 1 } })).rejects.toBeInstanceOf(IndexConflictError);
+    });
+
+    it("still expires documents after the store is reopened", async () => {
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 1 });
+      await store.close();
+      store = await fx.reopen();
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 1 });
+      await items().insertOne({ _id: "itm_old", name: "old", n: 1, at: new Date(Date.now() - 10 * 60 * 1000) });
+      const deadline = Date.now() + (adapterName === "mongodb" ? 90_000 : 2_000);
+      while ((await items().findById("itm_old")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+      expect(await items().findById("itm_old")).toBeNull();
+    }, 120_000);
+
+    it("changes an index's expiry in place", async () => {
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 3600 });
+      await items().insertOne({ _id: "itm_old", name: "old", n: 1, at: new Date(Date.now() - 10 * 60 * 1000) });
+      expect(await items().findById("itm_old")).not.toBeNull();
+      await items().ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 1 });
+      // MongoDB's TTL monitor runs once a minute; the embedded store expires on read.
+      const deadline = Date.now() + (adapterName === "mongodb" ? 90_000 : 2_000);
+      while ((await items().findById("itm_old")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+      expect(await items().findById("itm_old")).toBeNull();
     }, 120_000);
 
     it("commits a unit of work across collections all together", async () => {

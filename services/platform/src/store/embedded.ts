@@ -2,13 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Datastore from "@seald-io/nedb";
 import { notFound } from "../errors";
-import {
-  assertFilter,
-  assertIndex,
-  assertUpdate,
-  assertUpsertFilter,
-  findPageWith,
-} from "./checks";
+import { assertFilter, assertIndex, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
 import { Mutex } from "./mutex";
 import {
   type Collection,
@@ -16,6 +10,7 @@ import {
   type DocumentStore,
   type Filter,
   type FindOptions,
+  type IndexOptions,
   type IndexSpec,
   type Page,
   type PageOptions,
@@ -34,6 +29,20 @@ import {
 
 type AnyDatastore = Datastore<Record<string, unknown>>;
 
+/** The parts of nedb's Datastore that its typings leave out and ensureIndex needs. */
+interface NedbIndexes {
+  indexes: Record<string, { unique: boolean; sparse: boolean } | undefined>;
+  ttlIndexes: Record<string, number>;
+}
+
+/** The options an index was ensured with, by `<collection>|<nedb index name>`. */
+interface IndexRecord {
+  _id: string;
+  unique: boolean;
+  sparse: boolean;
+  expireAfterSeconds?: number;
+}
+
 interface Image {
   collection: string;
   id: string;
@@ -47,6 +56,9 @@ interface JournalEntry {
 }
 
 const JOURNAL = "_journal";
+// nedb's file records an index's unique and sparse options but not its expiry, so a restart would forget
+// whether (and after how long) an index expires; the options are kept here as well.
+const INDEXES = "_indexes";
 const COMPACT_EVERY_MS = 10 * 60 * 1000;
 
 const toStoreError = (collection: string, err: unknown): unknown => {
@@ -66,6 +78,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
     private readonly ds: () => Promise<AnyDatastore>,
+    private readonly indexRecords: () => Promise<AnyDatastore>,
   ) {}
 
   private async run<R>(fn: (ds: AnyDatastore) => Promise<R>): Promise<R> {
@@ -80,26 +93,51 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async ensureIndex(spec: IndexSpec): Promise<void> {
     assertIndex(spec);
     const fields = Object.keys(spec.fields);
-    await this.run((ds) =>
-      ds.ensureIndexAsync({
-        fieldName: fields.length === 1 ? (fields[0] as string) : fields,
-        ...(spec.unique ? { unique: true } : {}),
-        ...(spec.sparse ? { sparse: true } : {}),
+    // nedb's name for the index: one index per set of fields, whatever their order and direction.
+    const indexName = [...fields].sort().join(",");
+    const recordId = `${this.name}|${indexName}`;
+    const records = await this.indexRecords();
+    await this.run(async (ds) => {
+      const record = (await records.findOneAsync({ _id: recordId })) as unknown as IndexRecord | null;
+      const nedb = ds as unknown as NedbIndexes;
+      // Looked at and created with no await in between, so a concurrent ensureIndex cannot slip in.
+      const live = nedb.indexes[indexName];
+      if (live) {
+        // Without a record the index predates them; its expiry was never kept, so the one asked for is taken.
+        const expiry = record ? record.expireAfterSeconds : spec.expireAfterSeconds;
+        const existing: IndexOptions = { unique: live.unique, sparse: live.sparse, ...(expiry !== undefined ? { expireAfterSeconds: expiry } : {}) };
+        reconcileIndex(this.name, spec, existing);
+        if (spec.expireAfterSeconds !== undefined) nedb.ttlIndexes[indexName] = spec.expireAfterSeconds;
+      } else {
+        await ds.ensureIndexAsync({
+          fieldName: fields.length === 1 ? (fields[0] as string) : fields,
+          ...(spec.unique ? { unique: true } : {}),
+          ...(spec.sparse ? { sparse: true } : {}),
+          ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
+        });
+      }
+      const next: IndexRecord = {
+        _id: recordId,
+        unique: spec.unique ?? false,
+        sparse: spec.sparse ?? false,
         ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
-      }),
-    );
+      };
+      if (JSON.stringify(record) !== JSON.stringify(next)) {
+        await records.updateAsync({ _id: recordId }, next as unknown as Record<string, unknown>, { upsert: true });
+      }
+    });
   }
 
   async insertOne(doc: T): Promise<T> {
-    const stored = { ...doc, _v: doc._v ?? 1 };
+    const stored = { ...withoutUndefined(doc), _v: doc._v ?? 1 };
     return strip<T>(await this.run((ds) => ds.insertAsync(stored as unknown as Record<string, unknown>)));
   }
 
   async insertMany(docs: T[]): Promise<T[]> {
     if (docs.length === 0) return [];
-    const stored = docs.map((d) => ({ ...d, _v: d._v ?? 1 }) as unknown as Record<string, unknown>);
-    // nedb inserts an array atomically (all or none on a unique clash), as an ordered Mongo insertMany would not;
-    // callers must not rely on partial inserts either way.
+    const stored = docs.map((d) => ({ ...withoutUndefined(d), _v: d._v ?? 1 }) as unknown as Record<string, unknown>);
+    // nedb inserts an array all or nothing: a unique clash, with a stored document or within the batch, undoes
+    // the batch's index entries before anything is kept or written to the file.
     return (await this.run((ds) => ds.insertAsync(stored))).map((d) => strip<T>(d));
   }
 
@@ -142,28 +180,28 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   private async update(filter: Filter, update: Update, multi: boolean, upsert: boolean): Promise<UpdateResult> {
     assertFilter(filter);
-    assertUpdate(update);
+    const normalized = normalizeUpdate(update);
     if (upsert) assertUpsertFilter(filter);
-    const res = await this.run((ds) => ds.updateAsync(filter, withVersionBump(update), { multi, upsert, returnUpdatedDocs: false }));
+    const res = await this.run((ds) => ds.updateAsync(filter, withVersionBump(normalized), { multi, upsert, returnUpdatedDocs: false }));
     if (res.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: filter._id as string };
     return { matchedCount: res.numAffected, modifiedCount: res.numAffected };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
     assertFilter(filter);
-    assertUpdate(update);
+    const normalized = normalizeUpdate(update);
     const upsert = options.upsert ?? false;
     if (upsert) assertUpsertFilter(filter);
     const res = await this.run((ds) =>
-      ds.updateAsync(filter, withVersionBump(update), { multi: false, upsert, returnUpdatedDocs: true }),
+      ds.updateAsync(filter, withVersionBump(normalized), { multi: false, upsert, returnUpdatedDocs: true }),
     );
     return strip<T | null>(res.affectedDocuments ?? null);
   }
 
   async updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
-    assertUpdate(update);
+    const normalized = normalizeUpdate(update);
     const res = await this.run((ds) =>
-      ds.updateAsync({ _id: id, _v: expectedVersion }, withVersionBump(update), { multi: false, upsert: false, returnUpdatedDocs: true }),
+      ds.updateAsync({ _id: id, _v: expectedVersion }, withVersionBump(normalized), { multi: false, upsert: false, returnUpdatedDocs: true }),
     );
     if (res.affectedDocuments) return strip<T>(res.affectedDocuments);
     if (await this.findById(id)) throw new VersionConflictError(this.name, id);
@@ -214,7 +252,7 @@ class EmbeddedStore implements DocumentStore {
   }
 
   collection<T extends Doc>(name: string): Collection<T> {
-    return new EmbeddedCollection<T>(name, () => this.datastore(name));
+    return new EmbeddedCollection<T>(name, () => this.datastore(name), () => this.datastore(INDEXES));
   }
 
   commit(writes: Write[]): Promise<void> {
@@ -231,7 +269,7 @@ class EmbeddedStore implements DocumentStore {
           throw new VersionConflictError(w.collection, id);
         }
         befores.push({ collection: w.collection, id, doc: before });
-        afters.push({ collection: w.collection, id, doc: w.kind === "delete" ? null : { ...w.doc, _v: nextVersion(w, before) } });
+        afters.push({ collection: w.collection, id, doc: w.kind === "delete" ? null : { ...withoutUndefined(w.doc), _v: nextVersion(w, before) } });
       }
       const journal = await this.datastore(JOURNAL);
       const entryId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;

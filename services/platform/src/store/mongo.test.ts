@@ -2,7 +2,7 @@ import { MongoClient } from "mongodb";
 import { describeWithServer } from "../testing/containers";
 import { describeStoreContract } from "./contract";
 import { openMongoStore } from "./mongo";
-import { type Doc, type DocumentStore, UniqueViolationError, VersionConflictError } from "./port";
+import { type Doc, type DocumentStore, IndexConflictError, ReplicaSetRequiredError, UniqueViolationError, VersionConflictError } from "./port";
 
 // Runs the store contract against a real MongoDB: MONGO_URL when given (it must be a replica set, for
 // transactions), otherwise a throwaway container. Skipped, with the reason printed, when neither exists.
@@ -98,7 +98,7 @@ describeWithServer("MongoDB store adapter", process.env.MONGO_URL, () => {
       expect(created).toEqual({ _id: "itm_2", tags: ["x"], _v: 1 });
     });
 
-    it("maps a unique clash inside insertMany and inside an update", async () => {
+    it("maps a unique clash inside insertMany and inside an update, leaving none of the batch written", async () => {
       const items = store.collection<Doc & { name: string }>("items");
       await items.ensureIndex({ fields: { name: 1 }, unique: true });
       await items.insertOne({ _id: "itm_1", name: "a" });
@@ -108,6 +108,8 @@ describeWithServer("MongoDB store adapter", process.env.MONGO_URL, () => {
           { _id: "itm_3", name: "a" },
         ]),
       ).rejects.toBeInstanceOf(UniqueViolationError);
+      expect(await stored("items", "itm_2")).toBeNull();
+      await items.insertOne({ _id: "itm_2", name: "b" });
       await expect(items.updateOne({ _id: "itm_2" }, { $set: { name: "a" } })).rejects.toBeInstanceOf(UniqueViolationError);
     });
 
@@ -119,6 +121,21 @@ describeWithServer("MongoDB store adapter", process.env.MONGO_URL, () => {
       expect(await stored("items", "itm_1")).toEqual({ _id: "itm_1", _v: 1 });
     });
 
+    it("changes an index's expiry on the server with collMod, not a second index", async () => {
+      const items = store.collection<Doc & { at: Date }>("items");
+      await items.ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 3600 });
+      await items.ensureIndex({ fields: { at: 1 }, expireAfterSeconds: 60 });
+      const indexes = await store.client.db(database).collection("items").indexes();
+      expect(indexes.filter((i) => i.key.at === 1)).toEqual([expect.objectContaining({ expireAfterSeconds: 60 })]);
+    });
+
+    it("reports an index created elsewhere with other options as IndexConflictError with its options", async () => {
+      await store.client.db(database).collection("items").createIndex({ name: 1 }, { unique: true, sparse: true });
+      const conflict = store.collection("items").ensureIndex({ fields: { name: 1 }, unique: true });
+      await expect(conflict).rejects.toBeInstanceOf(IndexConflictError);
+      await expect(conflict).rejects.toMatchObject({ existing: { unique: true, sparse: true }, requested: { unique: true, sparse: false } });
+    });
+
     it("leaves a client it was given open when closed", async () => {
       const shared = await openMongoStore({ url, database, client: store.client });
       await shared.close();
@@ -126,4 +143,19 @@ describeWithServer("MongoDB store adapter", process.env.MONGO_URL, () => {
       expect(await store.collection("items").count({})).toBe(0);
     });
   });
+
+  // A standalone server of our own needs a container; a given MONGO_URL is a replica set.
+  const standaloneCheck = process.env.MONGO_URL ? it.skip : it;
+  standaloneCheck("refuses to open a standalone server, saying it must be a replica set", async () => {
+    const { GenericContainer } = await import("testcontainers");
+    const container = await new GenericContainer("mongo:7.0").withExposedPorts(27017).start();
+    try {
+      const standalone = `mongodb://${container.getHost()}:${container.getMappedPort(27017)}/?directConnection=true`;
+      const opening = openMongoStore({ url: standalone, database: freshDb() });
+      await expect(opening).rejects.toBeInstanceOf(ReplicaSetRequiredError);
+      await expect(opening).rejects.toThrow(/must be a replica set/);
+    } finally {
+      await container.stop();
+    }
+  }, 180_000);
 });

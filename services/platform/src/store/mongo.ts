@@ -1,15 +1,27 @@
-import { type ClientSession, type Collection as MongoCollection, MongoClient } from "mongodb";
+import { type ClientSession, type Db, type Collection as MongoCollection, MongoClient } from "mongodb";
 import { notFound } from "../errors";
-import { assertFilter, assertIndex, assertUpdate, assertUpsertFilter, findPageWith } from "./checks";
+import { assertFilter, assertIndex, assertUpsertFilter, findPageWith, indexOptionsOf, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
+import {
+  assertTransactionsSupported,
+  findIndexWithKey,
+  type HelloReply,
+  type IndexDescription,
+  indexOptionsOfDescription,
+  isIndexConflict,
+  isNamespaceNotFound,
+  isTransactionsUnsupported,
+} from "./mongo-support";
 import {
   type Collection,
   type Doc,
   type DocumentStore,
   type Filter,
   type FindOptions,
+  IndexConflictError,
   type IndexSpec,
   type Page,
   type PageOptions,
+  ReplicaSetRequiredError,
   UniqueViolationError,
   type Update,
   type UpdateResult,
@@ -27,11 +39,10 @@ import {
 type Raw = { _id: string } & Record<string, unknown>;
 type RawCollection = MongoCollection<Raw>;
 
-// BSON stores an `undefined` field as null, where the embedded store leaves the field out. A null is indexed
-// even by a sparse index (two documents with `owner: undefined` would clash on a sparse unique index) and
-// matches `$exists: true`, so documents are written without their undefined fields. Only on writes whose
-// filter the adapter builds itself: with the option, an undefined in a caller's filter would vanish and
-// `{ email: undefined }` would match every document.
+// BSON stores an `undefined` field as null, where the port means "absent" (see `withoutUndefined`, which every
+// write applies first). The driver option is a second guard on writes whose filter the adapter builds
+// itself; on a caller's filter it would make `{ email: undefined }` match every document, which is why the
+// shared guards refuse undefined in filters instead.
 const WITHOUT_UNDEFINED = { ignoreUndefined: true } as const;
 
 const DUPLICATE_KEY = 11000;
@@ -57,19 +68,27 @@ const duplicateDetail = (err: unknown): string => {
 };
 
 /** The one place driver errors become port errors; every write goes through it. */
-const toStoreError = (collection: string, err: unknown): unknown =>
-  isDuplicateKey(err) ? new UniqueViolationError(collection, duplicateDetail(err)) : err;
+const toStoreError = (collection: string, err: unknown): unknown => {
+  if (isDuplicateKey(err)) return new UniqueViolationError(collection, duplicateDetail(err));
+  if (isTransactionsUnsupported(err)) return new ReplicaSetRequiredError(err instanceof Error ? err.message : String(err));
+  return err;
+};
 
 // `$inc: {_v: 1}` alone also covers upserts: incrementing a missing field sets it, so an inserted document
 // starts at 1. (A `$setOnInsert: {_v: 1}` next to it would be a conflicting update of the same path.)
 const withVersionBump = (update: Update): Record<string, unknown> => ({ ...update, $inc: { ...(update.$inc ?? {}), _v: 1 } });
 
-const withFirstVersion = (doc: Doc): Raw => ({ ...doc, _v: doc._v ?? 1 }) as unknown as Raw;
+const withFirstVersion = (doc: Doc): Raw => ({ ...withoutUndefined(doc), _v: doc._v ?? 1 }) as unknown as Raw;
+
+/** Runs `fn` in one transaction, retried as a whole on transient errors, so `fn` must only touch the session. */
+type InTransaction = (fn: (session: ClientSession) => Promise<void>) => Promise<void>;
 
 class MongoDocCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
     private readonly raw: () => RawCollection,
+    private readonly db: () => Db,
+    private readonly inTransaction: InTransaction,
   ) {}
 
   private async run<R>(fn: (c: RawCollection) => Promise<R>): Promise<R> {
@@ -82,14 +101,38 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
 
   async ensureIndex(spec: IndexSpec): Promise<void> {
     assertIndex(spec);
-    // createIndex is a no-op when the same index exists, which is what makes calling this at every start safe.
-    await this.run((c) =>
-      c.createIndex(spec.fields, {
+    // Looked at first so the outcome is the port's (see reconcileIndex), not createIndex's: it would fail with
+    // an unmapped IndexOptionsConflict on other options and cannot change an expiry.
+    const existing = findIndexWithKey(await this.indexes(), spec.fields);
+    if (existing) {
+      const decision = reconcileIndex(this.name, spec, indexOptionsOfDescription(existing));
+      if (decision.action === "set-expiry") {
+        await this.db().command({ collMod: this.name, index: { keyPattern: spec.fields, expireAfterSeconds: decision.expireAfterSeconds } });
+      }
+      return;
+    }
+    try {
+      // A no-op when another process created the same index meanwhile.
+      await this.raw().createIndex(spec.fields, {
         ...(spec.unique ? { unique: true } : {}),
         ...(spec.sparse ? { sparse: true } : {}),
         ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
-      }),
-    );
+      });
+    } catch (err) {
+      // Another process created it with other options between the look and the create.
+      if (!isIndexConflict(err)) throw toStoreError(this.name, err);
+      const raced = findIndexWithKey(await this.indexes(), spec.fields);
+      throw new IndexConflictError(this.name, Object.keys(spec.fields), raced ? indexOptionsOfDescription(raced) : null, indexOptionsOf(spec));
+    }
+  }
+
+  private async indexes(): Promise<IndexDescription[]> {
+    try {
+      return (await this.raw().indexes()) as unknown as IndexDescription[];
+    } catch (err) {
+      if (isNamespaceNotFound(err)) return [];
+      throw err;
+    }
   }
 
   async insertOne(doc: T): Promise<T> {
@@ -102,9 +145,18 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     // The driver refuses an empty batch; the port treats it as nothing to do.
     if (docs.length === 0) return [];
     const stored = docs.map(withFirstVersion);
-    // Ordered: on a clash the documents before it stay written (the embedded store writes none); callers
-    // must not rely on either, as the port documents no partial outcome.
-    await this.run((c) => c.insertMany(stored, { ...WITHOUT_UNDEFINED, ordered: true }));
+    if (stored.length === 1) {
+      await this.run((c) => c.insertOne(stored[0] as Raw, WITHOUT_UNDEFINED));
+      return stored as unknown as T[];
+    }
+    // All or nothing, as the port promises (and nedb does): a bulk insert alone keeps the documents before a
+    // clash. Deleting them afterwards would not do: readers could see them meanwhile, and a crash in between
+    // would leave them for good.
+    await this.run((c) =>
+      this.inTransaction(async (session) => {
+        await c.insertMany(stored, { ...WITHOUT_UNDEFINED, ordered: true, session });
+      }),
+    );
     return stored as unknown as T[];
   }
 
@@ -140,8 +192,8 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
-    const upsert = this.checkUpdate(filter, update, options);
-    const res = await this.run((c) => c.updateOne(filter, withVersionBump(update), { upsert }));
+    const { upsert, normalized } = this.checkUpdate(filter, update, options);
+    const res = await this.run((c) => c.updateOne(filter, withVersionBump(normalized), { upsert }));
     return {
       matchedCount: res.matchedCount,
       modifiedCount: res.modifiedCount,
@@ -150,21 +202,21 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    this.checkUpdate(filter, update, {});
-    const res = await this.run((c) => c.updateMany(filter, withVersionBump(update)));
+    const { normalized } = this.checkUpdate(filter, update, {});
+    const res = await this.run((c) => c.updateMany(filter, withVersionBump(normalized)));
     return { matchedCount: res.matchedCount, modifiedCount: res.modifiedCount };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
-    const upsert = this.checkUpdate(filter, update, options);
-    const doc = await this.run((c) => c.findOneAndUpdate(filter, withVersionBump(update), { upsert, returnDocument: "after" }));
+    const { upsert, normalized } = this.checkUpdate(filter, update, options);
+    const doc = await this.run((c) => c.findOneAndUpdate(filter, withVersionBump(normalized), { upsert, returnDocument: "after" }));
     return doc as unknown as T | null;
   }
 
   async updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
-    assertUpdate(update);
+    const normalized = normalizeUpdate(update);
     const doc = await this.run((c) =>
-      c.findOneAndUpdate({ _id: id, _v: expectedVersion }, withVersionBump(update), { returnDocument: "after" }),
+      c.findOneAndUpdate({ _id: id, _v: expectedVersion }, withVersionBump(normalized), { returnDocument: "after" }),
     );
     if (doc) return doc as unknown as T;
     // Nothing matched: either someone else moved the version on, or there is no such document. The extra read
@@ -183,13 +235,13 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     return (await this.run((c) => c.deleteMany(filter))).deletedCount;
   }
 
-  /** The guards every update entry point shares; returns whether to upsert. */
-  private checkUpdate(filter: Filter, update: Update, options: UpsertOptions): boolean {
+  /** The guards every update entry point shares; returns whether to upsert and the update as the port means it. */
+  private checkUpdate(filter: Filter, update: Update, options: UpsertOptions): { upsert: boolean; normalized: Update } {
     assertFilter(filter);
-    assertUpdate(update);
+    const normalized = normalizeUpdate(update);
     const upsert = options.upsert ?? false;
     if (upsert) assertUpsertFilter(filter);
-    return upsert;
+    return { upsert, normalized };
   }
 }
 
@@ -203,15 +255,24 @@ class MongoStore implements DocumentStore {
     private readonly ownsClient: boolean,
   ) {}
 
-  private raw(name: string): RawCollection {
+  private db(): Db {
     // The driver reconnects a closed client on the next operation; refusing here keeps a late caller from
     // quietly reopening connections after shutdown (and matches the embedded store).
     if (this.closed) throw new Error("The store is closed.");
-    return this.client.db(this.database).collection<Raw>(name);
+    return this.client.db(this.database);
+  }
+
+  private raw(name: string): RawCollection {
+    return this.db().collection<Raw>(name);
   }
 
   collection<T extends Doc>(name: string): Collection<T> {
-    return new MongoDocCollection<T>(name, () => this.raw(name));
+    return new MongoDocCollection<T>(
+      name,
+      () => this.raw(name),
+      () => this.db(),
+      (fn) => this.inTransaction(fn),
+    );
   }
 
   // A multi-document transaction. MongoDB runs these only on a replica set (or sharded cluster), which is
@@ -220,12 +281,20 @@ class MongoStore implements DocumentStore {
   // safe to run again: it only reads and writes inside the session.
   async commit(writes: Write[]): Promise<void> {
     if (writes.length === 0) return;
+    await this.inTransaction(async (session) => {
+      for (const w of writes) await this.apply(w, session);
+    });
+  }
+
+  async inTransaction(fn: (session: ClientSession) => Promise<void>): Promise<void> {
     if (this.closed) throw new Error("The store is closed.");
     const session = this.client.startSession();
     try {
-      await session.withTransaction(async () => {
-        for (const w of writes) await this.apply(w, session);
-      });
+      await session.withTransaction(() => fn(session));
+    } catch (err) {
+      // Only reachable with a client opened elsewhere without the check at open (or a topology changed since).
+      if (isTransactionsUnsupported(err)) throw new ReplicaSetRequiredError(err instanceof Error ? err.message : String(err));
+      throw err;
     } finally {
       await session.endSession();
     }
@@ -243,7 +312,7 @@ class MongoStore implements DocumentStore {
       } else if (w.expectedVersion !== undefined) {
         const res = await c.replaceOne(
           { _id: w.doc._id, _v: w.expectedVersion },
-          { ...w.doc, _v: w.expectedVersion + 1 },
+          { ...withoutUndefined(w.doc), _v: w.expectedVersion + 1 },
           { ...WITHOUT_UNDEFINED, session },
         );
         if (res.matchedCount === 0) throw new VersionConflictError(w.collection, w.doc._id);
@@ -253,7 +322,7 @@ class MongoStore implements DocumentStore {
         // the transaction retry, so the version cannot go backwards.
         const before = await c.findOne({ _id: w.doc._id }, { session, projection: { _v: 1 } });
         const version = (typeof before?._v === "number" ? before._v : 0) + 1;
-        await c.replaceOne({ _id: w.doc._id }, { ...w.doc, _v: version }, { ...WITHOUT_UNDEFINED, session, upsert: true });
+        await c.replaceOne({ _id: w.doc._id }, { ...withoutUndefined(w.doc), _v: version }, { ...WITHOUT_UNDEFINED, session, upsert: true });
       }
     } catch (err) {
       throw toStoreError(w.collection, err);
@@ -276,10 +345,25 @@ export interface MongoStoreOptions {
   client?: MongoClient;
 }
 
+const checkTopology = async (client: MongoClient): Promise<void> => {
+  assertTransactionsSupported((await client.db("admin").command({ hello: 1 })) as HelloReply);
+};
+
+/** Opens the store; refuses (ReplicaSetRequiredError) a server that cannot run transactions. */
 export const openMongoStore = async (options: MongoStoreOptions): Promise<DocumentStore & { client: MongoClient }> => {
-  if (options.client) return new MongoStore(options.client, options.database, false);
-  // Connect up front so a wrong URL or an unreachable server fails at start, not at the first request.
+  if (options.client) {
+    await checkTopology(options.client);
+    return new MongoStore(options.client, options.database, false);
+  }
+  // Connect up front so a wrong URL, an unreachable server or a standalone one fails at start, not at the
+  // first request.
   const client = new MongoClient(options.url, { retryWrites: true, serverSelectionTimeoutMS: 10_000 });
-  await client.connect();
+  try {
+    await client.connect();
+    await checkTopology(client);
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
   return new MongoStore(client, options.database, true);
 };

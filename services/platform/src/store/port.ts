@@ -2,14 +2,19 @@
 // nedb store) honour identically. Repositories use only what is declared here; the contract suite
 // (contract.ts) pins the behaviour down for every adapter.
 
-/** Every stored document has a string `_id` (our prefixed ids) and a version `_v` used for optimistic concurrency. */
+/**
+ * Every stored document has a string `_id` (our prefixed ids) and a version `_v` used for optimistic concurrency.
+ * A field whose value is `undefined` is absent: documents are stored without it (at any depth; `undefined`
+ * inside an array is refused), and `$set: { f: undefined }` removes `f` like `$unset`.
+ */
 export interface Doc {
   _id: string;
   _v?: number;
 }
 
 /**
- * Filters in Mongo syntax. Supported: equality on (dotted) fields, `$in $nin $ne $gt $gte $lt $lte $exists
+ * Filters in Mongo syntax. `undefined` anywhere in a filter is refused (UnsupportedQueryError): MongoDB reads it
+ * as null ("missing or null") and nedb as matching nothing; say `{ $exists: false }` or `null`. Supported: equality on (dotted) fields, `$in $nin $ne $gt $gte $lt $lte $exists
  * $regex (a RegExp) $elemMatch $size`, and `$and $or`. Not supported (nedb lacks them or reads them
  * differently): `$eq $all $type $expr $nor $mod $not $options`.
  */
@@ -74,9 +79,16 @@ export interface UpsertOptions {
 
 export interface Collection<T extends Doc> {
   readonly name: string;
+  /**
+   * Creates the index, or does nothing when it exists with the same options. An existing index on the same
+   * fields with other `unique` or `sparse` options, or with an expiry added or removed, is left as it is and
+   * IndexConflictError is thrown (such a change needs the index dropped first, a migration); only
+   * `expireAfterSeconds` of an expiring index may change, and changes in place.
+   */
   ensureIndex(spec: IndexSpec): Promise<void>;
   /** Inserts and returns the stored document (with `_v: 1` when it had none). Unique clash: UniqueViolationError. */
   insertOne(doc: T): Promise<T>;
+  /** All or nothing: on a unique clash (with a stored document or within the batch) none of the documents is written. */
   insertMany(docs: T[]): Promise<T[]>;
   findOne(filter: Filter): Promise<T | null>;
   findById(id: string): Promise<T | null>;
@@ -141,6 +153,39 @@ export class UnsupportedQueryError extends Error {
   constructor(detail: string) {
     super(`Unsupported by the document store port: ${detail}`);
     this.name = "UnsupportedQueryError";
+  }
+}
+
+export interface IndexOptions {
+  unique: boolean;
+  sparse: boolean;
+  expireAfterSeconds?: number;
+}
+
+export class IndexConflictError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly fields: string[],
+    readonly existing: IndexOptions | null,
+    readonly requested: IndexOptions,
+  ) {
+    super(
+      `An index on ${collection} (${fields.join(", ")}) already exists with other options` +
+        (existing ? ` (${JSON.stringify(existing)}, asked for ${JSON.stringify(requested)})` : ` (asked for ${JSON.stringify(requested)})`) +
+        "; changing unique or sparse, or adding or removing an expiry, needs the index dropped first.",
+    );
+    this.name = "IndexConflictError";
+  }
+}
+
+/** MongoDB runs multi-document transactions only on a replica set or a sharded cluster. */
+export class ReplicaSetRequiredError extends Error {
+  constructor(detail: string) {
+    super(
+      `MongoDB must be a replica set (a single-node one is enough: start mongod with --replSet and run rs.initiate()) ` +
+        `or a sharded cluster, because the store commits units of work in transactions; ${detail}`,
+    );
+    this.name = "ReplicaSetRequiredError";
   }
 }
 
