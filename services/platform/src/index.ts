@@ -21,3 +21,4 @@ export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";
 export * from "./scopes";
+export * from "./text/text-limits";
