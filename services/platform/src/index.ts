@@ -22,3 +22,4 @@ export * from "./runtime";
 export * from "./service-host";
 export * from "./scopes";
 export * from "./text/text-limits";
+export * from "./text/email";

@@ -1,4 +1,4 @@
-import { conflict, DomainError, type FieldError, isUniqueViolation, newId, notFound, validationFailed } from "@earshot/platform";
+import { checkText, conflict, DomainError, type FieldError, isEmailAddress, isUniqueViolation, newId, notFound, validationFailed } from "@earshot/platform";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
@@ -6,29 +6,20 @@ import { hashPassword, verifyPassword } from "./password";
 import { DEFAULT_PLAN } from "./plans";
 
 // Users and the workspace each one owns. Emails are stored lower-cased and trimmed, so uniqueness and
-// sign-in ignore case; display names are trimmed.
+// sign-in ignore case; display names are trimmed and counted in user-perceived characters, bounded the
+// same way as at the edge.
 
 export type { AccountDeps } from "./deps";
 
 export const NAME_MAX = 100;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
-const EMAIL_MAX = 254;
-
-// A pragmatic address check: one @, no spaces, a dot in the domain. Deliverability is proven by mail.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export const checkEmail = (email: string): FieldError[] => {
-  const normalized = normalizeEmail(email);
-  return EMAIL_RE.test(normalized) && normalized.length <= EMAIL_MAX ? [] : [{ path: "email", message: "must be an email address" }];
-};
+export const checkEmail = (email: string): FieldError[] =>
+  isEmailAddress(normalizeEmail(email)) ? [] : [{ path: "email", message: "must be an email address" }];
 
-export const checkName = (name: string): FieldError[] => {
-  const trimmed = name.trim();
-  return trimmed.length >= 1 && trimmed.length <= NAME_MAX ? [] : [{ path: "name", message: `must be 1 to ${NAME_MAX} characters` }];
-};
+export const checkName = (name: string): FieldError[] => checkText("name", name.trim(), { min: 1, max: NAME_MAX });
 
 export const checkPassword = (password: string): FieldError[] =>
   password.length >= PASSWORD_MIN && password.length <= PASSWORD_MAX

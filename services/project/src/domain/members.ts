@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { conflict, newId, notFound, type Page, rateLimited, usageLimited, validationFailed, type FieldError } from "@earshot/platform";
+import { conflict, isEmailAddress, newId, notFound, type Page, rateLimited, usageLimited, validationFailed, type FieldError } from "@earshot/platform";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
@@ -13,7 +13,6 @@ import { seatHolders } from "./usage";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 export const INVITATIONS_PER_HOUR = 20;
 const HOUR_MS = 3600 * 1000;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ROLES = ["viewer", "editor"] as const;
 
 export type MemberStatus = "active" | "pending" | "expired" | "accepted" | "revoked";
@@ -67,7 +66,7 @@ export const inviteMember = async (
 ): Promise<MemberDoc> => {
   const errors: FieldError[] = [];
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL_RE.test(email) || email.length > 254) errors.push({ path: "email", message: "must be an email address" });
+  if (!isEmailAddress(email)) errors.push({ path: "email", message: "must be an email address" });
   const role = input.role || "viewer";
   if (!(ROLES as readonly string[]).includes(role)) errors.push({ path: "role", message: "must be viewer or editor" });
   if (!/^https?:\/\/[^\s]+$/.test(input.acceptUrlBase)) errors.push({ path: "acceptUrlBase", message: "must be an http or https origin" });
