@@ -122,13 +122,8 @@ const count = (s: string, stopAfter: number): Count => {
  */
 export const countCharacters = (s: string, stopAfter = Number.MAX_SAFE_INTEGER): number => count(s, stopAfter).characters;
 
-const isWhiteSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0x1680 || code === 0x85;
-
-/** Whether `s` has anything but white space, without copying it (String.prototype.trim's definition). */
-const hasContent = (s: string): boolean => {
-  for (let i = 0; i < s.length; i++) if (!isWhiteSpace(s.charCodeAt(i))) return true;
-  return false;
-};
+/** Whether `s` has anything but white space (the white space String.prototype.trim removes), without copying it. */
+const hasContent = (s: string): boolean => /\S/.test(s);
 
 /**
  * Why `s` breaks `limit`, or undefined when it fits. Cheap bounds first: a string longer in UTF-16 units
