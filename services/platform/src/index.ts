@@ -25,3 +25,5 @@ export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";
 export * from "./scopes";
+export * from "./text/text-limits";
+export * from "./text/email";

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   ALL_SCOPES,
+  checkText,
   DomainError,
   type FieldError,
   forbidden,
@@ -55,7 +56,7 @@ export interface CreatedApiKey {
 const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] => {
   const errors: FieldError[] = [];
   const name = (input.name ?? DEFAULT_KEY_NAME).trim();
-  if (name.length < 1 || name.length > NAME_MAX) errors.push({ path: "name", message: `must be 1 to ${NAME_MAX} characters` });
+  errors.push(...checkText("name", name, { min: 1, max: NAME_MAX }));
   if (input.scopes.length === 0) errors.push({ path: "scopes", message: "must name at least one scope" });
   input.scopes.forEach((scope, i) => {
     if (!ALL_SCOPES.includes(scope)) errors.push({ path: `scopes.${i}`, message: `is not a scope; scopes are ${ALL_SCOPES.join(", ")}` });

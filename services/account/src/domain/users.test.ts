@@ -173,6 +173,21 @@ describe("updating the display name", () => {
     }
   });
 
+  it("counts a name in user-perceived characters and refuses combining-mark abuse and huge input", async () => {
+    const world = await openAccountWorld();
+    const { user } = await newUser(world);
+    await expect(updateUser(world.deps, user._id, { name: "🇫🇷".repeat(100) })).resolves.toMatchObject({ name: "🇫🇷".repeat(100) });
+    for (const name of [`a${"\u0301".repeat(20_000)}`, "x".repeat(300_000)]) {
+      expect(await refusal(updateUser(world.deps, user._id, { name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
+    }
+  });
+
+  it("refuses an over-long email before matching its pattern", async () => {
+    const world = await openAccountWorld();
+    const err = await refusal(createUser(world.deps, { email: `a@${"a.".repeat(150_000)}@`, name: "Ana", password: PASSWORD }));
+    expect(err).toMatchObject({ code: "validation_failed", errors: [{ path: "email", message: "must be an email address" }] });
+  });
+
   it("answers an unknown user as not found", async () => {
     const world = await openAccountWorld();
     expect((await refusal(updateUser(world.deps, "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ", { name: "X" }))).code).toBe("not_found");

@@ -1,34 +1,26 @@
-import { conflict, DomainError, type FieldError, isUniqueViolation, newId, notFound, validationFailed } from "@earshot/platform";
+import { checkText, conflict, DomainError, type FieldError, isEmailAddress, isUniqueViolation, newId, notFound, validationFailed } from "@earshot/platform";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
 import { hashPassword, verifyPassword } from "./password";
+import { accountKey, addressKey, assertNotLocked, clearFailures, recordFailure } from "./sign-in-throttle";
 import { DEFAULT_PLAN } from "./plans";
 
 // Users and the workspace each one owns. Emails are stored lower-cased and trimmed, so uniqueness and
-// sign-in ignore case; display names are trimmed.
+// sign-in ignore case; display names are trimmed and counted in user-perceived characters, bounded the
+// same way as at the edge.
 
 export type { AccountDeps } from "./deps";
 
 export const NAME_MAX = 100;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
-const EMAIL_MAX = 254;
-
-// A pragmatic address check: one @, no spaces, a dot in the domain. Deliverability is proven by mail.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export const checkEmail = (email: string): FieldError[] => {
-  const normalized = normalizeEmail(email);
-  return EMAIL_RE.test(normalized) && normalized.length <= EMAIL_MAX ? [] : [{ path: "email", message: "must be an email address" }];
-};
+export const checkEmail = (email: string): FieldError[] =>
+  isEmailAddress(normalizeEmail(email)) ? [] : [{ path: "email", message: "must be an email address" }];
 
-export const checkName = (name: string): FieldError[] => {
-  const trimmed = name.trim();
-  return trimmed.length >= 1 && trimmed.length <= NAME_MAX ? [] : [{ path: "name", message: `must be 1 to ${NAME_MAX} characters` }];
-};
+export const checkName = (name: string): FieldError[] => checkText("name", name.trim(), { min: 1, max: NAME_MAX });
 
 export const checkPassword = (password: string): FieldError[] =>
   password.length >= PASSWORD_MIN && password.length <= PASSWORD_MAX
@@ -96,11 +88,30 @@ export const getUser = async (deps: AccountDeps, by: { id?: string | undefined; 
 // answer's timing does not reveal which addresses have accounts. Same parameters as hashPassword.
 export const DECOY_PASSWORD_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-/** Email and password sign-in. One message for an unknown email and a wrong password. */
-export const authenticate = async (deps: AccountDeps, email: string, password: string): Promise<UserDoc> => {
-  const user = await deps.collections.users.findOne({ email: normalizeEmail(email) });
-  const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
-  if (!user || !ok) throw new DomainError("unauthorized", "Email or password is wrong.");
+const CLIENT_ADDRESS_MAX = 64;
+
+/**
+ * Email and password sign-in. One message for an unknown email and a wrong password. Throttled per
+ * account and per client address (`sign-in-throttle.ts`): while either is locked out the answer is
+ * `rate_limited` with `retryAfter`, and the password is not checked at all.
+ */
+export const authenticate = async (deps: AccountDeps, email: string, password: string, clientAddress?: string): Promise<UserDoc> => {
+  if (clientAddress !== undefined && clientAddress.length > CLIENT_ADDRESS_MAX) {
+    throw validationFailed([{ path: "clientAddress", message: `must be at most ${CLIENT_ADDRESS_MAX} characters` }]);
+  }
+  const normalized = normalizeEmail(email);
+  const address = clientAddress ? [addressKey(clientAddress)] : [];
+  // Nothing that long was ever registered: a failure, decided without a lookup or a hash.
+  const impossible = !isEmailAddress(normalized) || password.length > PASSWORD_MAX;
+  const keys = impossible ? address : [accountKey(normalized), ...address];
+  await assertNotLocked(deps, keys);
+  const user = impossible ? null : await deps.collections.users.findOne({ email: normalized });
+  const ok = !impossible && (await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH));
+  if (!user || !ok) {
+    await recordFailure(deps, keys);
+    throw new DomainError("unauthorized", "Email or password is wrong.");
+  }
+  await clearFailures(deps, accountKey(normalized));
   // Only after the password matched, so the status of an account is not told to someone without it.
   if (user.status !== "active") throw new DomainError("unauthorized", "This account is deactivated.");
   return user;

@@ -52,7 +52,7 @@ export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountSer
     const { user, workspace } = await getUser(deps, { id: given(req.id), email: given(req.email) });
     return { user: toUserMessage(user), workspace: toWorkspaceMessage(workspace) };
   },
-  authenticate: async (req) => ({ user: toUserMessage(await authenticate(deps, req.email, req.password)) }),
+  authenticate: async (req) => ({ user: toUserMessage(await authenticate(deps, req.email, req.password, given(req.clientAddress))) }),
   updateUser: async (req) => ({ user: toUserMessage(await updateUser(deps, req.userId, { name: req.name })) }),
   deactivateUser: async (req) => ({ user: toUserMessage(await deactivateUser(deps, req.userId, req.confirmation)) }),
   reactivateUser: async (req) => ({ user: toUserMessage(await reactivateUser(deps, req.email)) }),

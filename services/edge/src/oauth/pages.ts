@@ -119,7 +119,12 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
     if (!checkCsrf(req)) return sendPage(res, 403, "Form expired", `<p>Please <a href="/oauth/consent?request=${encodeURIComponent(id)}">try again</a>.</p>`);
     if (!(await o.collections.requests.findById(id))) return expired(res);
     try {
-      const { user } = await o.backends.account.authenticate({ email: String(req.body?.email ?? ""), password: String(req.body?.password ?? "") });
+      // The account service throttles per account and per this address (req.ip, as trust proxy allows).
+      const { user } = await o.backends.account.authenticate({
+        email: String(req.body?.email ?? ""),
+        password: String(req.body?.password ?? ""),
+        clientAddress: req.ip,
+      });
       if (!user) throw new Error("no user");
       const sid = randomBytes(24).toString("base64url");
       await o.collections.sessions.insertOne({ _id: sid, userId: user.id, email: user.email, name: user.name, expiresAt: new Date(o.now().getTime() + SESSION_MS) });
@@ -127,6 +132,10 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
       res.redirect(303, `/oauth/consent?request=${encodeURIComponent(id)}`);
     } catch (err) {
       if (isDomainError(err) && err.code === "unauthorized") return signInForm(req, res, id, 401, err.message);
+      if (isDomainError(err) && err.code === "rate_limited") {
+        res.setHeader("Retry-After", String(err.details.retryAfter ?? 1));
+        return signInForm(req, res, id, 429, err.message);
+      }
       o.logger.error({ err }, "sign-in failed");
       sendPage(res, 503, "Try again later", "<p>Earshot could not sign you in right now.</p>");
     }

@@ -82,7 +82,7 @@ export const invitationRoutes = (backends: Backends, logger: Logger, secureCooki
       const user =
         action === "signup"
           ? (await backends.account.createUser({ email: preview.email, name, password })).user
-          : (await backends.account.authenticate({ email: preview.email, password })).user;
+          : (await backends.account.authenticate({ email: preview.email, password, clientAddress: req.ip })).user;
       if (!user) throw new Error("no user");
       const accepted = await backends.project.acceptInvitation({ token, userId: user.id, userEmail: user.email, userName: user.name });
       sendPage(
@@ -104,6 +104,8 @@ export const invitationRoutes = (backends: Backends, logger: Logger, secureCooki
           : err.code === "validation_failed"
             ? err.errors.map((e) => `${e.path} ${e.message}`).join("; ")
             : err.message;
+      // Sign-in attempts are throttled per account and per address; the page says for how long.
+      if (err.code === "rate_limited") res.setHeader("Retry-After", String(err.details.retryAfter ?? 1));
       sendPage(res, err.status, "Join a project", forms(token, csrf, preview, message));
     }
   });

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { conflict, isUniqueViolation, validationFailed, type FieldError } from "@earshot/platform";
+import { checkText, conflict, isUniqueViolation, validationFailed, type FieldError } from "@earshot/platform";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
-import { charLength } from "./project-rules";
+import { TEXT_LIMITS } from "./project-rules";
 import { bumped, projectEvent, replaceProject, withRetry } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
@@ -26,7 +26,7 @@ export const setPublicDashboard = (
 ): Promise<ProjectView> =>
   withRetry(async () => {
     const errors: FieldError[] = [];
-    if (input.description !== undefined && charLength(input.description) > 500) errors.push({ path: "description", message: "must be at most 500 characters" });
+    errors.push(...checkText("description", input.description, TEXT_LIMITS.dashboardDescription));
     if (input.websiteUrl !== undefined && input.websiteUrl !== "" && !isWebUrl(input.websiteUrl)) {
       errors.push({ path: "websiteUrl", message: "must be an http or https URL" });
     }

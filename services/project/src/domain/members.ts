@@ -3,6 +3,7 @@ import {
   conflict,
   type EffectRecord,
   type FieldError,
+  isEmailAddress,
   newId,
   notFound,
   type Page,
@@ -24,7 +25,6 @@ import { seatHolders } from "./usage";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 export const INVITATIONS_PER_HOUR = 20;
 const HOUR_MS = 3600 * 1000;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ROLES = ["viewer", "editor"] as const;
 
 export type MemberStatus = "active" | "pending" | "expired" | "accepted" | "revoked";
@@ -91,7 +91,7 @@ export const inviteMember = async (
 ): Promise<MemberDoc> => {
   const errors: FieldError[] = [];
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL_RE.test(email) || email.length > 254) errors.push({ path: "email", message: "must be an email address" });
+  if (!isEmailAddress(email)) errors.push({ path: "email", message: "must be an email address" });
   const role = input.role || "viewer";
   if (!(ROLES as readonly string[]).includes(role)) errors.push({ path: "role", message: "must be viewer or editor" });
   if (!/^https?:\/\/[^\s]+$/.test(input.acceptUrlBase)) errors.push({ path: "acceptUrlBase", message: "must be an http or https origin" });

@@ -24,3 +24,26 @@ describe("project field rules", () => {
     expect(checkProjectFields({ enabledSources: [] })).toEqual([{ path: "enabledSources", message: "must name at least one source" }]);
   });
 });
+
+describe("project text bounds", () => {
+  it("refuses a 300,000-character name, naming the field, and counts no more than the limit", () => {
+    expect(checkProjectFields({ name: "n".repeat(300_000) })).toEqual([{ path: "name", message: "must be 1 to 100 characters" }]);
+    expect(charLength("n".repeat(300_000), 100)).toBe(101);
+  });
+
+  it("refuses a letter under 20,000 combining marks that would otherwise be a 1-character name", () => {
+    const zalgo = `a${"\u0301".repeat(20_000)}`;
+    expect(checkProjectFields({ name: zalgo, description: zalgo, icon: zalgo }).map((e) => e.path)).toEqual(["name", "description", "icon"]);
+    expect(checkProjectFields({ name: zalgo })[0]?.message).toMatch(/combining marks/);
+  });
+
+  it("counts 100 flags as a 100-character name, like the edge does", () => {
+    expect(checkProjectFields({ name: "🇫🇷".repeat(100) })).toEqual([]);
+    expect(checkProjectFields({ name: "🇫🇷".repeat(101) })).toEqual([{ path: "name", message: "must be 1 to 100 characters" }]);
+  });
+
+  it("caps a name's bytes at 16 per character on average", () => {
+    expect(checkProjectFields({ name: "👨‍👩‍👧‍👦".repeat(64) })).toEqual([]);
+    expect(checkProjectFields({ name: "👨‍👩‍👧‍👦".repeat(65) })).toEqual([{ path: "name", message: "must be at most 1600 bytes of UTF-8" }]);
+  });
+});

@@ -1,7 +1,8 @@
-import type { FieldError } from "@earshot/platform";
+import { checkText, countCharacters, type FieldError, type TextLimit } from "@earshot/platform";
 
 // Field rules and defaults of a project (API spec section 2). The edge validates the same rules with its
-// schemas; the service checks them again because it owns the invariant.
+// schemas; the service checks them again because it owns the invariant, with the same bounded character
+// counting (gRPC callers reach it without the edge).
 
 export const SOURCES = ["x", "reddit", "youtube", "linkedin"] as const;
 export type Source = (typeof SOURCES)[number];
@@ -21,8 +22,19 @@ export const DIGEST_HOUR = 8;
 
 const COLOR_RE = /^#[0-9a-fA-F]{6}$/;
 
-/** Counts user-perceived characters, so an emoji icon is one character, not two UTF-16 units. */
-export const charLength = (s: string): number => [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(s)].length;
+/** The text limits of a project's fields, in user-perceived characters (and UTF-8 bytes). */
+export const TEXT_LIMITS = {
+  name: { min: 1, max: 100 },
+  description: { max: 500 },
+  icon: { max: 10 },
+  dashboardDescription: { max: 500 },
+} satisfies Record<string, TextLimit>;
+
+/**
+ * Counts user-perceived characters, so an emoji icon is one character, not two UTF-16 units; stops one
+ * past `stopAfter` so that a long string costs no more than the limit it is compared with.
+ */
+export const charLength = (s: string, stopAfter?: number): number => countCharacters(s, stopAfter);
 
 export const isIanaTimezone = (tz: string): boolean => {
   if (tz.length === 0 || tz.length > 64) return false;
@@ -47,12 +59,10 @@ export interface ProjectFields {
 
 export const checkProjectFields = (f: ProjectFields): FieldError[] => {
   const errors: FieldError[] = [];
-  if (f.name !== undefined && (f.name.trim().length < 1 || charLength(f.name) > 100)) {
-    errors.push({ path: "name", message: "must be 1 to 100 characters" });
-  }
-  if (f.description !== undefined && charLength(f.description) > 500) errors.push({ path: "description", message: "must be at most 500 characters" });
+  errors.push(...checkText("name", f.name, TEXT_LIMITS.name));
+  errors.push(...checkText("description", f.description, TEXT_LIMITS.description));
   if (f.color !== undefined && !COLOR_RE.test(f.color)) errors.push({ path: "color", message: "must be # followed by 6 hex digits" });
-  if (f.icon !== undefined && charLength(f.icon) > 10) errors.push({ path: "icon", message: "must be at most 10 characters" });
+  errors.push(...checkText("icon", f.icon, TEXT_LIMITS.icon));
   if (f.enabledSources !== undefined) {
     if (f.enabledSources.length === 0) errors.push({ path: "enabledSources", message: "must name at least one source" });
     f.enabledSources.forEach((s, i) => {

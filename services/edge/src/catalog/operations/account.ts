@@ -2,7 +2,7 @@ import { ALL_SCOPES } from "@earshot/platform";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { presentApiKey, presentUser } from "../present";
-import { pageQuery, resourceId } from "../schemas";
+import { dateTimeField, nameField, pageQuery, resourceId } from "../schemas";
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -31,7 +31,7 @@ export const accountOperations = [
     path: "/account",
     scope: "account:write",
     tag: "Account",
-    input: { body: z.object({ name: z.string().trim().min(1).max(100).describe("Display name, 1 to 100 characters.") }).strict() },
+    input: { body: z.object({ name: nameField().describe("Display name, 1 to 100 characters.") }).strict() },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
@@ -117,13 +117,13 @@ export const accountOperations = [
     input: {
       body: z
         .object({
-          name: z.string().trim().min(1).max(100).default("API key").describe("A label, 1 to 100 characters."),
+          name: nameField().default("API key").describe("A label, 1 to 100 characters."),
           scopes: z
             .array(z.enum(ALL_SCOPES as [string, ...string[]]))
             .min(1)
             .max(ALL_SCOPES.length)
             .describe("Scopes for the key; only :read scopes make a read-only key."),
-          expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional().describe("When the key stops working."),
+          expiresAt: dateTimeField().optional().describe("When the key stops working."),
         })
         .strict(),
     },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { callerOf } from "../../pipeline/principal";
 import { defineOperation } from "../operation";
 import { presentMember } from "../present";
-import { memberTypeField, pageQuery, resourceId, roleField } from "../schemas";
+import { emailField, memberTypeField, pageQuery, resourceId, roleField } from "../schemas";
 
 const projectPath = z.object({ projectId: resourceId("The project id.") }).strict();
 const memberPath = z.object({ projectId: resourceId("The project id."), memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
@@ -42,7 +42,7 @@ export const memberOperations = [
       path: projectPath,
       body: z
         .object({
-          email: z.email({ message: "must be an email address" }).max(254).describe("Address to invite."),
+          email: emailField().describe("Address to invite."),
           role: roleField.default("viewer").describe("viewer (default) or editor."),
         })
         .strict(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { callerOf } from "../../pipeline/principal";
 import { defineOperation } from "../operation";
 import { presentProject } from "../present";
-import { pageQuery, projectFields, resourceId } from "../schemas";
+import { dashboardFields, pageQuery, projectFields, resourceId } from "../schemas";
 
 const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
 
@@ -146,13 +146,8 @@ export const projectOperations = [
       body: z
         .object({
           enabled: z.boolean(),
-          description: z.string().max(500).optional().describe("Public description, at most 500 characters."),
-          websiteUrl: z
-            .string()
-            .max(2048)
-            .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), "must be an http or https URL")
-            .optional()
-            .describe("Public http or https URL."),
+          description: dashboardFields.description.optional(),
+          websiteUrl: dashboardFields.websiteUrl.optional(),
         })
         .strict(),
     },
