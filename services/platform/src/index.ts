@@ -21,3 +21,5 @@ export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";
 export * from "./scopes";
+export * from "./net/address-policy";
+export * from "./net/guarded-fetch";
