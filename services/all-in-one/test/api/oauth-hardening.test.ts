@@ -210,6 +210,21 @@ describe("access tokens", () => {
   };
 });
 
+describe("the sign-in and consent forms", () => {
+  it("refuse a post from a foreign origin with 403 before reading it", async () => {
+    for (const path of ["/oauth/consent", "/oauth/sign-in"]) {
+      const res = await fetch(`${h.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example" },
+        body: new URLSearchParams({ request: "x", decision: "approve", csrf: "x" }).toString(),
+      });
+      expect({ path, status: res.status }).toEqual({ path, status: 403 });
+      expect(await res.text()).toContain("only be sent from Earshot");
+    }
+  });
+});
+
 describe("reached through 127.0.0.1", () => {
   it("lets the SDK client discover, authorize and call tools when it connects to 127.0.0.1 instead of localhost", async () => {
     const person = await h.newActor();
