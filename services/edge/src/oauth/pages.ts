@@ -64,6 +64,12 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
   const router = Router();
   router.use("/oauth/sign-in", express.urlencoded({ extended: false, limit: "16kb" }));
   router.use("/oauth/consent", express.urlencoded({ extended: false, limit: "16kb" }));
+  // Browsers send `Origin: null` on a form post from a page whose referrer policy is no-referrer (the
+  // default elsewhere); these pages send same-origin so their own posts carry their origin.
+  router.use(["/oauth/consent", "/oauth/sign-in"], (_req: Request, res: Response, next) => {
+    res.setHeader("Referrer-Policy", "same-origin");
+    next();
+  });
   // A form posted from a foreign page is refused before anything else (browsers always send Origin on
   // a POST; requests without one are not from a browser form).
   router.post(["/oauth/sign-in", "/oauth/consent"], (req: Request, res: Response, next) => {
