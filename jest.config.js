@@ -10,7 +10,7 @@ const swc = [
 module.exports = {
   testEnvironment: "node",
   transform: { "^.+\\.(t|j)s$": swc },
-  transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi)/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],
   moduleNameMapper: {
     "^@earshot/proto$": "<rootDir>/proto/src/index.ts",
     "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",

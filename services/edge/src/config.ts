@@ -1,5 +1,6 @@
 import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
 import { z } from "zod";
+import { parseOriginList } from "./oauth/public-origins";
 
 const grpcAddress = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, "must be host:port");
 
@@ -17,6 +18,18 @@ export const edgeSettingsShape = {
   EARSHOT_TRUST_PROXY: z.string().min(1).default("loopback, linklocal, uniquelocal"),
   /** Requests per minute per client address to each OAuth endpoint; 0 turns the limit off. */
   EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+  /** Browser origins, besides Earshot's own, allowed to call /mcp and post the OAuth forms (comma-separated). */
+  EARSHOT_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      try {
+        return parseOriginList(value);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
 };
 
 export const gatewayConfigSchema = z.object({

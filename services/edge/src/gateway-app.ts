@@ -10,6 +10,7 @@ import { createHttpMetrics } from "./http/metrics";
 import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
 import { mcpRouter } from "./mcp/mcp-route";
+import type { PublicOrigins } from "./oauth/public-origins";
 import { invitationRoutes } from "./pages/invitations";
 import type { Pipeline } from "./pipeline/execute";
 import { restRouter } from "./rest/router";
@@ -27,6 +28,8 @@ export interface GatewayAppOptions {
   oauth?: Router;
   /** express "trust proxy": only these proxies may name the client address (per-IP limits rely on it). */
   trustProxy: string;
+  /** The origin each request reached and the browser origins allowed to call MCP (default: publicUrl only). */
+  publicOrigins?: PublicOrigins;
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
@@ -52,6 +55,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
         logger: options.logger,
         resource: `${options.publicUrl}/mcp`,
         resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
+        ...(options.publicOrigins ? { origins: options.publicOrigins } : {}),
       }),
     );
   }

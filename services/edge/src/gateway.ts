@@ -6,9 +6,10 @@ import { createGatewayApp } from "./gateway-app";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
 import { EarshotOAuthProvider } from "./oauth/provider";
+import { publicOrigins } from "./oauth/public-origins";
 import { oauthRoutes } from "./oauth/routes";
 import { loadSigningKeys } from "./oauth/signing-keys";
-import { oauthTokenVerifier } from "./oauth/token-verifier";
+import { activeAccountOf, oauthTokenVerifier } from "./oauth/token-verifier";
 import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
@@ -39,6 +40,8 @@ export interface GatewayOptions {
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
   trustProxy: string;
+  /** Browser origins allowed besides Earshot's own; default: EARSHOT_ALLOWED_ORIGINS of `config`. */
+  allowedOrigins?: readonly string[];
 }
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
@@ -62,20 +65,28 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
   const keys = await loadSigningKeys(options.oauthKeysFile);
   const collections = await openOAuthCollections(store);
+  const origins = publicOrigins({
+    publicUrl: options.publicUrl,
+    defaultOrigin: url,
+    port,
+    // The loaded configuration carries the edge settings as well as the base ones.
+    extraAllowedOrigins: options.allowedOrigins ?? (options.config as { EARSHOT_ALLOWED_ORIGINS?: string[] }).EARSHOT_ALLOWED_ORIGINS,
+  });
   let verifier: CredentialVerifier | undefined;
   const provider = new EarshotOAuthProvider({
     collections,
     keys,
     clock,
-    issuer: url,
-    resources: [`${url}/mcp`, `${url}/api/v1`],
+    origins,
+    isUserActive: async (userId) => (await activeAccountOf(backends, userId)) !== undefined,
     metadataFetcher: createClientMetadataFetcher(),
     onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
   });
   verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
   const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
   const oauth = oauthRoutes({
-    issuer: url,
+    origins,
+    operations: OPERATIONS,
     provider,
     collections,
     keys,
@@ -94,6 +105,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     surfaces: options.surfaces ?? { rest: true, mcp: true },
     oauth,
     trustProxy: options.trustProxy,
+    publicOrigins: origins,
   });
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;

@@ -27,3 +27,5 @@ export * from "./service-host";
 export * from "./scopes";
 export * from "./text/text-limits";
 export * from "./text/email";
+export * from "./net/address-policy";
+export * from "./net/guarded-fetch";

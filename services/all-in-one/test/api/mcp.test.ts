@@ -38,11 +38,11 @@ describe("MCP tools", () => {
       const { idempotencyKey, ...properties } = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
       const expected = operationInputSchema(op) as { properties?: Record<string, unknown>; required?: string[] };
       expect(properties).toEqual(expected.properties ?? {});
-      expect(tool.inputSchema.required ?? []).toEqual(expected.required ?? []);
+      expect(tool.inputSchema.required ?? []).toEqual([...new Set([...(expected.required ?? []), ...(op.mcpRequired ?? [])])]);
       expect(idempotencyKey !== undefined).toBe(op.method !== "GET");
       expect(tool.outputSchema).toMatchObject({ type: "object", required: ["data", "meta"] });
       expect(tool.annotations).toMatchObject({ readOnlyHint: op.method === "GET" });
-      if (/^(archive|delete|remove|revoke)_/.test(op.name)) expect(tool.annotations?.destructiveHint).toBe(true);
+      if (/^(archive|delete|remove|revoke|update_project$)/.test(op.name)) expect(tool.annotations?.destructiveHint).toBe(true);
     }
     await client.close();
   });
@@ -101,7 +101,7 @@ describe("MCP tools", () => {
     expect(forbidden.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="mcp"');
     const anonymous = await fetch(`${h.url}/mcp`, { method: "POST", headers, body });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(new RegExp(`^Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp", scope="[^"]+"$`));
   });
 
   it("answers an unknown tool with a JSON-RPC error, not a tool result", async () => {

@@ -50,6 +50,8 @@ export interface Operation<P extends AnyObject = AnyObject, Q extends AnyObject 
   /** OpenAPI tag. */
   tag: string;
   input: { path?: P; query?: Q; body?: B };
+  /** Inputs MCP callers must give although REST has a default for them (required in the tool's schema). */
+  mcpRequired?: readonly string[];
   successStatus: 200 | 201 | 202 | 204;
   annotations: ToolAnnotations;
   /** Whether the result is a page (adds nextCursor/limit to meta). */

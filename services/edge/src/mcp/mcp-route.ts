@@ -2,42 +2,80 @@ import { DomainError, isDomainError, type Logger, newId } from "@earshot/platfor
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import express, { type Request, type Response, Router } from "express";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { Operation } from "../catalog/operation";
 import { sendProblem, toProblem } from "../http/problem";
+import { type PublicOrigins, publicOrigins } from "../oauth/public-origins";
 import type { Pipeline } from "../pipeline/execute";
 import type { Principal } from "../pipeline/principal";
+import type { RateLimitDecision } from "../pipeline/rate-limit";
+import { gateJsonRpcBody, isJsonRpcFailure, type RawToolCall, type RequestId } from "./json-rpc-gate";
+import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
 import { toolCallRequest, toolFor } from "./tools";
 
 // The MCP endpoint: Streamable HTTP, stateless (a server per request, so any gateway replica can serve
 // any request). The `mcp` scope opens the connection; every tool call then runs the same pipeline as
-// REST (scope, role, validation, idempotency, rate limit), with the caller's own credential.
+// REST (scope, role, validation, idempotency), with the caller's own credential. One HTTP request counts
+// once against the credential's rate limit, before any JSON-RPC handling, whatever it carries.
 
-export const MCP_SCOPE = "mcp";
+export { MCP_SCOPE } from "./scopes";
 export const SERVER_INFO = { name: "earshot", version: "2026-08-24" };
+const BODY_LIMIT = "1mb";
 
 export interface McpRouteOptions {
   operations: readonly Operation[];
   pipeline: Pipeline;
   logger: Logger;
-  /** This resource's identifier, `{origin}/mcp`: OAuth tokens must name it as their audience. */
+  /** This resource's identifier, `{origin}/mcp`, used when `origins` is not given. */
   resource: string;
-  /** URL of this resource's protected-resource metadata, for WWW-Authenticate. */
+  /** URL of this resource's protected-resource metadata, used when `origins` is not given. */
   resourceMetadataUrl: string;
+  /** Which origin each request reached (resource, metadata URL) and which browser origins may call. */
+  origins?: PublicOrigins;
 }
 
-const buildServer = (options: McpRouteOptions, principal: Principal, authorization: string | undefined): Server => {
+interface CallContext {
+  principal: Principal;
+  authorization: string | undefined;
+  resource: string;
+  clientAddress: string | undefined;
+  rateLimit: RateLimitDecision;
+  toolCalls: Map<RequestId, RawToolCall>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const buildServer = (options: McpRouteOptions, ctx: CallContext): Server => {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
       "Earshot monitors social mentions. Every tool is one REST operation of /api/v1 with the same input and the same { data, meta } result.",
   });
-  const allowed = options.operations.filter((op) => principal.scopes.includes(op.scope));
+  const allowed = options.operations.filter((op) => ctx.principal.scopes.includes(op.scope));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allowed.map(toolFor) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const op = options.operations.find((o) => o.name === request.params.name);
-    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}.`);
-    const response = await options.pipeline.execute(op, toolCallRequest(op, request.params.arguments ?? {}, authorization, newId("req"), options.resource));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // The parameters as the client sent them (the SDK's parsed copy drops keys such as `__proto__`).
+    const raw = ctx.toolCalls.get(extra.requestId) ?? { name: request.params.name, arguments: request.params.arguments, paramsIsObject: true };
+    if (!raw.paramsIsObject || typeof raw.name !== "string") throw new McpError(ErrorCode.InvalidParams, "params.name must name a tool.");
+    if (raw.arguments !== undefined && !isObject(raw.arguments)) throw new McpError(ErrorCode.InvalidParams, "params.arguments must be a JSON object.");
+    const op = options.operations.find((o) => o.name === raw.name);
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${raw.name}.`);
+    const requestId = newId("req");
+    let response: { status: number; body: unknown };
+    try {
+      const call = toolCallRequest(op, raw.arguments ?? {}, {
+        authorization: ctx.authorization,
+        requestId,
+        audience: ctx.resource,
+        clientAddress: ctx.clientAddress,
+        rateLimit: ctx.rateLimit,
+      });
+      response = await options.pipeline.execute(op, call);
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      const problem = toProblem(err, requestId, `/api/v1${op.path}`);
+      response = { status: problem.status, body: problem };
+    }
     const text = JSON.stringify(response.body);
     if (response.status >= 400) return { isError: true, content: [{ type: "text", text }] };
     return { structuredContent: response.body as Record<string, unknown>, content: [{ type: "text", text }] };
@@ -47,37 +85,70 @@ const buildServer = (options: McpRouteOptions, principal: Principal, authorizati
 
 const unauthorizedForMcp = () => new DomainError("unauthorized", "A valid Bearer token for this resource is required.");
 
+const jsonRpcError = (res: Response, status: number, code: number, message: string) =>
+  void res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+
 export const mcpRouter = (options: McpRouteOptions): Router => {
   const router = Router();
-  const challenge = (extra = "") => `Bearer resource_metadata="${options.resourceMetadataUrl}"${extra}`;
+  const fixedOrigin = new URL(options.resource).origin;
+  const origins = options.origins ?? publicOrigins({ publicUrl: fixedOrigin, defaultOrigin: fixedOrigin, port: 0 });
+  const scopeHint = defaultMcpScopes(options.operations).join(" ");
 
   const refuse = (req: Request, res: Response, err: DomainError, header: string) => {
     res.setHeader("WWW-Authenticate", header);
     sendProblem(res, toProblem(err, req.requestId, "/mcp"));
   };
 
-  router.post("/mcp", express.json({ limit: "1mb" }), async (req: Request, res: Response) => {
+  // A browser page on another origin must not drive a signed-in agent's tools (DNS rebinding, CSRF).
+  // Requests without Origin come from non-browser clients and are fine.
+  const refuseForeignOrigin = (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.get("origin");
+    if (origin === undefined || origins.allowsBrowserOrigin(origin)) return next();
+    sendProblem(res, toProblem(new DomainError("forbidden", `Requests from the origin ${origin} are not allowed.`, { errors: [{ path: "Origin", message: "is not an allowed origin" }] }), req.requestId, "/mcp"));
+  };
+
+  // Body parser failures are the client's: malformed JSON is a JSON-RPC parse error, never a 500.
+  const bodyErrors = (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e.type === "entity.too.large") return jsonRpcError(res, 413, ErrorCode.InvalidRequest, `The request body exceeds ${BODY_LIMIT}.`);
+    if (e.type === "entity.parse.failed") return jsonRpcError(res, 400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.");
+    if (typeof e.status === "number" && e.status >= 400 && e.status < 500) return jsonRpcError(res, e.status, ErrorCode.InvalidRequest, "The request body could not be read.");
+    next(err);
+  };
+
+  router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT }), bodyErrors, async (req: Request, res: Response) => {
+    const origin = origins.of(req);
+    const resource = `${origin}/mcp`;
+    const metadata = `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
     const authorization = req.get("authorization");
     let principal: Principal;
     try {
-      principal = await options.pipeline.authenticate(authorization);
+      principal = await options.pipeline.authenticate(authorization, req.ip);
     } catch (err) {
       if (isDomainError(err) && err.code !== "unauthorized") return sendProblem(res, toProblem(err, req.requestId, "/mcp"));
-      return refuse(req, res, unauthorizedForMcp(), challenge(authorization ? `, error="invalid_token"` : ""));
+      return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}"${authorization ? `, error="invalid_token"` : ""}`);
     }
     // A token issued for another resource (e.g. the REST API) is not accepted here: no token passthrough.
-    if (principal.audience !== undefined && principal.audience !== options.resource) {
-      return refuse(req, res, unauthorizedForMcp(), challenge(`, error="invalid_token"`));
+    if (principal.audience !== undefined && principal.audience !== resource) {
+      return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}", error="invalid_token"`);
+    }
+    const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId);
+    for (const [name, value] of Object.entries(rateLimit.headers)) res.setHeader(name, value);
+    if (!rateLimit.allowed) {
+      const limited = new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", { details: { retryAfter: rateLimit.resetSeconds } });
+      return sendProblem(res, toProblem(limited, req.requestId, "/mcp"));
     }
     if (!principal.scopes.includes(MCP_SCOPE)) {
       return refuse(
         req,
         res,
         new DomainError("insufficient_scope", "The MCP endpoint needs the mcp scope.", { details: { scope: MCP_SCOPE } }),
-        challenge(`, error="insufficient_scope", scope="${MCP_SCOPE}"`),
+        `Bearer error="insufficient_scope", scope="${MCP_SCOPE}", ${metadata}`,
       );
     }
-    const server = buildServer(options, principal, authorization);
+    const gated = gateJsonRpcBody(req.body);
+    if (isJsonRpcFailure(gated)) return void res.status(gated.status).json(gated.body);
+    const server = buildServer(options, { principal, authorization, resource, clientAddress: req.ip, rateLimit, toolCalls: gated.toolCalls });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();
@@ -85,16 +156,16 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await transport.handleRequest(req, res, gated.body);
     } catch (err) {
       options.logger.error({ err }, "MCP request failed");
-      if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: ErrorCode.InternalError, message: "Internal error" }, id: null });
+      if (!res.headersSent) jsonRpcError(res, 500, ErrorCode.InternalError, "Internal error");
     }
   });
   // Stateless: no server-initiated stream and no session to delete.
   router.all("/mcp", (_req, res) => {
     res.setHeader("Allow", "POST");
-    res.status(405).json({ jsonrpc: "2.0", error: { code: ErrorCode.ConnectionClosed, message: "Method not allowed: POST only." }, id: null });
+    jsonRpcError(res, 405, ErrorCode.ConnectionClosed, "Method not allowed: POST only.");
   });
   return router;
 };

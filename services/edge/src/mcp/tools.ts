@@ -1,7 +1,9 @@
+import { type FieldError, validationFailed } from "@earshot/platform";
 import { isWrite, type Operation } from "../catalog/operation";
 import { operationInputSchema } from "../docs/openapi";
 import { API_VERSION } from "../http/request-context";
 import type { OperationRequest } from "../pipeline/execute";
+import type { RateLimitDecision } from "../pipeline/rate-limit";
 import { splitInput } from "../pipeline/validate";
 
 // MCP tools generated from the catalog: one tool per operation, the same input schema as REST (path,
@@ -43,8 +45,10 @@ export interface ToolDefinition {
 }
 
 export const toolFor = (op: Operation): ToolDefinition => {
-  const input = operationInputSchema(op) as { type: "object"; properties?: Record<string, unknown> };
-  const inputSchema = isWrite(op) ? { ...input, properties: { ...(input.properties ?? {}), idempotencyKey: IDEMPOTENCY_KEY_PROPERTY } } : input;
+  const input = operationInputSchema(op) as { type: "object"; properties?: Record<string, unknown>; required?: string[] };
+  const required = [...new Set([...(input.required ?? []), ...(op.mcpRequired ?? [])])];
+  const properties = isWrite(op) ? { ...(input.properties ?? {}), idempotencyKey: IDEMPOTENCY_KEY_PROPERTY } : input.properties;
+  const inputSchema = { ...input, ...(properties ? { properties } : {}), ...(required.length > 0 ? { required } : {}) };
   return {
     name: op.name,
     title: op.title,
@@ -55,24 +59,40 @@ export const toolFor = (op: Operation): ToolDefinition => {
   };
 };
 
-/** The REST request an MCP tool call stands for, so both run the same pipeline with the same fingerprint. */
-export const toolCallRequest = (
-  op: Operation,
-  args: Record<string, unknown>,
-  authorization: string | undefined,
-  requestId: string,
-  audience: string,
-): OperationRequest => {
+export interface ToolCallContext {
+  authorization: string | undefined;
+  requestId: string;
+  /** The resource being called (`{origin}/mcp`). */
+  audience: string;
+  clientAddress: string | undefined;
+  /** This HTTP request's rate-limit decision: one /mcp request counts once, however many calls it carries. */
+  rateLimit: RateLimitDecision | undefined;
+}
+
+/**
+ * The REST request an MCP tool call stands for, so both run the same pipeline with the same fingerprint.
+ * Throws a validation error for what only MCP can get wrong: the idempotencyKey's type, inputs the tool
+ * requires though REST defaults them, and fields of a tool whose operation has no body (REST would
+ * never see them; the tool's schema refuses them).
+ */
+export const toolCallRequest = (op: Operation, args: Record<string, unknown>, ctx: ToolCallContext): OperationRequest => {
   const { idempotencyKey, ...rest } = args;
+  const errors: FieldError[] = [];
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") errors.push({ path: "idempotencyKey", message: "must be a string" });
+  for (const name of op.mcpRequired ?? []) if (!Object.hasOwn(rest, name)) errors.push({ path: name, message: "is required" });
   const parts = splitInput(op, rest);
+  if (!op.input.body) for (const k of Object.keys(parts.body as object)) errors.push({ path: k, message: "is not a known field" });
+  if (errors.length > 0) throw validationFailed(errors, `The request has invalid fields: ${errors.map((e) => e.path).join(", ")}.`);
   let concretePath = `/api/v1${op.path}`;
   for (const [k, v] of Object.entries(parts.path)) concretePath = concretePath.replace(`:${k}`, encodeURIComponent(String(v)));
   return {
-    requestId,
-    authorization,
-    idempotencyKey: idempotencyKey === undefined ? undefined : String(idempotencyKey),
+    requestId: ctx.requestId,
+    authorization: ctx.authorization,
+    idempotencyKey: idempotencyKey as string | undefined,
     concretePath,
-    audience,
+    audience: ctx.audience,
+    ...(ctx.clientAddress !== undefined ? { clientAddress: ctx.clientAddress } : {}),
+    ...(ctx.rateLimit ? { rateLimit: ctx.rateLimit } : {}),
     ...parts,
     body: op.input.body ? parts.body : undefined,
   };

@@ -1,28 +1,17 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { AddressNotAllowedError, guardedFetch, type Resolver } from "@earshot/platform";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { type OAuthClientInformationFull, OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { validateClientMetadata } from "./client-rules";
 
 // Client ID Metadata Documents: a client_id that is an HTTPS URL names a JSON document describing the
-// client. Fetching a URL a stranger chose is a server-side request forgery risk, so: https only, no
-// credentials or fragments in the URL, every resolved address must be public, no redirects, a short
-// timeout and a size cap. Documents are cached for an hour.
+// client. Fetching a URL a stranger chose is a server-side request forgery risk: the shared address
+// policy (platform net/) resolves the host once, refuses any non-public address (IPv4-mapped and other
+// IPv6 forms of private addresses included) and connects to the checked address only, with no
+// redirects, a short timeout and a size cap. Documents obey the same rules as registrations and are
+// cached for an hour.
 
 const CACHE_MS = 3600_000;
 const MAX_BYTES = 64 * 1024;
-
-const isPrivateAddress = (ip: string): boolean => {
-  if (isIP(ip) === 6) {
-    const v = ip.toLowerCase();
-    if (v === "::1" || v === "::" || v.startsWith("fe80") || v.startsWith("fc") || v.startsWith("fd")) return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v);
-    return mapped ? isPrivateAddress(mapped[1] as string) : false;
-  }
-  const [a, b] = ip.split(".").map(Number) as [number, number];
-  return (
-    a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
-  );
-};
 
 export class ClientMetadataError extends Error {}
 
@@ -32,9 +21,16 @@ export interface ClientMetadataFetcher {
   fetch(clientId: string): Promise<OAuthClientInformationFull>;
 }
 
-export const createClientMetadataFetcher = (options: { resolve?: (host: string) => Promise<string[]> } = {}): ClientMetadataFetcher => {
+export interface ClientMetadataFetcherOptions {
+  /** Resolves hostnames (tests inject one); the system resolver by default. */
+  resolve?: Resolver;
+  /** Lets documents be fetched from private addresses: tests and closed networks only. */
+  allowPrivateNetworks?: boolean;
+  timeoutMs?: number;
+}
+
+export const createClientMetadataFetcher = (options: ClientMetadataFetcherOptions = {}): ClientMetadataFetcher => {
   const cache = new Map<string, { info: OAuthClientInformationFull; until: number }>();
-  const resolve = options.resolve ?? (async (host: string) => (await lookup(host, { all: true })).map((r) => r.address));
   return {
     fetch: async (clientId) => {
       const hit = cache.get(clientId);
@@ -48,14 +44,33 @@ export const createClientMetadataFetcher = (options: { resolve?: (host: string) 
       if (url.protocol !== "https:" || url.username || url.password || url.hash || url.pathname === "/") {
         throw new ClientMetadataError("client_id must be an https URL with a path and no credentials or fragment");
       }
-      const addresses = await resolve(url.hostname.replace(/^\[|\]$/g, ""));
-      if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw new ClientMetadataError("client_id resolves to a non-public address");
-      const res = await fetch(url, { redirect: "error", signal: AbortSignal.timeout(5000), headers: { Accept: "application/json" } });
-      if (!res.ok) throw new ClientMetadataError(`client metadata document answered ${res.status}`);
-      const text = await res.text();
-      if (text.length > MAX_BYTES) throw new ClientMetadataError("client metadata document is too large");
-      const doc = JSON.parse(text) as Record<string, unknown>;
-      if (doc.client_id !== clientId) throw new ClientMetadataError("client metadata document names another client_id");
+      let res: Awaited<ReturnType<typeof guardedFetch>>;
+      try {
+        res = await guardedFetch(url, {
+          ...(options.resolve ? { resolve: options.resolve } : {}),
+          ...(options.allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
+          timeoutMs: options.timeoutMs ?? 5000,
+          maxBytes: MAX_BYTES,
+          headers: { accept: "application/json" },
+        });
+      } catch (err) {
+        if (err instanceof AddressNotAllowedError) throw new ClientMetadataError(`client_id resolves to a non-public address (${err.reason})`);
+        throw new ClientMetadataError(`client metadata document could not be fetched: ${(err as Error).message}`);
+      }
+      if (res.status !== 200) throw new ClientMetadataError(`client metadata document answered ${res.status}`);
+      let doc: Record<string, unknown>;
+      try {
+        doc = JSON.parse(res.text) as Record<string, unknown>;
+      } catch {
+        throw new ClientMetadataError("client metadata document is not JSON");
+      }
+      if (doc === null || typeof doc !== "object" || doc.client_id !== clientId) throw new ClientMetadataError("client metadata document names another client_id");
+      try {
+        validateClientMetadata(doc);
+      } catch (err) {
+        if (err instanceof OAuthError) throw new ClientMetadataError(`client metadata document: ${err.message}`);
+        throw err;
+      }
       const parsed = OAuthClientMetadataSchema.safeParse(doc);
       if (!parsed.success) throw new ClientMetadataError("client metadata document is not valid client metadata");
       const info = { ...parsed.data, client_id: clientId, token_endpoint_auth_method: "none" } as OAuthClientInformationFull;
@@ -64,5 +79,3 @@ export const createClientMetadataFetcher = (options: { resolve?: (host: string) 
     },
   };
 };
-
-export { isPrivateAddress };

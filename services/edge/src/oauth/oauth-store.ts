@@ -16,6 +16,8 @@ export interface RequestDoc extends Doc {
   scopes: string[];
   state?: string;
   resource: string;
+  /** The origin the authorization request reached: the issuer of everything issued from it. */
+  issuer?: string;
   expiresAt: Date;
 }
 
@@ -34,6 +36,7 @@ export interface CodeDoc extends Doc {
   redirectUri: string;
   codeChallenge: string;
   resource: string;
+  issuer?: string;
   familyId: string;
   expiresAt: Date;
   usedAt?: Date;
@@ -45,6 +48,7 @@ export interface FamilyDoc extends Doc {
   userId: string;
   scopes: string[];
   resource: string;
+  issuer?: string;
   createdAt: Date;
   revokedAt?: Date;
   expiresAt: Date;

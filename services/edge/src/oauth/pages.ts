@@ -6,6 +6,7 @@ import type { Backends } from "../backends";
 import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../pages/html";
 import type { OAuthCollections } from "./oauth-store";
 import type { EarshotOAuthProvider } from "./provider";
+import type { PublicOrigins } from "./public-origins";
 
 // The person's side of the authorization flow: sign in with email and password, then approve or deny
 // what the application asks for. Server-rendered, no scripts, CSRF-protected forms; redirects go only to
@@ -54,6 +55,8 @@ export interface OAuthPagesOptions {
   backends: Backends;
   logger: Logger;
   secureCookies: boolean;
+  /** Forms are only accepted from Earshot's own pages (and the allowed origins). */
+  origins: PublicOrigins;
   now: () => Date;
 }
 
@@ -61,6 +64,19 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
   const router = Router();
   router.use("/oauth/sign-in", express.urlencoded({ extended: false, limit: "16kb" }));
   router.use("/oauth/consent", express.urlencoded({ extended: false, limit: "16kb" }));
+  // Browsers send `Origin: null` on a form post from a page whose referrer policy is no-referrer (the
+  // default elsewhere); these pages send same-origin so their own posts carry their origin.
+  router.use(["/oauth/consent", "/oauth/sign-in"], (_req: Request, res: Response, next) => {
+    res.setHeader("Referrer-Policy", "same-origin");
+    next();
+  });
+  // A form posted from a foreign page is refused before anything else (browsers always send Origin on
+  // a POST; requests without one are not from a browser form).
+  router.post(["/oauth/sign-in", "/oauth/consent"], (req: Request, res: Response, next) => {
+    const origin = req.get("origin");
+    if (origin === undefined || o.origins.allowsBrowserOrigin(origin)) return next();
+    sendPage(res, 403, "Not allowed", "<p>This form can only be sent from Earshot's own pages.</p>");
+  });
 
   const session = async (req: Request) => {
     const id = readCookie(req, SESSION_COOKIE);

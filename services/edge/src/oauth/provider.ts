@@ -8,7 +8,9 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import type { Response } from "express";
 import jwt from "jsonwebtoken";
 import { type ClientMetadataFetcher, isClientIdUrl } from "./client-metadata";
+import { validateClientMetadata } from "./client-rules";
 import type { FamilyDoc, OAuthCollections } from "./oauth-store";
+import type { PublicOrigins } from "./public-origins";
 import type { SigningKeys } from "./signing-keys";
 
 // The authorization server's logic behind the SDK's endpoint handlers: clients (registered or by
@@ -25,6 +27,11 @@ const CONCURRENT_REFRESH_MS = 2000;
 
 export const sha256 = (s: string): string => createHash("sha256").update(s).digest("hex");
 
+/** RFC 9068: the JOSE `typ` of JWT access tokens, so no other JWT of ours can pass for one. */
+export const ACCESS_TOKEN_TYP = "at+jwt";
+/** Paths of the resources tokens are issued for, under each of Earshot's origins. */
+export const RESOURCE_PATHS = ["/mcp", "/api/v1"];
+
 export interface AccessTokenClaims {
   sub: string;
   aud: string;
@@ -33,17 +40,22 @@ export interface AccessTokenClaims {
   fam: string;
   jti: string;
   iss: string;
+  iat: number;
   exp: number;
 }
+
+const REQUIRED_STRING_CLAIMS = ["sub", "aud", "scope", "client_id", "fam", "jti"] as const;
+const REQUIRED_TIME_CLAIMS = ["iat", "exp"] as const;
 
 export interface ProviderOptions {
   collections: OAuthCollections;
   keys: SigningKeys;
   clock: Clock;
-  issuer: string;
-  /** Resources tokens may be issued for: `{origin}/mcp` and `{origin}/api/v1`. */
-  resources: string[];
+  /** Earshot's origins: each request's issuer is the origin it reached; tokens name `{origin}/mcp` or `{origin}/api/v1`. */
+  origins: PublicOrigins;
   metadataFetcher: ClientMetadataFetcher;
+  /** Whether the account still exists and is active: no tokens are issued for any other. */
+  isUserActive: (userId: string) => Promise<boolean>;
   /** Told when a family is revoked, so cached verifications end at once on this replica. */
   onFamilyRevoked?: (family: FamilyDoc) => void;
 }
@@ -59,6 +71,7 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
         return (await collections.clients.findById(clientId))?.info;
       },
       registerClient: async (client) => {
+        validateClientMetadata(client);
         const info = { ...client, client_id: `oac_${randomUUID()}`, client_id_issued_at: Math.floor(clock.now().getTime() / 1000) } as OAuthClientInformationFull;
         await collections.clients.insertOne({ _id: info.client_id, info, createdAt: clock.now() });
         return info;
@@ -70,10 +83,15 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
     return this.o.clock.now();
   }
 
-  private resourceOf(resource: URL | undefined): string {
+  private get defaultIssuer(): string {
+    return this.o.origins.all[0] as string;
+  }
+
+  private resourceOf(resource: URL | undefined, issuer: string): string {
     // Without a resource indicator a token is for the MCP server, the resource this flow exists for.
-    const value = (resource?.href ?? this.o.resources[0] ?? "").replace(/\/$/, "");
-    if (!this.o.resources.includes(value)) throw new InvalidTargetError(`Tokens are issued for ${this.o.resources.join(" or ")} only.`);
+    const value = (resource?.href ?? `${issuer}/mcp`).replace(/\/$/, "");
+    const known = this.o.origins.all.flatMap((origin) => RESOURCE_PATHS.map((path) => `${origin}${path}`));
+    if (!known.includes(value)) throw new InvalidTargetError(`Tokens are issued for ${RESOURCE_PATHS.map((p) => `${issuer}${p}`).join(" or ")} only.`);
     return value;
   }
 
@@ -81,7 +99,8 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
     const scopes = params.scopes?.length ? params.scopes : (client.scope?.split(" ") ?? ["mcp"]);
     const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
     if (unknown.length > 0) throw new InvalidScopeError(`Unknown scopes: ${unknown.join(" ")}`);
-    const resource = this.resourceOf(params.resource);
+    const issuer = this.o.origins.of(res.req);
+    const resource = this.resourceOf(params.resource, issuer);
     const id = randomBytes(18).toString("base64url");
     await this.o.collections.requests.insertOne({
       _id: id,
@@ -91,6 +110,7 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
       scopes,
       ...(params.state !== undefined ? { state: params.state } : {}),
       resource,
+      issuer,
       expiresAt: new Date(this.now().getTime() + REQUEST_SECONDS * 1000),
     });
     res.redirect(302, `/oauth/consent?request=${id}`);
@@ -110,10 +130,11 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
       resource: request.resource,
+      issuer: request.issuer ?? this.defaultIssuer,
       familyId: newId("fam"),
       expiresAt: new Date(this.now().getTime() + CODE_SECONDS * 1000),
     });
-    return { redirect: this.redirectWith(request.redirectUri, { code, state: request.state }) };
+    return { redirect: this.redirectWith(request.redirectUri, request.issuer, { code, state: request.state }) };
   }
 
   /** Called by the consent page when the person declines. */
@@ -121,14 +142,14 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
     const request = await this.o.collections.requests.findById(requestId);
     if (!request) throw new InvalidRequestError("The authorization request expired.");
     await this.o.collections.requests.deleteOne({ _id: requestId });
-    return { redirect: this.redirectWith(request.redirectUri, { error: "access_denied", state: request.state }) };
+    return { redirect: this.redirectWith(request.redirectUri, request.issuer, { error: "access_denied", state: request.state }) };
   }
 
   /** RFC 9207: the issuer travels with the response so clients can detect mix-ups. */
-  private redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
+  private redirectWith(redirectUri: string, issuer: string | undefined, params: Record<string, string | undefined>): string {
     const url = new URL(redirectUri);
     for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
-    url.searchParams.set("iss", this.o.issuer);
+    url.searchParams.set("iss", issuer ?? this.defaultIssuer);
     return url.href;
   }
 
@@ -159,13 +180,16 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
     if (claimed.clientId !== client.client_id) throw new InvalidGrantError("The code was issued to another client.");
     if (claimed.expiresAt.getTime() <= now.getTime()) throw new InvalidGrantError("The authorization code has expired.");
     if (redirectUri === undefined || redirectUri !== claimed.redirectUri) throw new InvalidGrantError("redirect_uri does not match the authorization request.");
-    if (resource && this.resourceOf(resource) !== claimed.resource) throw new InvalidTargetError("resource does not match the authorization request.");
+    const issuer = claimed.issuer ?? this.defaultIssuer;
+    if (resource && this.resourceOf(resource, issuer) !== claimed.resource) throw new InvalidTargetError("resource does not match the authorization request.");
+    if (!(await this.o.isUserActive(claimed.userId))) throw new InvalidGrantError("The account that approved this grant is no longer active.");
     const family: FamilyDoc = {
       _id: claimed.familyId,
       clientId: client.client_id,
       userId: claimed.userId,
       scopes: claimed.scopes,
       resource: claimed.resource,
+      issuer,
       createdAt: now,
       expiresAt: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86400_000),
     };
@@ -176,17 +200,30 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
     const now = this.now();
     const id = sha256(refreshToken);
-    const claimed = await this.o.collections.refreshTokens.findOneAndUpdate({ _id: id, usedAt: { $exists: false } }, { $set: { usedAt: now } });
+    // Whose token it is is checked before it is claimed: another client presenting it (a leaked token
+    // tried elsewhere) must neither consume it nor end the grant of the client it belongs to.
+    const presented = await this.o.collections.refreshTokens.findById(id);
+    if (!presented || presented.clientId !== client.client_id) throw new InvalidGrantError("The refresh token is invalid or was already used.");
+    const claimed = await this.o.collections.refreshTokens.findOneAndUpdate(
+      { _id: id, clientId: client.client_id, usedAt: { $exists: false } },
+      { $set: { usedAt: now } },
+    );
     if (!claimed) {
+      // Presented again: a concurrent retry of its own client (within the window) just loses; later, the
+      // token has leaked and the grant ends.
       const seen = await this.o.collections.refreshTokens.findById(id);
       if (seen?.usedAt && now.getTime() - seen.usedAt.getTime() > CONCURRENT_REFRESH_MS) await this.revokeFamily(seen.familyId);
       throw new InvalidGrantError("The refresh token is invalid or was already used.");
     }
     const family = await this.o.collections.families.findById(claimed.familyId);
-    if (!family || family.revokedAt || claimed.clientId !== client.client_id || claimed.expiresAt.getTime() <= now.getTime()) {
+    if (!family || family.revokedAt || claimed.expiresAt.getTime() <= now.getTime()) {
       throw new InvalidGrantError("The refresh token is invalid or was revoked.");
     }
-    if (resource && this.resourceOf(resource) !== family.resource) throw new InvalidTargetError("resource does not match the grant.");
+    if (!(await this.o.isUserActive(family.userId))) {
+      await this.revokeFamily(family._id);
+      throw new InvalidGrantError("The account that approved this grant is no longer active.");
+    }
+    if (resource && this.resourceOf(resource, family.issuer ?? this.defaultIssuer) !== family.resource) throw new InvalidTargetError("resource does not match the grant.");
     if (scopes?.length && scopes.some((s) => !family.scopes.includes(s))) throw new InvalidScopeError("A refresh cannot widen the granted scopes.");
     return this.issueTokens(family, scopes?.length ? scopes : family.scopes);
   }
@@ -207,12 +244,12 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
       client_id: family.clientId,
       fam: family._id,
       jti: randomUUID(),
-      iss: this.o.issuer,
+      iss: family.issuer ?? this.defaultIssuer,
       iat: Math.floor(now.getTime() / 1000),
       exp: Math.floor(now.getTime() / 1000) + ACCESS_TOKEN_SECONDS,
     };
     const key = this.o.keys.current;
-    const accessToken = jwt.sign(claims, key.privateKeyPem, { algorithm: "RS256", keyid: key.kid });
+    const accessToken = jwt.sign(claims, key.privateKeyPem, { algorithm: "RS256", keyid: key.kid, header: { alg: "RS256", typ: ACCESS_TOKEN_TYP } });
     return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: claims.scope };
   }
 
@@ -221,17 +258,30 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
     if (family) this.o.onFamilyRevoked?.(family);
   }
 
-  /** Verifies signature, issuer, expiry and that the family is live; the audience is the caller's to check. */
+  /**
+   * Verifies an RFC 9068 access token: `typ`, signature, issuer (any of Earshot's origins), expiry, the
+   * claims every token of ours carries, and that the family is live. The audience is the caller's to check.
+   */
   async verifyClaims(token: string): Promise<AccessTokenClaims> {
     const decoded = jwt.decode(token, { complete: true });
-    const kid = decoded && typeof decoded === "object" ? decoded.header.kid : undefined;
-    const publicKey = kid ? this.o.keys.publicKeyFor(kid) : undefined;
+    const header = decoded && typeof decoded === "object" ? decoded.header : undefined;
+    if (!header || String(header.typ ?? "").toLowerCase().replace(/^application\//, "") !== ACCESS_TOKEN_TYP) throw new InvalidGrantError("Not an access token.");
+    const publicKey = header.kid ? this.o.keys.publicKeyFor(header.kid) : undefined;
     if (!publicKey) throw new InvalidGrantError("Unknown signing key.");
     const claims = jwt.verify(token, publicKey, {
       algorithms: ["RS256"],
-      issuer: this.o.issuer,
+      issuer: [...this.o.origins.all] as [string, ...string[]],
       clockTimestamp: Math.floor(this.now().getTime() / 1000),
-    }) as AccessTokenClaims;
+    }) as Partial<Record<string, unknown>>;
+    const missing = [
+      ...REQUIRED_STRING_CLAIMS.filter((c) => typeof claims[c] !== "string" || claims[c] === ""),
+      ...REQUIRED_TIME_CLAIMS.filter((c) => typeof claims[c] !== "number" || !Number.isFinite(claims[c])),
+    ];
+    if (missing.length > 0) throw new InvalidGrantError(`The token lacks ${missing.join(", ")}.`);
+    return this.checkFamily(claims as unknown as AccessTokenClaims);
+  }
+
+  private async checkFamily(claims: AccessTokenClaims): Promise<AccessTokenClaims> {
     const family = await this.o.collections.families.findById(claims.fam);
     if (!family || family.revokedAt) throw new InvalidGrantError("The token was revoked.");
     return claims;

@@ -1,21 +1,29 @@
 import { ALL_SCOPES, type Logger } from "@earshot/platform";
+import { InvalidClientMetadataError, OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";
 import { revocationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/revoke.js";
 import { tokenHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/token.js";
 import cors from "cors";
-import { Router } from "express";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { Backends } from "../backends";
+import type { Operation } from "../catalog/operation";
+import { defaultMcpScopes } from "../mcp/scopes";
+import { MAX_METADATA_BYTES, validateClientMetadata } from "./client-rules";
 import type { OAuthCollections } from "./oauth-store";
 import { oauthPages } from "./pages";
 import type { EarshotOAuthProvider } from "./provider";
+import type { PublicOrigins } from "./public-origins";
 import type { SigningKeys } from "./signing-keys";
 
 // The authorization server on the gateway's origin: metadata (RFC 8414, RFC 9728 for both resources),
 // JWKS, and the SDK's endpoint handlers backed by our provider, plus the sign-in and consent pages.
+// The issuer is the origin each request reached (see public-origins.ts).
 
 export interface OAuthRoutesOptions {
-  issuer: string;
+  origins: PublicOrigins;
+  /** The catalog: the MCP resource metadata advertises the scopes its tools need. */
+  operations: readonly Operation[];
   provider: EarshotOAuthProvider;
   collections: OAuthCollections;
   keys: SigningKeys;
@@ -26,44 +34,74 @@ export interface OAuthRoutesOptions {
   rateLimit: false | { windowMs: number; max: number };
 }
 
+const oauthErrorBody = (err: OAuthError) => err.toResponseObject();
+
+/** Registration bodies are read here, bounded, so malformed or oversized JSON is an OAuth error, not a 500. */
+const registrationBody = [
+  cors(),
+  express.json({ limit: MAX_METADATA_BYTES }),
+  (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e.type === "entity.too.large") return void res.status(413).json(oauthErrorBody(new InvalidClientMetadataError(`The metadata exceeds ${MAX_METADATA_BYTES} bytes.`)));
+    if (typeof e.status === "number" && e.status >= 400 && e.status < 500) return void res.status(400).json(oauthErrorBody(new InvalidClientMetadataError("The body is not valid JSON client metadata.")));
+    next(err);
+  },
+  (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== "POST") return next();
+    try {
+      validateClientMetadata(req.body);
+    } catch (err) {
+      if (err instanceof OAuthError) return void res.status(400).set("Cache-Control", "no-store").json(oauthErrorBody(err));
+      throw err;
+    }
+    next();
+  },
+];
+
 export const oauthRoutes = (o: OAuthRoutesOptions): Router => {
   const router = Router();
-  const endpoint = (path: string) => `${o.issuer}${path}`;
   const rateLimit = o.rateLimit === false ? false : o.rateLimit;
-  const metadata = {
-    issuer: o.issuer,
-    authorization_endpoint: endpoint("/oauth/authorize"),
-    token_endpoint: endpoint("/oauth/token"),
-    registration_endpoint: endpoint("/oauth/register"),
-    revocation_endpoint: endpoint("/oauth/revoke"),
-    jwks_uri: endpoint("/oauth/jwks"),
-    response_types_supported: ["code"],
-    response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
-    code_challenge_methods_supported: ["S256"],
-    token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
-    revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"],
-    scopes_supported: [...ALL_SCOPES],
-    client_id_metadata_document_supported: true,
-    authorization_response_iss_parameter_supported: true,
+  const mcpScopes = defaultMcpScopes(o.operations);
+  const metadata = (issuer: string) => {
+    const endpoint = (path: string) => `${issuer}${path}`;
+    return {
+      issuer,
+      authorization_endpoint: endpoint("/oauth/authorize"),
+      token_endpoint: endpoint("/oauth/token"),
+      registration_endpoint: endpoint("/oauth/register"),
+      revocation_endpoint: endpoint("/oauth/revoke"),
+      jwks_uri: endpoint("/oauth/jwks"),
+      response_types_supported: ["code"],
+      response_modes_supported: ["query"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
+      revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+      scopes_supported: [...ALL_SCOPES],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+    };
   };
-  const resourceMetadata = (path: string, name: string) => ({
-    resource: endpoint(path),
-    authorization_servers: [o.issuer],
-    scopes_supported: [...ALL_SCOPES],
+  const resourceMetadata = (issuer: string, path: string, name: string, scopes: readonly string[]) => ({
+    resource: `${issuer}${path}`,
+    authorization_servers: [issuer],
+    scopes_supported: [...scopes],
     bearer_methods_supported: ["header"],
     resource_name: name,
-    resource_documentation: endpoint("/docs"),
+    resource_documentation: `${issuer}/docs`,
   });
   router.use("/.well-known", cors());
-  router.get("/.well-known/oauth-authorization-server", (_req, res) => void res.json(metadata));
-  router.get("/.well-known/oauth-protected-resource/mcp", (_req, res) => void res.json(resourceMetadata("/mcp", "Earshot MCP server")));
-  router.get("/.well-known/oauth-protected-resource/api/v1", (_req, res) => void res.json(resourceMetadata("/api/v1", "Earshot REST API")));
+  router.get("/.well-known/oauth-authorization-server", (req, res) => void res.json(metadata(o.origins.of(req))));
+  // What an MCP client asks for when it has no better idea: the tools' scopes, not the account-changing ones.
+  router.get("/.well-known/oauth-protected-resource/mcp", (req, res) => void res.json(resourceMetadata(o.origins.of(req), "/mcp", "Earshot MCP server", mcpScopes)));
+  router.get("/.well-known/oauth-protected-resource/api/v1", (req, res) =>
+    void res.json(resourceMetadata(o.origins.of(req), "/api/v1", "Earshot REST API", ALL_SCOPES)),
+  );
   router.get("/oauth/jwks", cors(), (_req, res) => void res.json(o.keys.jwks));
   router.use("/oauth/authorize", authorizationHandler({ provider: o.provider, rateLimit }));
   router.use("/oauth/token", tokenHandler({ provider: o.provider, rateLimit }));
-  router.use("/oauth/register", clientRegistrationHandler({ clientsStore: o.provider.clientsStore, rateLimit }));
+  router.use("/oauth/register", ...registrationBody, clientRegistrationHandler({ clientsStore: o.provider.clientsStore, rateLimit }));
   router.use("/oauth/revoke", revocationHandler({ provider: o.provider, rateLimit }));
-  router.use(oauthPages({ provider: o.provider, collections: o.collections, backends: o.backends, logger: o.logger, secureCookies: o.issuer.startsWith("https:"), now: o.now }));
+  router.use(oauthPages({ provider: o.provider, collections: o.collections, backends: o.backends, logger: o.logger, secureCookies: (o.origins.all[0] ?? "").startsWith("https:"), origins: o.origins, now: o.now }));
   return router;
 };

@@ -1,4 +1,4 @@
-import { DomainError } from "@earshot/platform";
+import { DomainError, isDomainError } from "@earshot/platform";
 import type { Backends } from "../backends";
 import type { TokenVerifier } from "../pipeline/credentials";
 import type { EarshotOAuthProvider } from "./provider";
@@ -8,14 +8,27 @@ import type { EarshotOAuthProvider } from "./provider";
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
+/** The account a token names, when it exists and is active; a missing one is no different from a deactivated one. */
+export const activeAccountOf = async (backends: Backends, userId: string) => {
+  try {
+    const found = await backends.account.getUser({ id: userId });
+    return found.user?.status === "active" ? found : undefined;
+  } catch (err) {
+    if (isDomainError(err) && err.code === "not_found") return undefined;
+    throw err;
+  }
+};
+
 export const oauthTokenVerifier = (provider: EarshotOAuthProvider, backends: Backends): TokenVerifier => ({
   accepts: (token) => JWT_SHAPE.test(token),
   verify: async (token) => {
     const claims = await provider.verifyClaims(token).catch(() => {
       throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
     });
-    const { user, workspace } = await backends.account.getUser({ id: claims.sub });
-    if (!user || user.status !== "active") throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
+    const found = await activeAccountOf(backends, claims.sub);
+    const user = found?.user;
+    const workspace = found?.workspace;
+    if (!user) throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
     const a = workspace?.allowances;
     return {
       userId: user.id,

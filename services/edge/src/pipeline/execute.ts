@@ -6,7 +6,7 @@ import { API_VERSION } from "../http/request-context";
 import type { CredentialVerifier } from "./credentials";
 import { fingerprintOf, type IdempotencyStore, type StoredResponse, validateIdempotencyKey } from "./idempotency";
 import type { Principal } from "./principal";
-import type { RateLimiter } from "./rate-limit";
+import type { RateLimitDecision, RateLimiter } from "./rate-limit";
 import { type RawInput, validateInput } from "./validate";
 
 // The one request pipeline every operation runs through, whichever transport brought it (REST or MCP):
@@ -22,6 +22,10 @@ export interface OperationRequest extends RawInput {
   concretePath: string;
   /** The resource being called; an OAuth token issued for another one is refused (no token passthrough). */
   audience: string;
+  /** The client's address as express computes `req.ip`. */
+  clientAddress?: string;
+  /** Set by a transport that already counted this HTTP request against the credential's budget. */
+  rateLimit?: RateLimitDecision;
 }
 
 export interface OperationResponse {
@@ -44,7 +48,7 @@ export interface PipelineOptions {
 
 export interface Pipeline {
   execute(op: Operation, request: OperationRequest): Promise<OperationResponse>;
-  authenticate(authorization: string | undefined): Promise<Principal>;
+  authenticate(authorization: string | undefined, clientAddress?: string): Promise<Principal>;
   options: PipelineOptions;
 }
 
@@ -61,7 +65,7 @@ const defaultChallenge = (error?: { error: string; scope?: string }) =>
 export const createPipeline = (options: PipelineOptions): Pipeline => {
   const challenge = options.challenge ?? defaultChallenge;
 
-  const authenticate = async (authorization: string | undefined): Promise<Principal> => {
+  const authenticate = async (authorization: string | undefined, _clientAddress?: string): Promise<Principal> => {
     const token = bearerOf(authorization);
     if (!token) throw new DomainError("unauthorized", "Send a Bearer API key or access token in the Authorization header.");
     return options.verifier.verify(token);
@@ -84,11 +88,11 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
     let effectKey: string | undefined;
     try {
-      const principal = await authenticate(request.authorization);
+      const principal = await authenticate(request.authorization, request.clientAddress);
       if (principal.audience !== undefined && principal.audience !== request.audience) {
         throw new DomainError("unauthorized", "This access token was issued for another resource.");
       }
-      const rate = await options.rateLimiter.take(principal.credentialId);
+      const rate = request.rateLimit ?? (await options.rateLimiter.take(principal.credentialId));
       Object.assign(headers, rate.headers);
       if (!rate.allowed) {
         throw new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", {

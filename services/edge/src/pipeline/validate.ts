@@ -47,18 +47,24 @@ export const validateInput = (op: Operation, raw: RawInput): Record<string, unkn
   return merged;
 };
 
+// Input keys are strangers' strings: `valueOf` or `__proto__` must never match what a schema shape
+// inherits from Object.prototype, so shapes are only ever asked about their own properties.
+const declares = (schema: z.ZodObject | undefined, key: string): boolean => schema !== undefined && Object.hasOwn(schema.shape, key);
+
 const pickKnown = (schema: z.ZodObject, value: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(value).filter(([k]) => k in schema.shape));
+  Object.fromEntries(Object.entries(value).filter(([k]) => declares(schema, k)));
 
 /** The inverse of merging: which part each field of a combined (MCP) input belongs to. */
 export const splitInput = (op: Operation, combined: Record<string, unknown>): RawInput => {
-  const path: Record<string, unknown> = {};
-  const query: Record<string, unknown> = {};
-  const body: Record<string, unknown> = {};
+  const path: Array<[string, unknown]> = [];
+  const query: Array<[string, unknown]> = [];
+  const body: Array<[string, unknown]> = [];
   for (const [k, v] of Object.entries(combined)) {
-    if (op.input.path && k in op.input.path.shape) path[k] = v;
-    else if (op.input.query && k in op.input.query.shape) query[k] = v;
-    else body[k] = v;
+    if (declares(op.input.path, k)) path.push([k, v]);
+    else if (declares(op.input.query, k)) query.push([k, v]);
+    else body.push([k, v]);
   }
-  return { path, query, body };
+  // fromEntries defines own properties, so a `__proto__` field stays a field (and is refused as unknown)
+  // instead of becoming the object's prototype.
+  return { path: Object.fromEntries(path), query: Object.fromEntries(query), body: Object.fromEntries(body) };
 };

@@ -102,6 +102,8 @@ export const memberOperations = [
       path: memberPath,
       query: z.object({ memberType: memberTypeField.default("member").describe("member (default) or invite.") }),
     },
+    // The spec makes MCP callers say which kind they remove; REST keeps its default.
+    mcpRequired: ["memberType"],
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {

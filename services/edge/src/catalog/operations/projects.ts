@@ -104,7 +104,8 @@ export const projectOperations = [
         .strict(),
     },
     successStatus: 200,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // status "archived" hides the project (it leaves list_projects): that is destructive.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.updateProject({
         caller: callerOf(ctx.principal),

@@ -1,0 +1,41 @@
+import { isDomainError } from "@earshot/platform";
+import { OPERATIONS } from "../catalog";
+import { splitInput, validateInput } from "./validate";
+
+const op = (name: string) => {
+  const found = OPERATIONS.find((o) => o.name === name);
+  if (!found) throw new Error(`no operation ${name}`);
+  return found;
+};
+
+const PROTOTYPE_NAMES = ["valueOf", "constructor", "toString", "hasOwnProperty", "__proto__", "isPrototypeOf"];
+
+const fieldErrorsOf = (fn: () => unknown): string[] => {
+  try {
+    fn();
+  } catch (err) {
+    if (isDomainError(err)) return err.errors.map((e) => e.path);
+    throw err;
+  }
+  return [];
+};
+
+describe("input keys named like Object.prototype members", () => {
+  it("keeps them out of the path and query parts and puts them in the body as own fields", () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const combined = JSON.parse(`{"projectId":"prj_1","${name}":"x","memberType":"invite","memberId":"mbr_1"}`) as Record<string, unknown>;
+      const parts = splitInput(op("remove_project_member"), combined);
+      expect({ name, path: Object.keys(parts.path).sort(), query: Object.keys(parts.query) }).toEqual({ name, path: ["memberId", "projectId"], query: ["memberType"] });
+      const body = parts.body as Record<string, unknown>;
+      expect({ name, own: Object.hasOwn(body, name), proto: Object.getPrototypeOf(body) === Object.prototype }).toEqual({ name, own: true, proto: true });
+    }
+  });
+
+  it("refuses them as unknown body fields, naming the field, instead of throwing a TypeError", () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const combined = JSON.parse(`{"projectId":"prj_1","name":"Renamed","${name}":{"polluted":true}}`) as Record<string, unknown>;
+      const request = splitInput(op("update_project"), combined);
+      expect({ name, errors: fieldErrorsOf(() => validateInput(op("update_project"), request)) }).toEqual({ name, errors: [name] });
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { lookup } from "node:dns/promises";
+import { isIP, type LookupFunction } from "node:net";
+import { Agent, request } from "undici";
+import { classifyAddress, normalizeAddress } from "./address-policy";
+
+// Fetching a URL a stranger chose (server-side request forgery risk): the host is resolved once, every
+// resolved address must be public, and the connection goes to the checked address itself (a lookup
+// that hands back the pinned address), so a second DNS answer cannot swap in another one. TLS and
+// Host still name the hostname. No redirects, a timeout and a size cap.
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export class AddressNotAllowedError extends Error {
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`${hostname} resolves to a non-public address (${address}: ${reason})`);
+    this.name = "AddressNotAllowedError";
+  }
+}
+
+export class GuardedFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GuardedFetchError";
+  }
+}
+
+export interface AddressGuardOptions {
+  /** Resolves a hostname to all its addresses; the system resolver by default (tests inject one). */
+  resolve?: Resolver;
+  /** Lets private, loopback and other non-public addresses through: for tests and closed self-hosted networks only. */
+  allowPrivateNetworks?: boolean;
+}
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((r) => r.address);
+
+/** Resolves a hostname (or takes an IP literal) and checks every address; returns the checked addresses. */
+export const resolvePublicAddresses = async (hostname: string, options: AddressGuardOptions = {}): Promise<string[]> => {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  const literal = normalizeAddress(host);
+  const addresses = literal !== undefined ? [literal] : await (options.resolve ?? systemResolver)(host);
+  if (addresses.length === 0) throw new GuardedFetchError(`${hostname} has no addresses`);
+  const checked = addresses.map((a) => classifyAddress(a));
+  for (const verdict of checked) {
+    if (!verdict.public && !options.allowPrivateNetworks) throw new AddressNotAllowedError(hostname, verdict.address, verdict.reason ?? "not public");
+    if (verdict.reason === "not an IP address") throw new GuardedFetchError(`${hostname} resolved to something that is not an address`);
+  }
+  return checked.map((v) => v.address);
+};
+
+export interface GuardedFetchOptions extends AddressGuardOptions {
+  timeoutMs?: number;
+  maxBytes?: number;
+  headers?: Record<string, string>;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A lookup that answers every query with the address already checked (no second resolution). */
+const pinnedLookup = (address: string): LookupFunction => {
+  const family = isIP(address);
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
+};
+
+/** GET `url` from a public address only; refuses redirects, bodies over `maxBytes` and slow servers. */
+export const guardedFetch = async (url: string | URL, options: GuardedFetchOptions = {}): Promise<GuardedResponse> => {
+  const target = new URL(url);
+  if (target.protocol !== "https:" && target.protocol !== "http:") throw new GuardedFetchError(`${target.protocol} URLs are not fetched`);
+  const [address] = await resolvePublicAddresses(target.hostname, options);
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const maxBytes = options.maxBytes ?? 64 * 1024;
+  const agent = new Agent({ connect: { lookup: pinnedLookup(address as string), timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  try {
+    const res = await request(target, { method: "GET", dispatcher: agent, headers: options.headers ?? {}, signal: AbortSignal.timeout(timeoutMs) });
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      await res.body.dump();
+      throw new GuardedFetchError(`${target.href} redirects (${res.statusCode}); redirects are not followed`);
+    }
+    const declared = Number(res.headers["content-length"] ?? 0);
+    if (declared > maxBytes) {
+      await res.body.dump();
+      throw new GuardedFetchError(`${target.href} is larger than ${maxBytes} bytes`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new GuardedFetchError(`${target.href} is larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") };
+  } finally {
+    await agent.close().catch(() => undefined);
+  }
+};
