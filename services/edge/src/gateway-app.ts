@@ -26,7 +26,7 @@ export interface GatewayAppOptions {
   /** The OAuth authorization server's routes (metadata, endpoints, sign-in and consent pages). */
   oauth?: Router;
   /** express "trust proxy": only these proxies may name the client address (per-IP limits rely on it). */
-  trustProxy: string;
+  trustProxy: false | number | string;
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */

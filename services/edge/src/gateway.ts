@@ -3,6 +3,7 @@ import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
+import { answerWhileStarting } from "./http/starting";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
 import { EarshotOAuthProvider } from "./oauth/provider";
@@ -38,7 +39,12 @@ export interface GatewayOptions {
   oauthKeysFile: string;
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
-  trustProxy: string;
+  trustProxy: false | number | string;
+  /**
+   * Runs once the port is bound and before the app is installed; requests meanwhile get 503 + Retry-After.
+   * Tests hold start-up here to see what early clients get.
+   */
+  beforeReady?: (listening: { url: string; port: number }) => Promise<void>;
 }
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
@@ -49,9 +55,49 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
   let draining = false;
-  // The public URL defaults to the bound port, known only after listening, so the app is built after.
-  let handler: RequestListener | undefined;
-  const server = createServer((req, res) => handler?.(req, res));
+  const buildApp = async (url: string): Promise<RequestListener> => {
+    const keys = await loadSigningKeys(options.oauthKeysFile);
+    const collections = await openOAuthCollections(store);
+    let verifier: CredentialVerifier | undefined;
+    const provider = new EarshotOAuthProvider({
+      collections,
+      keys,
+      clock,
+      issuer: url,
+      resources: [`${url}/mcp`, `${url}/api/v1`],
+      metadataFetcher: createClientMetadataFetcher(),
+      onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
+    });
+    verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
+    const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
+    const oauth = oauthRoutes({
+      issuer: url,
+      provider,
+      collections,
+      keys,
+      backends,
+      logger: options.logger,
+      now: () => clock.now(),
+      rateLimit: options.oauthRateLimitPerMinute === 0 ? false : { windowMs: 60_000, max: options.oauthRateLimitPerMinute },
+    });
+    return createGatewayApp({
+      backends,
+      pipeline,
+      operations: OPERATIONS,
+      logger: options.logger,
+      publicUrl: url,
+      isDraining: () => draining,
+      surfaces: options.surfaces ?? { rest: true, mcp: true },
+      oauth,
+      trustProxy: options.trustProxy,
+    });
+  };
+  // The public URL defaults to the bound port, known only after listening, so the app is built after;
+  // until then every request is answered 503 (answerWhileStarting), never left waiting.
+  let handler: RequestListener = answerWhileStarting;
+  const server = createServer((req, res) => handler(req, res));
+  // Keep-alive sockets outliving a drain would hold the process open.
+  server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
@@ -60,43 +106,18 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
-  const keys = await loadSigningKeys(options.oauthKeysFile);
-  const collections = await openOAuthCollections(store);
-  let verifier: CredentialVerifier | undefined;
-  const provider = new EarshotOAuthProvider({
-    collections,
-    keys,
-    clock,
-    issuer: url,
-    resources: [`${url}/mcp`, `${url}/api/v1`],
-    metadataFetcher: createClientMetadataFetcher(),
-    onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
-  });
-  verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
-  const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
-  const oauth = oauthRoutes({
-    issuer: url,
-    provider,
-    collections,
-    keys,
-    backends,
-    logger: options.logger,
-    now: () => clock.now(),
-    rateLimit: options.oauthRateLimitPerMinute === 0 ? false : { windowMs: 60_000, max: options.oauthRateLimitPerMinute },
-  });
-  handler = createGatewayApp({
-    backends,
-    pipeline,
-    operations: OPERATIONS,
-    logger: options.logger,
-    publicUrl: url,
-    isDraining: () => draining,
-    surfaces: options.surfaces ?? { rest: true, mcp: true },
-    oauth,
-    trustProxy: options.trustProxy,
-  });
-  // Keep-alive sockets outliving a drain would hold the process open.
-  server.keepAliveTimeout = 5_000;
+  try {
+    await options.beforeReady?.({ url, port });
+    handler = await buildApp(url);
+  } catch (err) {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+    backends.close();
+    await rateLimiter.close();
+    await store.close();
+    throw err;
+  }
   options.logger.info({ url, port }, "gateway listening");
   let stopped: Promise<void> | undefined;
   return {
