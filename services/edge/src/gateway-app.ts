@@ -6,6 +6,7 @@ import type { Operation } from "./catalog/operation";
 import { buildOpenApi } from "./docs/openapi";
 import { renderReferencePage } from "./docs/reference-page";
 import { healthRoutes } from "./http/health-routes";
+import { clientErrorProblem } from "./http/client-errors";
 import { createHttpMetrics } from "./http/metrics";
 import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
@@ -65,9 +66,10 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
   app.use((req: Request, res: Response) => {
     sendProblem(res, toProblem(new DomainError("not_found", `No route for ${req.method} ${req.path}.`), req.requestId, req.path));
   });
-  // Anything thrown outside the pipeline becomes problem+json; 5xx details are logged only.
+  // Anything thrown outside the pipeline becomes problem+json: the frame's 4xx errors (bodies and paths it
+  // cannot decode) keep their status; anything else is a 500 whose details are logged only.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const problem = toProblem(err, req.requestId, req.path);
+    const problem = clientErrorProblem(err, req.requestId, req.path) ?? toProblem(err, req.requestId, req.path);
     if (problem.status >= 500) options.logger.error({ err, path: req.path }, "request failed");
     sendProblem(res, problem);
   });

@@ -1,7 +1,5 @@
 import express, { type Request, type Response, Router } from "express";
-import { DomainError } from "@earshot/platform";
 import { type Operation } from "../catalog/operation";
-import { sendProblem, toProblem } from "../http/problem";
 import type { OperationResponse, Pipeline } from "../pipeline/execute";
 
 // REST routes generated from the catalog: one express route per operation under /api/v1.
@@ -22,18 +20,6 @@ const queryOf = (req: Request): Record<string, unknown> => {
 export const restRouter = (operations: readonly Operation[], pipeline: Pipeline, audience: string): Router => {
   const router = Router();
   router.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
-  // Malformed JSON is the client's mistake: 400 naming the body, not a 500.
-  router.use((err: unknown, req: Request, res: Response, next: (e?: unknown) => void) => {
-    const e = err as { type?: string; status?: number };
-    if (e?.type === "entity.parse.failed" || e?.type === "entity.too.large" || e?.type === "encoding.unsupported") {
-      const message = e.type === "entity.too.large" ? "is larger than 1 MB" : "is not valid JSON";
-      return sendProblem(
-        res,
-        toProblem(new DomainError("validation_failed", `The request body ${message}.`, { errors: [{ path: "body", message }] }), req.requestId, req.path),
-      );
-    }
-    next(err);
-  });
   for (const op of operations) {
     const method = op.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
     router[method](op.path, async (req: Request, res: Response) => {
