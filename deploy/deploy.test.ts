@@ -112,6 +112,13 @@ describe("deployment artefacts", () => {
     expect(missing).toEqual([]);
   });
 
+  it("both ConfigMaps name the proxies the gateways trust for client addresses", () => {
+    const kConfig = yaml.loadAll(read(path.join(k8s, "configmap.yaml"))) as Doc[];
+    expect(kConfig[0]?.data?.EARSHOT_TRUST_PROXY).toBe("1");
+    expect(read(path.join(templatesDir, "configmap.yaml"))).toContain("EARSHOT_TRUST_PROXY: {{ .Values.global.trustProxy | quote }}");
+    expect(values().global.trustProxy).toBe("1");
+  });
+
   it("values.yaml validates against values.schema.json", () => {
     const validate = compileSchema();
     const ok = validate(values());

@@ -52,6 +52,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       config: cfg,
       publicUrl: cfg.EARSHOT_PUBLIC_URL,
       rateLimitPerMinute: cfg.EARSHOT_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: cfg.EARSHOT_AUTH_FAILURES_PER_MINUTE,
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
       oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   config: BaseConfig;
   publicUrl?: string;
   rateLimitPerMinute: number;
+  /** Failed authentications per minute per client address; 0 = no limit. */
+  authFailuresPerMinute?: number;
   credentialCacheMs: number;
   clock?: Clock;
   /** REST and MCP by default (the all-in-one); the two deployables serve one each. */
@@ -53,6 +55,9 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const store = await openServiceStore(options.config, "edge");
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
+  const failures = options.authFailuresPerMinute ?? 60;
+  const authFailureLimiter =
+    failures > 0 ? new RateLimiter(store, clock, { limit: failures, windowSeconds: 60 }, { logger: options.logger }) : undefined;
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
   let draining = false;
   const buildApp = async (url: string): Promise<RequestListener> => {
@@ -69,7 +74,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
     });
     verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
-    const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
+    const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
     const oauth = oauthRoutes({
       issuer: url,
       provider,
@@ -115,6 +120,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     await closed;
     backends.close();
     await rateLimiter.close();
+    await authFailureLimiter?.close();
     await store.close();
     throw err;
   }
@@ -134,6 +140,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         clearTimeout(timer);
         backends.close();
         await rateLimiter.close();
+    await authFailureLimiter?.close();
         await store.close();
       })()),
   };

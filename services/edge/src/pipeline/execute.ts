@@ -1,4 +1,4 @@
-import { type Clock, DomainError, type Logger } from "@earshot/platform";
+import { type Clock, DomainError, isDomainError, type Logger } from "@earshot/platform";
 import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
@@ -6,7 +6,7 @@ import { API_VERSION } from "../http/request-context";
 import type { CredentialVerifier } from "./credentials";
 import { fingerprintOf, type IdempotencyStore, type StoredResponse, validateIdempotencyKey } from "./idempotency";
 import type { Principal } from "./principal";
-import type { RateLimiter } from "./rate-limit";
+import type { RateLimitDecision, RateLimiter } from "./rate-limit";
 import { type RawInput, validateInput } from "./validate";
 
 // The one request pipeline every operation runs through, whichever transport brought it (REST or MCP):
@@ -22,6 +22,10 @@ export interface OperationRequest extends RawInput {
   concretePath: string;
   /** The resource being called; an OAuth token issued for another one is refused (no token passthrough). */
   audience: string;
+  /** The client's address as express computes `req.ip`; failed authentications are limited per address. */
+  clientAddress?: string;
+  /** Set by a transport that already counted this HTTP request against the credential's budget. */
+  rateLimit?: RateLimitDecision;
 }
 
 export interface OperationResponse {
@@ -34,6 +38,11 @@ export interface PipelineOptions {
   backends: Backends;
   verifier: CredentialVerifier;
   rateLimiter: RateLimiter;
+  /**
+   * Failed authentications per client address: once an address spends this budget, its requests are
+   * refused with 429 before any credential is verified (guessing keys costs a verification each).
+   */
+  authFailureLimiter?: RateLimiter;
   idempotency: IdempotencyStore;
   clock: Clock;
   logger: Logger;
@@ -44,7 +53,7 @@ export interface PipelineOptions {
 
 export interface Pipeline {
   execute(op: Operation, request: OperationRequest): Promise<OperationResponse>;
-  authenticate(authorization: string | undefined): Promise<Principal>;
+  authenticate(authorization: string | undefined, clientAddress?: string): Promise<Principal>;
   options: PipelineOptions;
 }
 
@@ -61,10 +70,25 @@ const defaultChallenge = (error?: { error: string; scope?: string }) =>
 export const createPipeline = (options: PipelineOptions): Pipeline => {
   const challenge = options.challenge ?? defaultChallenge;
 
-  const authenticate = async (authorization: string | undefined): Promise<Principal> => {
+  const authenticate = async (authorization: string | undefined, clientAddress?: string): Promise<Principal> => {
     const token = bearerOf(authorization);
     if (!token) throw new DomainError("unauthorized", "Send a Bearer API key or access token in the Authorization header.");
-    return options.verifier.verify(token);
+    const failures = clientAddress ? options.authFailureLimiter : undefined;
+    const addressKey = `address:${clientAddress}`;
+    if (failures) {
+      const gate = await failures.peek(addressKey);
+      if (!gate.allowed) {
+        throw new DomainError("rate_limited", "Too many failed authentications from this address; retry later.", {
+          details: { retryAfter: gate.resetSeconds },
+        });
+      }
+    }
+    try {
+      return await options.verifier.verify(token);
+    } catch (err) {
+      if (failures && isDomainError(err) && err.code === "unauthorized") await failures.take(addressKey);
+      throw err;
+    }
   };
 
   const problemResponse = (err: unknown, request: OperationRequest, headers: Record<string, string>): OperationResponse => {
@@ -83,11 +107,11 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
     const headers: Record<string, string> = {};
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
     try {
-      const principal = await authenticate(request.authorization);
+      const principal = await authenticate(request.authorization, request.clientAddress);
       if (principal.audience !== undefined && principal.audience !== request.audience) {
         throw new DomainError("unauthorized", "This access token was issued for another resource.");
       }
-      const rate = await options.rateLimiter.take(principal.credentialId);
+      const rate = request.rateLimit ?? (await options.rateLimiter.take(principal.credentialId));
       Object.assign(headers, rate.headers);
       if (!rate.allowed) {
         throw new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", {
