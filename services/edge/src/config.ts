@@ -44,6 +44,8 @@ export const edgeSettingsShape = {
   EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
   /** Failed authentications per minute per client address before its requests get 429; 0 turns the limit off. */
   EARSHOT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  /** Port of the admin listener (/metrics, /readyz per service) on the same host; unset = none. */
+  EARSHOT_METRICS_PORT: configPort.optional(),
 };
 
 export const gatewayConfigSchema = z.object({

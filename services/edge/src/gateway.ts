@@ -1,8 +1,10 @@
-import { createServer, type RequestListener } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock } from "@earshot/platform";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
+import { createAdminApp } from "./http/admin-app";
+import { createHttpMetrics } from "./http/metrics";
 import { answerWhileStarting } from "./http/starting";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
@@ -18,6 +20,8 @@ import { RateLimiter } from "./pipeline/rate-limit";
 export interface StartedGateway {
   url: string;
   port: number;
+  /** The admin port (metrics, detailed readiness) when one was asked for. */
+  adminUrl?: string;
   /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
@@ -42,12 +46,29 @@ export interface GatewayOptions {
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
   trustProxy: false | number | string;
+  /** Serve /metrics and the detailed /readyz on this port (same host); none when absent. */
+  metricsPort?: number;
   /**
    * Runs once the port is bound and before the app is installed; requests meanwhile get 503 + Retry-After.
    * Tests hold start-up here to see what early clients get.
    */
   beforeReady?: (listening: { url: string; port: number }) => Promise<void>;
 }
+
+const listen = (server: Server, port: number, host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+
+const closeServer = (server: Server): Promise<void> => {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
+};
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
@@ -60,6 +81,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     failures > 0 ? new RateLimiter(store, clock, { limit: failures, windowSeconds: 60 }, { logger: options.logger }) : undefined;
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
   let draining = false;
+  const metrics = createHttpMetrics();
   const buildApp = async (url: string): Promise<RequestListener> => {
     const keys = await loadSigningKeys(options.oauthKeysFile);
     const collections = await openOAuthCollections(store);
@@ -95,6 +117,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       surfaces: options.surfaces ?? { rest: true, mcp: true },
       oauth,
       trustProxy: options.trustProxy,
+      metrics,
     });
   };
   // The public URL defaults to the bound port, known only after listening, so the app is built after;
@@ -103,35 +126,36 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const server = createServer((req, res) => handler(req, res));
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const port = await listen(server, options.port, options.host);
   const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
   const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
+  let admin: { server: Server; url: string } | undefined;
   try {
     await options.beforeReady?.({ url, port });
     handler = await buildApp(url);
+    if (options.metricsPort !== undefined) {
+      const adminServer = createServer(createAdminApp(backends, metrics, () => draining));
+      const adminPort = await listen(adminServer, options.metricsPort, options.host);
+      admin = { server: adminServer, url: `http://${host}:${adminPort}` };
+    }
   } catch (err) {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    await closeServer(server);
     backends.close();
     await rateLimiter.close();
     await authFailureLimiter?.close();
     await store.close();
     throw err;
   }
-  options.logger.info({ url, port }, "gateway listening");
+  options.logger.info({ url, port, adminUrl: admin?.url }, "gateway listening");
   let stopped: Promise<void> | undefined;
   return {
     url,
     port,
+    ...(admin ? { adminUrl: admin.url } : {}),
     stop: (drainMs) =>
       (stopped ??= (async () => {
         draining = true;
+        if (admin) await closeServer(admin.server);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), drainMs);

@@ -22,6 +22,7 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
     oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
     trustProxy: config.EARSHOT_TRUST_PROXY,
+    ...(config.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: config.EARSHOT_METRICS_PORT } : {}),
   });
   onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
 };

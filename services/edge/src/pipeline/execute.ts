@@ -104,7 +104,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
   };
 
   const execute = async (op: Operation, request: OperationRequest): Promise<OperationResponse> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = op.sensitive ? { "Cache-Control": "no-store" } : {};
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
     try {
       const principal = await authenticate(request.authorization, request.clientAddress);
