@@ -112,6 +112,21 @@ describe("deployment artefacts", () => {
     expect(missing).toEqual([]);
   });
 
+  it("the chart gives the HTTP edge a metrics port with scrape annotations", () => {
+    const helpers = read(path.join(templatesDir, "_helpers.tpl"));
+    expect(helpers).toContain("- { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }");
+    expect(helpers).toContain("prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}");
+    expect(helpers).toMatch(/- name: metrics\n\s+containerPort: \{\{ \$root\.Values\.global\.metricsPort \}\}/);
+    expect(values().global.metricsPort).not.toBe(values().gateway.port);
+  });
+
+  it("both ConfigMaps name the proxies the gateways trust for client addresses", () => {
+    const kConfig = yaml.loadAll(read(path.join(k8s, "configmap.yaml"))) as Doc[];
+    expect(kConfig[0]?.data?.EARSHOT_TRUST_PROXY).toBe("1");
+    expect(read(path.join(templatesDir, "configmap.yaml"))).toContain("EARSHOT_TRUST_PROXY: {{ .Values.global.trustProxy | quote }}");
+    expect(values().global.trustProxy).toBe("1");
+  });
+
   it("values.yaml validates against values.schema.json", () => {
     const validate = compileSchema();
     const ok = validate(values());
@@ -174,6 +189,17 @@ describe("deployment artefacts", () => {
       } else {
         expect(container.readinessProbe.httpGet.path).toBe("/readyz");
         expect(container.livenessProbe.httpGet.path).toBe("/healthz");
+        // Metrics on their own port, announced to the scraper; the Service exposes only the public one.
+        const metricsPort = container.env.find((e: Doc) => e.name === "EARSHOT_METRICS_PORT")?.value;
+        expect(metricsPort).toMatch(/^\d+$/);
+        expect(metricsPort).not.toBe(String(d.port));
+        expect(container.ports).toContainEqual({ name: "metrics", containerPort: Number(metricsPort) });
+        expect(deployment!.spec.template.metadata.annotations).toEqual({
+          "prometheus.io/scrape": "true",
+          "prometheus.io/port": metricsPort,
+          "prometheus.io/path": "/metrics",
+        });
+        expect(service!.spec.ports.map((p: Doc) => p.targetPort)).not.toContain("metrics");
       }
       expect(container.resources.requests).toBeDefined();
       expect(service!.spec.selector).toEqual(deployment!.spec.selector.matchLabels);

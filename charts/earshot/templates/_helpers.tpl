@@ -54,6 +54,7 @@ env:
 {{- else }}
   - { name: HOST, value: "0.0.0.0" }
   - { name: PORT, value: {{ .values.port | quote }} }
+  - { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }
   - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
   - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
 {{- end }}
@@ -129,6 +130,12 @@ spec:
       annotations:
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
         checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
+        {{- if eq .protocol "http" }}
+        # Metrics are served on their own port, never on the public one.
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}
+        prometheus.io/path: /metrics
+        {{- end }}
     spec:
       # SIGTERM drains within 10 s.
       terminationGracePeriodSeconds: 15
@@ -141,6 +148,10 @@ spec:
           ports:
             - name: {{ .protocol }}
               containerPort: {{ $v.port }}
+            {{- if eq .protocol "http" }}
+            - name: metrics
+              containerPort: {{ $root.Values.global.metricsPort }}
+            {{- end }}
           {{- include "earshot.env" . | nindent 10 }}
           {{- include "earshot.probes" . | nindent 10 }}
           resources:

@@ -14,6 +14,8 @@ export const SERVICE_MODULES: ServiceModule[] = [accountService, projectService]
 
 export interface RunningEarshot {
   url: string;
+  /** The admin port's origin (metrics, detailed readiness) when EARSHOT_METRICS_PORT is set. */
+  adminUrl?: string;
   dataDir: string;
   services: Array<{ name: string; address: string }>;
   /** Set on the first start of an empty embedded data dir. */
@@ -52,10 +54,12 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       config: cfg,
       publicUrl: cfg.EARSHOT_PUBLIC_URL,
       rateLimitPerMinute: cfg.EARSHOT_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: cfg.EARSHOT_AUTH_FAILURES_PER_MINUTE,
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
       oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
       trustProxy: cfg.EARSHOT_TRUST_PROXY,
+      ...(cfg.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: cfg.EARSHOT_METRICS_PORT } : {}),
       ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
@@ -64,5 +68,5 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     await stop().catch(() => undefined);
     throw err;
   }
-  return { url: gateway.url, dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, stop };
+  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, stop };
 };

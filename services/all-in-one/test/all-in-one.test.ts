@@ -6,12 +6,13 @@ import { accountV1, projectV1 } from "@earshot/proto";
 import { startAllInOne } from "../src/all-in-one";
 import { loadAllInOneConfig } from "../src/config";
 
-const configFor = (dataDir: string) => loadAllInOneConfig({ EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent" });
+const configFor = (dataDir: string, env: Record<string, string> = {}) =>
+  loadAllInOneConfig({ EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...env });
 
 describe("all-in-one", () => {
-  it("serves /healthz, and /readyz naming every service as SERVING", async () => {
+  it("serves /healthz and /readyz, naming every service as SERVING only on the admin port", async () => {
     const tmp = await makeTempDir();
-    const running = await startAllInOne(configFor(tmp.dir), silentLogger());
+    const running = await startAllInOne(configFor(tmp.dir, { EARSHOT_METRICS_PORT: "0" }), silentLogger());
     try {
       const health = await fetch(`${running.url}/healthz`);
       expect(health.status).toBe(200);
@@ -19,7 +20,9 @@ describe("all-in-one", () => {
       expect(health.headers.get("x-request-id")).toMatch(/^req_/);
       const ready = await fetch(`${running.url}/readyz`);
       expect(ready.status).toBe(200);
-      const body = (await ready.json()) as { status: string; services: Array<{ name: string; status: string }> };
+      expect(await ready.json()).toEqual({ status: "ready" });
+      const detailed = await fetch(`${running.adminUrl}/readyz`);
+      const body = (await detailed.json()) as { status: string; services: Array<{ name: string; status: string }> };
       expect(body.status).toBe("ready");
       expect(body.services.map((s) => [s.name, s.status])).toEqual([
         ["account", "SERVING"],
@@ -33,14 +36,14 @@ describe("all-in-one", () => {
 
   it("answers an unknown route with problem+json carrying the request id", async () => {
     const tmp = await makeTempDir();
-    const running = await startAllInOne(configFor(tmp.dir), silentLogger());
+    const running = await startAllInOne(configFor(tmp.dir, { EARSHOT_METRICS_PORT: "0" }), silentLogger());
     try {
       const res = await fetch(`${running.url}/api/v1/nope`, { headers: { "X-Request-Id": "client-chosen-id-1" } });
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
       expect(await res.json()).toMatchObject({ status: 404, code: "not_found", requestId: "client-chosen-id-1", title: "Not found" });
-      const metrics = await fetch(`${running.url}/metrics`);
-      expect(await metrics.text()).toContain("earshot_http_request_duration_seconds");
+      const metrics = await fetch(`${running.adminUrl}/metrics`);
+      expect(await metrics.text()).toContain('route="unmatched",status="404"');
     } finally {
       await running.stop();
       await tmp.cleanup();

@@ -1,8 +1,33 @@
+import { isIP } from "node:net";
 import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
 import { z } from "zod";
 import { parseOriginList } from "./oauth/public-origins";
 
 const grpcAddress = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, "must be host:port");
+
+const isProxyEntry = (entry: string): boolean => {
+  if (["loopback", "linklocal", "uniquelocal"].includes(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  return rest.length === 0 && isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+};
+
+/**
+ * express "trust proxy" from EARSHOT_TRUST_PROXY: `none` (the default: clients reach the edge directly),
+ * a hop count (the proxies in front, e.g. 1 for an ingress), or the proxies' addresses and subnets.
+ * Trusting every peer would let any client name its own address and escape per-address limits.
+ */
+export const trustProxySetting = z
+  .string()
+  .trim()
+  .default("none")
+  .transform((value, ctx): false | number | string => {
+    if (value === "" || value === "none" || value === "false" || value === "0") return false;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value.split(",").map((e) => e.trim());
+    if (entries.every(isProxyEntry)) return entries.join(", ");
+    ctx.addIssue({ code: "custom", message: "must be none, a hop count, or proxy addresses/subnets (loopback, linklocal, uniquelocal allowed)" });
+    return z.NEVER;
+  });
 
 /** Settings of the edge that the all-in-one shares. */
 export const edgeSettingsShape = {
@@ -15,7 +40,7 @@ export const edgeSettingsShape = {
   /** The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. */
   EARSHOT_OAUTH_KEYS_FILE: z.string().min(1).optional(),
   /** Which proxies' X-Forwarded-For is believed (express "trust proxy"): client addresses for per-IP limits. */
-  EARSHOT_TRUST_PROXY: z.string().min(1).default("loopback, linklocal, uniquelocal"),
+  EARSHOT_TRUST_PROXY: trustProxySetting,
   /** Requests per minute per client address to each OAuth endpoint; 0 turns the limit off. */
   EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
   /** Browser origins, besides Earshot's own, allowed to call /mcp and post the OAuth forms (comma-separated). */
@@ -30,6 +55,10 @@ export const edgeSettingsShape = {
         return z.NEVER;
       }
     }),
+  /** Failed authentications per minute per client address before its requests get 429; 0 turns the limit off. */
+  EARSHOT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  /** Port of the admin listener (/metrics, /readyz per service) on the same host; unset = none. */
+  EARSHOT_METRICS_PORT: configPort.optional(),
 };
 
 export const gatewayConfigSchema = z.object({

@@ -4,9 +4,10 @@ import helmet from "helmet";
 import type { Backends } from "./backends";
 import type { Operation } from "./catalog/operation";
 import { buildOpenApi } from "./docs/openapi";
-import { renderReferencePage } from "./docs/reference-page";
+import { REFERENCE_PAGE_CSP, renderReferencePage } from "./docs/reference-page";
 import { healthRoutes } from "./http/health-routes";
-import { createHttpMetrics } from "./http/metrics";
+import { clientErrorProblem } from "./http/client-errors";
+import { createHttpMetrics, type HttpMetrics } from "./http/metrics";
 import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
 import { mcpRouter } from "./mcp/mcp-route";
@@ -26,8 +27,10 @@ export interface GatewayAppOptions {
   surfaces: { rest: boolean; mcp: boolean };
   /** The OAuth authorization server's routes (metadata, endpoints, sign-in and consent pages). */
   oauth?: Router;
+  /** The HTTP metrics this app records (served on the admin port); a fresh registry when absent. */
+  metrics?: HttpMetrics;
   /** express "trust proxy": only these proxies may name the client address (per-IP limits rely on it). */
-  trustProxy: string;
+  trustProxy: false | number | string;
   /** The origin each request reached and the browser origins allowed to call MCP (default: publicUrl only). */
   publicOrigins?: PublicOrigins;
 }
@@ -35,14 +38,19 @@ export interface GatewayAppOptions {
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
 export const createGatewayApp = (options: GatewayAppOptions): Express => {
   const app = express();
-  const metrics = createHttpMetrics();
+  const metrics = options.metrics ?? createHttpMetrics();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy);
   app.set("etag", false);
   app.use(requestContext);
   app.use(metrics.middleware);
   app.use(helmet({ contentSecurityPolicy: false }));
-  app.use(healthRoutes(options.backends, metrics, options.isDraining ?? (() => false)));
+  // JSON answers need no sources at all; pages and the reference set their own policy.
+  app.use((_req, res, next) => {
+    res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    next();
+  });
+  app.use(healthRoutes(options.backends, options.isDraining ?? (() => false)));
 
   const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
   const reference = renderReferencePage(options.operations);
@@ -61,17 +69,18 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
   }
   if (options.surfaces.rest) {
     app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
-    app.get("/docs", (_req, res) => void res.type("html").send(reference));
-    app.use("/api/v1", restRouter(options.operations, options.pipeline, `${options.publicUrl}/api/v1`));
+    app.get("/docs", (_req, res) => void res.setHeader("Content-Security-Policy", REFERENCE_PAGE_CSP).type("html").send(reference));
+    app.use("/api/v1", restRouter(options.operations, options.pipeline, (req) => `${options.publicOrigins?.of(req) ?? options.publicUrl}/api/v1`));
     app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
   }
 
   app.use((req: Request, res: Response) => {
     sendProblem(res, toProblem(new DomainError("not_found", `No route for ${req.method} ${req.path}.`), req.requestId, req.path));
   });
-  // Anything thrown outside the pipeline becomes problem+json; 5xx details are logged only.
+  // Anything thrown outside the pipeline becomes problem+json: the frame's 4xx errors (bodies and paths it
+  // cannot decode) keep their status; anything else is a 500 whose details are logged only.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const problem = toProblem(err, req.requestId, req.path);
+    const problem = clientErrorProblem(err, req.requestId, req.path) ?? toProblem(err, req.requestId, req.path);
     if (problem.status >= 500) options.logger.error({ err, path: req.path }, "request failed");
     sendProblem(res, problem);
   });

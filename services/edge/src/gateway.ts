@@ -1,8 +1,11 @@
-import { createServer, type RequestListener } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock } from "@earshot/platform";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
+import { createAdminApp } from "./http/admin-app";
+import { createHttpMetrics } from "./http/metrics";
+import { answerWhileStarting } from "./http/starting";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
 import { EarshotOAuthProvider } from "./oauth/provider";
@@ -18,6 +21,8 @@ import { RateLimiter } from "./pipeline/rate-limit";
 export interface StartedGateway {
   url: string;
   port: number;
+  /** The admin port (metrics, detailed readiness) when one was asked for. */
+  adminUrl?: string;
   /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
@@ -31,6 +36,8 @@ export interface GatewayOptions {
   config: BaseConfig;
   publicUrl?: string;
   rateLimitPerMinute: number;
+  /** Failed authentications per minute per client address; 0 = no limit. */
+  authFailuresPerMinute?: number;
   credentialCacheMs: number;
   clock?: Clock;
   /** REST and MCP by default (the all-in-one); the two deployables serve one each. */
@@ -39,10 +46,32 @@ export interface GatewayOptions {
   oauthKeysFile: string;
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
-  trustProxy: string;
+  trustProxy: false | number | string;
   /** Browser origins allowed besides Earshot's own; default: EARSHOT_ALLOWED_ORIGINS of `config`. */
   allowedOrigins?: readonly string[];
+  /** Serve /metrics and the detailed /readyz on this port (same host); none when absent. */
+  metricsPort?: number;
+  /**
+   * Runs once the port is bound and before the app is installed; requests meanwhile get 503 + Retry-After.
+   * Tests hold start-up here to see what early clients get.
+   */
+  beforeReady?: (listening: { url: string; port: number }) => Promise<void>;
 }
+
+const listen = (server: Server, port: number, host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+
+const closeServer = (server: Server): Promise<void> => {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
+};
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
@@ -50,73 +79,95 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const store = await openServiceStore(options.config, "edge");
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
+  const failures = options.authFailuresPerMinute ?? 60;
+  const authFailureLimiter =
+    failures > 0 ? new RateLimiter(store, clock, { limit: failures, windowSeconds: 60 }, { logger: options.logger }) : undefined;
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
   let draining = false;
-  // The public URL defaults to the bound port, known only after listening, so the app is built after.
-  let handler: RequestListener | undefined;
-  const server = createServer((req, res) => handler?.(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
-  const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
-  const keys = await loadSigningKeys(options.oauthKeysFile);
-  const collections = await openOAuthCollections(store);
-  const origins = publicOrigins({
-    publicUrl: options.publicUrl,
-    defaultOrigin: url,
-    port,
-    // The loaded configuration carries the edge settings as well as the base ones.
-    extraAllowedOrigins: options.allowedOrigins ?? (options.config as { EARSHOT_ALLOWED_ORIGINS?: string[] }).EARSHOT_ALLOWED_ORIGINS,
-  });
-  let verifier: CredentialVerifier | undefined;
-  const provider = new EarshotOAuthProvider({
-    collections,
-    keys,
-    clock,
-    origins,
-    isUserActive: async (userId) => (await activeAccountOf(backends, userId)) !== undefined,
-    metadataFetcher: createClientMetadataFetcher(),
-    onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
-  });
-  verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
-  const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
-  const oauth = oauthRoutes({
-    origins,
-    operations: OPERATIONS,
-    provider,
-    collections,
-    keys,
-    backends,
-    logger: options.logger,
-    now: () => clock.now(),
-    rateLimit: options.oauthRateLimitPerMinute === 0 ? false : { windowMs: 60_000, max: options.oauthRateLimitPerMinute },
-  });
-  handler = createGatewayApp({
-    backends,
-    pipeline,
-    operations: OPERATIONS,
-    logger: options.logger,
-    publicUrl: url,
-    isDraining: () => draining,
-    surfaces: options.surfaces ?? { rest: true, mcp: true },
-    oauth,
-    trustProxy: options.trustProxy,
-    publicOrigins: origins,
-  });
+  const metrics = createHttpMetrics();
+  const buildApp = async (url: string, port: number): Promise<RequestListener> => {
+    const keys = await loadSigningKeys(options.oauthKeysFile);
+    const collections = await openOAuthCollections(store);
+    const origins = publicOrigins({
+      publicUrl: options.publicUrl,
+      defaultOrigin: url,
+      port,
+      // The loaded configuration carries the edge settings as well as the base ones.
+      extraAllowedOrigins: options.allowedOrigins ?? (options.config as { EARSHOT_ALLOWED_ORIGINS?: string[] }).EARSHOT_ALLOWED_ORIGINS,
+    });
+    let verifier: CredentialVerifier | undefined;
+    const provider = new EarshotOAuthProvider({
+      collections,
+      keys,
+      clock,
+      origins,
+      isUserActive: async (userId) => (await activeAccountOf(backends, userId)) !== undefined,
+      metadataFetcher: createClientMetadataFetcher(),
+      onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
+    });
+    verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
+    const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
+    const oauth = oauthRoutes({
+      origins,
+      operations: OPERATIONS,
+      provider,
+      collections,
+      keys,
+      backends,
+      logger: options.logger,
+      now: () => clock.now(),
+      rateLimit: options.oauthRateLimitPerMinute === 0 ? false : { windowMs: 60_000, max: options.oauthRateLimitPerMinute },
+    });
+    return createGatewayApp({
+      backends,
+      pipeline,
+      operations: OPERATIONS,
+      logger: options.logger,
+      publicUrl: url,
+      isDraining: () => draining,
+      surfaces: options.surfaces ?? { rest: true, mcp: true },
+      oauth,
+      trustProxy: options.trustProxy,
+      metrics,
+      publicOrigins: origins,
+    });
+  };
+  // The public URL defaults to the bound port, known only after listening, so the app is built after;
+  // until then every request is answered 503 (answerWhileStarting), never left waiting.
+  let handler: RequestListener = answerWhileStarting;
+  const server = createServer((req, res) => handler(req, res));
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;
-  options.logger.info({ url, port }, "gateway listening");
+  const port = await listen(server, options.port, options.host);
+  const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
+  const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
+  let admin: { server: Server; url: string } | undefined;
+  try {
+    await options.beforeReady?.({ url, port });
+    handler = await buildApp(url, port);
+    if (options.metricsPort !== undefined) {
+      const adminServer = createServer(createAdminApp(backends, metrics, () => draining));
+      const adminPort = await listen(adminServer, options.metricsPort, options.host);
+      admin = { server: adminServer, url: `http://${host}:${adminPort}` };
+    }
+  } catch (err) {
+    await closeServer(server);
+    backends.close();
+    await rateLimiter.close();
+    await authFailureLimiter?.close();
+    await store.close();
+    throw err;
+  }
+  options.logger.info({ url, port, adminUrl: admin?.url }, "gateway listening");
   let stopped: Promise<void> | undefined;
   return {
     url,
     port,
+    ...(admin ? { adminUrl: admin.url } : {}),
     stop: (drainMs) =>
       (stopped ??= (async () => {
         draining = true;
+        if (admin) await closeServer(admin.server);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), drainMs);
@@ -125,6 +176,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         clearTimeout(timer);
         backends.close();
         await rateLimiter.close();
+    await authFailureLimiter?.close();
         await store.close();
       })()),
   };

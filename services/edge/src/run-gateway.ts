@@ -16,11 +16,13 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     config,
     publicUrl: config.EARSHOT_PUBLIC_URL,
     rateLimitPerMinute: config.EARSHOT_RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: config.EARSHOT_AUTH_FAILURES_PER_MINUTE,
     credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
     surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
     oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
     oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
     trustProxy: config.EARSHOT_TRUST_PROXY,
+    ...(config.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: config.EARSHOT_METRICS_PORT } : {}),
   });
   onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
 };

@@ -76,6 +76,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     EARSHOT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     EARSHOT_RATE_LIMIT_PER_MINUTE: "100000",
     EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: "0",
+    EARSHOT_AUTH_FAILURES_PER_MINUTE: "100000",
     ...env,
   });
   const running = await startAllInOne(config, silentLogger(), clock);

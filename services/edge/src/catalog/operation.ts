@@ -56,6 +56,8 @@ export interface Operation<P extends AnyObject = AnyObject, Q extends AnyObject 
   annotations: ToolAnnotations;
   /** Whether the result is a page (adds nextCursor/limit to meta). */
   list?: boolean;
+  /** The answer carries a secret (a key's plaintext): every transport marks it `Cache-Control: no-store`. */
+  sensitive?: boolean;
   handler: (input: z.infer<P> & z.infer<Q> & z.infer<B>, ctx: HandlerContext) => Promise<HandlerResult<unknown>>;
 }
 

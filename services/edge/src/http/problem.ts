@@ -5,24 +5,38 @@ import type { Response } from "express";
 
 export const PROBLEM_TYPE_BASE = "https://earshot.dev/problems/";
 
+/**
+ * Errors of the HTTP frame itself (a method a path does not have, a body it cannot decode). Services never
+ * raise them, so they stay out of the domain's codes and the gRPC mapping.
+ */
+export const HTTP_ERROR_CODES = {
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+} as const;
+
+export type HttpErrorCode = keyof typeof HTTP_ERROR_CODES;
+
 export interface Problem {
   type: string;
   title: string;
   status: number;
   detail: string;
-  code: ErrorCode;
+  code: ErrorCode | HttpErrorCode;
   requestId: string;
   instance?: string;
   errors?: Array<{ path: string; message: string }>;
   [extra: string]: unknown;
 }
 
+const typeOf = (code: string) => `${PROBLEM_TYPE_BASE}${code.replace(/_/g, "-")}`;
+
 export const toProblem = (err: unknown, requestId: string, instance?: string): Problem => {
   // Anything that is not a domain error is a bug: the client learns only that it happened and its request id.
   const e = isDomainError(err) ? err : new DomainError("internal", "An internal error occurred.");
   const { status, title } = ERROR_CODES[e.code];
   return {
-    type: `${PROBLEM_TYPE_BASE}${e.code.replace(/_/g, "-")}`,
+    type: typeOf(e.code),
     title,
     status,
     detail: e.message,
@@ -33,6 +47,24 @@ export const toProblem = (err: unknown, requestId: string, instance?: string): P
     ...e.details,
   };
 };
+
+/** A problem of the HTTP frame (see HTTP_ERROR_CODES). */
+export const httpProblem = (
+  code: HttpErrorCode,
+  detail: string,
+  requestId: string,
+  instance?: string,
+  errors: Array<{ path: string; message: string }> = [],
+): Problem => ({
+  type: typeOf(code),
+  title: HTTP_ERROR_CODES[code].title,
+  status: HTTP_ERROR_CODES[code].status,
+  detail,
+  code,
+  requestId,
+  ...(instance ? { instance } : {}),
+  ...(errors.length > 0 ? { errors } : {}),
+});
 
 export const sendProblem = (res: Response, problem: Problem): void => {
   if (problem.code === "rate_limited" && typeof problem.retryAfter === "number") res.setHeader("Retry-After", String(problem.retryAfter));

@@ -60,7 +60,9 @@ const registrationBody = [
 
 export const oauthRoutes = (o: OAuthRoutesOptions): Router => {
   const router = Router();
-  const rateLimit = o.rateLimit === false ? false : o.rateLimit;
+  // The client address comes from express's "trust proxy" (EARSHOT_TRUST_PROXY); a client's own
+  // X-Forwarded-For is ignored on purpose, so the limiter's warning about it would only be noise.
+  const rateLimit = o.rateLimit === false ? false : { ...o.rateLimit, validate: { xForwardedForHeader: false } };
   const mcpScopes = defaultMcpScopes(o.operations);
   const metadata = (issuer: string) => {
     const endpoint = (path: string) => `${issuer}${path}`;

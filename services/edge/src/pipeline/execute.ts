@@ -1,4 +1,4 @@
-import { type Clock, DomainError, type Logger, runWithIdempotencyKey } from "@earshot/platform";
+import { type Clock, DomainError, isDomainError, type Logger, runWithIdempotencyKey } from "@earshot/platform";
 import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
@@ -22,7 +22,7 @@ export interface OperationRequest extends RawInput {
   concretePath: string;
   /** The resource being called; an OAuth token issued for another one is refused (no token passthrough). */
   audience: string;
-  /** The client's address as express computes `req.ip`. */
+  /** The client's address as express computes `req.ip`; failed authentications are limited per address. */
   clientAddress?: string;
   /** Set by a transport that already counted this HTTP request against the credential's budget. */
   rateLimit?: RateLimitDecision;
@@ -38,6 +38,11 @@ export interface PipelineOptions {
   backends: Backends;
   verifier: CredentialVerifier;
   rateLimiter: RateLimiter;
+  /**
+   * Failed authentications per client address: once an address spends this budget, its requests are
+   * refused with 429 before any credential is verified (guessing keys costs a verification each).
+   */
+  authFailureLimiter?: RateLimiter;
   idempotency: IdempotencyStore;
   clock: Clock;
   logger: Logger;
@@ -65,10 +70,25 @@ const defaultChallenge = (error?: { error: string; scope?: string }) =>
 export const createPipeline = (options: PipelineOptions): Pipeline => {
   const challenge = options.challenge ?? defaultChallenge;
 
-  const authenticate = async (authorization: string | undefined, _clientAddress?: string): Promise<Principal> => {
+  const authenticate = async (authorization: string | undefined, clientAddress?: string): Promise<Principal> => {
     const token = bearerOf(authorization);
     if (!token) throw new DomainError("unauthorized", "Send a Bearer API key or access token in the Authorization header.");
-    return options.verifier.verify(token);
+    const failures = clientAddress ? options.authFailureLimiter : undefined;
+    const addressKey = `address:${clientAddress}`;
+    if (failures) {
+      const gate = await failures.peek(addressKey);
+      if (!gate.allowed) {
+        throw new DomainError("rate_limited", "Too many failed authentications from this address; retry later.", {
+          details: { retryAfter: gate.resetSeconds },
+        });
+      }
+    }
+    try {
+      return await options.verifier.verify(token);
+    } catch (err) {
+      if (failures && isDomainError(err) && err.code === "unauthorized") await failures.take(addressKey);
+      throw err;
+    }
   };
 
   const problemResponse = (err: unknown, request: OperationRequest, headers: Record<string, string>): OperationResponse => {
@@ -84,7 +104,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
   };
 
   const execute = async (op: Operation, request: OperationRequest): Promise<OperationResponse> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = op.sensitive ? { "Cache-Control": "no-store" } : {};
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
     let effectKey: string | undefined;
     try {

@@ -148,16 +148,17 @@ describe("idempotency store", () => {
 });
 
 describe("rate limiter", () => {
-  it("counts per credential per window and resets with the next window", async () => {
+  it("counts per credential and admits again once the window has slid past the requests", async () => {
     const clock = new ManualClock("2026-01-01T00:00:00Z");
     const limiter = new RateLimiter(await openEmbeddedStore(), clock, { limit: 2, windowSeconds: 60 });
     expect((await limiter.take("key_a")).allowed).toBe(true);
     const second = await limiter.take("key_a");
     expect(second).toMatchObject({ allowed: true, remaining: 0 });
-    expect(second.headers.RateLimit).toBe('"default";r=0;t=60');
+    // Second 0 counts until all of it has left the window: 61 s.
+    expect(second.headers.RateLimit).toBe('"default";r=0;t=61');
     expect((await limiter.take("key_a")).allowed).toBe(false);
     expect((await limiter.take("key_b")).allowed).toBe(true);
-    clock.advance(60_000);
+    clock.advance(61_000);
     expect((await limiter.take("key_a")).allowed).toBe(true);
   });
 

@@ -1,12 +1,21 @@
 import type { Clock, Collection, Doc, DocumentStore, Logger } from "@earshot/platform";
 
-// Per-credential fixed-window rate limits whose counts live in the edge's store, so all gateway replicas
-// share one budget. Writing the store on every request would put a store round trip (and, on the
-// embedded store, a file append) in front of every call, so each replica counts locally and syncs:
-// the first request of a credential in a window increments the shared counter and learns its value;
-// later ones are counted in memory and pushed as one $inc every `syncMs`. Within a window, replicas
-// can together admit at most (replicas × requests in one sync interval) over the limit; one replica
-// alone is exact. Headers follow draft-ietf-httpapi-ratelimit-headers-10.
+// Sliding-window rate limits per key (a credential, or a client address) whose counts live in the edge's
+// store, so all gateway replicas share one budget.
+//
+// The window slides in small buckets (1 s by default): a request is admitted while the requests admitted
+// in every bucket that overlaps the last `windowSeconds` stay within the limit. No span of
+// `windowSeconds` can then admit more than `limit` requests (a fixed window admits twice that across its
+// boundary); the price is that a bucket counts until its last moment has left the window, up to one
+// bucket longer than strictly needed. Refused requests are not counted, so a client that keeps knocking
+// gets its budget back as its admitted requests age out.
+//
+// Writing the store on every request would put a store round trip (and, on the embedded store, a file
+// append) in front of every call, so each replica counts locally and syncs: the first request of a key
+// on a replica loads the key's buckets from the store; later ones are counted in memory and pushed as
+// one $inc per bucket every `syncMs`, which also tells the replica what the others added to that bucket.
+// Replicas can together admit more than the limit by what the others admitted since this one last
+// synced; one replica alone is exact. Headers follow draft-ietf-httpapi-ratelimit-headers-10.
 
 export const RATE_LIMIT_COLLECTION = "rate_limits";
 
@@ -14,37 +23,49 @@ export interface RateLimitPolicy {
   /** Requests per window. */
   limit: number;
   windowSeconds: number;
+  /** How finely the window slides; divides windowSeconds. 1 s unless set. */
+  bucketSeconds?: number;
 }
 
 export interface RateLimitDecision {
   allowed: boolean;
   remaining: number;
-  /** Seconds until the window resets. */
+  /** Seconds until quota comes back: one more request when allowed, the next admitted one when refused. */
   resetSeconds: number;
   headers: Record<string, string>;
 }
 
 interface Counter extends Doc {
+  key: string;
+  /** Start of the bucket, epoch milliseconds. */
+  start: number;
   count: number;
   expiresAt: Date;
 }
 
-interface LocalWindow {
-  id: string;
-  windowEnd: number;
-  /** The shared count as of the last sync, including this replica's synced requests. */
+interface Bucket {
+  /** The shared count as of the last load or sync, including this replica's synced requests. */
   shared: number;
-  /** Requests counted here and not yet added to the shared counter. */
+  /** Requests admitted here and not yet added to the shared counter. */
   pending: number;
   /** Requests being added to the shared counter right now (counted until the store answers). */
   syncing: number;
-  /** Resolves once the first sync of this window told us the shared count. */
-  ready: Promise<void>;
 }
+
+interface LocalKey {
+  buckets: Map<number, Bucket>;
+  /** Resolves once the key's buckets were loaded from the store. */
+  ready: Promise<void>;
+  loaded: boolean;
+}
+
+const total = (b: Bucket) => b.shared + b.syncing + b.pending;
 
 export class RateLimiter {
   private readonly counters: Collection<Counter>;
-  private readonly windows = new Map<string, LocalWindow>();
+  private readonly keys = new Map<string, LocalKey>();
+  private readonly windowMs: number;
+  private readonly bucketMs: number;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -54,47 +75,93 @@ export class RateLimiter {
     private readonly options: { syncMs?: number; logger?: Logger } = {},
   ) {
     this.counters = store.collection<Counter>(RATE_LIMIT_COLLECTION);
+    this.windowMs = policy.windowSeconds * 1000;
+    this.bucketMs = (policy.bucketSeconds ?? 1) * 1000;
   }
 
-  ensureIndexes(): Promise<void> {
-    return this.counters.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+  async ensureIndexes(): Promise<void> {
+    await this.counters.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+    await this.counters.ensureIndex({ fields: { key: 1, start: 1 } });
   }
 
-  private add(id: string, by: number, windowEnd: number): Promise<Counter | null> {
-    return this.counters.findOneAndUpdate(
-      { _id: id },
-      { $inc: { count: by }, $set: { expiresAt: new Date(windowEnd + this.policy.windowSeconds * 1000) } },
-      { upsert: true },
-    );
+  /** Admits and counts one request of `key`, or refuses it (refusals are not counted). */
+  async take(key: string): Promise<RateLimitDecision> {
+    return this.judge(key, true);
   }
 
-  async take(credentialId: string): Promise<RateLimitDecision> {
+  /** Whether a request of `key` would be admitted now, counting nothing. */
+  async peek(key: string): Promise<RateLimitDecision> {
+    return this.judge(key, false);
+  }
+
+  private async judge(key: string, count: boolean): Promise<RateLimitDecision> {
+    const local = this.local(key);
+    await local.ready;
+    // A sync may have dropped the idle key while this request waited.
+    if (!this.keys.has(key)) this.keys.set(key, local);
     const now = this.clock.now().getTime();
-    const windowMs = this.policy.windowSeconds * 1000;
-    const windowStart = Math.floor(now / windowMs) * windowMs;
-    const windowEnd = windowStart + windowMs;
-    const id = `${credentialId}:${windowStart}`;
-    let w = this.windows.get(credentialId);
-    if (!w || w.id !== id) {
-      const fresh: LocalWindow = { id, windowEnd, shared: 0, pending: 0, syncing: 0, ready: Promise.resolve() };
-      fresh.ready = this.add(id, 1, windowEnd).then((c) => {
-        fresh.shared = c?.count ?? 1;
-      });
-      this.windows.set(credentialId, fresh);
-      await fresh.ready;
-      return this.decide(fresh.shared, windowEnd, now);
+    const current = now - (now % this.bucketMs);
+    const counted = this.counted(local, now);
+    const used = counted.reduce((sum, [, b]) => sum + total(b), 0);
+    if (used >= this.policy.limit) return this.decide(false, used, counted, now);
+    if (!count) return this.decide(true, used, counted, now);
+    let bucket = local.buckets.get(current);
+    if (!bucket) {
+      bucket = { shared: 0, pending: 0, syncing: 0 };
+      local.buckets.set(current, bucket);
+      counted.push([current, bucket]);
     }
-    await w.ready;
-    w.pending += 1;
+    bucket.pending += 1;
     this.scheduleSync();
-    return this.decide(w.shared + w.syncing + w.pending, windowEnd, now);
+    return this.decide(true, used + 1, counted, now);
   }
 
-  private decide(count: number, windowEnd: number, now: number): RateLimitDecision {
-    const remaining = Math.max(0, this.policy.limit - count);
-    const resetSeconds = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+  private local(key: string): LocalKey {
+    let local = this.keys.get(key);
+    if (!local) {
+      const fresh: LocalKey = { buckets: new Map(), ready: Promise.resolve(), loaded: false };
+      fresh.ready = this.counters.find({ key, start: { $gte: this.oldestCounted(this.clock.now().getTime()) } }).then((docs) => {
+        for (const d of docs) {
+          const b = fresh.buckets.get(d.start);
+          if (b) b.shared = Math.max(b.shared, d.count);
+          else fresh.buckets.set(d.start, { shared: d.count, pending: 0, syncing: 0 });
+        }
+        fresh.loaded = true;
+      });
+      // A failed load is retried by the next request rather than remembered.
+      fresh.ready.catch(() => this.keys.delete(key));
+      this.keys.set(key, fresh);
+      local = fresh;
+    }
+    return local;
+  }
+
+  /** Start of the oldest bucket that still overlaps the window ending now. */
+  private oldestCounted(now: number): number {
+    return now - this.windowMs - this.bucketMs + 1;
+  }
+
+  /** The buckets overlapping the window ending now, oldest first. */
+  private counted(local: LocalKey, now: number): Array<[number, Bucket]> {
+    const from = this.oldestCounted(now);
+    return [...local.buckets].filter(([start]) => start >= from).sort(([a], [b]) => a - b);
+  }
+
+  private decide(allowed: boolean, used: number, counted: Array<[number, Bucket]>, now: number): RateLimitDecision {
+    const remaining = Math.max(0, this.policy.limit - used);
+    // Units that must age out: the next admission when refused, one more unit when admitted.
+    let toFree = allowed ? 1 : used - this.policy.limit + 1;
+    let resetMs = this.windowMs;
+    for (const [start, b] of counted) {
+      toFree -= total(b);
+      if (toFree <= 0) {
+        resetMs = start + this.bucketMs + this.windowMs - now;
+        break;
+      }
+    }
+    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
     return {
-      allowed: count <= this.policy.limit,
+      allowed,
       remaining,
       resetSeconds,
       headers: {
@@ -113,27 +180,42 @@ export class RateLimiter {
     this.timer.unref();
   }
 
+  private add(key: string, start: number, by: number): Promise<Counter | null> {
+    return this.counters.findOneAndUpdate(
+      { _id: `${key}:${start}` },
+      { $inc: { count: by }, $set: { key, start, expiresAt: new Date(start + this.bucketMs + this.windowMs) } },
+      { upsert: true },
+    );
+  }
+
   /** Pushes locally counted requests to the shared counters and learns what other replicas counted. */
   async sync(): Promise<void> {
-    const now = this.clock.now().getTime();
-    for (const [credentialId, w] of this.windows) {
-      if (w.windowEnd <= now && w.pending === 0) {
-        this.windows.delete(credentialId);
-        continue;
+    const from = this.oldestCounted(this.clock.now().getTime());
+    let failure: unknown;
+    for (const [key, local] of this.keys) {
+      for (const [start, b] of local.buckets) {
+        if (b.pending === 0) {
+          if (start < from && b.syncing === 0) local.buckets.delete(start);
+          continue;
+        }
+        const by = b.pending;
+        b.pending -= by;
+        b.syncing += by;
+        try {
+          const c = await this.add(key, start, by);
+          b.shared = c?.count ?? b.shared + by;
+        } catch (err) {
+          b.pending += by;
+          failure = err;
+        } finally {
+          b.syncing -= by;
+        }
       }
-      if (w.pending === 0) continue;
-      const by = w.pending;
-      w.pending -= by;
-      w.syncing += by;
-      try {
-        const c = await this.add(w.id, by, w.windowEnd);
-        w.shared = c?.count ?? w.shared + by;
-      } catch (err) {
-        w.pending += by;
-        throw err;
-      } finally {
-        w.syncing -= by;
-      }
+      if (local.loaded && local.buckets.size === 0) this.keys.delete(key);
+    }
+    if (failure !== undefined) {
+      this.scheduleSync();
+      throw failure;
     }
   }
 
@@ -141,5 +223,7 @@ export class RateLimiter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.sync().catch(() => undefined);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

@@ -1,7 +1,6 @@
 import express, { type Request, type Response, Router } from "express";
-import { DomainError } from "@earshot/platform";
 import { type Operation } from "../catalog/operation";
-import { sendProblem, toProblem } from "../http/problem";
+import { httpProblem, sendProblem } from "../http/problem";
 import type { OperationResponse, Pipeline } from "../pipeline/execute";
 
 // REST routes generated from the catalog: one express route per operation under /api/v1.
@@ -19,21 +18,15 @@ const queryOf = (req: Request): Record<string, unknown> => {
   return out;
 };
 
-export const restRouter = (operations: readonly Operation[], pipeline: Pipeline, audience: string): Router => {
+/** `audienceOf` names the resource a request reached (`{origin}/api/v1`): OAuth tokens must be issued for it. */
+export const restRouter = (operations: readonly Operation[], pipeline: Pipeline, audienceOf: (req: Request) => string): Router => {
   const router = Router();
-  router.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
-  // Malformed JSON is the client's mistake: 400 naming the body, not a 500.
-  router.use((err: unknown, req: Request, res: Response, next: (e?: unknown) => void) => {
-    const e = err as { type?: string; status?: number };
-    if (e?.type === "entity.parse.failed" || e?.type === "entity.too.large" || e?.type === "encoding.unsupported") {
-      const message = e.type === "entity.too.large" ? "is larger than 1 MB" : "is not valid JSON";
-      return sendProblem(
-        res,
-        toProblem(new DomainError("validation_failed", `The request body ${message}.`, { errors: [{ path: "body", message }] }), req.requestId, req.path),
-      );
-    }
-    next(err);
+  // Answers are per credential and may carry secrets (a new key's plaintext): no cache keeps them.
+  router.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
   });
+  router.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
   for (const op of operations) {
     const method = op.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
     router[method](op.path, async (req: Request, res: Response) => {
@@ -42,12 +35,24 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
         authorization: req.get("authorization"),
         idempotencyKey: req.get("idempotency-key"),
         concretePath: req.baseUrl + req.path,
-        audience,
+        audience: audienceOf(req),
+        clientAddress: req.ip,
         path: { ...req.params },
         query: queryOf(req),
         body: op.input.body ? (req.body ?? {}) : undefined,
       });
       writeOperationResponse(res, response);
+    });
+  }
+  // A known path asked with a method it does not have: 405 naming the methods it has (after every
+  // operation's route, so only the methods no operation took get here).
+  const methodsByPath = new Map<string, string[]>();
+  for (const op of operations) methodsByPath.set(op.path, [...(methodsByPath.get(op.path) ?? []), op.method]);
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...new Set(methods)].join(", ");
+    router.all(path, (req: Request, res: Response) => {
+      res.setHeader("Allow", allow);
+      sendProblem(res, httpProblem("method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, req.requestId, req.originalUrl.split("?")[0]));
     });
   }
   return router;

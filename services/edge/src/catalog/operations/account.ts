@@ -114,6 +114,7 @@ export const accountOperations = [
     path: "/api-keys",
     scope: "account:write",
     tag: "API keys",
+    sensitive: true,
     input: {
       body: z
         .object({

@@ -1,0 +1,27 @@
+import type { RunningEarshot } from "./all-in-one";
+
+/**
+ * What `make run` prints once Earshot is up. On the first start it says where the owner's credentials
+ * are, never the credentials themselves: terminal scrollback, CI logs and log collectors keep stdout.
+ */
+export const startupBanner = (running: Pick<RunningEarshot, "url" | "adminUrl" | "dataDir" | "services" | "bootstrap">): string => {
+  const lines = [
+    "",
+    `Earshot is running at ${running.url}  (API: ${running.url}/api/v1, health: ${running.url}/readyz)`,
+    `  data: ${running.dataDir}`,
+    ...running.services.map((s) => `  ${s.name.padEnd(8)} gRPC ${s.address}`),
+    ...(running.adminUrl ? [`  metrics: ${running.adminUrl}/metrics`] : []),
+    `  docs: ${running.url}/docs`,
+    "",
+  ];
+  if (running.bootstrap) {
+    const file = `${running.dataDir}/bootstrap.json`;
+    lines.push(
+      `First start: created the owner ${running.bootstrap.email} with an API key holding every scope.`,
+      `The key and the owner's password are in ${file} (mode 0600, readable only by you). Try:`,
+      `  curl -H "Authorization: Bearer $(node -p 'require(\"${file}\").apiKey')" ${running.url}/api/v1/projects`,
+      "",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+};

@@ -1,0 +1,103 @@
+import { type Harness, startHarness } from "./harness";
+import { type RawRequest, rawRequest } from "./raw-http";
+
+// Requests the HTTP frame cannot decode (charset, Content-Encoding, body length, %-escapes) are the
+// client's mistake on every route: a 4xx problem naming what was wrong, never a 500 or a hang.
+
+let h: Harness;
+let key: string;
+beforeAll(async () => {
+  h = await startHarness();
+  key = (await h.newActor()).key;
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+interface Route {
+  name: string;
+  method: string;
+  path: string;
+  /** The media type the route parses. */
+  type: string;
+  body: string;
+}
+
+const json = (name: string, method: string, path: string): Route => ({ name, method, path, type: "application/json", body: '{"name":"x"}' });
+const form = (name: string, path: string): Route => ({ name, method: "POST", path, type: "application/x-www-form-urlencoded", body: "a=b" });
+
+const ROUTES: Route[] = [
+  json("REST write", "POST", "/api/v1/projects"),
+  json("REST update", "PATCH", "/api/v1/account"),
+  json("MCP", "POST", "/mcp"),
+  json("OAuth registration", "POST", "/oauth/register"),
+  form("OAuth token", "/oauth/token"),
+  form("OAuth revocation", "/oauth/revoke"),
+  form("invitation page", "/invitations/inv-token-that-does-not-exist"),
+];
+
+interface Case {
+  name: string;
+  request: (r: Route) => RawRequest;
+  status: number;
+  code: string;
+  path: string;
+}
+
+const CASES: Case[] = [
+  {
+    name: "an unsupported charset",
+    request: (r) => ({ method: r.method, path: r.path, headers: { "Content-Type": `${r.type}; charset=bogus-8` }, body: r.body }),
+    status: 415,
+    code: "unsupported_media_type",
+    path: "Content-Type",
+  },
+  {
+    name: "Content-Encoding: gzip on a plain body",
+    request: (r) => ({ method: r.method, path: r.path, headers: { "Content-Type": r.type, "Content-Encoding": "gzip" }, body: r.body }),
+    status: 400,
+    code: "validation_failed",
+    path: "body",
+  },
+  {
+    name: "an unsupported Content-Encoding",
+    request: (r) => ({ method: r.method, path: r.path, headers: { "Content-Type": r.type, "Content-Encoding": "compress" }, body: r.body }),
+    status: 415,
+    code: "unsupported_media_type",
+    path: "Content-Encoding",
+  },
+  {
+    name: "a body over the size limit",
+    request: (r) => ({ method: r.method, path: r.path, headers: { "Content-Type": r.type }, body: r.type === "application/json" ? `{"a":"${"x".repeat(2_100_000)}"}` : `a=${"x".repeat(2_100_000)}` }),
+    status: 413,
+    code: "payload_too_large",
+    path: "body",
+  },
+];
+
+const send = (route: Route, c: Case) => {
+  const req = c.request(route);
+  return rawRequest(h.url, { ...req, headers: { ...req.headers, Authorization: `Bearer ${key}` } });
+};
+
+describe.each(CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+  it.each(ROUTES.map((r) => [r.name, r] as const))("answers %s with a 4xx problem naming the part", async (_route, route) => {
+    const res = await send(route, c);
+    expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status: c.status, type: expect.stringMatching(/^application\/problem\+json/) });
+    expect(JSON.parse(res.body)).toMatchObject({ status: c.status, code: c.code, errors: [{ path: c.path }] });
+  });
+});
+
+describe("a malformed %-escape in a path parameter", () => {
+  it.each([
+    ["GET", "/api/v1/projects/%E0%A4%A"],
+    ["PATCH", "/api/v1/projects/%E0%A4%A"],
+    ["GET", "/api/v1/projects/%E0%A4%A/members"],
+    ["GET", "/invitations/%E0%A4%A"],
+    ["POST", "/invitations/%E0%A4%A"],
+  ])("answers %s %s with 400 naming the path", async (method, path) => {
+    const res = await rawRequest(h.url, { method, path, headers: { Authorization: `Bearer ${key}` } });
+    expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status: 400, type: expect.stringMatching(/^application\/problem\+json/) });
+    expect(JSON.parse(res.body)).toMatchObject({ code: "validation_failed", errors: [{ path: "path" }] });
+  });
+});

@@ -1,0 +1,65 @@
+import { join } from "node:path";
+import { silentLogger } from "@earshot/platform";
+import { makeTempDir } from "../../platform/src/testing/tmp";
+import { startGateway, type StartedGateway } from "./gateway";
+
+// Start-up of the gateway process itself: the port is bound before the app is ready.
+
+const deferred = <T>() => {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+};
+
+describe("gateway start-up", () => {
+  it("answers 503 problem+json with Retry-After on every surface while start-up is held, then serves", async () => {
+    const tmp = await makeTempDir("earshot-gateway-");
+    const listening = deferred<{ url: string; port: number }>();
+    const release = deferred<void>();
+    let gateway: StartedGateway | undefined;
+    try {
+      const started = startGateway({
+        host: "127.0.0.1",
+        port: 0,
+        // Nothing listens there: start-up and the early answers must not need the services.
+        addresses: { account: "127.0.0.1:1", project: "127.0.0.1:1" },
+        logger: silentLogger(),
+        config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000 },
+        rateLimitPerMinute: 100,
+        credentialCacheMs: 0,
+        oauthKeysFile: join(tmp.dir, "keys.json"),
+        oauthRateLimitPerMinute: 0,
+        trustProxy: false,
+        beforeReady: (l) => {
+          listening.resolve(l);
+          return release.promise;
+        },
+      });
+      const { url } = await listening.promise;
+      const early = [
+        ["GET", "/api/v1/projects"],
+        ["POST", "/mcp"],
+        ["GET", "/readyz"],
+        ["GET", "/docs"],
+        ["POST", "/oauth/token"],
+      ] as const;
+      for (const [method, path] of early) {
+        const res = await fetch(`${url}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "Content-Type": "application/json" } } : {}) });
+        expect({ path, status: res.status, retryAfter: res.headers.get("retry-after") }).toEqual({ path, status: 503, retryAfter: "1" });
+        expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+        expect(await res.json()).toMatchObject({ status: 503, code: "unavailable", instance: path });
+      }
+      release.resolve();
+      gateway = await started;
+      expect(gateway.url).toBe(url);
+      const ready = await fetch(`${url}/healthz`);
+      expect(ready.status).toBe(200);
+      const docs = await fetch(`${url}/docs`);
+      expect(docs.status).toBe(200);
+    } finally {
+      release.resolve();
+      await gateway?.stop(1000);
+      await tmp.cleanup();
+    }
+  });
+});
