@@ -2,7 +2,7 @@ import { type Harness, startHarness } from "./harness";
 import { type RawRequest, rawRequest } from "./raw-http";
 
 // Requests the HTTP frame cannot decode (charset, Content-Encoding, body length, %-escapes) are the
-// client's mistake on every route: a 4xx problem naming what was wrong, never a 500 or a hang.
+// client's mistake on every route: a 4xx naming what was wrong, never a 500 or a hang.
 
 let h: Harness;
 let key: string;
@@ -21,16 +21,25 @@ interface Route {
   /** The media type the route parses. */
   type: string;
   body: string;
+  /** How the route words errors: problem+json, JSON-RPC (MCP) or RFC 7591 (client registration). */
+  dialect: "problem" | "json-rpc" | "oauth-registration";
 }
 
-const json = (name: string, method: string, path: string): Route => ({ name, method, path, type: "application/json", body: '{"name":"x"}' });
-const form = (name: string, path: string): Route => ({ name, method: "POST", path, type: "application/x-www-form-urlencoded", body: "a=b" });
+const json = (name: string, method: string, path: string, dialect: Route["dialect"] = "problem"): Route => ({
+  name,
+  method,
+  path,
+  type: "application/json",
+  body: '{"name":"x"}',
+  dialect,
+});
+const form = (name: string, path: string): Route => ({ name, method: "POST", path, type: "application/x-www-form-urlencoded", body: "a=b", dialect: "problem" });
 
 const ROUTES: Route[] = [
   json("REST write", "POST", "/api/v1/projects"),
   json("REST update", "PATCH", "/api/v1/account"),
-  json("MCP", "POST", "/mcp"),
-  json("OAuth registration", "POST", "/oauth/register"),
+  json("MCP", "POST", "/mcp", "json-rpc"),
+  json("OAuth registration", "POST", "/oauth/register", "oauth-registration"),
   form("OAuth token", "/oauth/token"),
   form("OAuth revocation", "/oauth/revoke"),
   form("invitation page", "/invitations/inv-token-that-does-not-exist"),
@@ -80,11 +89,28 @@ const send = (route: Route, c: Case) => {
   return rawRequest(h.url, { ...req, headers: { ...req.headers, Authorization: `Bearer ${key}` } });
 };
 
+// Each route answers in its own protocol's error shape: problem+json on REST, pages and the form-encoded
+// OAuth endpoints; a JSON-RPC error (id null) on MCP; an RFC 7591 error on client registration, which
+// knows only 400 invalid_client_metadata (and 413 for a body over its cap).
+const expectRefusal = (route: Route, c: Case, res: { status: number; headers: Record<string, unknown>; body: string }) => {
+  const body = JSON.parse(res.body) as Record<string, unknown>;
+  if (route.dialect === "json-rpc") {
+    expect(res.status).toBe(c.status);
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: expect.any(Number), message: expect.any(String) } });
+    return;
+  }
+  if (route.dialect === "oauth-registration") {
+    expect(res.status).toBe(c.status === 413 ? 413 : 400);
+    expect(body).toMatchObject({ error: "invalid_client_metadata" });
+    return;
+  }
+  expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status: c.status, type: expect.stringMatching(/^application\/problem\+json/) });
+  expect(body).toMatchObject({ status: c.status, code: c.code, errors: [{ path: c.path }] });
+};
+
 describe.each(CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
-  it.each(ROUTES.map((r) => [r.name, r] as const))("answers %s with a 4xx problem naming the part", async (_route, route) => {
-    const res = await send(route, c);
-    expect({ status: res.status, type: res.headers["content-type"] }).toEqual({ status: c.status, type: expect.stringMatching(/^application\/problem\+json/) });
-    expect(JSON.parse(res.body)).toMatchObject({ status: c.status, code: c.code, errors: [{ path: c.path }] });
+  it.each(ROUTES.map((r) => [r.name, r] as const))("answers %s with a 4xx in its protocol's error shape, naming the part", async (_route, route) => {
+    expectRefusal(route, c, await send(route, c));
   });
 });
 
