@@ -1,5 +1,5 @@
 # The two commands that matter: `make run` (install, build, start everything on the embedded default)
-# and `make test` (install, build, lint the protos, run every test).
+# and `make test` (install, build, lint the protos and the sources, run every test).
 SHELL := /bin/bash
 NPM_FLAGS := --no-audit --no-fund
 STAMP := node_modules/.earshot-installed
@@ -25,6 +25,7 @@ run: build
 
 test: build browser
 	npx buf lint proto
+	npx eslint .
 	npx jest --ci
 
 # The OAuth browser test drives Debian's Chromium; install it when missing and possible (root, apt).
@@ -33,9 +34,11 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "chromium could not be installed: the browser test will be skipped"
 
+# ESLint (eslint.config.mjs): domain code imports only @earshot/platform/core, plus a few correctness rules.
 lint: install
 	npx tsc -b
 	npx buf lint proto
+	npx eslint .
 
 bench: build
 	node services/platform/test/ts-child.js bench/platform-bench.ts

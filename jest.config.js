@@ -13,6 +13,9 @@ module.exports = {
   transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],
   moduleNameMapper: {
     "^@earshot/proto$": "<rootDir>/proto/src/index.ts",
+    // Subpath entry points before the package pattern: the first pattern that matches wins.
+    "^@earshot/platform/(core|grpc|store|bus|testing)$": "<rootDir>/services/platform/src/$1/index.ts",
+    "^@earshot/account/scopes$": "<rootDir>/services/account/src/scopes.ts",
     "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",
   },
   testMatch: ["<rootDir>/services/**/*.test.ts", "<rootDir>/proto/**/*.test.ts", "<rootDir>/deploy/**/*.test.ts"],

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ALL_SCOPES, createGrpcClient } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import { createGrpcClient } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 
 // First start of the embedded default: with an empty data dir there is nobody to sign in as, so an owner,

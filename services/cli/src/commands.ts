@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { ALL_SCOPES, type AsyncClient, createGrpcClient, isDomainError } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import { type AsyncClient, createGrpcClient, isDomainError } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 import { type Env, resolveAccountAddress, UsageError } from "./config";
 

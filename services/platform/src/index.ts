@@ -1,6 +1,8 @@
 export * from "./errors";
 export * from "./ids";
 export * from "./clock";
+export * from "./core/paging";
+export * from "./core/retry";
 export * from "./config";
 export * from "./logger";
 export * from "./grpc/error-mapping";
@@ -24,7 +26,6 @@ export * from "./outbox/effects";
 export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";
-export * from "./scopes";
 export * from "./text/text-limits";
 export * from "./text/email";
 export * from "./net/address-policy";

@@ -1,4 +1,5 @@
-import { ALL_SCOPES, DomainError } from "@earshot/platform";
+import { DomainError } from "@earshot/platform/core";
+import { ALL_SCOPES } from "../scopes";
 import { type AccountWorld, newUser, openAccountWorld } from "../test-support";
 import { API_KEYS, type ApiKeyDoc } from "../store";
 import { createApiKey, type CreateApiKeyInput, hashKey, listApiKeys, revokeApiKey, verifyApiKey } from "./api-keys";

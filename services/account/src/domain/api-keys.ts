@@ -1,22 +1,24 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
-  ALL_SCOPES,
   checkText,
   DomainError,
   type FieldError,
   forbidden,
-  InvalidCursorError,
   newId,
   notFound,
   type Page,
+  pageLimit,
   runOnce,
   type StagedEvent,
   validationFailed,
+  withCursorErrors,
+  withVersionRetry,
   type Write,
-} from "@earshot/platform";
+} from "@earshot/platform/core";
 import { apiKeyCreatedEvent, apiKeyRevokedEvent } from "../events";
+import { ALL_SCOPES } from "../scopes";
 import { API_KEYS, type ApiKeyDoc, type UserDoc, type WorkspaceDoc } from "../store";
-import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
+import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
 import { type Allowances, allowancesOf } from "./plans";
 
 // API keys: `svc_sk_` + 32 random bytes (base64url, 43 characters). Only a SHA-256 of the plaintext is
@@ -28,8 +30,6 @@ export const DISPLAY_PREFIX_LENGTH = 11;
 const KEY_RE = /^svc_sk_[A-Za-z0-9_-]{43}$/;
 export const DEFAULT_KEY_NAME = "API key";
 const NAME_MAX = 100;
-export const DEFAULT_PAGE_SIZE = 20;
-const MAX_PAGE_SIZE = 100;
 /** lastUsedAt is a hint for people, not an audit log: writing it at most once a minute keeps verification cheap. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -137,18 +137,12 @@ export interface ListApiKeysInput {
 
 /** A user's keys, newest first (ids sort by creation time), revoked and expired ones included. */
 export const listApiKeys = async (deps: AccountDeps, input: ListApiKeysInput): Promise<Page<ApiKeyDoc>> => {
-  const limit = input.limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw validationFailed([{ path: "limit", message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]);
-  }
+  const limit = pageLimit(input.limit);
   const user = input.userId ? await deps.collections.users.findById(input.userId) : null;
   if (!user) throw notFound("User");
-  try {
-    return await deps.collections.apiKeys.findPage({ userId: user._id }, { limit, cursor: input.cursor || null, sortField: "_id", direction: -1 });
-  } catch (err) {
-    if (err instanceof InvalidCursorError) throw validationFailed([{ path: "cursor", message: "is not a cursor this list returned" }]);
-    throw err;
-  }
+  return withCursorErrors(() =>
+    deps.collections.apiKeys.findPage({ userId: user._id }, { limit, cursor: input.cursor || null, sortField: "_id", direction: -1 }),
+  );
 };
 
 /** Revokes one of the user's own keys at once (idempotent); emits `api_key.revoked` the first time. */

@@ -1,4 +1,4 @@
-import { DomainError } from "@earshot/platform";
+import { DomainError } from "@earshot/platform/core";
 import { newUser, openAccountWorld, PASSWORD } from "../test-support";
 import { ACCOUNT_POLICY, ADDRESS_POLICY, lockMs } from "./sign-in-throttle";
 import { authenticate } from "./users";

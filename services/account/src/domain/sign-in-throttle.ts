@@ -1,4 +1,4 @@
-import { rateLimited } from "@earshot/platform";
+import { rateLimited } from "@earshot/platform/core";
 import type { SignInFailureDoc } from "../store";
 import type { AccountDeps } from "./deps";
 

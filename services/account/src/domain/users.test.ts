@@ -1,4 +1,4 @@
-import { DomainError } from "@earshot/platform";
+import { DomainError } from "@earshot/platform/core";
 import { newUser, openAccountWorld, PASSWORD } from "../test-support";
 import { createApiKey, verifyApiKey } from "./api-keys";
 import { hashPassword } from "./password";

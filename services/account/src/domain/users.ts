@@ -1,7 +1,18 @@
-import { checkText, conflict, DomainError, type FieldError, isEmailAddress, isUniqueViolation, newId, notFound, validationFailed } from "@earshot/platform";
+import {
+  checkText,
+  conflict,
+  DomainError,
+  type FieldError,
+  isEmailAddress,
+  isUniqueViolation,
+  newId,
+  notFound,
+  validationFailed,
+  withVersionRetry,
+} from "@earshot/platform/core";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
-import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
+import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
 import { hashPassword, verifyPassword } from "./password";
 import { accountKey, addressKey, assertNotLocked, clearFailures, recordFailure } from "./sign-in-throttle";
 import { DEFAULT_PLAN } from "./plans";

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { OPERATIONS, type Operation, splitInput } from "@earshot/edge";
-import { ALL_SCOPES, type Clock, createGrpcClient, silentLogger } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import { type Clock, createGrpcClient, silentLogger } from "@earshot/platform";
 import { accountV1, projectV1 } from "@earshot/proto";
 import { SMTPServer } from "smtp-server";
 import { makeTempDir } from "../../../platform/src/testing/tmp";

@@ -1,5 +1,5 @@
 import { OPERATIONS, operationInputSchema } from "@earshot/edge";
-import { ALL_SCOPES } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Actor, type Harness, startHarness } from "./harness";

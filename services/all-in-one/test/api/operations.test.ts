@@ -1,5 +1,6 @@
 import { OPERATIONS } from "@earshot/edge";
-import { ALL_SCOPES, ManualClock } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import { ManualClock } from "@earshot/platform";
 import { CASES } from "./cases";
 import { type Harness, startHarness } from "./harness";
 import { buildWorld, type World } from "./world";

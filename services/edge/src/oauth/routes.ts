@@ -1,4 +1,5 @@
-import { ALL_SCOPES, type Logger } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import type { Logger } from "@earshot/platform";
 import { InvalidClientMetadataError, OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { authorizationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
 import { clientRegistrationHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/register.js";

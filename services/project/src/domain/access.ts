@@ -1,4 +1,4 @@
-import { forbidden, notFound, validationFailed } from "@earshot/platform";
+import { forbidden, notFound, validationFailed } from "@earshot/platform/core";
 import type { MemberDoc, ProjectDoc } from "../store";
 import type { Caller, ProjectDeps } from "./deps";
 import type { ProjectRole } from "./project-rules";

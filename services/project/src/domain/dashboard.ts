@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { checkText, conflict, isUniqueViolation, validationFailed, type FieldError } from "@earshot/platform";
+import { checkText, conflict, isUniqueViolation, validationFailed, type FieldError, withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
 import { TEXT_LIMITS } from "./project-rules";
-import { bumped, projectEvent, replaceProject, withRetry } from "./projects";
+import { bumped, projectEvent, replaceProject } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
@@ -24,7 +24,7 @@ export const setPublicDashboard = (
   caller: Caller,
   input: { projectId: string; enabled: boolean; description?: string; websiteUrl?: string },
 ): Promise<ProjectView> =>
-  withRetry(async () => {
+  withVersionRetry(async () => {
     const errors: FieldError[] = [];
     errors.push(...checkText("description", input.description, TEXT_LIMITS.dashboardDescription));
     if (input.websiteUrl !== undefined && input.websiteUrl !== "" && !isWebUrl(input.websiteUrl)) {

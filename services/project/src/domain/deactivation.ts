@@ -1,7 +1,7 @@
-import type { CloudEvent } from "@earshot/platform";
+import { type CloudEvent, withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
-import { bumped, projectEvent, replaceProject, withRetry } from "./projects";
+import { bumped, projectEvent, replaceProject } from "./projects";
 
 // A deactivated account's projects stop (paused, remembered as paused by deactivation); reactivation
 // resumes exactly those, leaving projects the owner had paused themselves alone.
@@ -21,9 +21,9 @@ export const handleAccountEvent = async (deps: ProjectDeps, event: CloudEvent): 
   if (!data.userId) return;
   if (event.type === "user.deactivated") {
     const projects = await deps.collections.projects.find({ ownerId: data.userId, status: "active" });
-    for (const p of projects) await withRetry(async () => move(deps, (await deps.collections.projects.findById(p._id)) ?? p, "paused"));
+    for (const p of projects) await withVersionRetry(async () => move(deps, (await deps.collections.projects.findById(p._id)) ?? p, "paused"));
   } else if (event.type === "user.reactivated") {
     const projects = await deps.collections.projects.find({ ownerId: data.userId, pausedByDeactivation: true });
-    for (const p of projects) await withRetry(async () => move(deps, (await deps.collections.projects.findById(p._id)) ?? p, "active"));
+    for (const p of projects) await withVersionRetry(async () => move(deps, (await deps.collections.projects.findById(p._id)) ?? p, "active"));
   }
 };

@@ -1,4 +1,4 @@
-import type { Clock, Logger, Mailer, Outbox } from "@earshot/platform";
+import type { Clock, Logger, Mailer, Outbox } from "@earshot/platform/core";
 import type { ProjectCollections } from "../store";
 import type { WorkspaceGuard } from "./workspace-guard";
 

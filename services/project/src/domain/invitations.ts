@@ -1,10 +1,9 @@
-import { conflict, forbidden, newId, notFound } from "@earshot/platform";
+import { conflict, forbidden, newId, notFound, withVersionRetry } from "@earshot/platform/core";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { memberKey } from "./access";
 import type { ProjectDeps } from "./deps";
 import { hashToken, memberEvent, type MemberStatus, statusOf } from "./members";
-import { withRetry } from "./projects";
 
 // Invitation acceptance, reached by the emailed token (the invitee may have no account yet).
 
@@ -26,7 +25,7 @@ export const acceptInvitation = (
   deps: ProjectDeps,
   input: { token: string; userId: string; userEmail: string; userName: string },
 ): Promise<{ member: MemberDoc; project: ProjectDoc }> =>
-  withRetry(async () => {
+  withVersionRetry(async () => {
     const { invitation, project, status } = await previewInvitation(deps, input.token);
     if (status === "expired") throw conflict("The invitation has expired.");
     if (status !== "pending") throw conflict(`The invitation was already ${status}.`);

@@ -7,16 +7,18 @@ import {
   newId,
   notFound,
   type Page,
+  pageLimit,
   rateLimited,
   runOnce,
   usageLimited,
   validationFailed,
-} from "@earshot/platform";
+  withCursorErrors,
+  withVersionRetry,
+} from "@earshot/platform/core";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
 import { type Caller, type ProjectDeps, SOURCE } from "./deps";
-import { pageLimit, withCursorErrors, withRetry } from "./projects";
 import { seatHolders } from "./usage";
 
 // Members and invitations. An invitation is emailed with a one-time token (only its hash is stored),
@@ -57,7 +59,7 @@ export const listMembers = async (
   limit: number,
   cursor: string | undefined,
 ): Promise<{ view: ProjectView; page: Page<MemberDoc> }> => {
-  const size = pageLimit(limit);
+  const size = pageLimit(limit === 0 ? undefined : limit);
   const view = await loadVisibleProject(deps, caller, projectId);
   const filter =
     view.role === "owner"
@@ -172,7 +174,7 @@ export const updateMemberRole = (
   caller: Caller,
   input: { projectId: string; memberId: string; role: string; memberType: string },
 ): Promise<MemberDoc> =>
-  withRetry(async (attempt) => {
+  withVersionRetry(async (attempt) => {
     if (!(ROLES as readonly string[]).includes(input.role)) throw validationFailed([{ path: "role", message: "must be viewer or editor" }]);
     const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
     assertNotArchived(view.project);
@@ -192,7 +194,7 @@ export const removeMember = (
   caller: Caller,
   input: { projectId: string; memberId: string; memberType: string },
 ): Promise<MemberDoc> =>
-  withRetry(async (attempt) => {
+  withVersionRetry(async (attempt) => {
     const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
     assertNotArchived(view.project);
     const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member", attempt);

@@ -1,4 +1,4 @@
-import { checkText, countCharacters, type FieldError, type TextLimit } from "@earshot/platform";
+import { checkText, countCharacters, type FieldError, type TextLimit } from "@earshot/platform/core";
 
 // Field rules and defaults of a project (API spec section 2). The edge validates the same rules with its
 // schemas; the service checks them again because it owns the invariant, with the same bounded character

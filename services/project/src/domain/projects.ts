@@ -1,15 +1,16 @@
 import {
   conflict,
-  InvalidCursorError,
-  isVersionConflict,
   newId,
   type Page,
+  pageLimit,
   runOnce,
   type StagedEvent,
   usageLimited,
   validationFailed,
+  withCursorErrors,
+  withVersionRetry,
   type Write,
-} from "@earshot/platform";
+} from "@earshot/platform/core";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS, PROJECTS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, memberKey, type ProjectView, requireRole } from "./access";
@@ -39,21 +40,6 @@ export const replaceProject = (project: ProjectDoc, next: ProjectDoc): Write => 
   doc: next,
   expectedVersion: project._v ?? 1,
 });
-
-/**
- * Runs a read-modify-write verb again when another writer changed what it read in between; the verb learns
- * which attempt it is, so it can tell a target that was never there from one a concurrent request removed.
- */
-export const withRetry = async <T>(fn: (attempt: number) => Promise<T>, attempts = 5): Promise<T> => {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn(i);
-    } catch (err) {
-      if (!isVersionConflict(err)) throw err;
-      if (i >= attempts) throw conflict("The data changed while this request ran; try again.");
-    }
-  }
-};
 
 export const bumped = (p: ProjectDoc): ProjectDoc => ({ ...p, _v: (p._v ?? 1) + 1 });
 
@@ -128,7 +114,7 @@ export interface ProjectUpdate extends ProjectFields {
 const FIELD_KEYS = ["name", "description", "color", "icon", "enabledSources", "digestTimezone"] as const;
 
 export const updateProject = (deps: ProjectDeps, caller: Caller, projectId: string, update: ProjectUpdate): Promise<ProjectView> =>
-  withRetry(async () => {
+  withVersionRetry(async () => {
     const errors = checkProjectFields(update);
     if (update.status !== undefined && !isProjectStatus(update.status)) {
       errors.push({ path: "status", message: "must be one of active, paused, archived" });
@@ -165,7 +151,7 @@ export const updateProject = (deps: ProjectDeps, caller: Caller, projectId: stri
   });
 
 export const archiveProject = (deps: ProjectDeps, caller: Caller, projectId: string): Promise<ProjectView> =>
-  withRetry(async () => {
+  withVersionRetry(async () => {
     const view = await loadProjectWithRole(deps, caller, projectId, "owner");
     if (view.project.status === "archived") return view;
     const now = deps.clock.now();
@@ -178,24 +164,9 @@ export const archiveProject = (deps: ProjectDeps, caller: Caller, projectId: str
     return { ...view, project: bumped(next) };
   });
 
-export const pageLimit = (limit: number): number => {
-  const size = limit === 0 ? 20 : limit;
-  if (!Number.isInteger(size) || size < 1 || size > 100) throw validationFailed([{ path: "limit", message: "must be 1 to 100" }]);
-  return size;
-};
-
-export const withCursorErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof InvalidCursorError) throw validationFailed([{ path: "cursor", message: "is not a cursor this list returned" }]);
-    throw err;
-  }
-};
-
 /** Non-archived projects the caller owns or is a member of, newest first, each with the caller's role. */
 export const listProjects = async (deps: ProjectDeps, caller: Caller, limit: number, cursor: string | undefined): Promise<Page<ProjectView>> => {
-  const size = pageLimit(limit);
+  const size = pageLimit(limit === 0 ? undefined : limit);
   const memberships = await deps.collections.members.find({ memberType: "member", userId: caller.userId });
   const byProject = new Map(memberships.map((m) => [m.projectId, m]));
   const page = await withCursorErrors(() =>

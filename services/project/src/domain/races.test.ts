@@ -1,4 +1,4 @@
-import { DomainError } from "@earshot/platform";
+import { DomainError } from "@earshot/platform/core";
 import { MEMBERS, PROJECTS } from "../store";
 import { openProjectWorld, type ProjectWorld } from "../test-support";
 import { inviteMember } from "./members";

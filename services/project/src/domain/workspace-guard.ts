@@ -1,4 +1,4 @@
-import { conflict, isUniqueViolation, isVersionConflict, type Outbox, type StagedEvent, type Write, type EffectWrite, type Clock } from "@earshot/platform";
+import { conflict, isUniqueViolation, isVersionConflict, type Outbox, type StagedEvent, type Write, type EffectWrite, type Clock } from "@earshot/platform/core";
 import { WORKSPACE_GUARDS, type ProjectCollections, type WorkspaceGuardDoc } from "../store";
 
 // Plan limits and invitation de-duplication are checks over many documents (count, then insert), so two

@@ -1,4 +1,4 @@
-import { ALL_SCOPES } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { presentApiKey, presentUser } from "../present";

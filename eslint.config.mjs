@@ -1,0 +1,94 @@
+// Lint keeps the layering honest and catches a few mistakes the compiler lets through. Types, unused
+// names and style are not its business: `tsc -b` checks the first two, and no rule here forces a rewrite.
+import { defineConfig } from "eslint/config";
+import tseslint from "typescript-eslint";
+
+// Domain code decides; it does not talk to drivers or transports. It may use @earshot/platform/core,
+// zod, node built-ins and its own package; everything below is refused there.
+const DOMAIN_MESSAGE = "Domain code imports only @earshot/platform/core from the platform, and no driver or transport.";
+const FORBIDDEN_IN_DOMAIN = ["mongodb", "@seald-io/nedb", "kafkajs", "express", "@earshot/proto", "nodemailer", "@earshot/platform"];
+
+export default defineConfig(
+  { ignores: ["**/node_modules/", "**/dist/", "proto/src/", "coverage/", "bench/results/", ".data/"] },
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: "module" },
+    plugins: { "@typescript-eslint": tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "no-async-promise-executor": "error",
+      "no-case-declarations": "error",
+      "no-compare-neg-zero": "error",
+      "no-cond-assign": "error",
+      "no-constant-binary-expression": "error",
+      "no-control-regex": "error",
+      "no-debugger": "error",
+      "no-dupe-else-if": "error",
+      "no-duplicate-case": "error",
+      "no-empty": "error",
+      "no-empty-character-class": "error",
+      "no-empty-pattern": "error",
+      "no-ex-assign": "error",
+      "no-fallthrough": "error",
+      "no-global-assign": "error",
+      "no-import-assign": "error",
+      "no-invalid-regexp": "error",
+      "no-irregular-whitespace": "error",
+      "no-loss-of-precision": "error",
+      "no-misleading-character-class": "error",
+      "no-prototype-builtins": "error",
+      "no-self-assign": "error",
+      "no-self-compare": "error",
+      "no-setter-return": "error",
+      "no-sparse-arrays": "error",
+      "no-unreachable-loop": "error",
+      "no-unsafe-finally": "error",
+      "no-unsafe-optional-chaining": "error",
+      "no-unused-labels": "error",
+      "no-useless-backreference": "error",
+      "no-useless-catch": "error",
+      "no-var": "error",
+      "require-yield": "error",
+      "use-isnan": "error",
+      "valid-typeof": "error",
+      "eqeqeq": "error",
+      "@typescript-eslint/ban-ts-comment": "error",
+      "@typescript-eslint/no-duplicate-enum-values": "error",
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-extra-non-null-assertion": "error",
+      "@typescript-eslint/no-misused-new": "error",
+      "@typescript-eslint/no-namespace": "error",
+      "@typescript-eslint/no-non-null-asserted-optional-chain": "error",
+      "@typescript-eslint/no-require-imports": "error",
+      "@typescript-eslint/no-this-alias": "error",
+      "@typescript-eslint/no-unsafe-declaration-merging": "error",
+      "@typescript-eslint/no-unused-expressions": "error",
+      "@typescript-eslint/prefer-as-const": "error",
+    },
+  },
+  {
+    files: ["services/*/src/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: FORBIDDEN_IN_DOMAIN.map((name) => ({ name, message: DOMAIN_MESSAGE })),
+          patterns: [
+            {
+              group: [
+                "@earshot/platform/*",
+                "!@earshot/platform/core",
+                "@grpc/*",
+                "@modelcontextprotocol/*",
+                ...FORBIDDEN_IN_DOMAIN.filter((name) => name !== "@earshot/platform").map((name) => `${name}/*`),
+                // A relative path into the platform's sources would go around its entry points.
+                "**/platform/src/**",
+              ],
+              message: DOMAIN_MESSAGE,
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

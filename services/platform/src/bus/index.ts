@@ -1,0 +1,9 @@
+// The event bus: its port, both adapters, redelivery with dead-letter topics, and CloudEvents envelopes
+// with consumers that drop repeats.
+export * from "./port";
+export * from "./in-process";
+export * from "./kafka";
+export * from "./redelivery";
+export * from "./metrics";
+export * from "../events/cloud-event";
+export * from "../events/consumer";

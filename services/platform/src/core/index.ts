@@ -1,0 +1,25 @@
+// What domain code may use: errors, ids, time, bounded text, paging and version-retry helpers, idempotency
+// effects, and the TYPES of the store, outbox and event ports (a domain verb describes its writes and
+// events; adapters, drivers and transports stay out of reach). A lint rule keeps `src/domain/**` of every
+// service on this entry point alone.
+export * from "../errors";
+export * from "../ids";
+export * from "../clock";
+export * from "../text/text-limits";
+export * from "../text/email";
+export * from "./paging";
+export * from "./retry";
+export { InvalidCursorError } from "../store/checks";
+export {
+  isUniqueViolation,
+  isVersionConflict,
+  UniqueViolationError,
+  VersionConflictError,
+} from "../store/port";
+export type { Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, Page, PageOptions, SortSpec, Update, UpdateResult, UpsertOptions, Write } from "../store/port";
+export { EFFECTS_COLLECTION, isEffectClash, runOnce } from "../outbox/effects";
+export type { EffectLookup, EffectRecord, EffectWrite } from "../outbox/effects";
+export type { Outbox, StagedEvent } from "../outbox/outbox";
+export type { CloudEvent, NewEvent } from "../events/cloud-event";
+export type { Logger } from "../logger";
+export type { MailMessage, Mailer, SentMail } from "../mail/mailer";

@@ -1,0 +1,6 @@
+// Test support: temp dirs, waiting on a condition, container-runtime detection, and the contract suites
+// every store and bus adapter must pass.
+export * from "./tmp";
+export * from "./containers";
+export { describeStoreContract, type StoreFixture } from "../store/contract";
+export { describeBusContract, type BusFixture } from "../bus/contract";
