@@ -27,5 +27,6 @@ export * from "./service-host";
 export * from "./scopes";
 export * from "./text/text-limits";
 export * from "./text/email";
+export * from "./text/text-field";
 export * from "./net/address-policy";
 export * from "./net/guarded-fetch";

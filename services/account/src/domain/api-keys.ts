@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
-  ALL_SCOPES,
-  checkText,
+  checkFields,
   DomainError,
   type FieldError,
   forbidden,
@@ -14,6 +13,7 @@ import {
   validationFailed,
   type Write,
 } from "@earshot/platform";
+import { DEFAULT_KEY_NAME, newApiKeySchema } from "../fields";
 import { apiKeyCreatedEvent, apiKeyRevokedEvent } from "../events";
 import { API_KEYS, type ApiKeyDoc, type UserDoc, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, withVersionRetry, workspaceOf } from "./deps";
@@ -26,8 +26,7 @@ export const KEY_PREFIX = "svc_sk_";
 /** `svc_sk_` and four characters of the random part, enough to tell keys apart in a list. */
 export const DISPLAY_PREFIX_LENGTH = 11;
 const KEY_RE = /^svc_sk_[A-Za-z0-9_-]{43}$/;
-export const DEFAULT_KEY_NAME = "API key";
-const NAME_MAX = 100;
+export { DEFAULT_KEY_NAME } from "../fields";
 export const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
 /** lastUsedAt is a hint for people, not an audit log: writing it at most once a minute keeps verification cheap. */
@@ -53,17 +52,12 @@ export interface CreatedApiKey {
   plaintext: string;
 }
 
-const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] => {
-  const errors: FieldError[] = [];
-  const name = (input.name ?? DEFAULT_KEY_NAME).trim();
-  errors.push(...checkText("name", name, { min: 1, max: NAME_MAX }));
-  if (input.scopes.length === 0) errors.push({ path: "scopes", message: "must name at least one scope" });
-  input.scopes.forEach((scope, i) => {
-    if (!ALL_SCOPES.includes(scope)) errors.push({ path: `scopes.${i}`, message: `is not a scope; scopes are ${ALL_SCOPES.join(", ")}` });
+const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] =>
+  checkFields(newApiKeySchema(() => now), {
+    name: input.name ?? DEFAULT_KEY_NAME,
+    scopes: input.scopes,
+    expiresAt: input.expiresAt?.toISOString(),
   });
-  if (input.expiresAt && !(input.expiresAt.getTime() > now.getTime())) errors.push({ path: "expiresAt", message: "must be in the future" });
-  return errors;
-};
 
 /**
  * Mints a key for an active user; emits `api_key.created`. With `effectKey` (the request's idempotency key)

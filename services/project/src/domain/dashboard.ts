@@ -1,23 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { checkText, conflict, isUniqueViolation, validationFailed, type FieldError } from "@earshot/platform";
+import { checkFields, conflict, isUniqueViolation, validationFailed } from "@earshot/platform";
+import { dashboardFieldsSchema } from "../fields";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
-import { TEXT_LIMITS } from "./project-rules";
 import { bumped, projectEvent, replaceProject, withRetry } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
-
-const isWebUrl = (s: string): boolean => {
-  if (s.length > 2048) return false;
-  try {
-    const u = new URL(s);
-    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.length > 0;
-  } catch {
-    return false;
-  }
-};
 
 export const setPublicDashboard = (
   deps: ProjectDeps,
@@ -25,11 +15,7 @@ export const setPublicDashboard = (
   input: { projectId: string; enabled: boolean; description?: string; websiteUrl?: string },
 ): Promise<ProjectView> =>
   withRetry(async () => {
-    const errors: FieldError[] = [];
-    errors.push(...checkText("description", input.description, TEXT_LIMITS.dashboardDescription));
-    if (input.websiteUrl !== undefined && input.websiteUrl !== "" && !isWebUrl(input.websiteUrl)) {
-      errors.push({ path: "websiteUrl", message: "must be an http or https URL" });
-    }
+    const errors = checkFields(dashboardFieldsSchema, { description: input.description, websiteUrl: input.websiteUrl });
     if (errors.length > 0) throw validationFailed(errors);
     const view = await loadProjectWithRole(deps, caller, input.projectId, "editor");
     if (view.project.status === "archived") throw conflict("The project is archived.");
