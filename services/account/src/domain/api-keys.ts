@@ -52,7 +52,7 @@ export interface CreatedApiKey {
   plaintext: string;
 }
 
-const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] =>
+export const checkNewKey = (input: Pick<CreateApiKeyInput, "name" | "scopes" | "expiresAt">, now: Date): FieldError[] =>
   checkFields(newApiKeySchema(() => now), {
     name: input.name ?? DEFAULT_KEY_NAME,
     scopes: input.scopes,

@@ -9,13 +9,16 @@ import { bumped, projectEvent, replaceProject, withRetry } from "./projects";
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
 
+export const checkDashboardFields = (input: { description?: string | undefined; websiteUrl?: string | undefined }) =>
+  checkFields(dashboardFieldsSchema, { description: input.description, websiteUrl: input.websiteUrl });
+
 export const setPublicDashboard = (
   deps: ProjectDeps,
   caller: Caller,
   input: { projectId: string; enabled: boolean; description?: string; websiteUrl?: string },
 ): Promise<ProjectView> =>
   withRetry(async () => {
-    const errors = checkFields(dashboardFieldsSchema, { description: input.description, websiteUrl: input.websiteUrl });
+    const errors = checkDashboardFields(input);
     if (errors.length > 0) throw validationFailed(errors);
     const view = await loadProjectWithRole(deps, caller, input.projectId, "editor");
     if (view.project.status === "archived") throw conflict("The project is archived.");

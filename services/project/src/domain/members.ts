@@ -30,6 +30,11 @@ const HOUR_MS = 3600 * 1000;
 const invitationFields = z.object({ email: memberFields.email, role: memberFields.role });
 const roleChangeFields = z.object({ role: memberFields.role });
 
+/** An invitation's fields; gRPC's empty role means the default, viewer. */
+export const checkInvitationFields = (input: { email: string; role: string }): FieldError[] =>
+  checkFields(invitationFields, { email: input.email, role: input.role || "viewer" });
+export const checkRoleChange = (role: string): FieldError[] => checkFields(roleChangeFields, { role });
+
 export type { MemberStatus } from "../fields";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
@@ -93,7 +98,7 @@ export const inviteMember = async (
   effectKey?: string,
 ): Promise<MemberDoc> => {
   const role = input.role || "viewer";
-  const errors: FieldError[] = checkFields(invitationFields, { email: input.email, role });
+  const errors = checkInvitationFields(input);
   const email = input.email.trim().toLowerCase();
   if (!/^https?:\/\/[^\s]+$/.test(input.acceptUrlBase)) errors.push({ path: "acceptUrlBase", message: "must be an http or https origin" });
   if (errors.length > 0) throw validationFailed(errors);
@@ -174,7 +179,7 @@ export const updateMemberRole = (
   input: { projectId: string; memberId: string; role: string; memberType: string },
 ): Promise<MemberDoc> =>
   withRetry(async (attempt) => {
-    const roleErrors = checkFields(roleChangeFields, { role: input.role });
+    const roleErrors = checkRoleChange(input.role);
     if (roleErrors.length > 0) throw validationFailed(roleErrors);
     const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
     assertNotArchived(view.project);
