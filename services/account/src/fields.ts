@@ -46,7 +46,7 @@ export const userFields = {
 export const apiKeyFields = {
   name: textField({ ...NAME_LIMIT, trim: true }).describe("A label, 1 to 100 characters."),
   scopes: z
-    .array(z.enum(ALL_SCOPES as [string, ...string[]], { message: `must be one of ${ALL_SCOPES.join(", ")}` }))
+    .array(z.enum(ALL_SCOPES as [string, ...string[]], { message: `is not a scope; scopes are ${ALL_SCOPES.join(", ")}` }))
     .min(1, { message: "must name at least one scope" })
     .max(ALL_SCOPES.length)
     .describe("Scopes for the key (a repeated one counts once); only :read scopes make a read-only key."),
