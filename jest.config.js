@@ -17,6 +17,8 @@ module.exports = {
     "^@earshot/platform/(core|grpc|store|bus|testing)$": "<rootDir>/services/platform/src/$1/index.ts",
     "^@earshot/account/scopes$": "<rootDir>/services/account/src/scopes.ts",
     "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",
+    // Field modules: the one subpath a service publishes besides its entry point.
+    "^@earshot/(account|project)/fields$": "<rootDir>/services/$1/src/fields.ts",
   },
   testMatch: ["<rootDir>/services/**/*.test.ts", "<rootDir>/proto/**/*.test.ts", "<rootDir>/deploy/**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],

@@ -28,5 +28,6 @@ export * from "./runtime";
 export * from "./service-host";
 export * from "./text/text-limits";
 export * from "./text/email";
+export * from "./text/text-field";
 export * from "./net/address-policy";
 export * from "./net/guarded-fetch";

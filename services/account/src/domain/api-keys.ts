@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
-  checkText,
+  checkFields,
   DomainError,
   type FieldError,
   forbidden,
@@ -15,8 +15,8 @@ import {
   withVersionRetry,
   type Write,
 } from "@earshot/platform/core";
+import { DEFAULT_KEY_NAME, newApiKeySchema } from "../fields";
 import { apiKeyCreatedEvent, apiKeyRevokedEvent } from "../events";
-import { ALL_SCOPES } from "../scopes";
 import { API_KEYS, type ApiKeyDoc, type UserDoc, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
 import { type Allowances, allowancesOf } from "./plans";
@@ -28,8 +28,7 @@ export const KEY_PREFIX = "svc_sk_";
 /** `svc_sk_` and four characters of the random part, enough to tell keys apart in a list. */
 export const DISPLAY_PREFIX_LENGTH = 11;
 const KEY_RE = /^svc_sk_[A-Za-z0-9_-]{43}$/;
-export const DEFAULT_KEY_NAME = "API key";
-const NAME_MAX = 100;
+export { DEFAULT_KEY_NAME } from "../fields";
 /** lastUsedAt is a hint for people, not an audit log: writing it at most once a minute keeps verification cheap. */
 export const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -53,17 +52,12 @@ export interface CreatedApiKey {
   plaintext: string;
 }
 
-const checkNewKey = (input: CreateApiKeyInput, now: Date): FieldError[] => {
-  const errors: FieldError[] = [];
-  const name = (input.name ?? DEFAULT_KEY_NAME).trim();
-  errors.push(...checkText("name", name, { min: 1, max: NAME_MAX }));
-  if (input.scopes.length === 0) errors.push({ path: "scopes", message: "must name at least one scope" });
-  input.scopes.forEach((scope, i) => {
-    if (!ALL_SCOPES.includes(scope)) errors.push({ path: `scopes.${i}`, message: `is not a scope; scopes are ${ALL_SCOPES.join(", ")}` });
+export const checkNewKey = (input: Pick<CreateApiKeyInput, "name" | "scopes" | "expiresAt">, now: Date): FieldError[] =>
+  checkFields(newApiKeySchema(() => now), {
+    name: input.name ?? DEFAULT_KEY_NAME,
+    scopes: input.scopes,
+    expiresAt: input.expiresAt?.toISOString(),
   });
-  if (input.expiresAt && !(input.expiresAt.getTime() > now.getTime())) errors.push({ path: "expiresAt", message: "must be in the future" });
-  return errors;
-};
 
 /**
  * Mints a key for an active user; emits `api_key.created`. With `effectKey` (the request's idempotency key)

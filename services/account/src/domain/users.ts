@@ -1,5 +1,5 @@
 import {
-  checkText,
+  checkFields,
   conflict,
   DomainError,
   type FieldError,
@@ -10,6 +10,8 @@ import {
   validationFailed,
   withVersionRetry,
 } from "@earshot/platform/core";
+import { z } from "zod";
+import { isPasswordLength, userFields } from "../fields";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
@@ -23,20 +25,15 @@ import { DEFAULT_PLAN } from "./plans";
 
 export type { AccountDeps } from "./deps";
 
-export const NAME_MAX = 100;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 200;
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export const checkEmail = (email: string): FieldError[] =>
-  isEmailAddress(normalizeEmail(email)) ? [] : [{ path: "email", message: "must be an email address" }];
+const emailSchema = z.object({ email: userFields.email });
+const nameSchema = z.object({ name: userFields.name });
+const passwordSchema = z.object({ password: userFields.password });
 
-export const checkName = (name: string): FieldError[] => checkText("name", name.trim(), { min: 1, max: NAME_MAX });
-
-export const checkPassword = (password: string): FieldError[] =>
-  password.length >= PASSWORD_MIN && password.length <= PASSWORD_MAX
-    ? []
-    : [{ path: "password", message: `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }];
+export const checkEmail = (email: string): FieldError[] => checkFields(emailSchema, { email });
+export const checkName = (name: string): FieldError[] => checkFields(nameSchema, { name });
+export const checkPassword = (password: string): FieldError[] => checkFields(passwordSchema, { password });
 
 export interface CreateUserInput {
   email: string;
@@ -113,7 +110,7 @@ export const authenticate = async (deps: AccountDeps, email: string, password: s
   const normalized = normalizeEmail(email);
   const address = clientAddress ? [addressKey(clientAddress)] : [];
   // Nothing that long was ever registered: a failure, decided without a lookup or a hash.
-  const impossible = !isEmailAddress(normalized) || password.length > PASSWORD_MAX;
+  const impossible = !isEmailAddress(normalized) || !isPasswordLength(password);
   const keys = impossible ? address : [accountKey(normalized), ...address];
   await assertNotLocked(deps, keys);
   const user = impossible ? null : await deps.collections.users.findOne({ email: normalized });

@@ -4,12 +4,14 @@ import { ALL_SCOPES } from "@earshot/account/scopes";
 import { type Clock, createGrpcClient, silentLogger } from "@earshot/platform";
 import { accountV1, projectV1 } from "@earshot/proto";
 import { SMTPServer } from "smtp-server";
+import { contractCheck } from "./contract";
 import { makeTempDir } from "../../../platform/src/testing/tmp";
 import { type RunningEarshot, startAllInOne } from "../../src/all-in-one";
 import { loadAllInOneConfig } from "../../src/config";
 
 // A running Earshot (all-in-one, real gRPC hops, embedded store) with a real SMTP server catching its
-// mail, and helpers to call operations the way a client would.
+// mail, and helpers to call operations the way a client would. Every answer to `call` is checked against
+// the OpenAPI document (the operation's envelope on success, the Problem schema on failure).
 
 export interface CapturedMail {
   to: string[];
@@ -112,7 +114,8 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as ApiResponse["body"]) : {} };
   };
 
-  const call: Harness["call"] = (opName, input, key, options = {}) => {
+  const contract = contractCheck();
+  const call: Harness["call"] = async (opName, input, key, options = {}) => {
     const op = opByName(opName);
     const parts = splitInput(op, input);
     let path = `/api/v1${op.path}`;
@@ -120,11 +123,13 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     // Hostile test values may be objects without a prototype: send them as JSON instead of crashing the test.
     const asText = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
     const qs = new URLSearchParams(Object.entries(parts.query).map(([k, v]) => [k, asText(v)])).toString();
-    return api(op.method, `${path}${qs ? `?${qs}` : ""}`, {
+    const response = await api(op.method, `${path}${qs ? `?${qs}` : ""}`, {
       ...(key ? { key } : {}),
       ...(op.input.body ? { body: parts.body } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
     });
+    contract.check(op, response.status, response.body);
+    return response;
   };
 
   const inviteToken = (email: string): string | undefined => {

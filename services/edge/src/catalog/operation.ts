@@ -38,7 +38,12 @@ export interface HandlerResult<D> {
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-export interface Operation<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends AnyObject = AnyObject> {
+export interface Operation<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends AnyObject = AnyObject,
+  O extends z.ZodType = z.ZodType,
+> {
   /** The tool name of the spec, e.g. `create_project`. */
   name: string;
   title: string;
@@ -54,15 +59,25 @@ export interface Operation<P extends AnyObject = AnyObject, Q extends AnyObject 
   mcpRequired?: readonly string[];
   successStatus: 200 | 201 | 202 | 204;
   annotations: ToolAnnotations;
-  /** Whether the result is a page (adds nextCursor/limit to meta). */
+  /**
+   * What `data` holds on success: a resource schema registered in `resourceSchemas` (for a list, the
+   * schema of one item; the generators wrap it in an array). OpenAPI and the MCP tools publish it.
+   */
+  output: O;
+  /** Whether the result is a page (data is an array of `output`; adds nextCursor/limit to meta). */
   list?: boolean;
   /** The answer carries a secret (a key's plaintext): every transport marks it `Cache-Control: no-store`. */
   sensitive?: boolean;
-  handler: (input: z.infer<P> & z.infer<Q> & z.infer<B>, ctx: HandlerContext) => Promise<HandlerResult<unknown>>;
+  handler: (input: z.infer<P> & z.infer<Q> & z.infer<B>, ctx: HandlerContext) => Promise<HandlerResult<z.output<O> | Array<z.output<O>>>>;
 }
 
-export const defineOperation = <P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends AnyObject = AnyObject>(
-  op: Operation<P, Q, B>,
+export const defineOperation = <
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends AnyObject = AnyObject,
+  O extends z.ZodType = z.ZodType,
+>(
+  op: Operation<P, Q, B, O>,
 ): Operation => op as unknown as Operation;
 
 export const isWrite = (op: Operation): boolean => op.method !== "GET";

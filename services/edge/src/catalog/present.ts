@@ -1,11 +1,133 @@
+import { USER_STATUSES } from "@earshot/account/fields";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import { MEMBER_STATUSES, MEMBER_TYPES, PROJECT_ROLES, PROJECT_STATUSES, SOURCES } from "@earshot/project/fields";
 import type { accountV1, projectV1 } from "@earshot/proto";
+import { z } from "zod";
 
-// Presenters: gRPC messages → the JSON resources of the API (times as ISO 8601 UTC strings).
+// The resources of the API: a schema for each (what OpenAPI and the MCP tools' outputSchema publish)
+// and its presenter, gRPC message → JSON, typed by that schema so the two cannot drift apart. Times are
+// ISO 8601 UTC strings; a field that can be absent is null, never missing.
 
-const iso = (d: Date | undefined): string | null => (d ? d.toISOString() : null);
+/** The named resource schemas: OpenAPI lists them under components.schemas by their id. */
+export const resourceSchemas = z.registry<{ id: string; description?: string }>();
 
-export const presentProject = (p: projectV1.Project | undefined, publicUrl: string) => {
-  if (!p) return null;
+const timestamp = z.iso.datetime().describe("ISO 8601, UTC.");
+const optionalTimestamp = timestamp.nullable();
+
+export const publicDashboardSchema = z
+  .object({
+    enabled: z.boolean(),
+    shareUrl: z.string().nullable().describe("The read-only page, assigned on first enable; null before."),
+    description: z.string(),
+    websiteUrl: z.string().nullable(),
+  })
+  .register(resourceSchemas, { id: "PublicDashboard" });
+
+export const projectSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    color: z.string(),
+    icon: z.string(),
+    enabledSources: z.array(z.enum(SOURCES)),
+    status: z.enum(PROJECT_STATUSES),
+    digestTimezone: z.string(),
+    role: z.enum(PROJECT_ROLES).describe("The caller's role in the project."),
+    workspaceId: z.string(),
+    ownerId: z.string(),
+    publicDashboard: publicDashboardSchema,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    archivedAt: optionalTimestamp,
+  })
+  .register(resourceSchemas, { id: "Project", description: "A project and the caller's role in it." });
+
+export const memberSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    memberType: z.enum(MEMBER_TYPES),
+    userId: z.string().nullable().describe("Null for an invitation nobody accepted."),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: z.enum(PROJECT_ROLES),
+    status: z.enum(MEMBER_STATUSES),
+    createdAt: timestamp,
+    expiresAt: optionalTimestamp.describe("When an invitation lapses; null for members."),
+  })
+  .register(resourceSchemas, { id: "Member", description: "A member of a project, or an invitation (memberType invite)." });
+
+export const userSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    status: z.enum(USER_STATUSES),
+    workspace: z.object({ id: z.string(), plan: z.string().optional() }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deactivatedAt: optionalTimestamp,
+  })
+  .register(resourceSchemas, { id: "Account", description: "The caller's account and workspace." });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe("The first characters of the key, to tell keys apart."),
+    scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])),
+    readOnly: z.boolean(),
+    createdAt: timestamp,
+    expiresAt: optionalTimestamp,
+    lastUsedAt: optionalTimestamp,
+    revokedAt: optionalTimestamp,
+  })
+  .register(resourceSchemas, { id: "ApiKey" });
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().describe("The plaintext key (svc_sk_…), shown this once.") })
+  .register(resourceSchemas, { id: "CreatedApiKey", description: "A new API key with its plaintext." });
+
+const allowanceSchema = z.object({ allowance: z.number().int(), used: z.number().int() }).register(resourceSchemas, { id: "Allowance" });
+
+export const usageSchema = z
+  .object({
+    plan: z.string(),
+    limits: z.object({
+      projects: allowanceSchema,
+      seats: allowanceSchema,
+      keywords: allowanceSchema,
+      webhookDeliveriesPerDay: allowanceSchema,
+      linkedinSyncsPerDay: allowanceSchema,
+    }),
+  })
+  .register(resourceSchemas, { id: "Usage", description: "The workspace's plan allowances and what it uses of them." });
+
+export type Project = z.output<typeof projectSchema>;
+export type Member = z.output<typeof memberSchema>;
+export type User = z.output<typeof userSchema>;
+export type ApiKey = z.output<typeof apiKeySchema>;
+export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
+export type Usage = z.output<typeof usageSchema>;
+
+/** A message the service must have sent; its absence is a service fault, never the client's. */
+const required = <T>(message: T | undefined, what: string): T => {
+  if (message === undefined) throw new Error(`The service answered without a ${what}.`);
+  return message;
+};
+
+const at = (d: Date | undefined, what: string): string => required(d, what).toISOString();
+const atOrNull = (d: Date | undefined): string | null => (d ? d.toISOString() : null);
+
+/** A proto string as one of the schema's values; anything else is a service fault. */
+const oneOf = <const T extends readonly string[]>(values: T, value: string, what: string): T[number] => {
+  if (!(values as readonly string[]).includes(value)) throw new Error(`The service answered ${what} "${value}".`);
+  return value as T[number];
+};
+
+export const presentProject = (message: projectV1.Project | undefined, publicUrl: string): Project => {
+  const p = required(message, "project");
   const dash = p.publicDashboard;
   return {
     id: p.id,
@@ -13,10 +135,10 @@ export const presentProject = (p: projectV1.Project | undefined, publicUrl: stri
     description: p.description,
     color: p.color,
     icon: p.icon,
-    enabledSources: p.enabledSources,
-    status: p.status,
+    enabledSources: p.enabledSources.map((s) => oneOf(SOURCES, s, "source")),
+    status: oneOf(PROJECT_STATUSES, p.status, "project status"),
     digestTimezone: p.digestTimezone,
-    role: p.role,
+    role: oneOf(PROJECT_ROLES, p.role, "role"),
     workspaceId: p.workspaceId,
     ownerId: p.ownerId,
     publicDashboard: {
@@ -25,53 +147,58 @@ export const presentProject = (p: projectV1.Project | undefined, publicUrl: stri
       description: dash?.description ?? "",
       websiteUrl: dash?.websiteUrl || null,
     },
-    createdAt: iso(p.createdAt),
-    updatedAt: iso(p.updatedAt),
-    archivedAt: iso(p.archivedAt),
+    createdAt: at(p.createdAt, "project createdAt"),
+    updatedAt: at(p.updatedAt, "project updatedAt"),
+    archivedAt: atOrNull(p.archivedAt),
   };
 };
 
-export const presentMember = (m: projectV1.Member | undefined) => {
-  if (!m) return null;
+export const presentMember = (message: projectV1.Member | undefined): Member => {
+  const m = required(message, "member");
   return {
     id: m.id,
     projectId: m.projectId,
-    memberType: m.memberType,
+    memberType: oneOf(MEMBER_TYPES, m.memberType, "member type"),
     userId: m.userId || null,
     email: m.email,
     name: m.name || null,
-    role: m.role,
-    status: m.status,
-    createdAt: iso(m.createdAt),
-    expiresAt: iso(m.expiresAt),
+    role: oneOf(PROJECT_ROLES, m.role, "role"),
+    status: oneOf(MEMBER_STATUSES, m.status, "member status"),
+    createdAt: at(m.createdAt, "member createdAt"),
+    expiresAt: atOrNull(m.expiresAt),
   };
 };
 
-export const presentUser = (u: accountV1.User | undefined, w: accountV1.Workspace | undefined) => {
-  if (!u) return null;
+export const presentUser = (message: accountV1.User | undefined, w: accountV1.Workspace | undefined): User => {
+  const u = required(message, "user");
   return {
     id: u.id,
     email: u.email,
     name: u.name,
-    status: u.status,
+    status: oneOf(USER_STATUSES, u.status, "user status"),
     workspace: w ? { id: w.id, plan: w.plan } : { id: u.workspaceId },
-    createdAt: iso(u.createdAt),
-    updatedAt: iso(u.updatedAt),
-    deactivatedAt: iso(u.deactivatedAt),
+    createdAt: at(u.createdAt, "user createdAt"),
+    updatedAt: at(u.updatedAt, "user updatedAt"),
+    deactivatedAt: atOrNull(u.deactivatedAt),
   };
 };
 
-export const presentApiKey = (k: accountV1.ApiKey | undefined) => {
-  if (!k) return null;
+export const presentApiKey = (message: accountV1.ApiKey | undefined): ApiKey => {
+  const k = required(message, "API key");
   return {
     id: k.id,
     name: k.name,
     prefix: k.prefix,
     scopes: k.scopes,
     readOnly: k.scopes.every((s) => s.endsWith(":read")),
-    createdAt: iso(k.createdAt),
-    expiresAt: iso(k.expiresAt),
-    lastUsedAt: iso(k.lastUsedAt),
-    revokedAt: iso(k.revokedAt),
+    createdAt: at(k.createdAt, "API key createdAt"),
+    expiresAt: atOrNull(k.expiresAt),
+    lastUsedAt: atOrNull(k.lastUsedAt),
+    revokedAt: atOrNull(k.revokedAt),
   };
 };
+
+export const presentCreatedApiKey = (message: accountV1.ApiKey | undefined, plaintext: string): CreatedApiKey => ({
+  ...presentApiKey(message),
+  key: plaintext,
+});

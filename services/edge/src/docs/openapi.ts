@@ -1,15 +1,73 @@
 import { ERROR_CODES } from "@earshot/platform";
 import { z } from "zod";
 import { isWrite, type Operation, openApiPath } from "../catalog/operation";
+import { resourceSchemas } from "../catalog/present";
 import { API_VERSION } from "../http/request-context";
 
-// The OpenAPI 3.1 document, generated from the catalog (JSON Schema 2020-12 straight from the zod schemas).
+// The OpenAPI 3.1 document, generated from the catalog (JSON Schema 2020-12 straight from the zod schemas):
+// request schemas from each operation's inputs, responses as the { data, meta } envelope around the
+// operation's resource schema (named under components.schemas), errors as problem+json.
 
 type Json = Record<string, unknown>;
 
 const jsonSchema = (schema: z.ZodType): Json => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
   return rest;
+};
+
+const COMPONENTS = "#/components/schemas/";
+
+/** Every resource schema, by id, referring to each other through components.schemas. */
+const resourceComponents = (): Record<string, Json> => {
+  const { schemas } = z.toJSONSchema(resourceSchemas, { target: "draft-2020-12", io: "output", uri: (id) => `${COMPONENTS}${id}` });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _s, $id: _i, ...rest } = schema as Json;
+      return [id, rest];
+    }),
+  );
+};
+
+/** The component an operation's data is made of; an operation whose output is not a named resource is a catalog bug. */
+export const outputComponentId = (op: Operation): string => {
+  const id = resourceSchemas.get(op.output)?.id;
+  if (!id) throw new Error(`The output of ${op.name} is not a registered resource schema.`);
+  return id;
+};
+
+export const META_SCHEMA = {
+  type: "object",
+  required: ["requestId", "apiVersion"],
+  properties: { requestId: { type: "string" }, apiVersion: { type: "string", const: API_VERSION } },
+} as const;
+
+export const LIST_META_SCHEMA = {
+  ...META_SCHEMA,
+  required: [...META_SCHEMA.required, "nextCursor", "limit"],
+  properties: {
+    ...META_SCHEMA.properties,
+    nextCursor: { type: ["string", "null"], description: "Pass as cursor for the next page; null at the end." },
+    limit: { type: "integer", minimum: 1, maximum: 100 },
+  },
+} as const;
+
+/** The success body: `data` (the resource, or a page of them) and `meta`. */
+export const envelopeSchema = (data: Json, list: boolean, meta: { single: Json; list: Json }): Json => ({
+  type: "object",
+  required: ["data", "meta"],
+  properties: { data: list ? { type: "array", items: data } : data, meta: list ? meta.list : meta.single },
+});
+
+/** An operation's success body with the resource inlined, for consumers without the components (MCP tools). */
+const outputSchemas = new WeakMap<Operation, Json>();
+export const operationOutputSchema = (op: Operation): Json => {
+  let schema = outputSchemas.get(op);
+  if (!schema) {
+    const { $schema: _ignored, ...data } = z.toJSONSchema(op.output, { target: "draft-2020-12", io: "output" }) as Json;
+    schema = envelopeSchema(data, op.list === true, { single: META_SCHEMA, list: LIST_META_SCHEMA });
+    outputSchemas.set(op, schema);
+  }
+  return schema;
 };
 
 export const operationInputSchema = (op: Operation): Json => {
@@ -56,7 +114,14 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
       responses: {
         [String(op.successStatus)]: {
           description: "Success",
-          content: { "application/json": { schema: { $ref: op.list ? "#/components/schemas/ListEnvelope" : "#/components/schemas/Envelope" } } },
+          content: {
+            "application/json": {
+              schema: envelopeSchema({ $ref: `${COMPONENTS}${outputComponentId(op)}` }, op.list === true, {
+                single: { $ref: `${COMPONENTS}Meta` },
+                list: { $ref: `${COMPONENTS}ListMeta` },
+              }),
+            },
+          },
         },
         "400": problemRef,
         "401": problemRef,
@@ -66,15 +131,11 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
         "409": problemRef,
         "429": problemRef,
         "503": problemRef,
+        default: problemRef,
       },
       "x-mcp-annotations": op.annotations,
     };
   }
-  const meta = {
-    type: "object",
-    required: ["requestId", "apiVersion"],
-    properties: { requestId: { type: "string" }, apiVersion: { type: "string", const: API_VERSION } },
-  };
   return {
     openapi: "3.1.0",
     info: {
@@ -88,22 +149,16 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key (svc_sk_…) or an OAuth access token." } },
       schemas: {
-        Envelope: { type: "object", required: ["data", "meta"], properties: { data: {}, meta } },
-        ListEnvelope: {
-          type: "object",
-          required: ["data", "meta"],
-          properties: {
-            data: { type: "array", items: {} },
-            meta: { ...meta, properties: { ...meta.properties, nextCursor: { type: ["string", "null"] }, limit: { type: "integer" } } },
-          },
-        },
+        ...resourceComponents(),
+        Meta: META_SCHEMA,
+        ListMeta: LIST_META_SCHEMA,
         Problem: {
           type: "object",
           required: ["type", "title", "status", "detail", "code", "requestId"],
           properties: {
             type: { type: "string", format: "uri" },
             title: { type: "string" },
-            status: { type: "integer" },
+            status: { type: "integer", minimum: 400, maximum: 599 },
             detail: { type: "string" },
             code: { type: "string", enum: Object.keys(ERROR_CODES) },
             requestId: { type: "string" },

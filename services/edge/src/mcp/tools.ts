@@ -1,14 +1,14 @@
 import { type FieldError, validationFailed } from "@earshot/platform";
 import { isWrite, type Operation } from "../catalog/operation";
-import { operationInputSchema } from "../docs/openapi";
-import { API_VERSION } from "../http/request-context";
+import { operationInputSchema, operationOutputSchema } from "../docs/openapi";
 import type { OperationRequest } from "../pipeline/execute";
 import type { RateLimitDecision } from "../pipeline/rate-limit";
 import { splitInput } from "../pipeline/validate";
 
 // MCP tools generated from the catalog: one tool per operation, the same input schema as REST (path,
 // query and body fields in one object; writes also take idempotencyKey) and the same { data, meta }
-// result. Nothing here is specific to any operation.
+// result, described exactly by its outputSchema (the SDK client validates structuredContent against it;
+// an isError result carries none). Nothing here is specific to any operation.
 
 export const IDEMPOTENCY_KEY_PROPERTY = {
   type: "string",
@@ -17,30 +17,13 @@ export const IDEMPOTENCY_KEY_PROPERTY = {
   description: "Makes retries safe: a repeat with the same key replays the first result for 24 h (REST: the Idempotency-Key header).",
 };
 
-export const ENVELOPE_OUTPUT_SCHEMA = {
-  type: "object",
-  required: ["data", "meta"],
-  properties: {
-    data: {},
-    meta: {
-      type: "object",
-      required: ["requestId", "apiVersion"],
-      properties: {
-        requestId: { type: "string" },
-        apiVersion: { type: "string", const: API_VERSION },
-        nextCursor: { type: ["string", "null"] },
-        limit: { type: "integer" },
-      },
-    },
-  },
-} as const;
-
 export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: "object" };
-  outputSchema: typeof ENVELOPE_OUTPUT_SCHEMA;
+  /** The `{ data, meta }` envelope around the operation's resource, inlined (a tool schema stands alone). */
+  outputSchema: Record<string, unknown> & { type: "object" };
   annotations: Operation["annotations"] & { title: string };
 }
 
@@ -54,7 +37,7 @@ export const toolFor = (op: Operation): ToolDefinition => {
     title: op.title,
     description: `${op.description} Needs the ${op.scope} scope.`,
     inputSchema: inputSchema as ToolDefinition["inputSchema"],
-    outputSchema: ENVELOPE_OUTPUT_SCHEMA,
+    outputSchema: operationOutputSchema(op) as ToolDefinition["outputSchema"],
     annotations: { title: op.title, ...op.annotations },
   };
 };

@@ -1,4 +1,4 @@
-import { type FieldError, validationFailed } from "@earshot/platform";
+import { type FieldError, validationFailed, zodFieldErrors } from "@earshot/platform";
 import type { z } from "zod";
 import type { Operation } from "../catalog/operation";
 
@@ -10,15 +10,6 @@ export interface RawInput {
   query: Record<string, unknown>;
   body: unknown;
 }
-
-const issuesToErrors = (issues: z.core.$ZodIssue[]): FieldError[] =>
-  issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((k) => ({ path: [...issue.path, k].join("."), message: "is not a known field" }));
-    }
-    const path = issue.path.map(String).join(".");
-    return [{ path: path || "body", message: issue.message }];
-  });
 
 export const validateInput = (op: Operation, raw: RawInput): Record<string, unknown> => {
   const errors: FieldError[] = [];
@@ -38,7 +29,7 @@ export const validateInput = (op: Operation, raw: RawInput): Record<string, unkn
     const input = isBody || schema !== op.input.query ? value : pickKnown(schema, value as Record<string, unknown>);
     const parsed = schema.safeParse(input);
     if (parsed.success) Object.assign(merged, parsed.data);
-    else errors.push(...issuesToErrors(parsed.error.issues));
+    else errors.push(...zodFieldErrors(parsed.error.issues));
   }
   if (errors.length > 0) {
     const fields = [...new Set(errors.map((e) => e.path))].join(", ");

@@ -7,6 +7,7 @@ export * from "../ids";
 export * from "../clock";
 export * from "../text/text-limits";
 export * from "../text/email";
+export * from "../text/text-field";
 export * from "./paging";
 export * from "./retry";
 export { InvalidCursorError } from "../store/checks";

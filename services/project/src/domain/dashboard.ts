@@ -1,23 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { checkText, conflict, isUniqueViolation, validationFailed, type FieldError, withVersionRetry } from "@earshot/platform/core";
+import { checkFields, conflict, isUniqueViolation, validationFailed, withVersionRetry } from "@earshot/platform/core";
+import { dashboardFieldsSchema } from "../fields";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
-import { TEXT_LIMITS } from "./project-rules";
 import { bumped, projectEvent, replaceProject } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
 
-const isWebUrl = (s: string): boolean => {
-  if (s.length > 2048) return false;
-  try {
-    const u = new URL(s);
-    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.length > 0;
-  } catch {
-    return false;
-  }
-};
+export const checkDashboardFields = (input: { description?: string | undefined; websiteUrl?: string | undefined }) =>
+  checkFields(dashboardFieldsSchema, { description: input.description, websiteUrl: input.websiteUrl });
 
 export const setPublicDashboard = (
   deps: ProjectDeps,
@@ -25,11 +18,7 @@ export const setPublicDashboard = (
   input: { projectId: string; enabled: boolean; description?: string; websiteUrl?: string },
 ): Promise<ProjectView> =>
   withVersionRetry(async () => {
-    const errors: FieldError[] = [];
-    errors.push(...checkText("description", input.description, TEXT_LIMITS.dashboardDescription));
-    if (input.websiteUrl !== undefined && input.websiteUrl !== "" && !isWebUrl(input.websiteUrl)) {
-      errors.push({ path: "websiteUrl", message: "must be an http or https URL" });
-    }
+    const errors = checkDashboardFields(input);
     if (errors.length > 0) throw validationFailed(errors);
     const view = await loadProjectWithRole(deps, caller, input.projectId, "editor");
     if (view.project.status === "archived") throw conflict("The project is archived.");

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import {
   conflict,
   type EffectRecord,
+  checkFields,
   type FieldError,
-  isEmailAddress,
   newId,
   notFound,
   type Page,
@@ -15,6 +15,8 @@ import {
   withCursorErrors,
   withVersionRetry,
 } from "@earshot/platform/core";
+import { z } from "zod";
+import { memberFields, type MemberStatus } from "../fields";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
@@ -27,9 +29,15 @@ import { seatHolders } from "./usage";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 export const INVITATIONS_PER_HOUR = 20;
 const HOUR_MS = 3600 * 1000;
-const ROLES = ["viewer", "editor"] as const;
+const invitationFields = z.object({ email: memberFields.email, role: memberFields.role });
+const roleChangeFields = z.object({ role: memberFields.role });
 
-export type MemberStatus = "active" | "pending" | "expired" | "accepted" | "revoked";
+/** An invitation's fields; gRPC's empty role means the default, viewer. */
+export const checkInvitationFields = (input: { email: string; role: string }): FieldError[] =>
+  checkFields(invitationFields, { email: input.email, role: input.role || "viewer" });
+export const checkRoleChange = (role: string): FieldError[] => checkFields(roleChangeFields, { role });
+
+export type { MemberStatus } from "../fields";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
@@ -91,11 +99,9 @@ export const inviteMember = async (
   input: { projectId: string; email: string; role: string; acceptUrlBase: string },
   effectKey?: string,
 ): Promise<MemberDoc> => {
-  const errors: FieldError[] = [];
-  const email = input.email.trim().toLowerCase();
-  if (!isEmailAddress(email)) errors.push({ path: "email", message: "must be an email address" });
   const role = input.role || "viewer";
-  if (!(ROLES as readonly string[]).includes(role)) errors.push({ path: "role", message: "must be viewer or editor" });
+  const errors = checkInvitationFields(input);
+  const email = input.email.trim().toLowerCase();
   if (!/^https?:\/\/[^\s]+$/.test(input.acceptUrlBase)) errors.push({ path: "acceptUrlBase", message: "must be an http or https origin" });
   if (errors.length > 0) throw validationFailed(errors);
   const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
@@ -175,7 +181,8 @@ export const updateMemberRole = (
   input: { projectId: string; memberId: string; role: string; memberType: string },
 ): Promise<MemberDoc> =>
   withVersionRetry(async (attempt) => {
-    if (!(ROLES as readonly string[]).includes(input.role)) throw validationFailed([{ path: "role", message: "must be viewer or editor" }]);
+    const roleErrors = checkRoleChange(input.role);
+    if (roleErrors.length > 0) throw validationFailed(roleErrors);
     const view = await loadProjectWithRole(deps, caller, input.projectId, "owner");
     assertNotArchived(view.project);
     const target = await findTarget(deps, view.project._id, input.memberId, input.memberType || "member", attempt);

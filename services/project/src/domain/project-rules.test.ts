@@ -1,4 +1,5 @@
-import { charLength, checkProjectFields, isIanaTimezone } from "./project-rules";
+import { countCharacters as charLength } from "@earshot/platform/core";
+import { checkProjectFields, isIanaTimezone } from "./project-rules";
 
 describe("project field rules", () => {
   it("counts an emoji icon as one character, as people see it", () => {
@@ -17,7 +18,20 @@ describe("project field rules", () => {
 
   it("names every bad field at once", () => {
     const errors = checkProjectFields({ name: " ", description: "x".repeat(501), color: "#12345", enabledSources: ["x", "x", "myspace"], digestTimezone: "Nowhere" });
-    expect(errors.map((e) => e.path)).toEqual(["name", "description", "color", "enabledSources.2", "enabledSources", "digestTimezone"]);
+    expect(errors.map((e) => e.path)).toEqual(["name", "description", "color", "enabledSources.2", "digestTimezone"]);
+  });
+
+  it("refuses a source named twice", () => {
+    expect(checkProjectFields({ enabledSources: ["x", "reddit", "x"] })).toEqual([{ path: "enabledSources", message: "must not repeat a source" }]);
+  });
+
+  it("accepts only zones the runtime knows by their IANA names, and UTC", () => {
+    for (const zone of ["Europe/Paris", "UTC", "America/Argentina/Buenos_Aires", "Asia/Kolkata", "Europe/Kyiv"]) {
+      expect(checkProjectFields({ digestTimezone: zone })).toEqual([]);
+    }
+    for (const zone of ["utc", "europe/paris", "Europe/paris", "EST", "Mars/Olympus_Mons", "Europe/Paris "]) {
+      expect(checkProjectFields({ digestTimezone: zone }).map((e) => e.path)).toEqual(["digestTimezone"]);
+    }
   });
 
   it("refuses an explicitly empty list of sources", () => {

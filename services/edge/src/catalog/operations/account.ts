@@ -1,8 +1,8 @@
-import { ALL_SCOPES } from "@earshot/account/scopes";
+import { apiKeyFields, DEFAULT_KEY_NAME, userFields } from "@earshot/account/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { presentApiKey, presentUser } from "../present";
-import { dateTimeField, nameField, pageQuery, resourceId } from "../schemas";
+import { apiKeySchema, createdApiKeySchema, presentApiKey, presentCreatedApiKey, presentUser, usageSchema, userSchema } from "../present";
+import { pageQuery, resourceId } from "../schemas";
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -15,6 +15,7 @@ export const accountOperations = [
     path: "/account",
     scope: "account:read",
     tag: "Account",
+    output: userSchema,
     input: {},
     successStatus: 200,
     annotations: READ,
@@ -31,7 +32,8 @@ export const accountOperations = [
     path: "/account",
     scope: "account:write",
     tag: "Account",
-    input: { body: z.object({ name: nameField().describe("Display name, 1 to 100 characters.") }).strict() },
+    output: userSchema,
+    input: { body: z.object({ name: userFields.name }).strict() },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
@@ -48,6 +50,7 @@ export const accountOperations = [
     path: "/account",
     scope: "account:write",
     tag: "Account",
+    output: userSchema,
     input: { body: z.object({ confirmation: z.literal("DELETE", { message: "must be exactly DELETE" }).describe("The word DELETE.") }).strict() },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -65,6 +68,7 @@ export const accountOperations = [
     path: "/usage",
     scope: "usage:read",
     tag: "Account",
+    output: usageSchema,
     input: {},
     successStatus: 200,
     annotations: READ,
@@ -96,6 +100,7 @@ export const accountOperations = [
     path: "/api-keys",
     scope: "account:read",
     tag: "API keys",
+    output: apiKeySchema,
     input: { query: pageQuery },
     successStatus: 200,
     list: true,
@@ -115,16 +120,13 @@ export const accountOperations = [
     scope: "account:write",
     tag: "API keys",
     sensitive: true,
+    output: createdApiKeySchema,
     input: {
       body: z
         .object({
-          name: nameField().default("API key").describe("A label, 1 to 100 characters."),
-          scopes: z
-            .array(z.enum(ALL_SCOPES as [string, ...string[]]))
-            .min(1)
-            .max(ALL_SCOPES.length)
-            .describe("Scopes for the key; only :read scopes make a read-only key."),
-          expiresAt: dateTimeField().optional().describe("When the key stops working."),
+          name: apiKeyFields.name.default(DEFAULT_KEY_NAME),
+          scopes: apiKeyFields.scopes,
+          expiresAt: apiKeyFields.expiresAt.optional(),
         })
         .strict(),
     },
@@ -139,7 +141,7 @@ export const accountOperations = [
         granterScopes: ctx.principal.scopes,
         operator: false,
       });
-      return { data: { ...presentApiKey(res.apiKey), key: res.plaintext } };
+      return { data: presentCreatedApiKey(res.apiKey, res.plaintext) };
     },
   }),
   defineOperation({
@@ -150,6 +152,7 @@ export const accountOperations = [
     path: "/api-keys/:keyId",
     scope: "account:write",
     tag: "API keys",
+    output: apiKeySchema,
     input: { path: z.object({ keyId: resourceId("The key id, e.g. key_01J…") }).strict() },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

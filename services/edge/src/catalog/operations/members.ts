@@ -1,8 +1,9 @@
+import { memberFields } from "@earshot/project/fields";
 import { z } from "zod";
 import { callerOf } from "../../pipeline/principal";
 import { defineOperation } from "../operation";
-import { presentMember } from "../present";
-import { emailField, memberTypeField, pageQuery, resourceId, roleField } from "../schemas";
+import { memberSchema, presentMember } from "../present";
+import { pageQuery, resourceId } from "../schemas";
 
 const projectPath = z.object({ projectId: resourceId("The project id.") }).strict();
 const memberPath = z.object({ projectId: resourceId("The project id."), memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
@@ -16,6 +17,7 @@ export const memberOperations = [
     path: "/projects/:projectId/members",
     scope: "projects:read",
     tag: "Members",
+    output: memberSchema,
     input: { path: projectPath, query: pageQuery },
     successStatus: 200,
     list: true,
@@ -38,12 +40,13 @@ export const memberOperations = [
     path: "/projects/:projectId/members",
     scope: "projects:write",
     tag: "Members",
+    output: memberSchema,
     input: {
       path: projectPath,
       body: z
         .object({
-          email: emailField().describe("Address to invite."),
-          role: roleField.default("viewer").describe("viewer (default) or editor."),
+          email: memberFields.email.describe("Address to invite."),
+          role: memberFields.role.default("viewer").describe("viewer (default) or editor."),
         })
         .strict(),
     },
@@ -68,12 +71,13 @@ export const memberOperations = [
     path: "/projects/:projectId/members/:memberId",
     scope: "projects:write",
     tag: "Members",
+    output: memberSchema,
     input: {
       path: memberPath,
       body: z
         .object({
-          role: roleField.describe("viewer or editor."),
-          memberType: memberTypeField.default("member").describe("member (default) or invite."),
+          role: memberFields.role.describe("viewer or editor."),
+          memberType: memberFields.memberType.default("member").describe("member (default) or invite."),
         })
         .strict(),
     },
@@ -98,9 +102,10 @@ export const memberOperations = [
     path: "/projects/:projectId/members/:memberId",
     scope: "projects:write",
     tag: "Members",
+    output: memberSchema,
     input: {
       path: memberPath,
-      query: z.object({ memberType: memberTypeField.default("member").describe("member (default) or invite.") }),
+      query: z.object({ memberType: memberFields.memberType.default("member").describe("member (default) or invite.") }),
     },
     // The spec makes MCP callers say which kind they remove; REST keeps its default.
     mcpRequired: ["memberType"],

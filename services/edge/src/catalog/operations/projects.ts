@@ -1,8 +1,9 @@
+import { dashboardFields, projectFields, projectStatusField } from "@earshot/project/fields";
 import { z } from "zod";
 import { callerOf } from "../../pipeline/principal";
 import { defineOperation } from "../operation";
-import { presentProject } from "../present";
-import { dashboardFields, pageQuery, projectFields, resourceId } from "../schemas";
+import { presentProject, projectSchema } from "../present";
+import { pageQuery, resourceId } from "../schemas";
 
 const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
 
@@ -36,6 +37,7 @@ export const projectOperations = [
     path: "/projects",
     scope: "projects:read",
     tag: "Projects",
+    output: projectSchema,
     input: { query: pageQuery },
     successStatus: 200,
     list: true,
@@ -54,6 +56,7 @@ export const projectOperations = [
     path: "/projects",
     scope: "projects:write",
     tag: "Projects",
+    output: projectSchema,
     input: {
       body: z.object({ name: projectFields.name, ...optionalProjectFields }).strict(),
     },
@@ -76,6 +79,7 @@ export const projectOperations = [
     path: "/projects/:projectId",
     scope: "projects:read",
     tag: "Projects",
+    output: projectSchema,
     input: { path: projectPath },
     successStatus: 200,
     annotations: READ,
@@ -93,13 +97,14 @@ export const projectOperations = [
     path: "/projects/:projectId",
     scope: "projects:write",
     tag: "Projects",
+    output: projectSchema,
     input: {
       path: projectPath,
       body: z
         .object({
           name: projectFields.name.optional(),
           ...optionalProjectFields,
-          status: z.enum(["active", "paused", "archived"]).optional().describe("Owner only."),
+          status: projectStatusField.optional().describe("Owner only: active, paused or archived."),
         })
         .strict(),
     },
@@ -125,6 +130,7 @@ export const projectOperations = [
     path: "/projects/:projectId",
     scope: "projects:write",
     tag: "Projects",
+    output: projectSchema,
     input: { path: projectPath },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -142,6 +148,7 @@ export const projectOperations = [
     path: "/projects/:projectId/public-dashboard",
     scope: "projects:write",
     tag: "Projects",
+    output: projectSchema,
     input: {
       path: projectPath,
       body: z

@@ -1,0 +1,99 @@
+import { emailAddressField, textField, type TextLimit } from "@earshot/platform/core";
+import { z } from "zod";
+
+// The fields of projects, members and public dashboards (API spec sections 2 and 8), declared once: the
+// edge builds its request schemas from them and the service checks what reaches it over gRPC with the
+// same ones. Published as `@earshot/project/fields`; imports nothing but zod and the platform.
+
+export const SOURCES = ["x", "reddit", "youtube", "linkedin"] as const;
+export type Source = (typeof SOURCES)[number];
+export const PROJECT_STATUSES = ["active", "paused", "archived"] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+export const PROJECT_ROLES = ["owner", "editor", "viewer"] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+/** The roles an owner can give; there is one owner, the creator. */
+export const MEMBER_ROLES = ["viewer", "editor"] as const;
+export const MEMBER_TYPES = ["member", "invite"] as const;
+export const MEMBER_STATUSES = ["active", "pending", "expired", "accepted", "revoked"] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/** The text limits of a project's fields, in user-perceived characters (and UTF-8 bytes). */
+export const TEXT_LIMITS = {
+  name: { min: 1, max: 100 },
+  description: { max: 500 },
+  icon: { max: 10 },
+  dashboardDescription: { max: 500 },
+  timezone: { min: 1, max: 64, maxBytes: 64 },
+  websiteUrl: { max: 2048, maxBytes: 2048 },
+} satisfies Record<string, TextLimit>;
+
+// IANA zone names: the ones the runtime's ICU lists (`Intl.supportedValuesOf`), UTC, and IANA links to
+// them (Asia/Kolkata, Europe/Kyiv: ICU lists the older names as canonical). Abbreviations (EST) and
+// names in another case (utc, europe/paris) are refused even though ICU would resolve them.
+const ZONE_NAME = /^[A-Z][A-Za-z_-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)+$/;
+let zones: ReadonlySet<string> | undefined;
+const resolvedZone = (tz: string): string | undefined => {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+};
+export const isIanaTimezone = (tz: string): boolean => {
+  zones ??= new Set([...Intl.supportedValuesOf("timeZone"), "UTC"]);
+  if (zones.has(tz)) return true;
+  if (tz.length > 64 || !ZONE_NAME.test(tz)) return false;
+  const resolved = resolvedZone(tz);
+  // A link resolves to another name; a case variant of a listed name resolves to that name.
+  return resolved !== undefined && zones.has(resolved) && resolved.toLowerCase() !== tz.toLowerCase();
+};
+
+const isWebUrl = (s: string): boolean => {
+  if (!/^https?:\/\/\S+$/i.test(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+const unique = (values: readonly string[]): boolean => new Set(values).size === values.length;
+
+export const projectFields = {
+  name: textField({ ...TEXT_LIMITS.name, trim: true }).describe("1 to 100 characters."),
+  description: textField(TEXT_LIMITS.description).describe("At most 500 characters."),
+  color: textField({ max: 7, maxBytes: 7, rule: { test: (s) => /^#[0-9a-fA-F]{6}$/.test(s), message: "must be # followed by 6 hex digits" } })
+    .meta({ pattern: "^#[0-9a-fA-F]{6}$" })
+    .describe("Hex color like #7e47eb."),
+  icon: textField(TEXT_LIMITS.icon).describe("At most 10 characters, e.g. an emoji."),
+  enabledSources: z
+    .array(z.enum(SOURCES))
+    .min(1, { message: "must name at least one source" })
+    .max(SOURCES.length)
+    .refine(unique, { message: "must not repeat a source" })
+    .meta({ uniqueItems: true })
+    .describe("Sources to track: x, reddit, youtube, linkedin; each at most once."),
+  digestTimezone: textField({ ...TEXT_LIMITS.timezone, rule: { test: isIanaTimezone, message: "must be an IANA time zone such as Europe/Paris" } }).describe(
+    "IANA time zone of the 8 AM Daily Digest, e.g. Europe/Paris (or UTC).",
+  ),
+};
+
+export const projectStatusField = z.enum(PROJECT_STATUSES);
+
+export const dashboardFields = {
+  description: textField(TEXT_LIMITS.dashboardDescription).describe("Public description, at most 500 characters."),
+  websiteUrl: textField({ ...TEXT_LIMITS.websiteUrl, rule: { test: (s) => s === "" || isWebUrl(s), message: "must be an http or https URL" } }).describe(
+    "Public http or https URL; an empty string removes it.",
+  ),
+};
+
+export const memberFields = {
+  email: emailAddressField().describe("An email address, at most 254 bytes."),
+  role: z.enum(MEMBER_ROLES),
+  memberType: z.enum(MEMBER_TYPES),
+};
+
+/** A project's editable fields, each optional: what create (with name) and update check. */
+export const projectFieldsSchema = z.object(projectFields).partial();
+export const dashboardFieldsSchema = z.object(dashboardFields).partial();
