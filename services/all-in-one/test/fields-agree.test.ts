@@ -1,5 +1,6 @@
 import { OPERATIONS, validateInput } from "@earshot/edge";
-import { ALL_SCOPES, type FieldError, isDomainError } from "@earshot/platform";
+import { ALL_SCOPES } from "@earshot/account/scopes";
+import { type FieldError, isDomainError } from "@earshot/platform";
 import fc from "fast-check";
 import { checkNewKey } from "../../account/src/domain/api-keys";
 import { checkName, checkPassword } from "../../account/src/domain/users";
