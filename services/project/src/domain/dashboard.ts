@@ -4,7 +4,8 @@ import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
 import { TEXT_LIMITS } from "./project-rules";
-import { bumped, projectEvent, replaceProject, withRetry } from "./projects";
+import { projectUpdatedEvent } from "../events";
+import { bumped, replaceProject, withRetry } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
@@ -44,7 +45,7 @@ export const setPublicDashboard = (
     try {
       await deps.outbox.commit(
         [replaceProject(view.project, next)],
-        [projectEvent("project.updated", next, { fields: ["publicDashboard"], status: next.status })],
+        [projectUpdatedEvent(next, ["publicDashboard"])],
       );
     } catch (err) {
       // A share id clash (one in 2^72) is retried with a fresh id by failing as a version conflict would.
