@@ -18,6 +18,8 @@ export interface RunningEarshot {
   services: Array<{ name: string; address: string }>;
   /** Set on the first start of an empty embedded data dir. */
   bootstrap: Bootstrap | undefined;
+  /** The edge, for tests that look at what it holds (its membership cache). */
+  gateway: StartedGateway;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
       trustProxy: cfg.EARSHOT_TRUST_PROXY,
+      bus,
       ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
@@ -64,5 +67,5 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     await stop().catch(() => undefined);
     throw err;
   }
-  return { url: gateway.url, dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, stop };
+  return { url: gateway.url, dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, gateway, stop };
 };

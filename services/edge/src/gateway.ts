@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener } from "node:http";
-import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock } from "@earshot/platform";
+import { hostname } from "node:os";
+import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceStore, type Subscription, subscribeEvents, systemClock } from "@earshot/platform";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
@@ -13,11 +15,14 @@ import { activeAccountOf, oauthTokenVerifier } from "./oauth/token-verifier";
 import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
+import { MembershipCache } from "./pipeline/memberships";
 import { RateLimiter } from "./pipeline/rate-limit";
 
 export interface StartedGateway {
   url: string;
   port: number;
+  /** The callers' memberships this process holds (kept current by project events). */
+  memberships: MembershipCache;
   /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
@@ -42,7 +47,14 @@ export interface GatewayOptions {
   trustProxy: string;
   /** Browser origins allowed besides Earshot's own; default: EARSHOT_ALLOWED_ORIGINS of `config`. */
   allowedOrigins?: readonly string[];
+  /** The bus carrying the project service's events, which keep the membership cache current. */
+  bus?: EventBus;
+  /** Longest a cached membership list is used; default EARSHOT_MEMBERSHIP_CACHE_MS of `config`. Without a bus, at most 1 s. */
+  membershipCacheMs?: number;
 }
+
+/** Without events, the cache's age is all that bounds how long a removed member keeps a stale membership. */
+const MAX_AGE_WITHOUT_BUS_MS = 1000;
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
@@ -51,6 +63,25 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
+  const configuredAge =
+    options.membershipCacheMs ?? (options.config as { EARSHOT_MEMBERSHIP_CACHE_MS?: number }).EARSHOT_MEMBERSHIP_CACHE_MS ?? 60_000;
+  const memberships = new MembershipCache({
+    load: async (userId) => (await backends.project.listMemberships({ userId })).memberships,
+    maxAgeMs: options.bus ? configuredAge : Math.min(configuredAge, MAX_AGE_WITHOUT_BUS_MS),
+    now: () => clock.now().getTime(),
+  });
+  // Every replica must see every event, so each process is a consumer group of its own.
+  const membershipEvents: Subscription | undefined = options.bus
+    ? await subscribeEvents({
+        bus: options.bus,
+        store,
+        clock,
+        logger: options.logger,
+        groupId: `edge.memberships.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
+        topics: ["earshot.project.v1"],
+        handle: async (event) => memberships.apply(event),
+      })
+    : undefined;
   let draining = false;
   // The public URL defaults to the bound port, known only after listening, so the app is built after.
   let handler: RequestListener | undefined;
@@ -83,7 +114,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
   });
   verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
-  const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
+  const pipeline = createPipeline({ backends, verifier, rateLimiter, idempotency, memberships, clock, logger: options.logger, publicUrl: url });
   const oauth = oauthRoutes({
     origins,
     operations: OPERATIONS,
@@ -114,6 +145,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   return {
     url,
     port,
+    memberships,
     stop: (drainMs) =>
       (stopped ??= (async () => {
         draining = true;
@@ -123,6 +155,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         timer.unref();
         await closed;
         clearTimeout(timer);
+        await membershipEvents?.stop();
         backends.close();
         await rateLimiter.close();
         await store.close();

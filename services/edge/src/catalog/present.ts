@@ -1,4 +1,6 @@
+import { MEMBER_TYPE_WORDS, PROJECT_STATUS_WORDS, ROLE_WORDS, SOURCE_WORDS } from "@earshot/platform";
 import type { accountV1, projectV1 } from "@earshot/proto";
+import { apiWord } from "./wire-enums";
 
 // Presenters: gRPC messages → the JSON resources of the API (times as ISO 8601 UTC strings).
 
@@ -13,10 +15,10 @@ export const presentProject = (p: projectV1.Project | undefined, publicUrl: stri
     description: p.description,
     color: p.color,
     icon: p.icon,
-    enabledSources: p.enabledSources,
-    status: p.status,
+    enabledSources: p.enabledSources.map((s) => apiWord(SOURCE_WORDS, s)),
+    status: apiWord(PROJECT_STATUS_WORDS, p.status),
     digestTimezone: p.digestTimezone,
-    role: p.role,
+    role: apiWord(ROLE_WORDS, p.role),
     workspaceId: p.workspaceId,
     ownerId: p.ownerId,
     publicDashboard: {
@@ -36,11 +38,11 @@ export const presentMember = (m: projectV1.Member | undefined) => {
   return {
     id: m.id,
     projectId: m.projectId,
-    memberType: m.memberType,
+    memberType: apiWord(MEMBER_TYPE_WORDS, m.memberType),
     userId: m.userId || null,
     email: m.email,
     name: m.name || null,
-    role: m.role,
+    role: apiWord(ROLE_WORDS, m.role),
     status: m.status,
     createdAt: iso(m.createdAt),
     expiresAt: iso(m.expiresAt),

@@ -17,24 +17,24 @@ const enumWords = <E extends number, W extends string>(pairs: ReadonlyArray<read
   return { word: (v) => byValue.get(v), value: (w) => byWord.get(w), words: pairs.map(([, w]) => w) };
 };
 
-export const ROLE_WORDS = enumWords([
+export const ROLE_WORDS: EnumWords<commonV1.Role, "owner" | "editor" | "viewer"> = enumWords([
   [commonV1.Role.ROLE_OWNER, "owner"],
   [commonV1.Role.ROLE_EDITOR, "editor"],
   [commonV1.Role.ROLE_VIEWER, "viewer"],
 ] as const);
 
-export const PROJECT_STATUS_WORDS = enumWords([
+export const PROJECT_STATUS_WORDS: EnumWords<commonV1.ProjectStatus, "active" | "paused" | "archived"> = enumWords([
   [commonV1.ProjectStatus.PROJECT_STATUS_ACTIVE, "active"],
   [commonV1.ProjectStatus.PROJECT_STATUS_PAUSED, "paused"],
   [commonV1.ProjectStatus.PROJECT_STATUS_ARCHIVED, "archived"],
 ] as const);
 
-export const MEMBER_TYPE_WORDS = enumWords([
+export const MEMBER_TYPE_WORDS: EnumWords<commonV1.MemberType, "member" | "invite"> = enumWords([
   [commonV1.MemberType.MEMBER_TYPE_MEMBER, "member"],
   [commonV1.MemberType.MEMBER_TYPE_INVITE, "invite"],
 ] as const);
 
-export const SOURCE_WORDS = enumWords([
+export const SOURCE_WORDS: EnumWords<commonV1.Source, "x" | "reddit" | "youtube" | "linkedin"> = enumWords([
   [commonV1.Source.SOURCE_X, "x"],
   [commonV1.Source.SOURCE_REDDIT, "reddit"],
   [commonV1.Source.SOURCE_YOUTUBE, "youtube"],

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { callerOf } from "../../pipeline/principal";
+import { MEMBER_TYPE_WORDS, ROLE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
 import { presentMember } from "../present";
 import { emailField, memberTypeField, pageQuery, resourceId, roleField } from "../schemas";
+import { wireValue } from "../wire-enums";
 
 const projectPath = z.object({ projectId: resourceId("The project id.") }).strict();
 const memberPath = z.object({ projectId: resourceId("The project id."), memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
@@ -22,7 +23,6 @@ export const memberOperations = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const res = await ctx.backends.project.listProjectMembers({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         limit: input.limit,
         cursor: input.cursor ?? "",
@@ -51,10 +51,9 @@ export const memberOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, ctx) => {
       const { member } = await ctx.backends.project.inviteProjectMember({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         email: input.email,
-        role: input.role,
+        role: wireValue(ROLE_WORDS, input.role),
         acceptUrlBase: ctx.publicUrl,
       });
       return { data: presentMember(member) };
@@ -81,11 +80,10 @@ export const memberOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { member } = await ctx.backends.project.updateProjectMember({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         memberId: input.memberId,
-        role: input.role,
-        memberType: input.memberType,
+        role: wireValue(ROLE_WORDS, input.role),
+        memberType: wireValue(MEMBER_TYPE_WORDS, input.memberType),
       });
       return { data: presentMember(member) };
     },
@@ -108,10 +106,9 @@ export const memberOperations = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { member } = await ctx.backends.project.removeProjectMember({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         memberId: input.memberId,
-        memberType: input.memberType,
+        memberType: wireValue(MEMBER_TYPE_WORDS, input.memberType),
       });
       return { data: presentMember(member) };
     },

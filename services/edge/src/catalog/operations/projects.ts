@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { callerOf } from "../../pipeline/principal";
+import { PROJECT_STATUS_WORDS, SOURCE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
 import { presentProject } from "../present";
 import { dashboardFields, pageQuery, projectFields, resourceId } from "../schemas";
+import { wireValue } from "../wire-enums";
 
 const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
 
@@ -21,7 +22,7 @@ const projectFieldsMessage = (input: OptionalProjectFields) => ({
   description: input.description,
   color: input.color,
   icon: input.icon,
-  enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
+  enabledSources: input.enabledSources ? { sources: input.enabledSources.map((s) => wireValue(SOURCE_WORDS, s)) } : undefined,
   digestTimezone: input.digestTimezone,
 });
 
@@ -41,7 +42,7 @@ export const projectOperations = [
     list: true,
     annotations: READ,
     handler: async (input, ctx) => {
-      const res = await ctx.backends.project.listProjects({ caller: callerOf(ctx.principal), limit: input.limit, cursor: input.cursor ?? "" });
+      const res = await ctx.backends.project.listProjects({ limit: input.limit, cursor: input.cursor ?? "" });
       return { data: res.projects.map((p) => presentProject(p, ctx.publicUrl)), nextCursor: res.nextCursor || null, limit: input.limit };
     },
   }),
@@ -61,7 +62,6 @@ export const projectOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.createProject({
-        caller: callerOf(ctx.principal),
         name: input.name,
         ...projectFieldsMessage(input),
       });
@@ -80,7 +80,7 @@ export const projectOperations = [
     successStatus: 200,
     annotations: READ,
     handler: async (input, ctx) => {
-      const { project } = await ctx.backends.project.getProject({ caller: callerOf(ctx.principal), projectId: input.projectId });
+      const { project } = await ctx.backends.project.getProject({ projectId: input.projectId });
       return { data: presentProject(project, ctx.publicUrl) };
     },
   }),
@@ -108,11 +108,10 @@ export const projectOperations = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.updateProject({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         name: input.name,
         ...projectFieldsMessage(input),
-        status: input.status,
+        status: input.status === undefined ? undefined : wireValue(PROJECT_STATUS_WORDS, input.status),
       });
       return { data: presentProject(project, ctx.publicUrl) };
     },
@@ -129,7 +128,7 @@ export const projectOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { project } = await ctx.backends.project.archiveProject({ caller: callerOf(ctx.principal), projectId: input.projectId });
+      const { project } = await ctx.backends.project.archiveProject({ projectId: input.projectId });
       return { data: presentProject(project, ctx.publicUrl) };
     },
   }),
@@ -156,7 +155,6 @@ export const projectOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.setPublicDashboard({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         enabled: input.enabled,
         description: input.description,
