@@ -8,9 +8,10 @@ import {
   type HostedService,
   hostService,
   loadConfig,
+  runWithCaller,
   silentLogger,
 } from "@earshot/platform";
-import { accountV1 } from "@earshot/proto";
+import { accountV1, type commonV1 } from "@earshot/proto";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { accountService } from "./service";
 
@@ -48,6 +49,18 @@ describe("account service over gRPC", () => {
     await bus.close();
     await tmp.cleanup();
   });
+
+  /** The caller the edge would send for this user (calls acting for a person take the user from it). */
+  const as = <T>(user: accountV1.User | undefined, fn: () => Promise<T>): Promise<T> => {
+    const caller: commonV1.Caller = {
+      userId: user!.id,
+      workspaceId: user!.workspaceId,
+      email: user!.email,
+      memberships: [],
+      allowances: { projects: 10, keywords: 100, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20 },
+    };
+    return runWithCaller(caller, fn);
+  };
 
   const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
     try {
@@ -93,7 +106,7 @@ describe("account service over gRPC", () => {
       email: "ana@example.com",
     });
 
-    const listed = await account.client.listApiKeys({ userId: user!.id, limit: 0, cursor: "" });
+    const listed = await as(user, () => account.client.listApiKeys({ limit: 0, cursor: "" }));
     expect(listed.apiKeys.map((k) => k.id)).toEqual([created.apiKey!.id]);
     expect(listed.nextCursor).toBe("");
     expect(listed.apiKeys[0]?.lastUsedAt).toBeInstanceOf(Date);
@@ -102,8 +115,8 @@ describe("account service over gRPC", () => {
   it("reads a user by email, renames, deactivates and reactivates", async () => {
     await account.client.createUser({ email: "bo@example.com", name: "Bo", password: "correct horse" });
     const { user } = await account.client.getUser({ email: "BO@example.com" });
-    expect((await account.client.updateUser({ userId: user!.id, name: " Bo B. " })).user?.name).toBe("Bo B.");
-    const off = await account.client.deactivateUser({ userId: user!.id, confirmation: "DELETE" });
+    expect((await as(user, () => account.client.updateUser({ name: " Bo B. " }))).user?.name).toBe("Bo B.");
+    const off = await as(user, () => account.client.deactivateUser({ confirmation: "DELETE" }));
     expect(off.user).toMatchObject({ status: "deactivated", deactivatedAt: expect.any(Date) });
     expect(await refusal(account.client.authenticate({ email: "bo@example.com", password: "correct horse" }))).toMatchObject({
       code: "unauthorized",
@@ -119,15 +132,39 @@ describe("account service over gRPC", () => {
     expect((await refusal(account.client.createUser({ email: "CY@example.com", name: "Cy", password: "correct horse" }))).code).toBe("conflict");
     expect((await refusal(account.client.getUser({ id: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).code).toBe("not_found");
     expect(
-      await refusal(account.client.createApiKey({ userId: user!.id, name: "x", scopes: ["projects:write"], granterScopes: ["projects:read"], operator: false })),
+      await refusal(as(user, () => account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:write"], granterScopes: ["projects:read"], operator: false }))),
     ).toMatchObject({ code: "forbidden", message: "A key cannot grant the scope projects:write it does not hold." });
     expect(await refusal(account.client.verifyApiKey({ plaintext: "svc_sk_nope" }))).toMatchObject({ code: "unauthorized" });
-    expect(await refusal(account.client.listApiKeys({ userId: user!.id, limit: 5, cursor: "bogus" }))).toMatchObject({ errors: [{ path: "cursor" }] });
+    expect(await refusal(as(user, () => account.client.listApiKeys({ limit: 5, cursor: "bogus" })))).toMatchObject({ errors: [{ path: "cursor" }] });
+  });
+
+  it("acts for the caller in the call metadata: without one a person's call is unauthorized, and a key is never minted for someone else", async () => {
+    const { user: eve } = await account.client.createUser({ email: "eve@example.com", name: "Eve", password: "correct horse" });
+    const { user: fay } = await account.client.createUser({ email: "fay@example.com", name: "Fay", password: "correct horse" });
+    for (const call of [
+      account.client.updateUser({ name: "Nobody" }),
+      account.client.deactivateUser({ confirmation: "DELETE" }),
+      account.client.listApiKeys({ limit: 5, cursor: "" }),
+      account.client.revokeApiKey({ keyId: "key_01JZZZZZZZZZZZZZZZZZZZZZZZ" }),
+      account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:read"], granterScopes: ["projects:read"], operator: false }),
+    ]) {
+      expect(await refusal(call)).toMatchObject({ code: "unauthorized" });
+    }
+    const foreign = as(eve, () =>
+      account.client.createApiKey({ userId: fay!.id, name: "x", scopes: ["projects:read"], granterScopes: ["projects:read"], operator: false }),
+    );
+    expect(await refusal(foreign)).toMatchObject({ code: "validation_failed", errors: [{ path: "userId" }] });
+    const own = await as(eve, () =>
+      account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:read"], granterScopes: ["projects:read"], operator: false }),
+    );
+    expect(own.apiKey?.userId).toBe(eve!.id);
+    expect((await as(fay, () => account.client.listApiKeys({ limit: 5, cursor: "" }))).apiKeys).toEqual([]);
+    expect(await refusal(as(fay, () => account.client.revokeApiKey({ keyId: own.apiKey!.id })))).toMatchObject({ code: "not_found" });
   });
 
   it("publishes its events on earshot.account.v1, keyed by workspace id", async () => {
     const { user, workspace } = await account.client.createUser({ email: "dee@example.com", name: "Dee", password: "correct horse" });
-    await account.client.deactivateUser({ userId: user!.id, confirmation: "DELETE" });
+    await as(user, () => account.client.deactivateUser({ confirmation: "DELETE" }));
     for (let i = 0; i < 100 && published.filter((p) => p.key === workspace!.id).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     expect(published.filter((p) => p.key === workspace!.id)).toEqual([
       { topic: "earshot.account.v1", key: workspace!.id, type: "user.created" },

@@ -20,6 +20,8 @@ export interface RunningEarshot {
   services: Array<{ name: string; address: string }>;
   /** Set on the first start of an empty embedded data dir. */
   bootstrap: Bootstrap | undefined;
+  /** The edge, for tests that look at what it holds (its membership cache). */
+  gateway: StartedGateway;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
       trustProxy: cfg.EARSHOT_TRUST_PROXY,
       ...(cfg.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: cfg.EARSHOT_METRICS_PORT } : {}),
+      bus,
       ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
@@ -68,5 +71,5 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     await stop().catch(() => undefined);
     throw err;
   }
-  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, stop };
+  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, gateway, stop };
 };

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { createGrpcClient, silentLogger } from "@earshot/platform";
+import { createGrpcClient, runWithCaller, silentLogger } from "@earshot/platform";
+import { testCaller } from "../../platform/src/testing/caller";
 import { makeTempDir } from "../../platform/src/testing/tmp";
-import { accountV1, projectV1 } from "@earshot/proto";
+import { accountV1, commonV1, projectV1 } from "@earshot/proto";
 import { startAllInOne } from "../src/all-in-one";
 import { loadAllInOneConfig } from "../src/config";
 
@@ -57,8 +58,8 @@ describe("all-in-one", () => {
       const account = createGrpcClient(accountV1.AccountServiceClient, first.services.find((s) => s.name === "account")!.address);
       const project = createGrpcClient(projectV1.ProjectServiceClient, first.services.find((s) => s.name === "project")!.address);
       const { user } = await account.client.createUser({ email: "Ana@Example.com", name: "Ana", password: "correct horse" });
-      const caller = { userId: user!.id, workspaceId: user!.workspaceId, allowances: { projects: 10, seats: 10 } };
-      const created = await project.client.createProject({ caller, name: "Acme launch" });
+      const caller = testCaller(user!);
+      const created = await runWithCaller(caller, () => project.client.createProject({ name: "Acme launch" }));
       account.close();
       project.close();
       await first.stop();
@@ -67,8 +68,14 @@ describe("all-in-one", () => {
       const account2 = createGrpcClient(accountV1.AccountServiceClient, second.services.find((s) => s.name === "account")!.address);
       const project2 = createGrpcClient(projectV1.ProjectServiceClient, second.services.find((s) => s.name === "project")!.address);
       expect((await account2.client.getUser({ email: "ana@example.com" })).user).toMatchObject({ id: user!.id, name: "Ana" });
-      const got = await project2.client.getProject({ caller, projectId: created.project!.id });
-      expect(got.project).toMatchObject({ name: "Acme launch", role: "owner", color: "#7e47eb", enabledSources: ["x", "reddit", "youtube", "linkedin"] });
+      const got = await runWithCaller(caller, () => project2.client.getProject({ projectId: created.project!.id }));
+      const { Role, Source } = commonV1;
+      expect(got.project).toMatchObject({
+        name: "Acme launch",
+        role: Role.ROLE_OWNER,
+        color: "#7e47eb",
+        enabledSources: [Source.SOURCE_X, Source.SOURCE_REDDIT, Source.SOURCE_YOUTUBE, Source.SOURCE_LINKEDIN],
+      });
       account2.close();
       project2.close();
       await second.stop();

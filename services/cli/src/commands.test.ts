@@ -10,9 +10,11 @@ import {
   type HostedService,
   hostService,
   loadConfig,
+  runWithCaller,
   silentLogger,
 } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
+import { testCaller } from "../../platform/src/testing/caller";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { parseDuration, runCli } from "./commands";
 import type { Env } from "./config";
@@ -104,7 +106,7 @@ describe("earshot CLI", () => {
       const { principal } = await account.client.verifyApiKey({ plaintext });
       expect(principal).toMatchObject({ scopes: ["projects:read", "projects:write"], email: "keys@example.com" });
       const { user } = await account.client.getUser({ email: "keys@example.com" });
-      const { apiKeys } = await account.client.listApiKeys({ userId: user!.id, limit: 1, cursor: "" });
+      const { apiKeys } = await runWithCaller(testCaller(user!), () => account.client.listApiKeys({ limit: 1, cursor: "" }));
       expect(apiKeys[0]?.expiresAt).toEqual(IN_30_DAYS);
     });
 
@@ -130,7 +132,7 @@ describe("earshot CLI", () => {
       await createUser("back@example.com");
       const key = (await run("key", "create", "--email", "back@example.com", "--scopes", "projects:read")).out.split("\n").pop() as string;
       const { user } = await account.client.getUser({ email: "back@example.com" });
-      await account.client.deactivateUser({ userId: user!.id, confirmation: "DELETE" });
+      await runWithCaller(testCaller(user!), () => account.client.deactivateUser({ confirmation: "DELETE" }));
       await expect(account.client.verifyApiKey({ plaintext: key })).rejects.toMatchObject({ code: "unauthorized" });
       const res = await run("account", "reactivate", "--email", "BACK@example.com");
       expect(res).toMatchObject({ code: 0, out: expect.stringContaining("Reactivated back@example.com") });

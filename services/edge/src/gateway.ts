@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
-import { type BaseConfig, type Clock, type Logger, openServiceStore, systemClock } from "@earshot/platform";
+import { hostname } from "node:os";
+import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceStore, type Subscription, subscribeEvents, systemClock } from "@earshot/platform";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
@@ -16,6 +18,7 @@ import { activeAccountOf, oauthTokenVerifier } from "./oauth/token-verifier";
 import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
+import { MembershipCache } from "./pipeline/memberships";
 import { RateLimiter } from "./pipeline/rate-limit";
 
 export interface StartedGateway {
@@ -23,6 +26,8 @@ export interface StartedGateway {
   port: number;
   /** The admin port (metrics, detailed readiness) when one was asked for. */
   adminUrl?: string;
+  /** The callers' memberships this process holds (kept current by project events). */
+  memberships: MembershipCache;
   /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
@@ -56,7 +61,14 @@ export interface GatewayOptions {
    * Tests hold start-up here to see what early clients get.
    */
   beforeReady?: (listening: { url: string; port: number }) => Promise<void>;
+  /** The bus carrying the project service's events, which keep the membership cache current. */
+  bus?: EventBus;
+  /** Longest a cached membership list is used; default EARSHOT_MEMBERSHIP_CACHE_MS of `config`. Without a bus, at most 1 s. */
+  membershipCacheMs?: number;
 }
+
+/** Without events, the cache's age is all that bounds how long a removed member keeps a stale membership. */
+const MAX_AGE_WITHOUT_BUS_MS = 1000;
 
 const listen = (server: Server, port: number, host: string): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -83,6 +95,25 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const authFailureLimiter =
     failures > 0 ? new RateLimiter(store, clock, { limit: failures, windowSeconds: 60 }, { logger: options.logger }) : undefined;
   await Promise.all([idempotency.ensureIndexes(), rateLimiter.ensureIndexes()]);
+  const configuredAge =
+    options.membershipCacheMs ?? (options.config as { EARSHOT_MEMBERSHIP_CACHE_MS?: number }).EARSHOT_MEMBERSHIP_CACHE_MS ?? 60_000;
+  const memberships = new MembershipCache({
+    load: async (userId) => (await backends.project.listMemberships({ userId })).memberships,
+    maxAgeMs: options.bus ? configuredAge : Math.min(configuredAge, MAX_AGE_WITHOUT_BUS_MS),
+    now: () => clock.now().getTime(),
+  });
+  // Every replica must see every event, so each process is a consumer group of its own.
+  const membershipEvents: Subscription | undefined = options.bus
+    ? await subscribeEvents({
+        bus: options.bus,
+        store,
+        clock,
+        logger: options.logger,
+        groupId: `edge.memberships.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
+        topics: ["earshot.project.v1"],
+        handle: async (event) => memberships.apply(event),
+      })
+    : undefined;
   let draining = false;
   const metrics = createHttpMetrics();
   const buildApp = async (url: string, port: number): Promise<RequestListener> => {
@@ -106,7 +137,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
     });
     verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
-    const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, clock, logger: options.logger, publicUrl: url });
+    const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, memberships, clock, logger: options.logger, publicUrl: url });
     const oauth = oauthRoutes({
       origins,
       operations: OPERATIONS,
@@ -152,6 +183,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     }
   } catch (err) {
     await closeServer(server);
+    await membershipEvents?.stop();
     backends.close();
     await rateLimiter.close();
     await authFailureLimiter?.close();
@@ -164,6 +196,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     url,
     port,
     ...(admin ? { adminUrl: admin.url } : {}),
+    memberships,
     stop: (drainMs) =>
       (stopped ??= (async () => {
         draining = true;
@@ -174,9 +207,10 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         timer.unref();
         await closed;
         clearTimeout(timer);
+        await membershipEvents?.stop();
         backends.close();
         await rateLimiter.close();
-    await authFailureLimiter?.close();
+        await authFailureLimiter?.close();
         await store.close();
       })()),
   };

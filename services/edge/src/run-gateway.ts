@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { createLogger, onShutdownSignal } from "@earshot/platform";
+import { createLogger, onShutdownSignal, openEventBus } from "@earshot/platform";
 import { loadGatewayConfig } from "./config";
 import { startGateway } from "./gateway";
 
@@ -8,6 +8,9 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
   const loaded = loadGatewayConfig();
   const config = { ...loaded, EARSHOT_SURFACE: loaded.EARSHOT_SURFACE ?? defaultSurface };
   const logger = createLogger(config.EARSHOT_SURFACE === "mcp" ? "mcp-gateway" : "gateway", { level: config.LOG_LEVEL });
+  // Project events keep this replica's membership cache current. Without Kafka a gateway of its own
+  // hears no service's events (an in-process bus would stay silent), so it relies on the short cache age.
+  const bus = config.KAFKA_BROKERS ? openEventBus(config, logger) : undefined;
   const gateway = await startGateway({
     host: config.HOST,
     port: config.PORT,
@@ -23,7 +26,11 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
     trustProxy: config.EARSHOT_TRUST_PROXY,
     ...(config.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: config.EARSHOT_METRICS_PORT } : {}),
+    ...(bus ? { bus } : {}),
   });
-  onShutdownSignal(logger, () => gateway.stop(config.EARSHOT_DRAIN_MS));
+  onShutdownSignal(logger, async () => {
+    await gateway.stop(config.EARSHOT_DRAIN_MS);
+    await bus?.close();
+  });
 };
 

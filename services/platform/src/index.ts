@@ -9,6 +9,8 @@ export * from "./grpc/error-mapping";
 export * from "./grpc/server";
 export * from "./grpc/client";
 export * from "./grpc/call-context";
+export * from "./grpc/caller-context";
+export * from "./grpc/common-enums";
 export * from "./grpc/health";
 export * from "./store/port";
 export { InvalidCursorError } from "./store/checks";

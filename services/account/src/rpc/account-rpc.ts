@@ -1,4 +1,4 @@
-import type { AsyncService } from "@earshot/platform";
+import { type AsyncService, requireCaller, type RpcContext, validationFailed } from "@earshot/platform";
 import type { accountV1 } from "@earshot/proto";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys";
 import type { AccountDeps } from "../domain/deps";
@@ -7,6 +7,8 @@ import { authenticate, createUser, deactivateUser, getUser, reactivateUser, upda
 import type { ApiKeyDoc, UserDoc, WorkspaceDoc } from "../store";
 
 // gRPC adapter: decode (proto3 zero values become "not given"), call a domain verb, encode. No rules here.
+// Calls acting for a person take the user from the call's caller (ctx.caller); operator and sign-in calls
+// name the user in the request (see the README's RPC table).
 
 const given = (s: string | undefined): string | undefined => (s ? s : undefined);
 
@@ -43,6 +45,19 @@ export const toApiKeyMessage = (k: ApiKeyDoc): accountV1.ApiKey => ({
   revokedAt: k.revokedAt,
 });
 
+/**
+ * Whose key CreateApiKey mints: an operator call names the user; any other call acts for its caller and
+ * must not name someone else.
+ */
+const keyOwnerOf = (req: accountV1.CreateApiKeyRequest, ctx: RpcContext): string => {
+  if (req.operator) return req.userId;
+  const caller = requireCaller(ctx);
+  if (req.userId && req.userId !== caller.userId) {
+    throw validationFailed([{ path: "userId", message: "must be empty: the key is the caller's unless the call is an operator's" }]);
+  }
+  return caller.userId;
+};
+
 export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountServiceServer> => ({
   createUser: async (req) => {
     const { user, workspace } = await createUser(deps, { email: req.email, name: req.name, password: req.password });
@@ -53,14 +68,14 @@ export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountSer
     return { user: toUserMessage(user), workspace: toWorkspaceMessage(workspace) };
   },
   authenticate: async (req) => ({ user: toUserMessage(await authenticate(deps, req.email, req.password, given(req.clientAddress))) }),
-  updateUser: async (req) => ({ user: toUserMessage(await updateUser(deps, req.userId, { name: req.name })) }),
-  deactivateUser: async (req) => ({ user: toUserMessage(await deactivateUser(deps, req.userId, req.confirmation)) }),
+  updateUser: async (req, ctx) => ({ user: toUserMessage(await updateUser(deps, requireCaller(ctx).userId, { name: req.name })) }),
+  deactivateUser: async (req, ctx) => ({ user: toUserMessage(await deactivateUser(deps, requireCaller(ctx).userId, req.confirmation)) }),
   reactivateUser: async (req) => ({ user: toUserMessage(await reactivateUser(deps, req.email)) }),
   createApiKey: async (req, ctx) => {
     const { key, plaintext } = await createApiKey(
       deps,
       {
-        userId: req.userId,
+        userId: keyOwnerOf(req, ctx),
         name: given(req.name),
         scopes: req.scopes,
         expiresAt: req.expiresAt,
@@ -71,11 +86,11 @@ export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountSer
     );
     return { apiKey: toApiKeyMessage(key), plaintext };
   },
-  listApiKeys: async (req) => {
-    const page = await listApiKeys(deps, { userId: req.userId, limit: req.limit === 0 ? undefined : req.limit, cursor: given(req.cursor) });
+  listApiKeys: async (req, ctx) => {
+    const page = await listApiKeys(deps, { userId: requireCaller(ctx).userId, limit: req.limit === 0 ? undefined : req.limit, cursor: given(req.cursor) });
     return { apiKeys: page.items.map(toApiKeyMessage), nextCursor: page.nextCursor ?? "" };
   },
-  revokeApiKey: async (req) => ({ apiKey: toApiKeyMessage(await revokeApiKey(deps, req.userId, req.keyId)) }),
+  revokeApiKey: async (req, ctx) => ({ apiKey: toApiKeyMessage(await revokeApiKey(deps, requireCaller(ctx).userId, req.keyId)) }),
   verifyApiKey: async (req) => {
     const { key, user, allowances } = await verifyApiKey(deps, req.plaintext);
     return {

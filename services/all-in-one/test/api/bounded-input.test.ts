@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { isDomainError } from "@earshot/platform";
+import { commonV1 } from "@earshot/proto";
 import { type Actor, type ApiResponse, type Harness, startHarness } from "./harness";
 import { createProject } from "./world";
 
@@ -116,17 +117,16 @@ describe("bounded text straight over gRPC", () => {
   };
 
   it("has the services refuse what the edge would, naming the field", async () => {
-    const caller = { userId: owner.userId, workspaceId: owner.workspaceId, email: owner.email, allowances: { projects: 100, seats: 10 } };
     for (const name of [HUGE_NAME, ZALGO]) {
-      expect(await refusalOf(h.project.createProject({ caller, name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
-      expect(await refusalOf(h.account.updateUser({ userId: owner.userId, name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
+      expect(await refusalOf(h.as(owner, () => h.project.createProject({ name })))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
+      expect(await refusalOf(h.as(owner, () => h.account.updateUser({ name })))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
     }
     const projectId = await createProject(h, owner);
-    expect(await refusalOf(h.project.setPublicDashboard({ caller, projectId, enabled: true, description: ZALGO }))).toMatchObject({
+    expect(await refusalOf(h.as(owner, () => h.project.setPublicDashboard({ projectId, enabled: true, description: ZALGO })))).toMatchObject({
       code: "validation_failed",
       errors: [{ path: "description" }],
     });
-    expect(await refusalOf(h.project.inviteProjectMember({ caller, projectId, email: `a@${"a.".repeat(100_000)}@`, role: "viewer", acceptUrlBase: h.url }))).toMatchObject({
+    expect(await refusalOf(h.as(owner, () => h.project.inviteProjectMember({ projectId, email: `a@${"a.".repeat(100_000)}@`, role: commonV1.Role.ROLE_VIEWER, acceptUrlBase: h.url })))).toMatchObject({
       code: "validation_failed",
       errors: [{ path: "email" }],
     });

@@ -1,3 +1,4 @@
+import { PROJECT_STATUS_WORDS } from "@earshot/platform";
 import { type Harness, startHarness } from "./harness";
 
 let h: Harness;
@@ -39,7 +40,7 @@ describe("credentials", () => {
     const owner = await h.newActor();
     const created = await h.call("create_project", { name: "Watched" }, owner.key);
     const projectId = (created.body.data as { id: string }).id;
-    const operatorView = async () => (await h.project.getProject({ caller: { userId: owner.userId, workspaceId: owner.workspaceId, allowances: { projects: 10, seats: 10 } }, projectId })).project?.status;
+    const operatorView = async () => PROJECT_STATUS_WORDS.word((await h.as(owner, () => h.project.getProject({ projectId }))).project!.status);
     await h.call("delete_account", { confirmation: "DELETE" }, owner.key);
     for (let i = 0; i < 100 && (await operatorView()) !== "paused"; i++) await sleep(50);
     expect(await operatorView()).toBe("paused");

@@ -1,9 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { OPERATIONS, type Operation, splitInput } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
-import { type Clock, createGrpcClient, silentLogger } from "@earshot/platform";
+import { type Clock, createGrpcClient, runWithCaller, silentLogger } from "@earshot/platform";
 import { accountV1, projectV1 } from "@earshot/proto";
 import { SMTPServer } from "smtp-server";
+import { testCaller } from "../../../platform/src/testing/caller";
 import { contractCheck } from "./contract";
 import { makeTempDir } from "../../../platform/src/testing/tmp";
 import { type RunningEarshot, startAllInOne } from "../../src/all-in-one";
@@ -43,6 +44,8 @@ export interface Harness {
   call(opName: string, input: Record<string, unknown>, key: string | undefined, options?: { idempotencyKey?: string }): Promise<ApiResponse>;
   inviteToken(email: string): string | undefined;
   addMember(owner: Actor, projectId: string, role: "viewer" | "editor"): Promise<Actor>;
+  /** Runs `fn` with the gRPC calls it makes acting for `actor` (as the edge would send its caller). */
+  as<T>(actor: Actor, fn: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -165,6 +168,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     call,
     inviteToken,
     addMember,
+    as: (actor, fn) => runWithCaller(testCaller({ id: actor.userId, workspaceId: actor.workspaceId, email: actor.email }), fn),
     stop: async () => {
       account.close();
       project.close();

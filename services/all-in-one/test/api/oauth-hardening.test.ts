@@ -126,7 +126,7 @@ describe("refresh tokens", () => {
   it("refuses a refresh after the account is deactivated", async () => {
     const person = await h.newActor();
     const { clientId, tokens } = await grant(person.email);
-    await h.account.deactivateUser({ userId: person.userId, confirmation: "DELETE" });
+    await h.as(person, () => h.account.deactivateUser({ confirmation: "DELETE" }));
     const res = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "invalid_grant" });

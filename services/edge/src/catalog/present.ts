@@ -3,6 +3,8 @@ import { ALL_SCOPES } from "@earshot/account/scopes";
 import { MEMBER_STATUSES, MEMBER_TYPES, PROJECT_ROLES, PROJECT_STATUSES, SOURCES } from "@earshot/project/fields";
 import type { accountV1, projectV1 } from "@earshot/proto";
 import { z } from "zod";
+import { MEMBER_TYPE_WORDS, PROJECT_STATUS_WORDS, ROLE_WORDS, SOURCE_WORDS } from "@earshot/platform";
+import { apiWord } from "./wire-enums";
 
 // The resources of the API: a schema for each (what OpenAPI and the MCP tools' outputSchema publish)
 // and its presenter, gRPC message → JSON, typed by that schema so the two cannot drift apart. Times are
@@ -121,8 +123,8 @@ const at = (d: Date | undefined, what: string): string => required(d, what).toIS
 const atOrNull = (d: Date | undefined): string | null => (d ? d.toISOString() : null);
 
 /** A proto string as one of the schema's values; anything else is a service fault. */
-const oneOf = <const T extends readonly string[]>(values: T, value: string, what: string): T[number] => {
-  if (!(values as readonly string[]).includes(value)) throw new Error(`The service answered ${what} "${value}".`);
+const oneOf = <const T extends readonly string[]>(values: T, value: string | null, what: string): T[number] => {
+  if (value === null || !(values as readonly string[]).includes(value)) throw new Error(`The service answered ${what} "${value}".`);
   return value as T[number];
 };
 
@@ -135,10 +137,10 @@ export const presentProject = (message: projectV1.Project | undefined, publicUrl
     description: p.description,
     color: p.color,
     icon: p.icon,
-    enabledSources: p.enabledSources.map((s) => oneOf(SOURCES, s, "source")),
-    status: oneOf(PROJECT_STATUSES, p.status, "project status"),
+    enabledSources: p.enabledSources.map((s) => oneOf(SOURCES, apiWord(SOURCE_WORDS, s), "source")),
+    status: oneOf(PROJECT_STATUSES, apiWord(PROJECT_STATUS_WORDS, p.status), "project status"),
     digestTimezone: p.digestTimezone,
-    role: oneOf(PROJECT_ROLES, p.role, "role"),
+    role: oneOf(PROJECT_ROLES, apiWord(ROLE_WORDS, p.role), "role"),
     workspaceId: p.workspaceId,
     ownerId: p.ownerId,
     publicDashboard: {
@@ -158,11 +160,11 @@ export const presentMember = (message: projectV1.Member | undefined): Member => 
   return {
     id: m.id,
     projectId: m.projectId,
-    memberType: oneOf(MEMBER_TYPES, m.memberType, "member type"),
+    memberType: oneOf(MEMBER_TYPES, apiWord(MEMBER_TYPE_WORDS, m.memberType), "member type"),
     userId: m.userId || null,
     email: m.email,
     name: m.name || null,
-    role: oneOf(PROJECT_ROLES, m.role, "role"),
+    role: oneOf(PROJECT_ROLES, apiWord(ROLE_WORDS, m.role), "role"),
     status: oneOf(MEMBER_STATUSES, m.status, "member status"),
     createdAt: at(m.createdAt, "member createdAt"),
     expiresAt: atOrNull(m.expiresAt),

@@ -1,4 +1,4 @@
-import { isDomainError, type Logger } from "@earshot/platform";
+import { isDomainError, type Logger, ROLE_WORDS } from "@earshot/platform";
 import express, { type Request, type Response, Router } from "express";
 import type { Backends } from "../backends";
 import { checkCsrf, csrfToken, escapeHtml, sendPage } from "./html";
@@ -48,7 +48,7 @@ export const invitationRoutes = (backends: Backends, logger: Logger, secureCooki
     try {
       const { invitation } = await backends.project.getInvitation({ token });
       if (!invitation) throw new Error("empty invitation");
-      return invitation;
+      return { ...invitation, role: ROLE_WORDS.word(invitation.role) ?? "member" };
     } catch (err) {
       if (isDomainError(err) && (err.code === "not_found" || err.code === "validation_failed")) {
         sendPage(res, 404, "Invitation not found", "<p>This invitation link is not valid. Check that you copied the whole link.</p>");
@@ -89,7 +89,7 @@ export const invitationRoutes = (backends: Backends, logger: Logger, secureCooki
         res,
         200,
         "You're in",
-        `<p>${escapeHtml(user.name)}, you are now ${escapeHtml(accepted.member?.role ?? preview.role)} of <strong>${escapeHtml(
+        `<p>${escapeHtml(user.name)}, you are now ${escapeHtml((accepted.member && ROLE_WORDS.word(accepted.member.role)) ?? preview.role)} of <strong>${escapeHtml(
           accepted.project?.name ?? preview.projectName,
         )}</strong>.</p><p>Use the API or connect an AI agent over MCP with your account.</p>`,
       );

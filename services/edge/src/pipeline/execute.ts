@@ -1,16 +1,19 @@
-import { type Clock, DomainError, isDomainError, type Logger, runWithIdempotencyKey } from "@earshot/platform";
+import { type Clock, DomainError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey } from "@earshot/platform";
+import type { commonV1 } from "@earshot/proto";
 import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import type { CredentialVerifier } from "./credentials";
 import { fingerprintOf, type IdempotencyStore, type StoredResponse, validateIdempotencyKey } from "./idempotency";
-import type { Principal } from "./principal";
+import { callerFor, type Principal } from "./principal";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";
 import { type RawInput, validateInput } from "./validate";
 
 // The one request pipeline every operation runs through, whichever transport brought it (REST or MCP):
-// authenticate → rate limit → scope → validate → idempotency → handler → { data, meta } or problem.
+// authenticate → rate limit → scope → validate → idempotency → caller → handler → { data, meta } or problem.
+// The handler runs with the caller (principal + memberships) in async context, so every gRPC call it makes
+// carries it in metadata and no handler passes it by hand.
 // It returns a transport-neutral response that REST writes as HTTP and MCP wraps in a tool result.
 
 export interface OperationRequest extends RawInput {
@@ -44,6 +47,8 @@ export interface PipelineOptions {
    */
   authFailureLimiter?: RateLimiter;
   idempotency: IdempotencyStore;
+  /** The caller's memberships, for the Caller the handler's calls carry (the edge's membership cache). */
+  memberships: { forUser(userId: string): Promise<commonV1.Membership[]> };
   clock: Clock;
   logger: Logger;
   publicUrl: string;
@@ -138,15 +143,18 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
         effectKey = begun.effectKey;
       }
       const input = validateInput(op, request);
+      const caller = callerFor(principal, await options.memberships.forUser(principal.userId));
       // The services record a create's effect under this key, so a retry after a crash does not create twice.
-      const result = await runWithIdempotencyKey(effectKey, () =>
-        op.handler(input as never, {
-          backends: options.backends,
-          principal,
-          publicUrl: options.publicUrl,
-          requestId: request.requestId,
-          credentials: options.verifier,
-        }),
+      const result = await runWithCaller(caller, () =>
+        runWithIdempotencyKey(effectKey, () =>
+          op.handler(input as never, {
+            backends: options.backends,
+            principal,
+            publicUrl: options.publicUrl,
+            requestId: request.requestId,
+            credentials: options.verifier,
+          }),
+        ),
       );
       const meta: Record<string, unknown> = { requestId: request.requestId, apiVersion: API_VERSION };
       if (op.list) {

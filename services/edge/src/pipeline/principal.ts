@@ -1,3 +1,5 @@
+import type { commonV1 } from "@earshot/proto";
+
 // Who a request acts for, whatever the credential (API key now, OAuth access token later).
 export interface Principal {
   userId: string;
@@ -18,10 +20,14 @@ export interface Principal {
   };
 }
 
-/** The caller message every project-scoped RPC takes. */
-export const callerOf = (p: Principal) => ({
+/**
+ * The Caller every gRPC call of the request carries (in metadata, never in the request): the principal's
+ * identity and allowances with the memberships the edge's cache holds for it.
+ */
+export const callerFor = (p: Principal, memberships: commonV1.Membership[]): commonV1.Caller => ({
   userId: p.userId,
   workspaceId: p.workspaceId,
   email: p.email,
-  allowances: { projects: p.allowances.projects, seats: p.allowances.seats },
+  memberships,
+  allowances: { ...p.allowances },
 });

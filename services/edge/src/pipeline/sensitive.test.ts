@@ -4,6 +4,7 @@ import { OPERATIONS } from "../catalog";
 import { createCredentialVerifier } from "./credentials";
 import { createPipeline } from "./execute";
 import { IdempotencyStore } from "./idempotency";
+import { MembershipCache } from "./memberships";
 import { RateLimiter } from "./rate-limit";
 
 // An operation whose answer carries a secret says so in the catalog, and the pipeline marks every one of
@@ -27,6 +28,7 @@ describe("sensitive operations", () => {
         verifier: createCredentialVerifier([]),
         rateLimiter,
         idempotency: new IdempotencyStore(store, clock),
+        memberships: new MembershipCache({ load: async () => [], maxAgeMs: 1000 }),
         clock,
         logger: silentLogger(),
         publicUrl: "http://localhost",

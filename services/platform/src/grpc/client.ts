@@ -12,6 +12,7 @@ import {
 import { DomainError } from "../errors";
 import { currentRequestId } from "../logger";
 import { currentIdempotencyKey, IDEMPOTENCY_KEY_METADATA_KEY } from "./call-context";
+import { CALLER_METADATA_KEY, currentCaller, encodeCaller } from "./caller-context";
 import { fromServiceError, isServiceError } from "./error-mapping";
 import { REQUEST_ID_METADATA_KEY } from "./server";
 
@@ -66,8 +67,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One channel per address, reused by every call (grpc-js multiplexes calls over one HTTP/2 connection).
- * Each call carries the current request id (and idempotency key, when set) and a deadline; reads are
- * retried on UNAVAILABLE.
+ * Each call carries the current request id (and idempotency key and caller, when set) and a deadline;
+ * reads are retried on UNAVAILABLE.
  */
 export const createGrpcClient = <C>(
   Ctor: GeneratedClientCtor<C>,
@@ -95,12 +96,15 @@ export const createGrpcClient = <C>(
     client[method] = async (request, opts) => {
       const deadline = Date.now() + (opts?.deadlineMs ?? deadlineMs);
       const max = retries(opts);
+      const current = currentCaller();
+      const caller = current ? encodeCaller(current) : undefined;
       for (let attempt = 1; ; attempt++) {
         const metadata = new Metadata();
         const requestId = currentRequestId();
         if (requestId) metadata.set(REQUEST_ID_METADATA_KEY, requestId);
         const idempotencyKey = currentIdempotencyKey();
         if (idempotencyKey) metadata.set(IDEMPOTENCY_KEY_METADATA_KEY, idempotencyKey);
+        if (caller) metadata.set(CALLER_METADATA_KEY, caller);
         try {
           return await new Promise((resolve, reject) =>
             fn.call(raw, request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))),

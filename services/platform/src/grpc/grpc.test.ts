@@ -10,8 +10,12 @@ import {
 import { DomainError, validationFailed } from "../errors";
 import { UniqueViolationError, VersionConflictError } from "../store/port";
 import { currentRequestId, runWithRequestId, silentLogger } from "../logger";
+import { commonV1 } from "@earshot/proto";
+import { Metadata as GrpcMetadata } from "@grpc/grpc-js";
 import { runWithIdempotencyKey } from "./call-context";
+import { CALLER_METADATA_KEY, type CallerContext, encodeCaller, requireCaller, runWithCaller } from "./caller-context";
 import { createGrpcClient } from "./client";
+import { fromServiceError } from "./error-mapping";
 import { createHealthChecker } from "./health";
 import { type AsyncService, type RpcContext, startGrpcServer, type StartedGrpcServer } from "./server";
 
@@ -45,12 +49,21 @@ const ThingClientCtor = makeGenericClientConstructor(definition, "ThingService")
   service: Record<string, unknown>;
 };
 
-const calls: { get: number; create: number; aborted: number; lastRequestId?: string; lastIdempotencyKey?: string } = { get: 0, create: 0, aborted: 0 };
+const calls: {
+  get: number;
+  create: number;
+  aborted: number;
+  lastRequestId?: string;
+  lastIdempotencyKey?: string;
+  lastCaller?: CallerContext | undefined;
+} = { get: 0, create: 0, aborted: 0 };
 
 const handlers = {
   getThing: async (req: Msg, ctx: RpcContext): Promise<Msg> => {
     calls.get += 1;
     calls.lastRequestId = currentRequestId();
+    calls.lastCaller = ctx.caller;
+    if (req.value === "for-a-person") return { value: requireCaller(ctx).userId };
     if (req.value === "missing") throw new DomainError("not_found", "Thing was not found.");
     if (req.value === "bad") throw validationFailed([{ path: "value", message: "must not be bad" }]);
     if (req.value === "boom") throw new Error("database password is hunter2");
@@ -87,7 +100,7 @@ const start = (port = 0) =>
 describe("gRPC server and client helpers", () => {
   let server: StartedGrpcServer;
   beforeEach(async () => {
-    Object.assign(calls, { get: 0, create: 0, aborted: 0, lastRequestId: undefined, lastIdempotencyKey: undefined });
+    Object.assign(calls, { get: 0, create: 0, aborted: 0, lastRequestId: undefined, lastIdempotencyKey: undefined, lastCaller: undefined });
     server = await start();
   });
   afterEach(async () => {
@@ -114,6 +127,67 @@ describe("gRPC server and client helpers", () => {
     expect(calls.lastIdempotencyKey).toBe("Zm9vYmFyYmF6cXV4cXV1eA");
     await client.createThing({ value: "b" });
     expect(calls.lastIdempotencyKey).toBeUndefined();
+    close();
+  });
+
+  const ana: commonV1.Caller = {
+    userId: "usr_ana",
+    workspaceId: "wsp_ana",
+    email: "ana@example.com",
+    memberships: [
+      { projectId: "prj_1", role: commonV1.Role.ROLE_OWNER },
+      { projectId: "prj_2", role: commonV1.Role.ROLE_VIEWER },
+    ],
+    allowances: { projects: 3, keywords: 50, seats: 2, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 4 },
+  };
+
+  /** Calls GetThing with hand-made metadata, as a client that does not use createGrpcClient would. */
+  const rawCall = (metadata: GrpcMetadata, value = "a") => {
+    const { raw, close } = createGrpcClient(ThingClientCtor, server.address);
+    return new Promise<{ err: ServiceError | null; res: Msg }>((resolve) =>
+      raw.getThing({ value }, metadata, {}, (err, res) => resolve({ err, res })),
+    ).finally(close);
+  };
+
+  it("carries the caller set around a call, protobuf-encoded in metadata, into the handler's ctx.caller", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    await expect(runWithCaller(ana, () => client.getThing({ value: "for-a-person" }))).resolves.toEqual({ value: "usr_ana" });
+    expect(calls.lastCaller).toEqual(ana);
+    close();
+  });
+
+  it("leaves ctx.caller undefined for a call without a caller, and requireCaller answers unauthorized", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    await client.getThing({ value: "a" });
+    expect(calls.lastCaller).toBeUndefined();
+    await expect(client.getThing({ value: "for-a-person" })).rejects.toMatchObject({ code: "unauthorized" });
+    close();
+  });
+
+  it("refuses a caller that does not decode, before the handler runs, naming caller", async () => {
+    const metadata = new GrpcMetadata();
+    metadata.set(CALLER_METADATA_KEY, Buffer.from([0x0a, 0xff, 0x01]));
+    const { err } = await rawCall(metadata);
+    expect(err?.code).toBe(3); // INVALID_ARGUMENT
+    expect(calls.get).toBe(0);
+    expect(fromServiceError(err as ServiceError)).toMatchObject({ code: "validation_failed", errors: [{ path: "caller" }] });
+  });
+
+  it("refuses a caller missing its identity or allowances, or with a membership without a role", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const broken: commonV1.Caller = {
+      ...ana,
+      workspaceId: "",
+      allowances: undefined,
+      memberships: [{ projectId: "prj_1", role: commonV1.Role.ROLE_UNSPECIFIED }],
+    };
+    const err = (await runWithCaller(broken, () => client.getThing({ value: "a" })).catch((e: unknown) => e)) as DomainError;
+    expect(err).toMatchObject({ code: "validation_failed", status: 400 });
+    expect(err.errors.map((e) => e.path)).toEqual(["caller.workspaceId", "caller.allowances", "caller.memberships.0.role"]);
+    expect(calls.get).toBe(0);
+    const metadata = new GrpcMetadata();
+    metadata.set(CALLER_METADATA_KEY, encodeCaller({ ...ana, userId: "" }));
+    expect((await rawCall(metadata)).err?.code).toBe(3);
     close();
   });
 

@@ -14,6 +14,7 @@ import { DomainError } from "../errors";
 import { newId } from "../ids";
 import { type Logger, runWithRequestId } from "../logger";
 import { IDEMPOTENCY_KEY_METADATA_KEY, IDEMPOTENCY_KEY_PATTERN } from "./call-context";
+import { CALLER_METADATA_KEY, type CallerContext, readCaller } from "./caller-context";
 import { toDomainError, toStatusObject } from "./error-mapping";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
@@ -25,6 +26,12 @@ export interface RpcContext {
    * edge). Create verbs record their effect under it, so a re-run after a crash finds the first result.
    */
   idempotencyKey: string | undefined;
+  /**
+   * Who the call acts for, decoded and checked once from the metadata (`earshot-caller-bin`); undefined
+   * for calls that act for nobody (operator, sign-in, internal). RPCs acting for a person use
+   * `requireCaller(ctx)`.
+   */
+  caller: CallerContext | undefined;
   metadata: Metadata;
   /** Aborted when the client cancels or its deadline passes. */
   signal: AbortSignal;
@@ -56,8 +63,8 @@ const deadlineOf = (call: ServerUnaryCall<unknown, unknown>): Date | undefined =
 };
 
 /**
- * Adapts async handlers to grpc-js callbacks: runs each call in its request-id context, passes a
- * cancellation signal, maps thrown domain errors to status + metadata, and logs one line per call.
+ * Adapts async handlers to grpc-js callbacks: runs each call in its request-id context, decodes its caller,
+ * passes a cancellation signal, maps thrown domain errors to status + metadata, and logs one line per call.
  */
 export const implementService = <S>(
   serviceName: string,
@@ -83,14 +90,19 @@ export const implementService = <S>(
         end();
       };
       runWithRequestId(requestId, () => {
-        const ctx: RpcContext = {
-          requestId,
-          idempotencyKey: readIdempotencyKey(call.metadata),
-          metadata: call.metadata,
-          signal: controller.signal,
-          deadline: deadlineOf(call),
+        // A malformed caller is refused before the handler runs, like any other invalid input.
+        const run = async () => {
+          const ctx: RpcContext = {
+            requestId,
+            idempotencyKey: readIdempotencyKey(call.metadata),
+            caller: readCaller(call.metadata.get(CALLER_METADATA_KEY)),
+            metadata: call.metadata,
+            signal: controller.signal,
+            deadline: deadlineOf(call),
+          };
+          return handler(call.request, ctx);
         };
-        handler(call.request, ctx).then(
+        run().then(
           (response) => {
             if (debug) logger.debug({ rpc: `${serviceName}/${method}`, ms: elapsedMs(started) }, "rpc ok");
             callback(null, response);

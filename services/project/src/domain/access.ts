@@ -1,4 +1,4 @@
-import { forbidden, notFound, validationFailed } from "@earshot/platform/core";
+import { forbidden, notFound } from "@earshot/platform/core";
 import type { MemberDoc, ProjectDoc } from "../store";
 import type { Caller, ProjectDeps } from "./deps";
 import type { ProjectRole } from "./project-rules";
@@ -13,13 +13,6 @@ export interface ProjectView {
 }
 
 const RANK: Record<ProjectRole, number> = { viewer: 1, editor: 2, owner: 3 };
-
-export const requireCaller = (caller: Partial<Caller> | undefined): Caller => {
-  if (!caller?.userId || !caller.workspaceId || !caller.allowances) {
-    throw validationFailed([{ path: "caller", message: "userId, workspaceId and allowances are required" }]);
-  }
-  return { userId: caller.userId, workspaceId: caller.workspaceId, email: caller.email ?? "", allowances: caller.allowances };
-};
 
 export const memberKey = (projectId: string, userId: string) => `${projectId}:${userId}`;
 

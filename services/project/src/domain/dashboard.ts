@@ -4,7 +4,8 @@ import { dashboardFieldsSchema } from "../fields";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
-import { bumped, projectEvent, replaceProject } from "./projects";
+import { projectUpdatedEvent } from "../events";
+import { bumped, replaceProject } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
@@ -33,7 +34,7 @@ export const setPublicDashboard = (
     try {
       await deps.outbox.commit(
         [replaceProject(view.project, next)],
-        [projectEvent("project.updated", next, { fields: ["publicDashboard"], status: next.status })],
+        [projectUpdatedEvent(next, ["publicDashboard"])],
       );
     } catch (err) {
       // A share id clash (one in 2^72) is retried with a fresh id by failing as a version conflict would.

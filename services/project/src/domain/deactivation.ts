@@ -1,7 +1,8 @@
 import { type CloudEvent, withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
-import { bumped, projectEvent, replaceProject } from "./projects";
+import { projectUpdatedEvent } from "../events";
+import { bumped, replaceProject } from "./projects";
 
 // A deactivated account's projects stop (paused, remembered as paused by deactivation); reactivation
 // resumes exactly those, leaving projects the owner had paused themselves alone.
@@ -12,7 +13,7 @@ const move = async (deps: ProjectDeps, project: ProjectDoc, to: "paused" | "acti
   const next: ProjectDoc = { ...project, status: to, updatedAt: deps.clock.now() };
   if (to === "paused") next.pausedByDeactivation = true;
   else delete next.pausedByDeactivation;
-  await deps.outbox.commit([replaceProject(project, next)], [projectEvent("project.updated", next, { fields: ["status"], status: to })]);
+  await deps.outbox.commit([replaceProject(project, next)], [projectUpdatedEvent(next, ["status"])]);
   return bumped(next);
 };
 

@@ -11,11 +11,10 @@ export interface ProjectDeps {
   guard: WorkspaceGuard;
 }
 
+/** Who a verb acts for: the RPC's validated caller (its memberships are not used; the members collection is authoritative). */
 export interface Caller {
   userId: string;
   workspaceId: string;
   email: string;
   allowances: { projects: number; seats: number };
 }
-
-export const SOURCE = "earshot/project";

@@ -3,7 +3,8 @@ import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { memberKey } from "./access";
 import type { ProjectDeps } from "./deps";
-import { hashToken, memberEvent, type MemberStatus, statusOf } from "./members";
+import { memberEvent } from "../events";
+import { hashToken, type MemberStatus, statusOf } from "./members";
 
 // Invitation acceptance, reached by the emailed token (the invitee may have no account yet).
 

@@ -20,7 +20,8 @@ import { memberFields, type MemberStatus } from "../fields";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, type ProjectView } from "./access";
-import { type Caller, type ProjectDeps, SOURCE } from "./deps";
+import { memberEvent } from "../events";
+import type { Caller, ProjectDeps } from "./deps";
 import { seatHolders } from "./usage";
 
 // Members and invitations. An invitation is emailed with a one-time token (only its hash is stored),
@@ -46,14 +47,6 @@ export const statusOf = (m: MemberDoc, now: Date): MemberStatus => {
   if (m.status === "pending" && m.expiresAt && m.expiresAt.getTime() <= now.getTime()) return "expired";
   return m.status ?? "pending";
 };
-
-export const memberEvent = (type: string, m: MemberDoc) => ({
-  type,
-  source: SOURCE,
-  subject: m.projectId,
-  key: m.projectId,
-  data: { projectId: m.projectId, memberId: m._id, memberType: m.memberType, userId: m.userId ?? "", email: m.email, role: m.role },
-});
 
 const assertNotArchived = (project: ProjectDoc) => {
   if (project.status === "archived") throw conflict("The project is archived.");

@@ -14,24 +14,18 @@ import {
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS, PROJECTS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, memberKey, type ProjectView, requireRole } from "./access";
-import { type Caller, type ProjectDeps, SOURCE } from "./deps";
+import { projectArchivedEvent, projectCreatedEvent, projectUpdatedEvent } from "../events";
+import type { Caller, ProjectDeps } from "./deps";
 import {
   checkProjectFields,
   DIGEST_HOUR,
   isProjectStatus,
   PROJECT_DEFAULTS,
   type ProjectFields,
+  type ProjectRole,
   type ProjectStatus,
   type Source,
 } from "./project-rules";
-
-export const projectEvent = (type: string, project: ProjectDoc, data: Record<string, unknown>): StagedEvent => ({
-  type,
-  source: SOURCE,
-  subject: project._id,
-  key: project._id,
-  data: { projectId: project._id, workspaceId: project.workspaceId, ...data },
-});
 
 /** Replaces a project read at version `_v`; the caller retries on a version conflict. */
 export const replaceProject = (project: ProjectDoc, next: ProjectDoc): Write => ({
@@ -99,7 +93,7 @@ export const createProject = async (
             { kind: "insert", collection: PROJECTS, doc: project },
             { kind: "insert", collection: MEMBERS, doc: owner },
           ],
-          [projectEvent("project.created", project, { ownerId: project.ownerId, name: project.name })],
+          [projectCreatedEvent(project)],
           effectKey ? { key: effectKey, resourceId: project._id } : undefined,
         );
         return { project, role: "owner" as const, membership: owner };
@@ -144,8 +138,8 @@ export const updateProject = (deps: ProjectDeps, caller: Caller, projectId: stri
       delete next.pausedByDeactivation;
       if (next.status === "archived") next.archivedAt = now;
     }
-    events.push(projectEvent("project.updated", next, { fields: [...changed, ...(statusChange ? ["status"] : [])], status: next.status }));
-    if (next.status === "archived") events.push(projectEvent("project.archived", next, {}));
+    events.push(projectUpdatedEvent(next, [...changed, ...(statusChange ? ["status"] : [])]));
+    if (next.status === "archived") events.push(projectArchivedEvent(next));
     await deps.outbox.commit([replaceProject(view.project, next)], events);
     return { ...view, project: bumped(next) };
   });
@@ -159,7 +153,7 @@ export const archiveProject = (deps: ProjectDeps, caller: Caller, projectId: str
     delete next.pausedByDeactivation;
     await deps.outbox.commit(
       [replaceProject(view.project, next)],
-      [projectEvent("project.updated", next, { fields: ["status"], status: "archived" }), projectEvent("project.archived", next, {})],
+      [projectUpdatedEvent(next, ["status"]), projectArchivedEvent(next)],
     );
     return { ...view, project: bumped(next) };
   });
@@ -182,4 +176,16 @@ export const listProjects = async (deps: ProjectDeps, caller: Caller, limit: num
     }),
     nextCursor: page.nextCursor,
   };
+};
+
+/**
+ * The projects a user is a member of, with the role, leaving out archived ones (an archived project grants
+ * nothing): what the edge puts in the caller's memberships.
+ */
+export const membershipsOf = async (deps: ProjectDeps, userId: string): Promise<Array<{ projectId: string; role: ProjectRole }>> => {
+  const memberships = await deps.collections.members.find({ memberType: "member", userId });
+  if (memberships.length === 0) return [];
+  const live = await deps.collections.projects.find({ _id: { $in: memberships.map((m) => m.projectId) }, status: { $ne: "archived" } });
+  const liveIds = new Set(live.map((p) => p._id));
+  return memberships.filter((m) => liveIds.has(m.projectId)).map((m) => ({ projectId: m.projectId, role: m.role }));
 };

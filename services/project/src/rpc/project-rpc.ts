@@ -1,16 +1,42 @@
-import { notFound, type RpcContext } from "@earshot/platform";
-import type { projectV1 } from "@earshot/proto";
-import { type ProjectView, requireCaller } from "../domain/access";
+import {
+  type EnumWords,
+  MEMBER_TYPE_WORDS,
+  notFound,
+  PROJECT_STATUS_WORDS,
+  requireCaller,
+  ROLE_WORDS,
+  type RpcContext,
+  SOURCE_WORDS,
+  validationFailed,
+} from "@earshot/platform";
+import type { commonV1, projectV1 } from "@earshot/proto";
+import type { ProjectView } from "../domain/access";
 import { setPublicDashboard } from "../domain/dashboard";
-import type { ProjectDeps } from "../domain/deps";
+import type { Caller, ProjectDeps } from "../domain/deps";
 import { acceptInvitation, previewInvitation } from "../domain/invitations";
 import { inviteMember, listMembers, removeMember, statusOf, updateMemberRole } from "../domain/members";
-import { archiveProject, createProject, listProjects, updateProject } from "../domain/projects";
+import { archiveProject, createProject, listProjects, membershipsOf, updateProject } from "../domain/projects";
 import { loadVisibleProject } from "../domain/access";
 import { workspaceUsage } from "../domain/usage";
 import type { MemberDoc, ProjectDoc } from "../store";
 
-// gRPC adapter: decode, call a domain verb, encode. No rules live here.
+// gRPC adapter: decode, call a domain verb, encode. No rules live here. The caller comes from the call's
+// metadata (ctx.caller), never from the request. Enums become the domain's words and back; an enum value the
+// domain does not know becomes a word it refuses with a field error, and UNSPECIFIED becomes "not given".
+
+/** The word of an enum value; "" for UNSPECIFIED, a word no rule accepts for a value this build does not know. */
+const wordOf = <E extends number>(words: EnumWords<E, string>, value: E): string =>
+  value === 0 ? "" : (words.word(value) ?? `unknown(${value})`);
+
+/** The enum value of a domain word (always one the domain produced, so always known). */
+const valueOf = <E extends number>(words: EnumWords<E, string>, word: string): E => words.value(word) ?? (0 as E);
+
+const callerOf = (ctx: RpcContext): Caller => {
+  const c = requireCaller(ctx);
+  return { userId: c.userId, workspaceId: c.workspaceId, email: c.email, allowances: c.allowances };
+};
+
+const sourcesOf = (list: projectV1.SourceList | undefined): string[] | undefined => list?.sources.map((v) => wordOf(SOURCE_WORDS, v));
 
 export const toProjectMessage = (p: ProjectDoc, role: string): projectV1.Project => ({
   id: p._id,
@@ -20,10 +46,10 @@ export const toProjectMessage = (p: ProjectDoc, role: string): projectV1.Project
   description: p.description,
   color: p.color,
   icon: p.icon,
-  enabledSources: p.enabledSources,
-  status: p.status,
+  enabledSources: p.enabledSources.map((w) => valueOf<commonV1.Source>(SOURCE_WORDS, w)),
+  status: valueOf<commonV1.ProjectStatus>(PROJECT_STATUS_WORDS, p.status),
   digestTimezone: p.digestTimezone,
-  role,
+  role: valueOf<commonV1.Role>(ROLE_WORDS, role),
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
   publicDashboard: {
@@ -40,11 +66,11 @@ const view = (v: ProjectView) => toProjectMessage(v.project, v.role);
 export const toMemberMessage = (m: MemberDoc, now: Date): projectV1.Member => ({
   id: m._id,
   projectId: m.projectId,
-  memberType: m.memberType,
+  memberType: valueOf<commonV1.MemberType>(MEMBER_TYPE_WORDS, m.memberType),
   userId: m.userId ?? "",
   email: m.email,
   name: m.name ?? "",
-  role: m.role,
+  role: valueOf<commonV1.Role>(ROLE_WORDS, m.role),
   status: statusOf(m, now),
   createdAt: m.createdAt,
   expiresAt: m.expiresAt,
@@ -55,44 +81,44 @@ export const projectRpc = (deps: ProjectDeps) => ({
     project: view(
       await createProject(
         deps,
-        requireCaller(req.caller),
+        callerOf(ctx),
         {
           name: req.name,
           ...(req.description !== undefined ? { description: req.description } : {}),
           ...(req.color !== undefined ? { color: req.color } : {}),
           ...(req.icon !== undefined ? { icon: req.icon } : {}),
-          ...(req.enabledSources ? { enabledSources: req.enabledSources.sources } : {}),
+          ...(req.enabledSources ? { enabledSources: sourcesOf(req.enabledSources) } : {}),
           ...(req.digestTimezone !== undefined ? { digestTimezone: req.digestTimezone } : {}),
         },
         ctx.idempotencyKey,
       ),
     ),
   }),
-  getProject: async (req: projectV1.GetProjectRequest, _ctx: RpcContext): Promise<projectV1.GetProjectResponse> => ({
-    project: view(await loadVisibleProject(deps, requireCaller(req.caller), req.projectId)),
+  getProject: async (req: projectV1.GetProjectRequest, ctx: RpcContext): Promise<projectV1.GetProjectResponse> => ({
+    project: view(await loadVisibleProject(deps, callerOf(ctx), req.projectId)),
   }),
-  listProjects: async (req: projectV1.ListProjectsRequest, _ctx: RpcContext): Promise<projectV1.ListProjectsResponse> => {
-    const page = await listProjects(deps, requireCaller(req.caller), req.limit, req.cursor);
+  listProjects: async (req: projectV1.ListProjectsRequest, ctx: RpcContext): Promise<projectV1.ListProjectsResponse> => {
+    const page = await listProjects(deps, callerOf(ctx), req.limit, req.cursor);
     return { projects: page.items.map(view), nextCursor: page.nextCursor ?? "" };
   },
-  updateProject: async (req: projectV1.UpdateProjectRequest, _ctx: RpcContext): Promise<projectV1.UpdateProjectResponse> => ({
+  updateProject: async (req: projectV1.UpdateProjectRequest, ctx: RpcContext): Promise<projectV1.UpdateProjectResponse> => ({
     project: view(
-      await updateProject(deps, requireCaller(req.caller), req.projectId, {
+      await updateProject(deps, callerOf(ctx), req.projectId, {
         ...(req.name !== undefined ? { name: req.name } : {}),
         ...(req.description !== undefined ? { description: req.description } : {}),
         ...(req.color !== undefined ? { color: req.color } : {}),
         ...(req.icon !== undefined ? { icon: req.icon } : {}),
-        ...(req.enabledSources ? { enabledSources: req.enabledSources.sources } : {}),
+        ...(req.enabledSources ? { enabledSources: sourcesOf(req.enabledSources) } : {}),
         ...(req.digestTimezone !== undefined ? { digestTimezone: req.digestTimezone } : {}),
-        ...(req.status !== undefined ? { status: req.status } : {}),
+        ...(req.status !== undefined ? { status: wordOf(PROJECT_STATUS_WORDS, req.status) } : {}),
       }),
     ),
   }),
-  archiveProject: async (req: projectV1.ArchiveProjectRequest, _ctx: RpcContext): Promise<projectV1.ArchiveProjectResponse> => ({
-    project: view(await archiveProject(deps, requireCaller(req.caller), req.projectId)),
+  archiveProject: async (req: projectV1.ArchiveProjectRequest, ctx: RpcContext): Promise<projectV1.ArchiveProjectResponse> => ({
+    project: view(await archiveProject(deps, callerOf(ctx), req.projectId)),
   }),
-  listProjectMembers: async (req: projectV1.ListProjectMembersRequest, _ctx: RpcContext): Promise<projectV1.ListProjectMembersResponse> => {
-    const { page } = await listMembers(deps, requireCaller(req.caller), req.projectId, req.limit, req.cursor);
+  listProjectMembers: async (req: projectV1.ListProjectMembersRequest, ctx: RpcContext): Promise<projectV1.ListProjectMembersResponse> => {
+    const { page } = await listMembers(deps, callerOf(ctx), req.projectId, req.limit, req.cursor);
     const now = deps.clock.now();
     return { members: page.items.map((m) => toMemberMessage(m, now)), nextCursor: page.nextCursor ?? "" };
   },
@@ -100,28 +126,33 @@ export const projectRpc = (deps: ProjectDeps) => ({
     member: toMemberMessage(
       await inviteMember(
         deps,
-        requireCaller(req.caller),
-        { projectId: req.projectId, email: req.email, role: req.role, acceptUrlBase: req.acceptUrlBase },
+        callerOf(ctx),
+        { projectId: req.projectId, email: req.email, role: wordOf(ROLE_WORDS, req.role), acceptUrlBase: req.acceptUrlBase },
         ctx.idempotencyKey,
       ),
       deps.clock.now(),
     ),
   }),
-  updateProjectMember: async (req: projectV1.UpdateProjectMemberRequest, _ctx: RpcContext): Promise<projectV1.UpdateProjectMemberResponse> => ({
+  updateProjectMember: async (req: projectV1.UpdateProjectMemberRequest, ctx: RpcContext): Promise<projectV1.UpdateProjectMemberResponse> => ({
     member: toMemberMessage(
-      await updateMemberRole(deps, requireCaller(req.caller), { projectId: req.projectId, memberId: req.memberId, role: req.role, memberType: req.memberType }),
+      await updateMemberRole(deps, callerOf(ctx), {
+        projectId: req.projectId,
+        memberId: req.memberId,
+        role: wordOf(ROLE_WORDS, req.role),
+        memberType: wordOf(MEMBER_TYPE_WORDS, req.memberType),
+      }),
       deps.clock.now(),
     ),
   }),
-  removeProjectMember: async (req: projectV1.RemoveProjectMemberRequest, _ctx: RpcContext): Promise<projectV1.RemoveProjectMemberResponse> => ({
+  removeProjectMember: async (req: projectV1.RemoveProjectMemberRequest, ctx: RpcContext): Promise<projectV1.RemoveProjectMemberResponse> => ({
     member: toMemberMessage(
-      await removeMember(deps, requireCaller(req.caller), { projectId: req.projectId, memberId: req.memberId, memberType: req.memberType }),
+      await removeMember(deps, callerOf(ctx), { projectId: req.projectId, memberId: req.memberId, memberType: wordOf(MEMBER_TYPE_WORDS, req.memberType) }),
       deps.clock.now(),
     ),
   }),
-  setPublicDashboard: async (req: projectV1.SetPublicDashboardRequest, _ctx: RpcContext): Promise<projectV1.SetPublicDashboardResponse> => ({
+  setPublicDashboard: async (req: projectV1.SetPublicDashboardRequest, ctx: RpcContext): Promise<projectV1.SetPublicDashboardResponse> => ({
     project: view(
-      await setPublicDashboard(deps, requireCaller(req.caller), {
+      await setPublicDashboard(deps, callerOf(ctx), {
         projectId: req.projectId,
         enabled: req.enabled,
         ...(req.description !== undefined ? { description: req.description } : {}),
@@ -137,7 +168,7 @@ export const projectRpc = (deps: ProjectDeps) => ({
         projectId: project._id,
         projectName: project.name,
         email: invitation.email,
-        role: invitation.role,
+        role: valueOf<commonV1.Role>(ROLE_WORDS, invitation.role),
         status,
         expiresAt: invitation.expiresAt,
       },
@@ -150,4 +181,10 @@ export const projectRpc = (deps: ProjectDeps) => ({
   },
   getWorkspaceUsage: async (req: projectV1.GetWorkspaceUsageRequest, _ctx: RpcContext): Promise<projectV1.GetWorkspaceUsageResponse> =>
     workspaceUsage(deps, req.workspaceId),
+  // The edge resolves a caller with this, so it names the user itself and needs no caller.
+  listMemberships: async (req: projectV1.ListMembershipsRequest, _ctx: RpcContext): Promise<projectV1.ListMembershipsResponse> => {
+    if (!req.userId) throw validationFailed([{ path: "userId", message: "is required" }]);
+    const memberships = await membershipsOf(deps, req.userId);
+    return { memberships: memberships.map((m) => ({ projectId: m.projectId, role: valueOf<commonV1.Role>(ROLE_WORDS, m.role) })) };
+  },
 });

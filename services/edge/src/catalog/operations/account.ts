@@ -37,7 +37,7 @@ export const accountOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { user } = await ctx.backends.account.updateUser({ userId: ctx.principal.userId, name: input.name });
+      const { user } = await ctx.backends.account.updateUser({ name: input.name });
       return { data: presentUser(user, undefined) };
     },
   }),
@@ -55,7 +55,7 @@ export const accountOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     handler: async (input, ctx) => {
-      const { user } = await ctx.backends.account.deactivateUser({ userId: ctx.principal.userId, confirmation: input.confirmation });
+      const { user } = await ctx.backends.account.deactivateUser({ confirmation: input.confirmation });
       ctx.credentials.forgetUser(ctx.principal.userId);
       return { data: presentUser(user, undefined) };
     },
@@ -106,7 +106,7 @@ export const accountOperations = [
     list: true,
     annotations: READ,
     handler: async (input, ctx) => {
-      const res = await ctx.backends.account.listApiKeys({ userId: ctx.principal.userId, limit: input.limit, cursor: input.cursor ?? "" });
+      const res = await ctx.backends.account.listApiKeys({ limit: input.limit, cursor: input.cursor ?? "" });
       return { data: res.apiKeys.map(presentApiKey), nextCursor: res.nextCursor || null, limit: input.limit };
     },
   }),
@@ -134,7 +134,7 @@ export const accountOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, ctx) => {
       const res = await ctx.backends.account.createApiKey({
-        userId: ctx.principal.userId,
+        userId: "",
         name: input.name,
         scopes: input.scopes,
         expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined,
@@ -157,7 +157,7 @@ export const accountOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { apiKey } = await ctx.backends.account.revokeApiKey({ userId: ctx.principal.userId, keyId: input.keyId });
+      const { apiKey } = await ctx.backends.account.revokeApiKey({ keyId: input.keyId });
       ctx.credentials.forgetUser(ctx.principal.userId);
       return { data: presentApiKey(apiKey) };
     },

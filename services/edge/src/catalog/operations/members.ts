@@ -1,9 +1,10 @@
 import { memberFields } from "@earshot/project/fields";
 import { z } from "zod";
-import { callerOf } from "../../pipeline/principal";
+import { MEMBER_TYPE_WORDS, ROLE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
 import { memberSchema, presentMember } from "../present";
 import { pageQuery, resourceId } from "../schemas";
+import { wireValue } from "../wire-enums";
 
 const projectPath = z.object({ projectId: resourceId("The project id.") }).strict();
 const memberPath = z.object({ projectId: resourceId("The project id."), memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
@@ -24,7 +25,6 @@ export const memberOperations = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const res = await ctx.backends.project.listProjectMembers({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         limit: input.limit,
         cursor: input.cursor ?? "",
@@ -54,10 +54,9 @@ export const memberOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, ctx) => {
       const { member } = await ctx.backends.project.inviteProjectMember({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         email: input.email,
-        role: input.role,
+        role: wireValue(ROLE_WORDS, input.role),
         acceptUrlBase: ctx.publicUrl,
       });
       return { data: presentMember(member) };
@@ -85,11 +84,10 @@ export const memberOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { member } = await ctx.backends.project.updateProjectMember({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         memberId: input.memberId,
-        role: input.role,
-        memberType: input.memberType,
+        role: wireValue(ROLE_WORDS, input.role),
+        memberType: wireValue(MEMBER_TYPE_WORDS, input.memberType),
       });
       return { data: presentMember(member) };
     },
@@ -113,10 +111,9 @@ export const memberOperations = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { member } = await ctx.backends.project.removeProjectMember({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         memberId: input.memberId,
-        memberType: input.memberType,
+        memberType: wireValue(MEMBER_TYPE_WORDS, input.memberType),
       });
       return { data: presentMember(member) };
     },

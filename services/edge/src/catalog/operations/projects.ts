@@ -1,9 +1,10 @@
 import { dashboardFields, projectFields, projectStatusField } from "@earshot/project/fields";
 import { z } from "zod";
-import { callerOf } from "../../pipeline/principal";
+import { PROJECT_STATUS_WORDS, SOURCE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
 import { presentProject, projectSchema } from "../present";
 import { pageQuery, resourceId } from "../schemas";
+import { wireValue } from "../wire-enums";
 
 const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
 
@@ -22,7 +23,7 @@ const projectFieldsMessage = (input: OptionalProjectFields) => ({
   description: input.description,
   color: input.color,
   icon: input.icon,
-  enabledSources: input.enabledSources ? { sources: input.enabledSources } : undefined,
+  enabledSources: input.enabledSources ? { sources: input.enabledSources.map((s) => wireValue(SOURCE_WORDS, s)) } : undefined,
   digestTimezone: input.digestTimezone,
 });
 
@@ -43,7 +44,7 @@ export const projectOperations = [
     list: true,
     annotations: READ,
     handler: async (input, ctx) => {
-      const res = await ctx.backends.project.listProjects({ caller: callerOf(ctx.principal), limit: input.limit, cursor: input.cursor ?? "" });
+      const res = await ctx.backends.project.listProjects({ limit: input.limit, cursor: input.cursor ?? "" });
       return { data: res.projects.map((p) => presentProject(p, ctx.publicUrl)), nextCursor: res.nextCursor || null, limit: input.limit };
     },
   }),
@@ -64,7 +65,6 @@ export const projectOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.createProject({
-        caller: callerOf(ctx.principal),
         name: input.name,
         ...projectFieldsMessage(input),
       });
@@ -84,7 +84,7 @@ export const projectOperations = [
     successStatus: 200,
     annotations: READ,
     handler: async (input, ctx) => {
-      const { project } = await ctx.backends.project.getProject({ caller: callerOf(ctx.principal), projectId: input.projectId });
+      const { project } = await ctx.backends.project.getProject({ projectId: input.projectId });
       return { data: presentProject(project, ctx.publicUrl) };
     },
   }),
@@ -113,11 +113,10 @@ export const projectOperations = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.updateProject({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         name: input.name,
         ...projectFieldsMessage(input),
-        status: input.status,
+        status: input.status === undefined ? undefined : wireValue(PROJECT_STATUS_WORDS, input.status),
       });
       return { data: presentProject(project, ctx.publicUrl) };
     },
@@ -135,7 +134,7 @@ export const projectOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { project } = await ctx.backends.project.archiveProject({ caller: callerOf(ctx.principal), projectId: input.projectId });
+      const { project } = await ctx.backends.project.archiveProject({ projectId: input.projectId });
       return { data: presentProject(project, ctx.publicUrl) };
     },
   }),
@@ -163,7 +162,6 @@ export const projectOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     handler: async (input, ctx) => {
       const { project } = await ctx.backends.project.setPublicDashboard({
-        caller: callerOf(ctx.principal),
         projectId: input.projectId,
         enabled: input.enabled,
         description: input.description,

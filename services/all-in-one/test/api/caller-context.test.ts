@@ -1,0 +1,84 @@
+import type { CloudEvent } from "@earshot/platform";
+import { commonV1 } from "@earshot/proto";
+import { type Actor, type Harness, startHarness } from "./harness";
+import { buildWorld, type World } from "./world";
+
+// The caller travels with every call: the edge sends the principal with the memberships its cache holds,
+// and project events keep that cache current. A member removed from a project (or a project archived)
+// is gone from the next caller as soon as the event is delivered, without the edge asking again.
+
+describe("caller context", () => {
+  let h: Harness;
+  let w: World;
+  beforeAll(async () => {
+    h = await startHarness();
+    w = await buildWorld(h);
+  }, 60_000);
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  const memberships = () => h.running.gateway.memberships;
+
+  /** Resolves when the edge's cache has applied the first event of `type` that `match` accepts. */
+  const applied = (type: string, match: (data: Record<string, unknown>) => boolean) =>
+    new Promise<CloudEvent>((resolve) => {
+      const off = memberships().onApplied((event) => {
+        if (event.type === type && match(event.data as Record<string, unknown>)) {
+          off();
+          resolve(event);
+        }
+      });
+    });
+
+  /**
+   * Adds a new person to the world's project and waits until the edge has applied their member.added, so
+   * no event about them is still on its way when the test looks at their cached memberships.
+   */
+  const join = async (role: "viewer" | "editor"): Promise<Actor> => {
+    const person = await h.newActor();
+    const delivered = applied("member.added", (d) => d.userId === person.userId && d.projectId === w.projectId);
+    const invited = await h.call("invite_project_member", { projectId: w.projectId, email: person.email, role }, w.owner.key);
+    expect(invited.status).toBe(201);
+    await h.project.acceptInvitation({ token: h.inviteToken(person.email)!, userId: person.userId, userEmail: person.email, userName: "Member" });
+    await delivered;
+    return person;
+  };
+
+  const memberIdOf = async (userId: string) => {
+    const res = await h.call("list_project_members", { projectId: w.projectId }, w.owner.key);
+    return (res.body.data as Array<{ id: string; userId: string | null }>).find((m) => m.userId === userId)!.id;
+  };
+
+  it("answers 404 to a removed member and drops the project from their next caller once member.removed is delivered", async () => {
+    const viewer = await join("viewer");
+    expect((await h.call("get_project", { projectId: w.projectId }, viewer.key)).status).toBe(200);
+    expect(memberships().peek(viewer.userId)).toEqual([{ projectId: w.projectId, role: commonV1.Role.ROLE_VIEWER }]);
+    const loads = memberships().loads;
+
+    const delivered = applied("member.removed", (d) => d.userId === viewer.userId && d.projectId === w.projectId);
+    const memberId = await memberIdOf(viewer.userId);
+    const removed = await h.call("remove_project_member", { projectId: w.projectId, memberId, memberType: "member" }, w.owner.key);
+    expect(removed.status).toBe(200);
+    await delivered;
+
+    const refused = await h.call("get_project", { projectId: w.projectId }, viewer.key);
+    expect(refused.status).toBe(404);
+    expect(refused.body.code).toBe("not_found");
+    // What the viewer's next request sends as its caller: the cache updated by the event, not reloaded.
+    expect(await memberships().forUser(viewer.userId)).not.toContainEqual(expect.objectContaining({ projectId: w.projectId }));
+    expect(memberships().loads).toBe(loads);
+  });
+
+  it("drops an archived project from the next caller of every member once project.archived is delivered", async () => {
+    const editor = await join("editor");
+    expect((await h.call("get_project", { projectId: w.projectId }, editor.key)).status).toBe(200);
+    expect(memberships().peek(editor.userId)).toEqual([{ projectId: w.projectId, role: commonV1.Role.ROLE_EDITOR }]);
+    const delivered = applied("project.archived", (d) => d.projectId === w.projectId);
+    expect((await h.call("archive_project", { projectId: w.projectId }, w.owner.key)).status).toBe(200);
+    await delivered;
+    for (const who of [editor, w.owner]) {
+      expect(await memberships().forUser(who.userId)).not.toContainEqual(expect.objectContaining({ projectId: w.projectId }));
+    }
+  });
+});

@@ -1,0 +1,226 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { projectService } from "@earshot/project";
+import {
+  baseConfigSchema,
+  type CloudEvent,
+  createGrpcClient,
+  createInProcessBus,
+  createMailer,
+  type DocumentStore,
+  type GrpcClientHandle,
+  type HostedService,
+  hostService,
+  loadConfig,
+  ManualClock,
+  openEmbeddedStore,
+  runWithCaller,
+  silentLogger,
+  type Subscription,
+  subscribeEvents,
+} from "@earshot/platform";
+import { commonV1, projectV1 } from "@earshot/proto";
+import { testCaller } from "../../../platform/src/testing/caller";
+import { makeTempDir } from "../../../platform/src/testing/tmp";
+import { MembershipCache } from "./memberships";
+
+// The edge's membership cache against the real project service (hosted as the all-in-one hosts it, over
+// a real gRPC hop) and its real events on the in-process bus. Tests wait for an event to be applied,
+// never for time to pass; the cache's age runs on a manual clock.
+
+const { Role } = commonV1;
+const MAX_AGE_MS = 60_000;
+
+describe("membership cache", () => {
+  let tmp: { dir: string; cleanup: () => Promise<void> };
+  let hosted: HostedService;
+  let project: GrpcClientHandle<projectV1.ProjectServiceClient>;
+  let edgeStore: DocumentStore;
+  const bus = createInProcessBus();
+  let clock: ManualClock;
+  let cache: MembershipCache;
+  let subscription: Subscription;
+  /** Lets a test hold a load's answer back until it has changed something meanwhile. */
+  let gate: Promise<void> | undefined;
+  let n = 0;
+
+  beforeAll(async () => {
+    tmp = await makeTempDir();
+    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
+    const logger = silentLogger();
+    hosted = await hostService(projectService, {
+      config,
+      host: "127.0.0.1",
+      port: 0,
+      bus,
+      logger,
+      mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
+    });
+    project = createGrpcClient(projectV1.ProjectServiceClient, hosted.address);
+    edgeStore = await openEmbeddedStore();
+  });
+
+  beforeEach(async () => {
+    clock = new ManualClock();
+    gate = undefined;
+    cache = new MembershipCache({
+      load: async (userId) => {
+        const { memberships } = await project.client.listMemberships({ userId });
+        await gate;
+        return memberships;
+      },
+      maxAgeMs: MAX_AGE_MS,
+      now: () => clock.now().getTime(),
+    });
+    subscription = await subscribeEvents({
+      bus,
+      store: edgeStore,
+      clock,
+      logger: silentLogger(),
+      groupId: `edge.memberships.test-${++n}`,
+      topics: ["earshot.project.v1"],
+      handle: async (event) => cache.apply(event),
+    });
+  });
+
+  afterEach(async () => {
+    await subscription.stop();
+  });
+
+  afterAll(async () => {
+    project.close();
+    await hosted.stop(1000);
+    await bus.close();
+    await edgeStore.close();
+    await tmp.cleanup();
+  });
+
+  const person = (name: string) => {
+    n += 1;
+    return { id: `usr_${name}${n}`, workspaceId: `wsp_${name}${n}`, email: `${name}${n}@example.com` };
+  };
+  type Person = ReturnType<typeof person>;
+
+  const as = <T>(who: Person, fn: () => Promise<T>) => runWithCaller(testCaller(who), fn);
+
+  /** Resolves when the cache has applied the first event of `type` that `match` accepts. */
+  const applied = (type: string, match: (data: Record<string, unknown>) => boolean = () => true) =>
+    new Promise<CloudEvent>((resolve) => {
+      const off = cache.onApplied((event) => {
+        if (event.type === type && match(event.data as Record<string, unknown>)) {
+          off();
+          resolve(event);
+        }
+      });
+    });
+
+  const createProject = async (owner: Person) => (await as(owner, () => project.client.createProject({ name: "Team" }))).project!.id;
+
+  const tokenMailedTo = async (email: string): Promise<string> => {
+    const dir = join(tmp.dir, "mail");
+    for (const file of (await readdir(dir)).sort().reverse()) {
+      const text = (await readFile(join(dir, file), "utf8")).replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      if (!text.includes(email)) continue;
+      const match = /\/invitations\/([A-Za-z0-9_-]{20,})/.exec(text);
+      if (match) return match[1] as string;
+    }
+    throw new Error(`no invitation mailed to ${email}`);
+  };
+
+  /** Invites `member` as a viewer and accepts; resolves with the member id once the cache applied member.added. */
+  const join_ = async (owner: Person, projectId: string, member: Person) => {
+    const added = applied("member.added", (d) => d.userId === member.id && d.projectId === projectId);
+    await as(owner, () =>
+      project.client.inviteProjectMember({ projectId, email: member.email, role: Role.ROLE_VIEWER, acceptUrlBase: "https://earshot.test" }),
+    );
+    const token = await tokenMailedTo(member.email);
+    const { member: row } = await project.client.acceptInvitation({ token, userId: member.id, userEmail: member.email, userName: "Member" });
+    await added;
+    return row!.id;
+  };
+
+  it("warms a miss with one ListMemberships call shared by concurrent requests, and answers hits without a call", async () => {
+    const owner = person("olive");
+    const first = await createProject(owner);
+    const second = await createProject(owner);
+    const answers = await Promise.all([cache.forUser(owner.id), cache.forUser(owner.id), cache.forUser(owner.id)]);
+    expect(cache.loads).toBe(1);
+    for (const answer of answers) {
+      expect(answer).toEqual(expect.arrayContaining([{ projectId: first, role: Role.ROLE_OWNER }, { projectId: second, role: Role.ROLE_OWNER }]));
+    }
+    expect(await cache.forUser(owner.id)).toHaveLength(2);
+    expect(cache.loads).toBe(1);
+  });
+
+  it("keeps a cached user current from member.added, member.role_changed and member.removed, without a call", async () => {
+    const owner = person("olive");
+    const ed = person("ed");
+    const projectId = await createProject(owner);
+    expect(await cache.forUser(ed.id)).toEqual([]);
+    const loads = cache.loads;
+
+    const memberId = await join_(owner, projectId, ed);
+    expect(cache.peek(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER }]);
+
+    const changed = applied("member.role_changed", (d) => d.userId === ed.id);
+    await as(owner, () => project.client.updateProjectMember({ projectId, memberId, role: Role.ROLE_EDITOR, memberType: commonV1.MemberType.MEMBER_TYPE_MEMBER }));
+    await changed;
+    expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_EDITOR }]);
+
+    const removed = applied("member.removed", (d) => d.userId === ed.id);
+    await as(owner, () => project.client.removeProjectMember({ projectId, memberId, memberType: commonV1.MemberType.MEMBER_TYPE_MEMBER }));
+    await removed;
+    expect(await cache.forUser(ed.id)).toEqual([]);
+    expect(cache.loads).toBe(loads);
+  });
+
+  it("adds a created project to its owner's cached memberships and drops an archived one from every cached user", async () => {
+    const owner = person("olive");
+    const ed = person("ed");
+    const kept = await createProject(owner);
+    const doomed = await createProject(owner);
+    await join_(owner, doomed, ed);
+    await Promise.all([cache.forUser(owner.id), cache.forUser(ed.id)]);
+    const loads = cache.loads;
+
+    const created = applied("project.created", (d) => d.ownerId === owner.id);
+    const fresh = await createProject(owner);
+    await created;
+    expect(cache.peek(owner.id)).toEqual(expect.arrayContaining([{ projectId: fresh, role: Role.ROLE_OWNER }]));
+
+    const archived = applied("project.archived", (d) => d.projectId === doomed);
+    await as(owner, () => project.client.archiveProject({ projectId: doomed }));
+    await archived;
+    expect((await cache.forUser(owner.id)).map((m) => m.projectId).sort()).toEqual([kept, fresh].sort());
+    expect(await cache.forUser(ed.id)).toEqual([]);
+    expect(cache.loads).toBe(loads);
+  });
+
+  it("loads again once an entry is older than its maximum age", async () => {
+    const owner = person("olive");
+    await createProject(owner);
+    await cache.forUser(owner.id);
+    clock.advance(MAX_AGE_MS - 1);
+    await cache.forUser(owner.id);
+    expect(cache.loads).toBe(1);
+    clock.advance(1);
+    await cache.forUser(owner.id);
+    expect(cache.loads).toBe(2);
+  });
+
+  it("does not keep an answer that an event about the user overtook, so the next request loads again", async () => {
+    const owner = person("olive");
+    const ed = person("ed");
+    const projectId = await createProject(owner);
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    const pending = cache.forUser(ed.id);
+    await join_(owner, projectId, ed);
+    release();
+    gate = undefined;
+    await pending;
+    expect(cache.peek(ed.id)).toBeUndefined();
+    expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER }]);
+    expect(cache.loads).toBe(2);
+  });
+});

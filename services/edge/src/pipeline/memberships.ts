@@ -1,0 +1,134 @@
+import { type CloudEvent, ROLE_WORDS } from "@earshot/platform";
+import { commonV1 } from "@earshot/proto";
+
+// The caller's memberships (project -> role) for the Caller the edge sends with every call. Kept per user,
+// loaded by one call on a miss, and kept current by the project service's events on every replica
+// (member added, role changed, removed; project created, archived), so a removed member or an archived
+// project stops appearing in callers as soon as the event arrives. Entries also expire after `maxAgeMs`,
+// which bounds staleness when events are late or there is no bus at all.
+
+export interface MembershipCacheOptions {
+  /** Reads a user's memberships from the service that owns them. */
+  load(userId: string): Promise<commonV1.Membership[]>;
+  maxAgeMs: number;
+  now?: () => number;
+  /** Entries kept before the cache starts over (memory bound). */
+  maxEntries?: number;
+}
+
+interface Entry {
+  roles: Map<string, commonV1.Role>;
+  loadedAt: number;
+}
+
+interface Loading {
+  promise: Promise<commonV1.Membership[]>;
+  /** Set when an event about the user arrived after the load began: its answer may predate the event. */
+  stale: boolean;
+}
+
+interface MemberEventData {
+  projectId?: string;
+  memberType?: string;
+  userId?: string;
+  role?: string;
+  ownerId?: string;
+}
+
+const listOf = (roles: Map<string, commonV1.Role>): commonV1.Membership[] => [...roles].map(([projectId, role]) => ({ projectId, role }));
+
+export class MembershipCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Loading>();
+  private readonly listeners = new Set<(event: CloudEvent) => void>();
+  private readonly now: () => number;
+  private loadCount = 0;
+
+  constructor(private readonly options: MembershipCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Loads so far (misses and expiries): each one call to the project service. */
+  get loads(): number {
+    return this.loadCount;
+  }
+
+  /** The user's memberships: cached when fresh, else loaded once however many requests ask at the same time. */
+  async forUser(userId: string): Promise<commonV1.Membership[]> {
+    const hit = this.entries.get(userId);
+    if (hit && this.now() - hit.loadedAt < this.options.maxAgeMs) return listOf(hit.roles);
+    const pending = this.loading.get(userId);
+    if (pending && !pending.stale) return pending.promise;
+    return this.load(userId);
+  }
+
+  /** What is cached for a user, without loading (undefined when nothing is). */
+  peek(userId: string): commonV1.Membership[] | undefined {
+    const entry = this.entries.get(userId);
+    return entry ? listOf(entry.roles) : undefined;
+  }
+
+  /** Calls `listener` after each project event the cache applied; returns the unsubscribe. */
+  onApplied(listener: (event: CloudEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Applies one event of `earshot.project.v1`; events about anything else are ignored. */
+  apply(event: CloudEvent): void {
+    const data = (event.data ?? {}) as MemberEventData;
+    const projectId = data.projectId;
+    if (projectId) {
+      switch (event.type) {
+        case "member.added":
+        case "member.role_changed": {
+          const role = ROLE_WORDS.value(data.role ?? "");
+          if (data.memberType === "member" && data.userId && role !== undefined) this.change(data.userId, (roles) => roles.set(projectId, role));
+          break;
+        }
+        case "member.removed":
+          if (data.memberType === "member" && data.userId) this.change(data.userId, (roles) => roles.delete(projectId));
+          break;
+        case "project.created":
+          if (data.ownerId) this.change(data.ownerId, (roles) => roles.set(projectId, commonV1.Role.ROLE_OWNER));
+          break;
+        case "project.archived":
+          // An archived project grants nothing to anyone; who was in it is not in the event.
+          for (const entry of this.entries.values()) entry.roles.delete(projectId);
+          for (const pending of this.loading.values()) pending.stale = true;
+          break;
+        default:
+          break;
+      }
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private change(userId: string, fn: (roles: Map<string, commonV1.Role>) => void): void {
+    const entry = this.entries.get(userId);
+    if (entry) fn(entry.roles);
+    const pending = this.loading.get(userId);
+    if (pending) pending.stale = true;
+  }
+
+  private load(userId: string): Promise<commonV1.Membership[]> {
+    this.loadCount += 1;
+    const loadedAt = this.now();
+    const loading: Loading = { stale: false, promise: Promise.resolve([]) };
+    loading.promise = this.options
+      .load(userId)
+      .then((memberships) => {
+        // An answer read before an event about the user is not kept: the next request loads again.
+        if (!loading.stale) {
+          if (this.entries.size >= (this.options.maxEntries ?? 50_000)) this.entries.clear();
+          this.entries.set(userId, { roles: new Map(memberships.map((m) => [m.projectId, m.role])), loadedAt });
+        }
+        return memberships;
+      })
+      .finally(() => {
+        if (this.loading.get(userId) === loading) this.loading.delete(userId);
+      });
+    this.loading.set(userId, loading);
+    return loading.promise;
+  }
+}

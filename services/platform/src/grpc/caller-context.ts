@@ -1,0 +1,69 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { commonV1 } from "@earshot/proto";
+import { DomainError, type FieldError, validationFailed } from "../errors";
+
+// Who a call acts for travels like the request id: the edge resolves one earshot.common.v1.Caller per
+// request and runs the handler inside `runWithCaller`; the gRPC client sends it, protobuf-encoded, in the
+// metadata of every call; the server validates it once into `ctx.caller`. No request message carries it.
+
+export const CALLER_METADATA_KEY = "earshot-caller-bin";
+
+/** A Caller the server accepted: identity and allowances present, every membership naming a project and a role. */
+export type CallerContext = commonV1.Caller & { allowances: commonV1.Allowances };
+
+const callers = new AsyncLocalStorage<commonV1.Caller>();
+
+/** Runs `fn` with the calls it makes carrying `caller`; with none, just runs it. */
+export const runWithCaller = <T>(caller: commonV1.Caller | undefined, fn: () => T): T => (caller ? callers.run(caller, fn) : fn());
+
+export const currentCaller = (): commonV1.Caller | undefined => callers.getStore();
+
+export const encodeCaller = (caller: commonV1.Caller): Buffer => Buffer.from(commonV1.Caller.encode(caller).finish());
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ROLES = new Set<number>([commonV1.Role.ROLE_OWNER, commonV1.Role.ROLE_EDITOR, commonV1.Role.ROLE_VIEWER]);
+
+const refused = (errors: FieldError[]) => validationFailed(errors, "The caller in the call metadata is not valid.");
+
+/** The fields a decoded Caller lacks or gets wrong, as paths under `caller`. */
+export const callerErrors = (caller: commonV1.Caller): FieldError[] => {
+  const errors: FieldError[] = [];
+  if (!ID.test(caller.userId)) errors.push({ path: "caller.userId", message: "is required (an id)" });
+  if (!ID.test(caller.workspaceId)) errors.push({ path: "caller.workspaceId", message: "is required (an id)" });
+  if (caller.email.length === 0 || caller.email.length > 320) errors.push({ path: "caller.email", message: "is required" });
+  if (!caller.allowances) errors.push({ path: "caller.allowances", message: "is required" });
+  caller.memberships.forEach((m, i) => {
+    if (!ID.test(m.projectId)) errors.push({ path: `caller.memberships.${i}.projectId`, message: "is required (an id)" });
+    if (!ROLES.has(m.role)) errors.push({ path: `caller.memberships.${i}.role`, message: "must be owner, editor or viewer" });
+  });
+  return errors;
+};
+
+/**
+ * Decodes and checks the caller a call's metadata carries: undefined when it carries none, a
+ * validation_failed naming `caller` when it carries one that does not decode or lacks what every caller has.
+ */
+export const readCaller = (values: Array<string | Buffer>): CallerContext | undefined => {
+  if (values.length === 0) return undefined;
+  const raw = values[0];
+  if (values.length > 1 || !Buffer.isBuffer(raw)) throw refused([{ path: "caller", message: "must be one binary earshot.common.v1.Caller" }]);
+  let caller: commonV1.Caller;
+  try {
+    caller = commonV1.Caller.decode(raw);
+  } catch {
+    throw refused([{ path: "caller", message: "is not an encoded earshot.common.v1.Caller" }]);
+  }
+  const errors = callerErrors(caller);
+  if (errors.length > 0) throw refused(errors);
+  return caller as CallerContext;
+};
+
+/** The caller of an RPC that acts for a person; a call without one is unauthenticated. */
+export const requireCaller = (ctx: { caller: CallerContext | undefined }): CallerContext => {
+  if (!ctx.caller) throw new DomainError("unauthorized", "This call acts for a person and carries no caller.");
+  return ctx.caller;
+};
+
+/** The caller's role in a project, from the memberships the edge resolved (a cached view, not the owner's record). */
+export const roleIn = (caller: commonV1.Caller, projectId: string): commonV1.Role | undefined =>
+  caller.memberships.find((m) => m.projectId === projectId)?.role;
