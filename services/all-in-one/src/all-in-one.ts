@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
 import { type Clock, createMailer, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
-import { SERVICES, type ServiceAddresses } from "@earshot/registry";
+import { serviceAddresses } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
 import { serviceModules } from "./service-modules";
@@ -47,7 +47,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     gateway = await startGateway({
       host: cfg.HOST,
       port: cfg.PORT,
-      addresses: Object.fromEntries(SERVICES.map((s) => [s.name, address(s.name)])) as ServiceAddresses,
+      addresses: serviceAddresses(address),
       logger: logger.child({ service: "gateway" }),
       config: cfg,
       publicUrl: cfg.EARSHOT_PUBLIC_URL,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { OPERATIONS, type Operation, splitInput } from "@earshot/edge";
 import { ALL_SCOPES, type Clock, silentLogger } from "@earshot/platform";
-import { connectServices, SERVICES, type ServiceAddresses, type ServiceClients } from "@earshot/registry";
+import { connectServices, serviceAddresses, type ServiceClients } from "@earshot/registry";
 import { SMTPServer } from "smtp-server";
 import { makeTempDir } from "../../../platform/src/testing/tmp";
 import { type RunningEarshot, startAllInOne } from "../../src/all-in-one";
@@ -82,7 +82,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
   });
   const running = await startAllInOne(config, silentLogger(), clock);
   const addr = (name: string) => running.services.find((s) => s.name === name)?.address ?? "";
-  const services = connectServices(Object.fromEntries(SERVICES.map((s) => [s.name, addr(s.name)])) as ServiceAddresses);
+  const services = connectServices(serviceAddresses(addr));
   const { account, project } = services.clients;
 
   const keyFor = async (actor: Actor, scopes: string[]) =>
