@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_FLAGS := --no-audit --no-fund
 STAMP := node_modules/.earshot-installed
 
-.PHONY: install gen build run test browser lint bench clean
+.PHONY: install gen build run test browser lint bench clean sync-services
 
 install: $(STAMP)
 
@@ -19,6 +19,11 @@ gen: install
 
 build: install
 	npm run build
+
+# Rewrites the files derived from the service registry (services/registry): tsconfig references, package
+# deployables, kustomize manifests, chart parts.
+sync-services: gen
+	npm run sync-services
 
 run: build
 	node services/all-in-one/dist/main.js

@@ -4,10 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Ajv from "ajv";
 import yaml from "js-yaml";
+import { deployables as registered } from "@earshot/registry";
 
 // Deployment artefacts cannot be applied here (no cluster, no docker, no helm binary); these checks keep
-// them in step with the services: a new deployable in services/*/package.json without its chart
-// template, values block, schema entry or kustomize manifest fails the build.
+// them in step with the services. The per-deployable files are written from the service registry
+// (services/registry, `npm run sync-services`, which also checks they are current); these tests check
+// what they say: every registered deployable is declared where the image's entrypoint finds it and has a
+// chart template, values block, schema entry and kustomize manifest of the right shape.
 
 type Deployable = { name: string; entry: string; protocol: "grpc" | "http"; port: number; dir: string };
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -69,6 +72,9 @@ const stripComments = (text: string): { text: string; problems: string[] } => {
 describe("deployment artefacts", () => {
   it("the services declare their deployables with a name, an entry, a protocol and a port", () => {
     expect(deployables.map((d) => d.name)).toEqual(expect.arrayContaining(["account", "project", "gateway"]));
+    // Exactly the registry's deployables, each declared by the package that holds its entry.
+    const fromRegistry = registered().map((d) => ({ name: d.name, entry: d.entry, protocol: d.protocol, port: d.port, dir: d.module.replace("@earshot/", "") }));
+    expect([...deployables].sort((a, b) => a.name.localeCompare(b.name))).toEqual(fromRegistry.sort((a, b) => a.name.localeCompare(b.name)));
     for (const d of deployables) {
       expect(d).toMatchObject({ name: expect.stringMatching(/^[a-z][a-z0-9-]*$/), entry: expect.stringMatching(/^dist\/.+\.js$/) });
       expect(["grpc", "http"]).toContain(d.protocol);

@@ -1,16 +1,14 @@
 import { join, resolve } from "node:path";
-import { accountService } from "@earshot/account";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type Clock, createMailer, type HostedService, hostService, type Logger, openEventBus, type ServiceModule } from "@earshot/platform";
-import { projectService } from "@earshot/project";
+import { type Clock, createMailer, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
+import { serviceAddresses } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
+import { serviceModules } from "./service-modules";
 
 // Every service in one process, each still behind its own loopback gRPC server, so the calls the gateway
 // makes are the same real gRPC hops as in production; only the adapters (embedded store, in-process bus)
 // differ, and those follow MONGO_URL / KAFKA_BROKERS when set.
-
-export const SERVICE_MODULES: ServiceModule[] = [accountService, projectService];
 
 export interface RunningEarshot {
   url: string;
@@ -43,7 +41,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     mailer.close();
   };
   try {
-    for (const [i, module] of SERVICE_MODULES.entries()) {
+    for (const [i, module] of serviceModules().entries()) {
       const port = cfg.EARSHOT_GRPC_BASE_PORT === 0 ? 0 : cfg.EARSHOT_GRPC_BASE_PORT + i;
       hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, ...(clock ? { clock } : {}) }));
     }
@@ -51,7 +49,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     gateway = await startGateway({
       host: cfg.HOST,
       port: cfg.PORT,
-      addresses: { account: address("account"), project: address("project") },
+      addresses: serviceAddresses(address),
       logger: logger.child({ service: "gateway" }),
       config: cfg,
       publicUrl: cfg.EARSHOT_PUBLIC_URL,

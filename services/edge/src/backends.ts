@@ -1,33 +1,25 @@
-import { createGrpcClient, createHealthChecker, type AsyncClient, type HealthChecker } from "@earshot/platform";
-import { accountV1, projectV1 } from "@earshot/proto";
+import { createHealthChecker, type HealthChecker } from "@earshot/platform";
+import { connectServices, type ServiceAddresses, type ServiceClients, SERVICES } from "@earshot/registry";
 
-// The edge's connections to the services: one reused channel per service for calls, and a health
-// checker per service for /readyz.
+// The edge's connections to the services: one reused channel per registered service for calls, and a
+// health checker per service for /readyz.
 
-export interface BackendAddresses {
-  account: string;
-  project: string;
-}
+export type BackendAddresses = ServiceAddresses;
 
-export interface Backends {
-  account: AsyncClient<accountV1.AccountServiceClient>;
-  project: AsyncClient<projectV1.ProjectServiceClient>;
+export type Backends = ServiceClients & {
   /** Health of each service, by service name, for readiness. */
   health: Array<{ name: string; address: string; checker: HealthChecker }>;
   close(): void;
-}
+};
 
 export const connectBackends = (addresses: BackendAddresses): Backends => {
-  const account = createGrpcClient(accountV1.AccountServiceClient, addresses.account);
-  const project = createGrpcClient(projectV1.ProjectServiceClient, addresses.project);
-  const health = Object.entries(addresses).map(([name, address]) => ({ name, address, checker: createHealthChecker(address) }));
+  const services = connectServices(addresses);
+  const health = SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name]) }));
   return {
-    account: account.client,
-    project: project.client,
+    ...services.clients,
     health,
     close: () => {
-      account.close();
-      project.close();
+      services.close();
       health.forEach((h) => h.checker.close());
     },
   };

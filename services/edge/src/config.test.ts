@@ -1,4 +1,6 @@
-import { trustProxySetting } from "./config";
+import { loadConfig } from "@earshot/platform";
+import { addressesFromSettings, grpcAddrVar, SERVICES } from "@earshot/registry";
+import { gatewayConfigSchema, trustProxySetting } from "./config";
 
 describe("EARSHOT_TRUST_PROXY", () => {
   it("trusts no proxy unless told", () => {
@@ -15,5 +17,21 @@ describe("EARSHOT_TRUST_PROXY", () => {
 
   it("refuses to trust every peer or a value it cannot read", () => {
     for (const bad of ["true", "*", "all", "proxy.example.com", "1e3"]) expect(trustProxySetting.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe("service addresses", () => {
+  it("reads every registered service's address from <NAME>_GRPC_ADDR, defaulting to its Service name and port", () => {
+    const config = loadConfig(gatewayConfigSchema, { PROJECT_GRPC_ADDR: "10.0.0.7:6000" });
+    expect(addressesFromSettings(config)).toEqual(
+      Object.fromEntries(SERVICES.map((s) => [s.name, s.name === "project" ? "10.0.0.7:6000" : `${s.name}:50051`])),
+    );
+  });
+
+  it("refuses an address that is not host:port and names the setting", () => {
+    for (const s of SERVICES) {
+      const setting = grpcAddrVar(s.name);
+      expect(() => loadConfig(gatewayConfigSchema, { [setting]: "no-port" })).toThrow(setting);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
+import { deployables, type GrpcAddrVar, grpcAddrVar } from "@earshot/registry";
 import { z } from "zod";
 import { parseOriginList } from "./oauth/public-origins";
 
@@ -28,6 +29,13 @@ export const trustProxySetting = z
     ctx.addIssue({ code: "custom", message: "must be none, a hop count, or proxy addresses/subnets (loopback, linklocal, uniquelocal allowed)" });
     return z.NEVER;
   });
+
+/** `<NAME>_GRPC_ADDR` of every registered service, defaulting to its in-cluster Service name and port. */
+const serviceAddressesShape = Object.fromEntries(
+  deployables()
+    .filter((d) => d.protocol === "grpc")
+    .map((d) => [grpcAddrVar(d.name), grpcAddress.default(`${d.name}:${d.port}`)]),
+) as Record<GrpcAddrVar, z.ZodDefault<typeof grpcAddress>>;
 
 /** Settings of the edge that the all-in-one shares. */
 export const edgeSettingsShape = {
@@ -70,8 +78,7 @@ export const gatewayConfigSchema = z.object({
   PORT: configPort.default(8080),
   /** What this process serves: rest (the gateway deployable), mcp (mcp-gateway) or both. */
   EARSHOT_SURFACE: z.enum(["rest", "mcp", "both"]).optional(),
-  ACCOUNT_GRPC_ADDR: grpcAddress.default("account:50051"),
-  PROJECT_GRPC_ADDR: grpcAddress.default("project:50051"),
+  ...serviceAddressesShape,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

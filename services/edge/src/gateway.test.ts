@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { silentLogger } from "@earshot/platform";
+import { serviceAddresses } from "@earshot/registry";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { startGateway, type StartedGateway } from "./gateway";
 
@@ -22,7 +23,7 @@ describe("gateway start-up", () => {
         host: "127.0.0.1",
         port: 0,
         // Nothing listens there: start-up and the early answers must not need the services.
-        addresses: { account: "127.0.0.1:1", project: "127.0.0.1:1" },
+        addresses: serviceAddresses(() => "127.0.0.1:1"),
         logger: silentLogger(),
         config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000 },
         rateLimitPerMinute: 100,

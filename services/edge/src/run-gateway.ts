@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createLogger, onShutdownSignal, openEventBus } from "@earshot/platform";
+import { addressesFromSettings } from "@earshot/registry";
 import { loadGatewayConfig } from "./config";
 import { startGateway } from "./gateway";
 
@@ -14,7 +15,7 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
   const gateway = await startGateway({
     host: config.HOST,
     port: config.PORT,
-    addresses: { account: config.ACCOUNT_GRPC_ADDR, project: config.PROJECT_GRPC_ADDR },
+    addresses: addressesFromSettings(config),
     logger,
     config,
     publicUrl: config.EARSHOT_PUBLIC_URL,

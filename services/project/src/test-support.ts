@@ -1,23 +1,46 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createMailer, type DocumentStore, ManualClock, openEmbeddedStore, Outbox, silentLogger } from "@earshot/platform";
+import {
+  type CloudEvent,
+  createMailer,
+  type DocumentStore,
+  type MailMessage,
+  ManualClock,
+  newId,
+  openEmbeddedStore,
+  OUTBOX_COLLECTION,
+  Outbox,
+  type OutboxRecord,
+  silentLogger,
+} from "@earshot/platform";
 import type { Caller, ProjectDeps } from "./domain/deps";
+import { acceptInvitation } from "./domain/invitations";
+import { inviteMember } from "./domain/members";
+import { createProject } from "./domain/projects";
 import { WorkspaceGuard } from "./domain/workspace-guard";
 import { openProjectCollections } from "./store";
 
-// Test wiring for the domain verbs: an in-memory store, the real outbox, mail written to files in a temp
-// directory, and a clock the test moves. `replica()` gives a second service instance over the same store,
-// with its own in-process queues, as another replica would have.
+// Test wiring for the domain verbs: an in-memory store, the real outbox, the real mailer writing files to a
+// temp directory (and remembering what it sent, so a test can follow an invitation link), and a clock the
+// test moves. `replica()` gives a second service instance over the same store, with its own in-process
+// queues, as another replica would have.
 
 export interface ProjectWorld {
   store: DocumentStore;
   clock: ManualClock;
   deps: ProjectDeps;
   replica(): ProjectDeps;
+  /** The workspace owner by default; give another userId/email for someone else. */
   caller(overrides?: Partial<Caller>): Caller;
   /** Emails sent so far (one file each). */
   mailCount(): Promise<number>;
+  /** The messages sent so far, oldest first. */
+  sentMail(): MailMessage[];
+  /** The token of the newest invitation link mailed to `email`. */
+  invitationToken(email: string): string;
+  /** Events committed through the outbox so far, oldest first. */
+  events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
   close(): Promise<void>;
 }
 
@@ -27,7 +50,9 @@ export const openProjectWorld = async (): Promise<ProjectWorld> => {
   const clock = new ManualClock(new Date());
   const collections = await openProjectCollections(store);
   const mailDir = await mkdtemp(join(tmpdir(), "earshot-project-mail-"));
-  const mailer = createMailer({ from: "Earshot <no-reply@earshot.local>", dataDir: mailDir, logger: silentLogger() });
+  const files = createMailer({ from: "Earshot <no-reply@earshot.local>", dataDir: mailDir, logger: silentLogger() });
+  const sent: MailMessage[] = [];
+  const mailer = { send: (m: MailMessage) => files.send(m).then((r) => (sent.push(m), r)), close: () => files.close() };
   const replica = (): ProjectDeps => {
     const outbox = new Outbox(store, clock, "project");
     return { collections, outbox, clock, mailer, logger: silentLogger(), guard: new WorkspaceGuard(collections, outbox, clock) };
@@ -47,6 +72,15 @@ export const openProjectWorld = async (): Promise<ProjectWorld> => {
       ...overrides,
     }),
     mailCount: async () => (await readdir(join(mailDir, "mail")).catch(() => [])).length,
+    sentMail: () => [...sent],
+    invitationToken: (email) => {
+      const mail = [...sent].reverse().find((m) => m.to === email);
+      const token = mail && /\/invitations\/([A-Za-z0-9_-]{20,})/.exec(mail.text)?.[1];
+      if (!token) throw new Error(`no invitation mailed to ${email}`);
+      return token;
+    },
+    events: async () =>
+      (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { _id: 1 } })).map((r) => ({ ...r.event, topic: r.topic, key: r.key })),
     close: async () => {
       mailer.close();
       await store.close();
@@ -54,3 +88,33 @@ export const openProjectWorld = async (): Promise<ProjectWorld> => {
     },
   };
 };
+
+// The helpers below each act a second after the last step, so lists ordered by time (newest projects,
+// members by joining) come out in the order the test made them, never by a tie-break of equal times.
+
+/** A project the world's owner (or `caller`) created. */
+export const newProject = async (world: ProjectWorld, name = "Launch", caller = world.caller()) => {
+  world.clock.advance(1000);
+  return (await createProject(world.deps, caller, { name })).project;
+};
+
+/** Someone invited by the project's owner who accepted with `role`; returns them as a caller. */
+export const addMember = async (world: ProjectWorld, projectId: string, role: "viewer" | "editor", email = `${role}@example.com`): Promise<Caller> => {
+  world.clock.advance(1000);
+  await inviteMember(world.deps, world.caller(), { projectId, email, role, acceptUrlBase: "http://localhost:8080" });
+  const member = world.caller({ userId: newId("usr", world.clock.now().getTime()), email });
+  await acceptInvitation(world.deps, { token: world.invitationToken(email), userId: member.userId, userEmail: email, userName: role });
+  return member;
+};
+
+/** An event of the account service, as the project service's consumer receives it. */
+export const accountEvent = (type: "user.deactivated" | "user.reactivated", userId: string, workspaceId = "wsp_1"): CloudEvent => ({
+  specversion: "1.0",
+  id: newId("evt", Date.now()),
+  source: "earshot/account",
+  type,
+  subject: userId,
+  time: new Date().toISOString(),
+  datacontenttype: "application/json",
+  data: { userId, workspaceId },
+});

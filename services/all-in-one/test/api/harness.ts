@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { OPERATIONS, type Operation, splitInput } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
-import { type Clock, createGrpcClient, runWithCaller, silentLogger } from "@earshot/platform";
-import { accountV1, projectV1 } from "@earshot/proto";
+import { type Clock, runWithCaller, silentLogger } from "@earshot/platform";
+import { connectServices, serviceAddresses, type ServiceClients } from "@earshot/registry";
 import { SMTPServer } from "smtp-server";
 import { testCaller } from "../../../platform/src/testing/caller";
 import { contractCheck } from "./contract";
@@ -32,12 +32,13 @@ export interface Actor {
   key: string;
 }
 
-export interface Harness {
+/** Besides the helpers, a gRPC client per registered service under its name (`h.account`, `h.project`, …). */
+export type Harness = ServiceClients & HarnessHelpers;
+
+export interface HarnessHelpers {
   running: RunningEarshot;
   url: string;
   mail: CapturedMail[];
-  account: ReturnType<typeof createGrpcClient<accountV1.AccountServiceClient>>["client"];
-  project: ReturnType<typeof createGrpcClient<projectV1.ProjectServiceClient>>["client"];
   newActor(options?: { scopes?: string[]; name?: string }): Promise<Actor>;
   keyFor(actor: Actor, scopes: string[]): Promise<string>;
   api(method: string, path: string, options?: { key?: string; body?: unknown; idempotencyKey?: string; rawBody?: string }): Promise<ApiResponse>;
@@ -87,16 +88,16 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
   });
   const running = await startAllInOne(config, silentLogger(), clock);
   const addr = (name: string) => running.services.find((s) => s.name === name)?.address ?? "";
-  const account = createGrpcClient(accountV1.AccountServiceClient, addr("account"));
-  const project = createGrpcClient(projectV1.ProjectServiceClient, addr("project"));
+  const services = connectServices(serviceAddresses(addr));
+  const { account, project } = services.clients;
 
   const keyFor = async (actor: Actor, scopes: string[]) =>
-    (await account.client.createApiKey({ userId: actor.userId, name: "test", scopes, granterScopes: [], operator: true })).plaintext;
+    (await account.createApiKey({ userId: actor.userId, name: "test", scopes, granterScopes: [], operator: true })).plaintext;
 
   const newActor = async (options: { scopes?: string[]; name?: string } = {}): Promise<Actor> => {
     counter += 1;
     const email = `user${counter}-${Date.now()}@example.com`;
-    const { user } = await account.client.createUser({ email, name: options.name ?? `User ${counter}`, password: "correct horse battery" });
+    const { user } = await account.createUser({ email, name: options.name ?? `User ${counter}`, password: "correct horse battery" });
     const actor: Actor = { userId: user!.id, workspaceId: user!.workspaceId, email, key: "" };
     actor.key = await keyFor(actor, options.scopes ?? [...ALL_SCOPES]);
     return actor;
@@ -152,7 +153,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     if (invited.status !== 201) throw new Error(`invite failed: ${JSON.stringify(invited.body)}`);
     const token = inviteToken(member.email);
     if (!token) throw new Error("no invitation mail captured");
-    await project.client.acceptInvitation({ token, userId: member.userId, userEmail: member.email, userName: "Member" });
+    await project.acceptInvitation({ token, userId: member.userId, userEmail: member.email, userName: "Member" });
     return member;
   };
 
@@ -160,8 +161,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     running,
     url: running.url,
     mail,
-    account: account.client,
-    project: project.client,
+    ...services.clients,
     newActor,
     keyFor,
     api,
@@ -170,8 +170,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     addMember,
     as: (actor, fn) => runWithCaller(testCaller({ id: actor.userId, workspaceId: actor.workspaceId, email: actor.email }), fn),
     stop: async () => {
-      account.close();
-      project.close();
+      services.close();
       await running.stop();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await tmp.cleanup();

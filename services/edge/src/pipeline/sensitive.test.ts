@@ -1,4 +1,5 @@
 import { ManualClock, openEmbeddedStore, silentLogger } from "@earshot/platform";
+import { serviceAddresses } from "@earshot/registry";
 import { connectBackends } from "../backends";
 import { OPERATIONS } from "../catalog";
 import { createCredentialVerifier } from "./credentials";
@@ -20,7 +21,7 @@ describe("sensitive operations", () => {
   it("marks create_api_key's answers Cache-Control: no-store and leaves other operations' alone", async () => {
     const clock = new ManualClock();
     const store = await openEmbeddedStore();
-    const backends = connectBackends({ account: "127.0.0.1:1", project: "127.0.0.1:1" });
+    const backends = connectBackends(serviceAddresses(() => "127.0.0.1:1"));
     const rateLimiter = new RateLimiter(store, clock, { limit: 10, windowSeconds: 60 });
     try {
       const pipeline = createPipeline({

@@ -1,0 +1,16 @@
+import { moduleExportName, SERVICES } from "@earshot/registry";
+import { loadServiceModule, serviceModules } from "../src/service-modules";
+
+describe("the services the all-in-one hosts", () => {
+  it("are every registered service, in registry order, each its package's <name>Service module", () => {
+    const modules = serviceModules();
+    expect(modules.map((m) => m.name)).toEqual(SERVICES.map((s) => s.name));
+    for (const m of modules) expect(typeof m.open).toBe("function");
+  });
+
+  it("refuses a registered package that does not export its ServiceModule, naming the export it needs", () => {
+    expect(() => loadServiceModule({ name: "platform", module: "@earshot/platform" })).toThrow(
+      `@earshot/platform must export ${moduleExportName("platform")}, a ServiceModule named "platform"`,
+    );
+  });
+});

@@ -1,0 +1,73 @@
+import { DomainError } from "@earshot/platform/core";
+import { addMember, newProject, openProjectWorld, type ProjectWorld } from "../test-support";
+import { acceptInvitation } from "./invitations";
+import { INVITATION_TTL_MS, inviteMember, listMembers, removeMember, updateMemberRole } from "./members";
+
+let world: ProjectWorld;
+beforeEach(async () => {
+  world = await openProjectWorld();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+  throw new Error("expected a refusal");
+};
+
+const invite = (projectId: string, email: string, role = "viewer") =>
+  inviteMember(world.deps, world.caller(), { projectId, email, role, acceptUrlBase: "http://localhost:8080" });
+
+describe("invitations", () => {
+  it("mails a link whose token makes the invitee a member with the invited role, once", async () => {
+    const project = await newProject(world);
+    const invitation = await invite(project._id, "Bea@Example.com", "editor");
+    expect(invitation).toMatchObject({ memberType: "invite", status: "pending", email: "bea@example.com", role: "editor" });
+    expect(JSON.stringify(invitation)).not.toContain(world.invitationToken("bea@example.com"));
+    const input = { token: world.invitationToken("bea@example.com"), userId: "usr_bea", userEmail: "bea@example.com", userName: "Bea" };
+    const { member } = await acceptInvitation(world.deps, input);
+    expect(member).toMatchObject({ memberType: "member", role: "editor", userId: "usr_bea", projectId: project._id });
+    expect((await refusal(acceptInvitation(world.deps, input))).code).toBe("conflict");
+    expect((await world.events()).map((e) => e.type)).toEqual(["project.created", "member.invited", "member.added"]);
+  });
+
+  it("refuses the link to an account with another email, and after seven days", async () => {
+    const project = await newProject(world);
+    await invite(project._id, "cy@example.com");
+    const token = world.invitationToken("cy@example.com");
+    expect((await refusal(acceptInvitation(world.deps, { token, userId: "usr_x", userEmail: "other@example.com", userName: "X" }))).code).toBe("forbidden");
+    world.clock.advance(INVITATION_TTL_MS + 1);
+    expect((await refusal(acceptInvitation(world.deps, { token, userId: "usr_cy", userEmail: "cy@example.com", userName: "Cy" }))).message).toContain("expired");
+  });
+
+  it("shows pending invitations to the owner only", async () => {
+    const project = await newProject(world);
+    const viewer = await addMember(world, project._id, "viewer");
+    world.clock.advance(1000);
+    await invite(project._id, "pending@example.com");
+    const emails = async (caller = world.caller()) => (await listMembers(world.deps, caller, project._id, 0, undefined)).page.items.map((m) => m.email);
+    expect(await emails()).toEqual(["owner@example.com", "viewer@example.com", "pending@example.com"]);
+    expect(await emails(viewer)).toEqual(["owner@example.com", "viewer@example.com"]);
+  });
+});
+
+describe("managing members", () => {
+  it("changes a member's role and removes them, each with its event, but never the owner", async () => {
+    const project = await newProject(world);
+    const viewer = await addMember(world, project._id, "viewer");
+    const row = (await listMembers(world.deps, world.caller(), project._id, 0, undefined)).page.items.find((m) => m.userId === viewer.userId)!;
+    expect((await updateMemberRole(world.deps, world.caller(), { projectId: project._id, memberId: row._id, role: "editor", memberType: "member" })).role).toBe("editor");
+    await removeMember(world.deps, world.caller(), { projectId: project._id, memberId: row._id, memberType: "member" });
+    const owner = (await listMembers(world.deps, world.caller(), project._id, 0, undefined)).page.items.find((m) => m.role === "owner")!;
+    expect((await refusal(removeMember(world.deps, world.caller(), { projectId: project._id, memberId: owner._id, memberType: "member" }))).code).toBe("conflict");
+    expect((await world.events()).map((e) => e.type).slice(-2)).toEqual(["member.role_changed", "member.removed"]);
+    // A removed member's next attempt is a stranger's: not_found.
+    expect((await refusal(listMembers(world.deps, viewer, project._id, 0, undefined))).code).toBe("not_found");
+  });
+});

@@ -1,0 +1,95 @@
+import {
+  baseConfigSchema,
+  createGrpcClient,
+  createInProcessBus,
+  createMailer,
+  DomainError,
+  type GrpcClientHandle,
+  type HostedService,
+  hostService,
+  loadConfig,
+  runWithCaller,
+  silentLogger,
+} from "@earshot/platform";
+import { commonV1, projectV1 } from "@earshot/proto";
+import { testCaller } from "../../platform/src/testing/caller";
+import { makeTempDir } from "../../platform/src/testing/tmp";
+import { projectService } from "./service";
+import { accountEvent } from "./test-support";
+
+// The project service through a real gRPC hop: hosted as the all-in-one hosts it (embedded store in a
+// temp data dir, in-process bus), called with the generated client, fed account events through the bus.
+
+describe("project service over gRPC", () => {
+  let tmp: { dir: string; cleanup: () => Promise<void> };
+  let hosted: HostedService;
+  let project: GrpcClientHandle<projectV1.ProjectServiceClient>;
+  const bus = createInProcessBus();
+  const ana = { id: "usr_ana", workspaceId: "wsp_ana", email: "ana@example.com" };
+  /** Runs the calls `fn` makes as `user` (the caller travels in call metadata, as the edge sends it). */
+  const as = <T>(user: { id: string; workspaceId: string; email: string }, fn: () => Promise<T>): Promise<T> => runWithCaller(testCaller(user), fn);
+
+  beforeAll(async () => {
+    tmp = await makeTempDir();
+    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
+    const logger = silentLogger();
+    hosted = await hostService(projectService, {
+      config,
+      host: "127.0.0.1",
+      port: 0,
+      bus,
+      logger,
+      mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
+    });
+    project = createGrpcClient(projectV1.ProjectServiceClient, hosted.address);
+  });
+
+  afterAll(async () => {
+    project.close();
+    await hosted.stop(1000);
+    await bus.close();
+    await tmp.cleanup();
+  });
+
+  const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
+    try {
+      await promise;
+    } catch (err) {
+      if (err instanceof DomainError) return err;
+      throw err;
+    }
+    throw new Error("expected a refusal");
+  };
+
+  it("creates and reads a project with the caller's role, times as Dates", async () => {
+    const created = await as(ana, () => project.client.createProject({ name: "Launch", digestTimezone: "Europe/Paris" }));
+    expect(created.project).toMatchObject({
+      name: "Launch",
+      status: commonV1.ProjectStatus.PROJECT_STATUS_ACTIVE,
+      digestTimezone: "Europe/Paris",
+      createdAt: expect.any(Date),
+    });
+    const read = await as(ana, () => project.client.getProject({ projectId: created.project!.id }));
+    expect(read.project).toMatchObject({ id: created.project!.id, role: commonV1.Role.ROLE_OWNER });
+  });
+
+  it("delivers field errors, and not_found to a caller outside the project", async () => {
+    expect(await refusal(as(ana, () => project.client.createProject({ name: "", digestTimezone: "Mars/Olympus" })))).toMatchObject({
+      code: "validation_failed",
+      errors: expect.arrayContaining([expect.objectContaining({ path: "name" }), expect.objectContaining({ path: "digestTimezone" })]),
+    });
+    const { project: mine } = await as(ana, () => project.client.createProject({ name: "Private" }));
+    const stranger = { ...ana, id: "usr_bo", email: "bo@example.com" };
+    expect((await refusal(as(stranger, () => project.client.getProject({ projectId: mine!.id })))).code).toBe("not_found");
+  });
+
+  it("pauses the owner's projects when the account service publishes user.deactivated", async () => {
+    const cy = { ...ana, id: "usr_cy", email: "cy@example.com" };
+    const { project: running } = await as(cy, () => project.client.createProject({ name: "Cy's" }));
+    const event = accountEvent("user.deactivated", "usr_cy", ana.workspaceId);
+    // The in-process bus resolves once every subscribed group has handled the message.
+    await bus.publish([{ topic: "earshot.account.v1", key: ana.workspaceId, value: JSON.stringify(event), headers: { "ce-id": event.id, "ce-type": event.type } }]);
+    const read = await as(cy, () => project.client.getProject({ projectId: running!.id }));
+    expect(read.project?.status).toBe(commonV1.ProjectStatus.PROJECT_STATUS_PAUSED);
+  });
+});

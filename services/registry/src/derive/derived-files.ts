@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { packageDir } from "../names";
+import { deployables, EDGE_PACKAGE, SERVICES, type ServiceEntry } from "../services";
+import { CHART_DIR, renderChartConfigMap, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
+import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderKustomization } from "./k8s";
+import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
+
+// Every file derived from the registry, with the content it must have. `npm run sync-services` writes
+// them; derived-files.test.ts fails while a checked-in one differs.
+
+export interface DerivedFile {
+  /** Relative to the repository root. */
+  path: string;
+  content: string;
+}
+
+const readJson = async (root: string, path: string) => JSON.parse(await readFile(join(root, path), "utf8")) as Record<string, unknown>;
+
+export const derivedFiles = async (root: string, services: readonly ServiceEntry[] = SERVICES): Promise<DerivedFile[]> => {
+  const ds = deployables(services);
+  const allInOne = "services/all-in-one/package.json";
+  const version = String((await readJson(root, allInOne)).version);
+  const packages = [...new Set([...services.map((s) => s.module), EDGE_PACKAGE])];
+  return [
+    { path: "tsconfig.json", content: renderRootTsconfig(services) },
+    { path: "services/all-in-one/tsconfig.json", content: renderAllInOneTsconfig(services) },
+    { path: allInOne, content: packageJsonText(withServiceDependencies(await readJson(root, allInOne), services, version)) },
+    ...(await Promise.all(
+      packages.map(async (module) => {
+        const path = `${packageDir(module)}/package.json`;
+        return { path, content: packageJsonText(withDeployables(await readJson(root, path), module, ds)) };
+      }),
+    )),
+    ...ds.map((d) => ({ path: `${K8S_DIR}/${d.name}.yaml`, content: renderK8sDeployable(d) })),
+    { path: `${K8S_DIR}/kustomization.yaml`, content: renderKustomization(ds) },
+    { path: `${K8S_DIR}/configmap.yaml`, content: renderK8sConfigMap(ds) },
+    ...ds.map((d) => ({ path: `${CHART_DIR}/templates/${d.name}.yaml`, content: renderChartTemplate(d) })),
+    { path: `${CHART_DIR}/templates/configmap.yaml`, content: renderChartConfigMap(ds) },
+    { path: `${CHART_DIR}/values.yaml`, content: renderValues(ds) },
+    { path: `${CHART_DIR}/values.schema.json`, content: renderValuesSchema(ds) },
+  ];
+};
+
+/** Files in the derived directories that no deployable accounts for (a removed service's manifest). */
+export const HAND_WRITTEN = [`${K8S_DIR}/secret.yaml`, `${CHART_DIR}/templates/_helpers.tpl`, `${CHART_DIR}/templates/secret.yaml`];
+

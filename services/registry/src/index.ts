@@ -1,0 +1,4 @@
+export * from "./clients";
+export * from "./names";
+export * from "./services";
+export * from "./settings";
