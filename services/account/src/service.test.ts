@@ -1,53 +1,29 @@
-import {
-  baseConfigSchema,
-  createGrpcClient,
-  createInProcessBus,
-  createMailer,
-  DomainError,
-  type GrpcClientHandle,
-  type HostedService,
-  hostService,
-  loadConfig,
-  runWithCaller,
-  silentLogger,
-} from "@earshot/platform";
+import { createGrpcClient, createInProcessBus, DomainError, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1, type commonV1 } from "@earshot/proto";
-import { makeTempDir } from "../../platform/src/testing/tmp";
 import { accountService } from "./service";
 
 // The account service through a real gRPC hop: hosted as the all-in-one hosts it (embedded store in a
 // temp data dir, in-process bus), called with the generated client.
 
 describe("account service over gRPC", () => {
-  let tmp: { dir: string; cleanup: () => Promise<void> };
-  let hosted: HostedService;
+  let hosted: ServiceUnderTest;
   let account: GrpcClientHandle<accountV1.AccountServiceClient>;
   const bus = createInProcessBus();
   const published: Array<{ topic: string; key: string; type: string }> = [];
 
   beforeAll(async () => {
-    tmp = await makeTempDir();
-    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
-    const logger = silentLogger();
     await bus.subscribe({ groupId: "test", topics: ["earshot.account.v1"] }, async (m) => {
       published.push({ topic: m.topic, key: m.key, type: (JSON.parse(m.value) as { type: string }).type });
     });
-    hosted = await hostService(accountService, {
-      config,
-      host: "127.0.0.1",
-      port: 0,
-      bus,
-      logger,
-      mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
-    });
+    hosted = await hostServiceForTest(accountService, { bus });
     account = createGrpcClient(accountV1.AccountServiceClient, hosted.address);
   });
 
   afterAll(async () => {
     account.close();
-    await hosted.stop(1000);
+    await hosted.stop();
     await bus.close();
-    await tmp.cleanup();
   });
 
   /** The caller the edge would send for this user (calls acting for a person take the user from it). */

@@ -1,49 +1,31 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accountService } from "@earshot/account";
-import {
-  baseConfigSchema,
-  createGrpcClient,
-  createInProcessBus,
-  createMailer,
-  type GrpcClientHandle,
-  type HostedService,
-  hostService,
-  loadConfig,
-  runWithCaller,
-  silentLogger,
-} from "@earshot/platform";
+import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
-import { makeTempDir } from "../../platform/src/testing/tmp";
 import { parseDuration, runCli } from "./commands";
 import type { Env } from "./config";
 
 // The CLI against a real account service, hosted in-process on port 0 and reached over gRPC.
 
 describe("earshot CLI", () => {
-  let tmp: { dir: string; cleanup: () => Promise<void> };
-  let hosted: HostedService;
+  let hosted: ServiceUnderTest;
   let account: GrpcClientHandle<accountV1.AccountServiceClient>;
-  const bus = createInProcessBus();
   // The service checks expiries against the real clock, so the CLI's clock is the real one too, held still.
   const NOW = new Date();
   const IN_30_DAYS = new Date(NOW.getTime() + 30 * 86_400_000);
 
   beforeAll(async () => {
-    tmp = await makeTempDir();
-    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
-    const logger = silentLogger();
-    hosted = await hostService(accountService, { config, host: "127.0.0.1", port: 0, bus, logger, mailer: createMailer({ from: "x@y.z", dataDir: tmp.dir, logger }) });
+    hosted = await hostServiceForTest(accountService);
     // What the running all-in-one writes for the CLI to find.
-    await writeFile(join(tmp.dir, "services.json"), JSON.stringify({ account: hosted.address, project: "127.0.0.1:1" }));
+    await writeFile(join(hosted.dataDir, "services.json"), JSON.stringify({ account: hosted.address, project: "127.0.0.1:1" }));
     account = createGrpcClient(accountV1.AccountServiceClient, hosted.address);
   });
   afterAll(async () => {
     account.close();
-    await hosted.stop(1000);
-    await bus.close();
-    await tmp.cleanup();
+    await hosted.stop();
   });
 
   const runWith = async (env: Env, argv: string[], stdin?: string) => {
@@ -57,7 +39,7 @@ describe("earshot CLI", () => {
     });
     return { code, out: out.join("\n"), err: err.join("\n") };
   };
-  const run = (...argv: string[]) => runWith({ EARSHOT_DATA_DIR: tmp.dir }, argv);
+  const run = (...argv: string[]) => runWith({ EARSHOT_DATA_DIR: hosted.dataDir }, argv);
   const createUser = (email: string) => run("user", "create", "--email", email, "--name", "Someone", "--password", "long enough");
 
   describe("user create", () => {
@@ -71,7 +53,7 @@ describe("earshot CLI", () => {
     });
 
     it("reads the password from standard input with --password-stdin", async () => {
-      const res = await runWith({ EARSHOT_DATA_DIR: tmp.dir }, ["user", "create", "--email", "stdin@example.com", "--name", "In", "--password-stdin"], "from stdin 123\n");
+      const res = await runWith({ EARSHOT_DATA_DIR: hosted.dataDir }, ["user", "create", "--email", "stdin@example.com", "--name", "In", "--password-stdin"], "from stdin 123\n");
       expect(res.code).toBe(0);
       await expect(account.client.authenticate({ email: "stdin@example.com", password: "from stdin 123" })).resolves.toBeDefined();
     });

@@ -1,19 +1,7 @@
-import {
-  baseConfigSchema,
-  createGrpcClient,
-  createInProcessBus,
-  createMailer,
-  DomainError,
-  type GrpcClientHandle,
-  type HostedService,
-  hostService,
-  loadConfig,
-  runWithCaller,
-  silentLogger,
-} from "@earshot/platform";
+import { createGrpcClient, DomainError, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
 import { commonV1, projectV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
-import { makeTempDir } from "../../platform/src/testing/tmp";
 import { projectService } from "./service";
 import { accountEvent } from "./test-support";
 
@@ -21,34 +9,20 @@ import { accountEvent } from "./test-support";
 // temp data dir, in-process bus), called with the generated client, fed account events through the bus.
 
 describe("project service over gRPC", () => {
-  let tmp: { dir: string; cleanup: () => Promise<void> };
-  let hosted: HostedService;
+  let hosted: ServiceUnderTest;
   let project: GrpcClientHandle<projectV1.ProjectServiceClient>;
-  const bus = createInProcessBus();
   const ana = { id: "usr_ana", workspaceId: "wsp_ana", email: "ana@example.com" };
   /** Runs the calls `fn` makes as `user` (the caller travels in call metadata, as the edge sends it). */
   const as = <T>(user: { id: string; workspaceId: string; email: string }, fn: () => Promise<T>): Promise<T> => runWithCaller(testCaller(user), fn);
 
   beforeAll(async () => {
-    tmp = await makeTempDir();
-    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
-    const logger = silentLogger();
-    hosted = await hostService(projectService, {
-      config,
-      host: "127.0.0.1",
-      port: 0,
-      bus,
-      logger,
-      mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
-    });
+    hosted = await hostServiceForTest(projectService);
     project = createGrpcClient(projectV1.ProjectServiceClient, hosted.address);
   });
 
   afterAll(async () => {
     project.close();
-    await hosted.stop(1000);
-    await bus.close();
-    await tmp.cleanup();
+    await hosted.stop();
   });
 
   const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
@@ -88,7 +62,7 @@ describe("project service over gRPC", () => {
     const { project: running } = await as(cy, () => project.client.createProject({ name: "Cy's" }));
     const event = accountEvent("user.deactivated", "usr_cy", ana.workspaceId);
     // The in-process bus resolves once every subscribed group has handled the message.
-    await bus.publish([{ topic: "earshot.account.v1", key: ana.workspaceId, value: JSON.stringify(event), headers: { "ce-id": event.id, "ce-type": event.type } }]);
+    await hosted.bus.publish([{ topic: "earshot.account.v1", key: ana.workspaceId, value: JSON.stringify(event), headers: { "ce-id": event.id, "ce-type": event.type } }]);
     const read = await as(cy, () => project.client.getProject({ projectId: running!.id }));
     expect(read.project?.status).toBe(commonV1.ProjectStatus.PROJECT_STATUS_PAUSED);
   });

@@ -2,16 +2,11 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { projectService } from "@earshot/project";
 import {
-  baseConfigSchema,
   type CloudEvent,
   createGrpcClient,
   createInProcessBus,
-  createMailer,
   type DocumentStore,
   type GrpcClientHandle,
-  type HostedService,
-  hostService,
-  loadConfig,
   ManualClock,
   openEmbeddedStore,
   runWithCaller,
@@ -19,9 +14,9 @@ import {
   type Subscription,
   subscribeEvents,
 } from "@earshot/platform";
+import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
 import { commonV1, projectV1 } from "@earshot/proto";
 import { testCaller } from "../../../platform/src/testing/caller";
-import { makeTempDir } from "../../../platform/src/testing/tmp";
 import { MembershipCache } from "./memberships";
 
 // The edge's membership cache against the real project service (hosted as the all-in-one hosts it, over
@@ -32,8 +27,7 @@ const { Role } = commonV1;
 const MAX_AGE_MS = 60_000;
 
 describe("membership cache", () => {
-  let tmp: { dir: string; cleanup: () => Promise<void> };
-  let hosted: HostedService;
+  let hosted: ServiceUnderTest;
   let project: GrpcClientHandle<projectV1.ProjectServiceClient>;
   let edgeStore: DocumentStore;
   const bus = createInProcessBus();
@@ -45,17 +39,7 @@ describe("membership cache", () => {
   let n = 0;
 
   beforeAll(async () => {
-    tmp = await makeTempDir();
-    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
-    const logger = silentLogger();
-    hosted = await hostService(projectService, {
-      config,
-      host: "127.0.0.1",
-      port: 0,
-      bus,
-      logger,
-      mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
-    });
+    hosted = await hostServiceForTest(projectService, { bus });
     project = createGrpcClient(projectV1.ProjectServiceClient, hosted.address);
     edgeStore = await openEmbeddedStore();
   });
@@ -89,10 +73,9 @@ describe("membership cache", () => {
 
   afterAll(async () => {
     project.close();
-    await hosted.stop(1000);
+    await hosted.stop();
     await bus.close();
     await edgeStore.close();
-    await tmp.cleanup();
   });
 
   const person = (name: string) => {
@@ -117,7 +100,7 @@ describe("membership cache", () => {
   const createProject = async (owner: Person) => (await as(owner, () => project.client.createProject({ name: "Team" }))).project!.id;
 
   const tokenMailedTo = async (email: string): Promise<string> => {
-    const dir = join(tmp.dir, "mail");
+    const dir = join(hosted.dataDir, "mail");
     for (const file of (await readdir(dir)).sort().reverse()) {
       const text = (await readFile(join(dir, file), "utf8")).replace(/=\r?\n/g, "").replace(/=3D/g, "=");
       if (!text.includes(email)) continue;

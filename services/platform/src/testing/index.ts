@@ -4,3 +4,4 @@ export * from "./tmp";
 export * from "./containers";
 export { describeStoreContract, type StoreFixture } from "../store/contract";
 export { describeBusContract, type BusFixture } from "../bus/contract";
+export * from "./service-under-test";

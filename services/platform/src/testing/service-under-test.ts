@@ -1,0 +1,46 @@
+import type { EventBus } from "../bus/port";
+import { createInProcessBus } from "../bus/in-process";
+import type { Clock } from "../clock";
+import { baseConfigSchema, loadConfig } from "../config";
+import { silentLogger } from "../logger";
+import { createMailer } from "../mail/mailer";
+import { hostService, type ServiceModule } from "../service-host";
+import { makeTempDir } from "./tmp";
+
+// A service hosted for a test as the all-in-one hosts it: its own embedded store in a temp data dir, a
+// real gRPC server on a loopback port, the in-process bus, mail written as files under the data dir.
+
+export interface ServiceUnderTest {
+  /** `127.0.0.1:<port>` of its gRPC server. */
+  address: string;
+  /** The temp data dir (store files, `mail/`); removed by `stop`. */
+  dataDir: string;
+  bus: EventBus;
+  /** Drains the server, closes the store and the bus (when this helper made it) and removes the data dir. */
+  stop(): Promise<void>;
+}
+
+export const hostServiceForTest = async (module: ServiceModule, options: { bus?: EventBus; clock?: Clock } = {}): Promise<ServiceUnderTest> => {
+  const tmp = await makeTempDir(`earshot-${module.name}-`);
+  const bus = options.bus ?? createInProcessBus();
+  const logger = silentLogger();
+  const hosted = await hostService(module, {
+    config: loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" }),
+    host: "127.0.0.1",
+    port: 0,
+    bus,
+    logger,
+    mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return {
+    address: hosted.address,
+    dataDir: tmp.dir,
+    bus,
+    stop: async () => {
+      await hosted.stop(1000);
+      if (!options.bus) await bus.close();
+      await tmp.cleanup();
+    },
+  };
+};
