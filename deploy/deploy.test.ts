@@ -6,8 +6,8 @@ import Ajv from "ajv";
 import yaml from "js-yaml";
 import { deployables as registered } from "@earshot/registry";
 
-// Deployment artefacts cannot be applied here (no cluster, no docker, no helm binary); these checks keep
-// them in step with the services. The per-deployable files are written from the service registry
+// Deployment artefacts cannot be applied here (no cluster, no docker; render.test.ts renders them with the
+// real helm and kubectl); these checks keep them in step with the services. The per-deployable files are written from the service registry
 // (services/registry, `npm run sync-services`, which also checks they are current); these tests check
 // what they say: every registered deployable is declared where the image's entrypoint finds it and has a
 // chart template, values block, schema entry and kustomize manifest of the right shape.
