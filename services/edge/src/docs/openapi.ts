@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isWrite, type Operation, openApiPath } from "../catalog/operation";
 import { resourceSchemas } from "../catalog/present";
 import { API_VERSION } from "../http/request-context";
+import { singleTypes } from "./single-types";
 
 // The OpenAPI 3.1 document, generated from the catalog (JSON Schema 2020-12 straight from the zod schemas):
 // request schemas from each operation's inputs, responses as the { data, meta } envelope around the
@@ -12,7 +13,7 @@ type Json = Record<string, unknown>;
 
 const jsonSchema = (schema: z.ZodType): Json => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
-  return rest;
+  return singleTypes(rest);
 };
 
 const COMPONENTS = "#/components/schemas/";
@@ -23,7 +24,7 @@ const resourceComponents = (): Record<string, Json> => {
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
       const { $schema: _s, $id: _i, ...rest } = schema as Json;
-      return [id, rest];
+      return [id, singleTypes(rest)];
     }),
   );
 };
@@ -46,7 +47,7 @@ export const LIST_META_SCHEMA = {
   required: [...META_SCHEMA.required, "nextCursor", "limit"],
   properties: {
     ...META_SCHEMA.properties,
-    nextCursor: { type: ["string", "null"], description: "Pass as cursor for the next page; null at the end." },
+    nextCursor: { anyOf: [{ type: "string" }, { type: "null" }], description: "Pass as cursor for the next page; null at the end." },
     limit: { type: "integer", minimum: 1, maximum: 100 },
   },
 } as const;
@@ -64,7 +65,7 @@ export const operationOutputSchema = (op: Operation): Json => {
   let schema = outputSchemas.get(op);
   if (!schema) {
     const { $schema: _ignored, ...data } = z.toJSONSchema(op.output, { target: "draft-2020-12", io: "output" }) as Json;
-    schema = envelopeSchema(data, op.list === true, { single: META_SCHEMA, list: LIST_META_SCHEMA });
+    schema = envelopeSchema(singleTypes(data), op.list === true, { single: META_SCHEMA, list: LIST_META_SCHEMA });
     outputSchemas.set(op, schema);
   }
   return schema;
