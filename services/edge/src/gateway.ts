@@ -6,7 +6,7 @@ import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
 import { createAdminApp } from "./http/admin-app";
-import { createHttpMetrics } from "./http/metrics";
+import { createHttpMetrics, exposeBusMetrics } from "./http/metrics";
 import { answerWhileStarting } from "./http/starting";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
@@ -116,6 +116,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     : undefined;
   let draining = false;
   const metrics = createHttpMetrics();
+  if (options.bus) exposeBusMetrics(metrics.registry, options.bus.metrics);
   const buildApp = async (url: string, port: number): Promise<RequestListener> => {
     const keys = await loadSigningKeys(options.oauthKeysFile);
     const collections = await openOAuthCollections(store);

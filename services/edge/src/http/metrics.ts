@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { BusMetrics } from "@earshot/platform";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
 // One registry per app instance (not prom-client's global one), so tests and the all-in-one can build
 // several apps in a process without duplicate-metric errors.
@@ -30,4 +31,22 @@ export const createHttpMetrics = (): HttpMetrics => {
       next();
     },
   };
+};
+
+/**
+ * Publishes the bus's own counters (dead letters, by topic and consumer group) in `registry`, read at
+ * scrape time: the platform keeps them in memory and leaves their exposition to the host.
+ */
+export const exposeBusMetrics = (registry: Registry, bus: BusMetrics): void => {
+  const source = bus.deadLettered;
+  new Counter({
+    name: source.name,
+    help: source.help,
+    labelNames: ["topic", "group"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const r of source.readings()) this.inc({ topic: r.labels.topic ?? "", group: r.labels.group ?? "" }, r.value);
+    },
+  });
 };
