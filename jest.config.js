@@ -18,7 +18,7 @@ module.exports = {
     "^@earshot/account/scopes$": "<rootDir>/services/account/src/scopes.ts",
     "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",
     // Field modules: the one subpath a service publishes besides its entry point.
-    "^@earshot/(account|project)/fields$": "<rootDir>/services/$1/src/fields.ts",
+    "^@earshot/([a-z-]+)/fields$": "<rootDir>/services/$1/src/fields.ts",
   },
   testMatch: ["<rootDir>/services/**/*.test.ts", "<rootDir>/proto/**/*.test.ts", "<rootDir>/deploy/**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
