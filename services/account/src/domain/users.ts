@@ -11,7 +11,7 @@ import {
   withVersionRetry,
 } from "@earshot/platform/core";
 import { z } from "zod";
-import { isPasswordLength, userFields } from "../fields";
+import { isSignInPasswordSize, userFields } from "../fields";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
@@ -110,7 +110,7 @@ export const authenticate = async (deps: AccountDeps, email: string, password: s
   const normalized = normalizeEmail(email);
   const address = clientAddress ? [addressKey(clientAddress)] : [];
   // Nothing that long was ever registered: a failure, decided without a lookup or a hash.
-  const impossible = !isEmailAddress(normalized) || !isPasswordLength(password);
+  const impossible = !isEmailAddress(normalized) || !isSignInPasswordSize(password);
   const keys = impossible ? address : [accountKey(normalized), ...address];
   const reservations = await reserveAttempt(deps, keys);
   const user = impossible ? null : await deps.collections.users.findOne({ email: normalized });
