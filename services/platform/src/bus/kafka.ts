@@ -295,7 +295,8 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       // A group without committed offsets starts at the earliest retained message. With "latest" instead,
       // the position is only resolved at the first fetch, after run() resolved, so a message published just
       // after subscribe() returned could be skipped.
-      await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
+      // `startFrom: "latest"` opts out, for groups that only want what happens from now on.
+      await consumer.subscribe({ topics: sub.topics, fromBeginning: sub.startFrom !== "latest" });
       // Resolves once the consumer has joined its group (or crashed trying, which the CRASH listener
       // reports); fetching then runs in the background.
       await consumer.run({ autoCommit: true, eachMessage });
