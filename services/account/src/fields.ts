@@ -18,6 +18,14 @@ const passwordMessage = `must be ${PASSWORD_LIMIT.min} to ${PASSWORD_LIMIT.max} 
 export const isPasswordLength = (password: string): boolean =>
   textProblem(password, { max: PASSWORD_LIMIT.max }) === undefined && countCharacters(password, PASSWORD_LIMIT.min) >= PASSWORD_LIMIT.min;
 
+/**
+ * The only bound on a password at sign-in: cheap, in bytes and UTF-16 units. Registration rules change
+ * (characters are counted differently now), and an account made under older ones must still sign in;
+ * whether the password is right is the hash's to say.
+ */
+export const isSignInPasswordSize = (password: string): boolean =>
+  password.length > 0 && password.length <= maxBytesOf(PASSWORD_LIMIT) && Buffer.byteLength(password, "utf8") <= maxBytesOf(PASSWORD_LIMIT);
+
 const isoDateTime = z.iso.datetime({ offset: true });
 
 /**

@@ -111,6 +111,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         logger: options.logger,
         groupId: `edge.memberships.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
         topics: ["earshot.project.v1"],
+        startFrom: "latest",
         handle: async (event) => memberships.apply(event),
       })
     : undefined;

@@ -81,6 +81,33 @@ describe("throttled sign-in", () => {
     expect((await refusal(authenticate(world.deps, "victim1@example.com", WRONG, from))).details).toEqual({ retryAfter: 2 });
   });
 
+  it("checks the password of at most the 5 free attempts when 50 wrong ones for one account arrive at once", async () => {
+    const world = await openAccountWorld();
+    await newUser(world);
+    const lookups = jest.spyOn(world.deps.collections.users, "findOne");
+    const errors = await Promise.all(Array.from({ length: 50 }, () => refusal(authenticate(world.deps, "ana@example.com", WRONG))));
+    expect(errors.filter((e) => e.code === "unauthorized")).toHaveLength(5);
+    expect(errors.filter((e) => e.code === "rate_limited")).toHaveLength(45);
+    expect(lookups).toHaveBeenCalledTimes(5);
+    expect(await world.deps.collections.signInFailures.findById("account:ana@example.com")).toMatchObject({ failures: 5 });
+  });
+
+  it("refuses the right password arriving among concurrent wrong ones once the free attempts are taken", async () => {
+    const world = await openAccountWorld();
+    await newUser(world);
+    const attempts = [...Array.from({ length: 5 }, () => WRONG), PASSWORD];
+    const results = await Promise.allSettled(attempts.map((p) => authenticate(world.deps, "ana@example.com", p)));
+    expect(results.slice(0, 5).map((r) => r.status === "rejected" && (r.reason as DomainError).code)).toEqual(Array(5).fill("unauthorized"));
+    expect(results[5]).toMatchObject({ status: "rejected", reason: { code: "rate_limited" } });
+  });
+
+  it("checks at most an address's 20 free attempts when 60 for different accounts arrive at once", async () => {
+    const world = await openAccountWorld();
+    const errors = await Promise.all(Array.from({ length: 60 }, (_, i) => refusal(authenticate(world.deps, `victim${i}@example.com`, WRONG, "203.0.113.9"))));
+    expect(errors.filter((e) => e.code === "unauthorized")).toHaveLength(20);
+    expect(await world.deps.collections.signInFailures.count({ _id: { $regex: /^account:/ } })).toBe(20);
+  });
+
   it("forgets failures after an hour without one", async () => {
     const world = await openAccountWorld();
     await newUser(world);

@@ -61,6 +61,16 @@ describe("creating users", () => {
     expect(await world.events()).toEqual([]);
   });
 
+  it("refuses an email that grows past 254 bytes when lower-cased, naming email", async () => {
+    const world = await openAccountWorld();
+    const email = `${"İ".repeat(120)}@x.io`;
+    expect(Buffer.byteLength(email)).toBe(245);
+    expect(Buffer.byteLength(email.toLowerCase())).toBe(365);
+    const err = await refusal(createUser(world.deps, { email, name: "Ana", password: PASSWORD }));
+    expect(err).toMatchObject({ code: "validation_failed", errors: [{ path: "email", message: "must be an email address" }] });
+    expect(await world.deps.collections.users.count({})).toBe(0);
+  });
+
   it("accepts a name of exactly 100 characters and a password of 8", async () => {
     const world = await openAccountWorld();
     await expect(createUser(world.deps, { email: "a@b.co", name: "x".repeat(100), password: "12345678" })).resolves.toBeDefined();
@@ -103,6 +113,13 @@ describe("authenticating", () => {
     const world = await openAccountWorld();
     const { user } = await newUser(world);
     await expect(authenticate(world.deps, "Ana@Example.com", PASSWORD)).resolves.toMatchObject({ _id: user._id });
+  });
+
+  it("signs in an account registered under older rules with a password of 4 emoji (8 UTF-16 units)", async () => {
+    const world = await openAccountWorld();
+    const { user } = await newUser(world);
+    await world.deps.collections.users.updateOne({ _id: user._id }, { $set: { passwordHash: await hashPassword("🔑🔑🔑🔑") } });
+    await expect(authenticate(world.deps, "ana@example.com", "🔑🔑🔑🔑")).resolves.toMatchObject({ _id: user._id });
   });
 
   it("gives a wrong password and an unknown email the same answer", async () => {

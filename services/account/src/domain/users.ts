@@ -11,12 +11,12 @@ import {
   withVersionRetry,
 } from "@earshot/platform/core";
 import { z } from "zod";
-import { isPasswordLength, userFields } from "../fields";
+import { isSignInPasswordSize, userFields } from "../fields";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
 import { hashPassword, verifyPassword } from "./password";
-import { accountKey, addressKey, assertNotLocked, clearFailures, recordFailure } from "./sign-in-throttle";
+import { accountKey, addressKey, forgetStale, reserveAttempt, settleSuccess } from "./sign-in-throttle";
 import { DEFAULT_PLAN } from "./plans";
 
 // Users and the workspace each one owns. Emails are stored lower-cased and trimmed, so uniqueness and
@@ -110,16 +110,16 @@ export const authenticate = async (deps: AccountDeps, email: string, password: s
   const normalized = normalizeEmail(email);
   const address = clientAddress ? [addressKey(clientAddress)] : [];
   // Nothing that long was ever registered: a failure, decided without a lookup or a hash.
-  const impossible = !isEmailAddress(normalized) || !isPasswordLength(password);
+  const impossible = !isEmailAddress(normalized) || !isSignInPasswordSize(password);
   const keys = impossible ? address : [accountKey(normalized), ...address];
-  await assertNotLocked(deps, keys);
+  const reservations = await reserveAttempt(deps, keys);
   const user = impossible ? null : await deps.collections.users.findOne({ email: normalized });
   const ok = !impossible && (await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH));
   if (!user || !ok) {
-    await recordFailure(deps, keys);
+    await forgetStale(deps);
     throw new DomainError("unauthorized", "Email or password is wrong.");
   }
-  await clearFailures(deps, accountKey(normalized));
+  await settleSuccess(deps, reservations);
   // Only after the password matched, so the status of an account is not told to someone without it.
   if (user.status !== "active") throw new DomainError("unauthorized", "This account is deactivated.");
   return user;

@@ -76,6 +76,13 @@ describe("bounded text over REST", () => {
     await stillServing();
   });
 
+  it("answers 400 naming cursor for a forged cursor whose value would be read as query operators", async () => {
+    for (const forged of [[{ $foo: 1 }, "x"], [{ $in: 1 }, "x"], { $in: 1 }]) {
+      const cursor = Buffer.from(JSON.stringify(forged)).toString("base64url");
+      expectFieldRefused(await h.call("list_projects", { cursor }, owner.key), "cursor");
+    }
+  });
+
   it("still takes the text people write: emoji, flags, CJK and accents", async () => {
     const res = await h.call("create_project", { name: "東京 👩🏽‍💻 🇫🇷 café", icon: "👨‍👩‍👧‍👦", description: "Ça marche. 한국어도 돼요." }, owner.key);
     expect(res.status).toBe(201);

@@ -125,6 +125,23 @@ export const describeBusContract = (adapterName: string, factory: () => Promise<
       expect(got).toEqual(["before", "after"]);
     }, timeoutMs + 5_000);
 
+    it("starts a new group with startFrom latest after the messages retained when it subscribed", async () => {
+      const topic = fx.topic("latest");
+      await fx.bus.publish([{ topic, key: "k", value: "before" }]);
+      const got: string[] = [];
+      await fx.bus.subscribe({ groupId: group("latest"), topics: [topic], startFrom: "latest" }, async (m) => void got.push(m.value));
+      // Kafka resolves "latest" at its first fetch: publish until one arrives, then "before" cannot come.
+      let n = 0;
+      await waitFor(async () => {
+        if (got.length === 0) await fx.bus.publish([{ topic, key: "k", value: `after ${n++}` }]);
+        return got.length > 0;
+      }, timeoutMs, 200);
+      await fx.bus.publish([{ topic, key: "k", value: "marker" }]);
+      await waitFor(() => got.includes("marker"), timeoutMs);
+      expect(got).not.toContain("before");
+      expect(got[0]).toMatch(/^after /);
+    }, timeoutMs + 5_000);
+
     it("resumes a group after its last handled message when it subscribes again", async () => {
       const topic = fx.topic("resume");
       const groupId = group("resume");

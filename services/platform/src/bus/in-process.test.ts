@@ -3,6 +3,8 @@ import { describeBusContract } from "./contract";
 import { createInProcessBus } from "./in-process";
 import type { DeliveredMessage } from "./port";
 import { readDeadLetter } from "./redelivery";
+import { unavailable } from "../errors";
+import { VersionConflictError } from "../store/port";
 
 let n = 0;
 describeBusContract(
@@ -60,6 +62,42 @@ describe("in-process bus specifics", () => {
     expect(attempts).toBe(5);
     expect(delays).toEqual([100, 200, 400, 800]);
     expect(bus.metrics.deadLettered.readings()).toEqual([{ labels: { topic: "t", group: "g" }, value: 1 }]);
+    await bus.close();
+  });
+
+  it("keeps retrying a message through an outage (unavailable, lost store) at the capped backoff, and never dead-letters it", async () => {
+    const { delays, wait } = recordingWait();
+    const bus = createInProcessBus({ wait });
+    const outage = [unavailable("account is down"), Object.assign(new Error("connection lost"), { name: "MongoNetworkError" })];
+    let attempts = 0;
+    const handled: string[] = [];
+    await bus.subscribe({ groupId: "g", topics: ["t"] }, async (m) => {
+      attempts += 1;
+      if (attempts <= 40) throw outage[attempts % 2];
+      handled.push(m.value);
+    });
+    await bus.publish([{ topic: "t", key: "k", value: "during the outage" }]);
+    expect(handled).toEqual(["during the outage"]);
+    expect(attempts).toBe(41);
+    expect(delays.slice(0, 6)).toEqual([100, 200, 400, 800, 1600, 3000]);
+    expect(new Set(delays.slice(5))).toEqual(new Set([3000]));
+    expect(bus.metrics.deadLettered.readings()).toEqual([]);
+    await bus.close();
+  });
+
+  it("counts only the message's own failures toward maxAttempts, not the transient ones between them", async () => {
+    const { wait } = recordingWait();
+    const bus = createInProcessBus({ wait });
+    const letters: DeliveredMessage[] = [];
+    await bus.subscribe({ groupId: "dlq", topics: ["t.dlq"] }, async (m) => void letters.push(m));
+    let attempts = 0;
+    await bus.subscribe({ groupId: "g", topics: ["t"] }, async () => {
+      attempts += 1;
+      throw attempts % 2 === 1 ? new VersionConflictError("items", "x") : new Error("bad message");
+    });
+    await bus.publish([{ topic: "t", key: "k", value: "poison" }]);
+    expect(attempts).toBe(10);
+    expect(readDeadLetter(letters[0]!)).toMatchObject({ attempts: 5, error: "bad message" });
     await bus.close();
   });
 

@@ -189,9 +189,11 @@ export class InProcessBus implements EventBus {
     for (const topic of options.topics) {
       this.topicLog(topic);
       const bases = this.bases.get(topic) as number[];
-      // A group new to a topic starts at the oldest retained message: nothing published before it
-      // subscribed is missed (Kafka: auto.offset.reset=earliest).
-      for (let p = 0; p < this.partitions; p++) if (!group.positions.has(at(topic, p))) group.positions.set(at(topic, p), bases[p] as number);
+      const entries = this.logs.get(topic) as Entry[][];
+      // A group new to a topic starts at the oldest retained message, so nothing published before it
+      // subscribed is missed (Kafka: auto.offset.reset=earliest); with `latest`, after the retained ones.
+      const start = (p: number) => (bases[p] as number) + (options.startFrom === "latest" ? (entries[p] as Entry[]).length : 0);
+      for (let p = 0; p < this.partitions; p++) if (!group.positions.has(at(topic, p))) group.positions.set(at(topic, p), start(p));
     }
     this.groups.set(group.id, group);
     for (const topic of options.topics) for (let p = 0; p < this.partitions; p++) this.pump(group, topic, p);

@@ -4,6 +4,7 @@ export * from "./port";
 export * from "./in-process";
 export * from "./kafka";
 export * from "./redelivery";
+export * from "./transient";
 export * from "./metrics";
 export * from "../events/cloud-event";
 export * from "../events/consumer";

@@ -4,13 +4,13 @@ import {
   type IHeaders,
   Kafka,
   KafkaJSError,
-  type KafkaJSErrorMetadata,
   type KafkaMessage,
   type LogEntry,
   logLevel,
   Partitioners,
 } from "kafkajs";
 import type { Logger } from "../logger";
+import { toKafkaJsError } from "./kafka-errors";
 import { createBusMetrics } from "./metrics";
 import type { BusMessage, DeliveredMessage, EventBus, MessageHandler, RedeliveryPolicy, SubscribeOptions, Subscription } from "./port";
 import { abortableSleep, deadLetterTopic, deliverWithRedelivery, type RedeliveryOutcome, type RedeliveryWait, resolveRedelivery } from "./redelivery";
@@ -97,20 +97,6 @@ const toDelivered = (topic: string, partition: number, message: KafkaMessage): D
   partition,
   offset: message.offset,
 });
-
-/**
- * A failure thrown out of eachMessage as kafkajs must see it. kafkajs treats TypeError, RangeError,
- * ReferenceError and SyntaxError as unrecoverable: it skips its retries and crashes the consumer *without* a
- * restart, so one such error while writing a dead letter would silently end the subscription. Wrapped in a
- * retriable KafkaJSError, it is retried like any other (kafkajs also skips its own "Error when calling
- * eachMessage" log line for KafkaJSErrors; we log the failure ourselves).
- */
-const retriable = (err: unknown): KafkaJSError => {
-  if (err instanceof KafkaJSError && err.retriable) return err;
-  const cause = err instanceof Error ? err : new Error(String(err));
-  // kafkajs passes `cause` on at run time; its type declarations just do not list it.
-  return new KafkaJSError(cause, { retriable: true, cause } as KafkaJSErrorMetadata);
-};
 
 const describeError = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -290,7 +276,7 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
         );
         // Thrown back to kafkajs: the offset stays uncommitted (earlier messages of the batch are
         // committed) and the partition is fetched again from this message after the retry backoff.
-        throw retriable(err);
+        throw toKafkaJsError(err);
       }
       if (outcome === "stopped") {
         // Neither handled nor dead-lettered: the offset must not be committed.
@@ -309,7 +295,8 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       // A group without committed offsets starts at the earliest retained message. With "latest" instead,
       // the position is only resolved at the first fetch, after run() resolved, so a message published just
       // after subscribe() returned could be skipped.
-      await consumer.subscribe({ topics: sub.topics, fromBeginning: true });
+      // `startFrom: "latest"` opts out, for groups that only want what happens from now on.
+      await consumer.subscribe({ topics: sub.topics, fromBeginning: sub.startFrom !== "latest" });
       // Resolves once the consumer has joined its group (or crashed trying, which the CRASH listener
       // reports); fetching then runs in the background.
       await consumer.run({ autoCommit: true, eachMessage });

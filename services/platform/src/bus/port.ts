@@ -41,6 +41,14 @@ export interface SubscribeOptions {
   topics: string[];
   /** Overrides the bus's redelivery policy for this subscription, field by field. */
   redelivery?: Partial<RedeliveryPolicy>;
+  /**
+   * Where a group that has never committed a position starts: `earliest` (the default, right for a
+   * real group, which must not miss anything) or `latest`, after what is retained now, for a group
+   * made up per process that only wants what happens from now on (replaying the whole retained topic
+   * at every start would be wasted work). On Kafka, `latest` is resolved at the first fetch, so a message
+   * published just as the subscription starts may be missed.
+   */
+  startFrom?: "earliest" | "latest";
 }
 
 export interface Subscription {

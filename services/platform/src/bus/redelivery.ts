@@ -1,11 +1,14 @@
 import type { Logger } from "../logger";
 import type { WritableBusMetrics } from "./metrics";
 import type { BusMessage, DeliveredMessage, MessageHandler, RedeliveryPolicy } from "./port";
+import { isTransient } from "./transient";
 
 // The one redelivery policy of every bus adapter: a failing handler gets the message again after an
 // exponential backoff, a bounded number of times; then the message is written to `<topic>.dlq` with why it
 // failed, counted and logged, and the partition moves on. Unbounded retries would let one poison message
-// stop every later message of its partition (a whole project's events) for good.
+// stop every later message of its partition (a whole project's events) for good. Transient failures
+// (`transient.ts`: an outage, not the message) do not count: they are retried until the outage passes,
+// since dead-lettering would turn a short outage into lost events.
 
 export const DEFAULT_REDELIVERY: Readonly<RedeliveryPolicy> = Object.freeze({
   maxAttempts: 5,
@@ -142,26 +145,31 @@ export const deliverWithRedelivery = async (run: RedeliveryRun): Promise<Redeliv
   const { message, groupId, policy, logger } = run;
   const where = { group: groupId, topic: message.topic, partition: message.partition, offset: message.offset };
   let lastError: unknown;
-  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+  // Only failures of the message's own count toward maxAttempts; transient ones (an outage) are retried
+  // for as long as they last, at the capped backoff.
+  let counted = 0;
+  for (let attempt = 1; ; attempt++) {
     if (run.signal.aborted) return "stopped";
     try {
       await run.handler(message);
       return "handled";
     } catch (err) {
       lastError = err;
-      if (attempt === policy.maxAttempts) break;
+      const transient = isTransient(err);
+      if (!transient) counted += 1;
+      if (counted >= policy.maxAttempts) break;
       const delayMs = backoffDelay(policy, attempt);
-      logger?.warn({ err, ...where, attempt, maxAttempts: policy.maxAttempts, delayMs }, "message handling failed; redelivering");
+      logger?.warn({ err, ...where, attempt, transient, maxAttempts: policy.maxAttempts, delayMs }, "message handling failed; redelivering");
       await run.afterFailure?.();
       await run.wait(delayMs, run.signal);
     }
   }
   if (run.signal.aborted) return "stopped";
-  const letter = toDeadLetter(message, groupId, policy.maxAttempts, lastError);
+  const letter = toDeadLetter(message, groupId, counted, lastError);
   await run.deadLetter(letter);
   run.metrics.deadLettered.inc({ topic: message.topic, group: groupId });
   logger?.error(
-    { err: lastError, ...where, attempts: policy.maxAttempts, deadLetterTopic: letter.topic },
+    { err: lastError, ...where, attempts: counted, deadLetterTopic: letter.topic },
     "message handling failed on every attempt; moved to the dead-letter topic",
   );
   return "dead-lettered";

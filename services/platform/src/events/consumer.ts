@@ -1,4 +1,4 @@
-import type { DeliveredMessage, EventBus, RedeliveryPolicy, Subscription } from "../bus/port";
+import type { DeliveredMessage, EventBus, RedeliveryPolicy, SubscribeOptions, Subscription } from "../bus/port";
 import type { Clock } from "../clock";
 import type { Logger } from "../logger";
 import { isUniqueViolation, type Doc, type DocumentStore } from "../store/port";
@@ -28,6 +28,8 @@ export interface EventConsumerOptions {
    * an event twice.
    */
   redelivery?: Partial<RedeliveryPolicy>;
+  /** Where a new group starts (see SubscribeOptions); `earliest` unless said. */
+  startFrom?: SubscribeOptions["startFrom"];
   handle: (event: CloudEvent, message: DeliveredMessage) => Promise<void>;
 }
 
@@ -40,7 +42,12 @@ export const ensureProcessedEventIndexes = (store: DocumentStore): Promise<void>
 export const subscribeEvents = async (options: EventConsumerOptions): Promise<Subscription> => {
   const processed = options.store.collection<ProcessedEvent>(PROCESSED_EVENTS_COLLECTION);
   await ensureProcessedEventIndexes(options.store);
-  const subscribe = { groupId: options.groupId, topics: options.topics, ...(options.redelivery ? { redelivery: options.redelivery } : {}) };
+  const subscribe = {
+    groupId: options.groupId,
+    topics: options.topics,
+    ...(options.redelivery ? { redelivery: options.redelivery } : {}),
+    ...(options.startFrom ? { startFrom: options.startFrom } : {}),
+  };
   return options.bus.subscribe(subscribe, async (message) => {
     const event = parseCloudEvent(message.value);
     if (!event) {

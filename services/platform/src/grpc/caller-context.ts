@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { commonV1 } from "@earshot/proto";
 import { DomainError, type FieldError, validationFailed } from "../errors";
+import { isEmailAddress } from "../text/email";
 
 // Who a call acts for travels like the request id: the edge resolves one earshot.common.v1.Caller per
 // request and runs the handler inside `runWithCaller`; the gRPC client sends it, protobuf-encoded, in the
@@ -21,6 +22,8 @@ export const currentCaller = (): commonV1.Caller | undefined => callers.getStore
 export const encodeCaller = (caller: commonV1.Caller): Buffer => Buffer.from(commonV1.Caller.encode(caller).finish());
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Far above any real person's projects; the bound keeps a forged caller from costing a check per entry. */
+export const MAX_CALLER_MEMBERSHIPS = 2_000;
 const ROLES = new Set<number>([commonV1.Role.ROLE_OWNER, commonV1.Role.ROLE_EDITOR, commonV1.Role.ROLE_VIEWER]);
 
 const refused = (errors: FieldError[]) => validationFailed(errors, "The caller in the call metadata is not valid.");
@@ -30,8 +33,12 @@ export const callerErrors = (caller: commonV1.Caller): FieldError[] => {
   const errors: FieldError[] = [];
   if (!ID.test(caller.userId)) errors.push({ path: "caller.userId", message: "is required (an id)" });
   if (!ID.test(caller.workspaceId)) errors.push({ path: "caller.workspaceId", message: "is required (an id)" });
-  if (caller.email.length === 0 || caller.email.length > 320) errors.push({ path: "caller.email", message: "is required" });
+  if (!isEmailAddress(caller.email)) errors.push({ path: "caller.email", message: "is required (an email address)" });
   if (!caller.allowances) errors.push({ path: "caller.allowances", message: "is required" });
+  if (caller.memberships.length > MAX_CALLER_MEMBERSHIPS) {
+    errors.push({ path: "caller.memberships", message: `must list at most ${MAX_CALLER_MEMBERSHIPS} projects` });
+    return errors;
+  }
   caller.memberships.forEach((m, i) => {
     if (!ID.test(m.projectId)) errors.push({ path: `caller.memberships.${i}.projectId`, message: "is required (an id)" });
     if (!ROLES.has(m.role)) errors.push({ path: `caller.memberships.${i}.role`, message: "must be owner, editor or viewer" });

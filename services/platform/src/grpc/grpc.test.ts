@@ -191,6 +191,20 @@ describe("gRPC server and client helpers", () => {
     close();
   });
 
+  it("refuses a caller with more than 2,000 memberships or an email that is not an address, naming the field", async () => {
+    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const memberships = Array.from({ length: 2_001 }, (_, i) => ({ projectId: `prj_${i}`, role: commonV1.Role.ROLE_VIEWER }));
+    const many = (await runWithCaller({ ...ana, memberships }, () => client.getThing({ value: "a" })).catch((e: unknown) => e)) as DomainError;
+    expect(many).toMatchObject({ code: "validation_failed", errors: [{ path: "caller.memberships", message: "must list at most 2000 projects" }] });
+    for (const email of ["not an address", `${"a".repeat(300)}@example.com`]) {
+      const bad = (await runWithCaller({ ...ana, email }, () => client.getThing({ value: "a" })).catch((e: unknown) => e)) as DomainError;
+      expect(bad).toMatchObject({ code: "validation_failed", errors: [{ path: "caller.email" }] });
+    }
+    expect(calls.get).toBe(0);
+    await expect(runWithCaller({ ...ana, memberships: memberships.slice(0, 2_000) }, () => client.getThing({ value: "for-a-person" }))).resolves.toEqual({ value: "usr_ana" });
+    close();
+  });
+
   it("gives the client the same domain error the handler threw, with its field errors", async () => {
     const { client, close } = createGrpcClient(ThingClientCtor, server.address);
     await expect(client.getThing({ value: "missing" })).rejects.toMatchObject({ code: "not_found", message: "Thing was not found." });

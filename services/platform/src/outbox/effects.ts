@@ -1,5 +1,5 @@
 import type { Doc } from "../store/port";
-import { isUniqueViolation } from "../store/port";
+import { isUniqueViolation, isVersionConflict } from "../store/port";
 
 // Effects make a create verb safe to run twice with one idempotency key. The edge answers a retried key
 // from its own record, but that record and the service's commit are two stores: a process killed after the
@@ -11,6 +11,14 @@ export const EFFECTS_COLLECTION = "effects";
 
 /** As long as the edge keeps an idempotency key: a retry after that is a new request there too. */
 export const KEEP_EFFECTS_SECONDS = 24 * 3600;
+
+/**
+ * Whether a record is past its keep time by the service's clock. The store's TTL index deletes it only
+ * when its expiry job runs (MongoDB: once a minute, later under load), so a lookup must not trust a
+ * record merely for being there.
+ */
+export const isEffectExpired = (record: EffectRecord, now: Date): boolean =>
+  record.createdAt.getTime() + KEEP_EFFECTS_SECONDS * 1000 <= now.getTime();
 
 export interface EffectRecord extends Doc {
   resourceId: string;
@@ -24,8 +32,8 @@ export interface EffectWrite {
   replaces?: EffectRecord;
 }
 
-/** A commit refused because another run with the same key recorded its effect first. */
-export const isEffectClash = (err: unknown): boolean => isUniqueViolation(err) && err.collection === EFFECTS_COLLECTION;
+/** A commit refused because another run with the same key recorded its effect first (or took over an expired one first). */
+export const isEffectClash = (err: unknown): boolean => (isUniqueViolation(err) || isVersionConflict(err)) && err.collection === EFFECTS_COLLECTION;
 
 export interface EffectLookup {
   effectOf(key: string): Promise<EffectRecord | null>;

@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import { buildCloudEvent, type CloudEvent, type NewEvent, topicForDomain } from "../events/cloud-event";
 import type { Logger } from "../logger";
 import type { Doc, DocumentStore, Write } from "../store/port";
-import { EFFECTS_COLLECTION, type EffectRecord, type EffectWrite, KEEP_EFFECTS_SECONDS } from "./effects";
+import { EFFECTS_COLLECTION, type EffectRecord, type EffectWrite, isEffectExpired, KEEP_EFFECTS_SECONDS } from "./effects";
 
 // Transactional outbox: a state change and the events describing it are committed in one unit of work;
 // a relay publishes what is pending and marks it published afterwards. A crash in between publishes the
@@ -65,9 +65,11 @@ export class Outbox {
     const effectWrites: Write[] = [];
     if (effect) {
       const doc: EffectRecord = { _id: effect.key, resourceId: effect.resourceId, createdAt: now };
+      // A record past its keep time that the store has not deleted yet is taken over, at its version.
+      const replaces = effect.replaces ?? (await this.expiredEffect(effect.key, now));
       effectWrites.push(
-        effect.replaces
-          ? { kind: "replace", collection: EFFECTS_COLLECTION, doc, expectedVersion: effect.replaces._v ?? 1 }
+        replaces
+          ? { kind: "replace", collection: EFFECTS_COLLECTION, doc, expectedVersion: replaces._v ?? 1 }
           : { kind: "insert", collection: EFFECTS_COLLECTION, doc },
       );
     }
@@ -76,9 +78,15 @@ export class Outbox {
     return built.map((b) => b.event);
   }
 
-  /** The effect recorded for an idempotency key, if a commit with it happened (and has not expired). */
-  effectOf(key: string): Promise<EffectRecord | null> {
-    return this.store.collection<EffectRecord>(EFFECTS_COLLECTION).findById(key);
+  /** The effect recorded for an idempotency key, if a commit with it happened (and has not expired by the clock). */
+  async effectOf(key: string): Promise<EffectRecord | null> {
+    const record = await this.store.collection<EffectRecord>(EFFECTS_COLLECTION).findById(key);
+    return record && !isEffectExpired(record, this.clock.now()) ? record : null;
+  }
+
+  private async expiredEffect(key: string, now: Date): Promise<EffectRecord | undefined> {
+    const record = await this.store.collection<EffectRecord>(EFFECTS_COLLECTION).findById(key);
+    return record && isEffectExpired(record, now) ? record : undefined;
   }
 
   /** @internal relays register so a commit wakes them at once instead of at the next poll. */

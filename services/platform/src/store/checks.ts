@@ -174,13 +174,29 @@ export class InvalidCursorError extends Error {
   }
 }
 
+const isScalar = (v: unknown): v is string | number | boolean | null =>
+  v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+
+// The value goes into a filter, so only what encodeCursor writes is let through: an object or array a
+// client made up would be read as operators (`{"$in":1}`) and fail inside the driver.
+const cursorValue = (raw: unknown): string | number | boolean | null | Date => {
+  if (isScalar(raw)) return raw;
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+    const keys = Object.keys(raw);
+    const date = (raw as { $date?: unknown }).$date;
+    if (keys.length === 1 && typeof date === "string") {
+      const value = new Date(date);
+      if (!Number.isNaN(value.getTime()) && value.toISOString() === date) return value;
+    }
+  }
+  throw new Error("value");
+};
+
 export const decodeCursor = (cursor: string): { value: unknown; id: string } => {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
     if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[1] !== "string") throw new Error("shape");
-    const raw = parsed[0] as CursorValue;
-    const value = raw !== null && typeof raw === "object" && "$date" in raw ? new Date(raw.$date) : raw;
-    return { value, id: parsed[1] };
+    return { value: cursorValue(parsed[0]), id: parsed[1] };
   } catch {
     throw new InvalidCursorError();
   }

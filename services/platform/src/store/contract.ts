@@ -304,6 +304,23 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       expect(second.nextCursor).toBeNull();
     });
 
+    it("refuses a forged cursor whose sort value or id would be read as query operators", async () => {
+      await items().insertMany([1, 2].map((n) => ({ _id: `itm_${n}`, name: "c", n })));
+      const forge = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+      const forged = [
+        forge([{ $foo: 1 }, "x"]),
+        forge([{ $in: 1 }, "x"]),
+        forge([[1, 2], "x"]),
+        forge([{ $date: "not a date" }, "x"]),
+        forge([{ $date: "2026-01-01T00:00:00.000Z", $gt: 1 }, "x"]),
+        forge([1, { $gt: "" }]),
+        forge({ $in: 1 }),
+      ];
+      for (const cursor of forged) {
+        await expect(items().findPage({}, { limit: 1, sortField: "n", cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+      }
+    });
+
     it("refuses a cursor it did not make", async () => {
       await expect(items().findPage({}, { limit: 2, cursor: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursorError);
     });

@@ -45,7 +45,8 @@ export const emailAddressField = () =>
   z
     .string()
     .trim()
-    .refine(isEmailAddress, { message: "must be an email address" })
+    // Checked as typed and as stored: lower-casing can grow an address past the byte bound ("İ" → "i̇").
+    .refine((s) => isEmailAddress(s) && isEmailAddress(s.toLowerCase()), { message: "must be an email address" })
     .toLowerCase()
     .meta({ minLength: 1, maxLength: EMAIL_MAX_BYTES });
 

@@ -1,4 +1,6 @@
-import { conflict, forbidden, newId, notFound, withVersionRetry } from "@earshot/platform/core";
+import { checkFields, conflict, forbidden, newId, notFound, validationFailed } from "@earshot/platform/core";
+import { z } from "zod";
+import { projectFields } from "../fields";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS } from "../store";
 import { memberKey } from "./access";
@@ -21,12 +23,22 @@ export const previewInvitation = async (deps: ProjectDeps, token: string): Promi
   return { invitation, project, status: statusOf(invitation, deps.clock.now()) };
 };
 
-/** Two accepts of one invitation race on its version: the loser reads again and finds it accepted (409). */
-export const acceptInvitation = (
+// The account's display name, which the member row keeps: bounded like every name of a project.
+const acceptFields = z.object({ userName: projectFields.name });
+
+/**
+ * Runs under the workspace guard like every write that changes seats: its invitation holds a seat only
+ * while pending, so an accept must not commit after the invitation expired and an invitation took the
+ * seat meanwhile. Of two accepts of one invitation, the loser reads again and finds it accepted (409).
+ */
+export const acceptInvitation = async (
   deps: ProjectDeps,
   input: { token: string; userId: string; userEmail: string; userName: string },
-): Promise<{ member: MemberDoc; project: ProjectDoc }> =>
-  withVersionRetry(async () => {
+): Promise<{ member: MemberDoc; project: ProjectDoc }> => {
+  const errors = checkFields(acceptFields, { userName: input.userName });
+  if (errors.length > 0) throw validationFailed(errors);
+  const { project: found } = await previewInvitation(deps, input.token);
+  return deps.guard.run(found.workspaceId, async (commit) => {
     const { invitation, project, status } = await previewInvitation(deps, input.token);
     if (status === "expired") throw conflict("The invitation has expired.");
     if (status !== "pending") throw conflict(`The invitation was already ${status}.`);
@@ -43,13 +55,13 @@ export const acceptInvitation = (
       workspaceId: project.workspaceId,
       userId: input.userId,
       email: invitation.email,
-      name: input.userName,
+      name: input.userName.trim(),
       role: invitation.role,
       memberKey: memberKey(project._id, input.userId),
       createdAt: now,
       _v: 1,
     };
-    await deps.outbox.commit(
+    await commit(
       [
         { kind: "insert", collection: MEMBERS, doc: member },
         { kind: "replace", collection: MEMBERS, doc: { ...invitation, status: "accepted" } as MemberDoc, expectedVersion: invitation._v ?? 1 },
@@ -58,3 +70,4 @@ export const acceptInvitation = (
     );
     return { member, project };
   });
+};

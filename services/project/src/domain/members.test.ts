@@ -46,6 +46,43 @@ describe("invitations", () => {
     expect((await refusal(acceptInvitation(world.deps, { token, userId: "usr_cy", userEmail: "cy@example.com", userName: "Cy" }))).message).toContain("expired");
   });
 
+  it("refuses an accept whose invitation expired while it ran and whose seat another invitation took meanwhile", async () => {
+    const caller = world.caller({ allowances: { projects: 10, seats: 1 } });
+    const project = await newProject(world, "Team", caller);
+    const inviteAs = (deps: typeof world.deps, email: string) =>
+      inviteMember(deps, caller, { projectId: project._id, email, role: "viewer", acceptUrlBase: "http://localhost:8080" });
+    await inviteAs(world.deps, "dee@example.com");
+    const other = world.replica();
+    const members = world.deps.collections.members;
+    const findOne = members.findOne.bind(members);
+    let interleaved = false;
+    // Between the accept's checks and its commit: the invitation expires and another replica gives its seat away.
+    jest.spyOn(members, "findOne").mockImplementation(async (filter) => {
+      if (!interleaved && "memberKey" in filter) {
+        interleaved = true;
+        world.clock.advance(INVITATION_TTL_MS);
+        await inviteAs(other, "eve@example.com");
+      }
+      return findOne(filter);
+    });
+    const accept = acceptInvitation(world.deps, { token: world.invitationToken("dee@example.com"), userId: "usr_dee", userEmail: "dee@example.com", userName: "Dee" });
+    expect((await refusal(accept)).message).toContain("expired");
+    expect(interleaved).toBe(true);
+    expect(await world.deps.collections.members.count({ memberType: "member", role: { $ne: "owner" } })).toBe(0);
+  });
+
+  it("refuses an accept whose account name is over the name limit, naming userName", async () => {
+    const project = await newProject(world);
+    await invite(project._id, "fay@example.com");
+    const token = world.invitationToken("fay@example.com");
+    for (const userName of ["x".repeat(101), "   ", `a${"\u0301".repeat(50)}`]) {
+      const err = await refusal(acceptInvitation(world.deps, { token, userId: "usr_fay", userEmail: "fay@example.com", userName }));
+      expect(err).toMatchObject({ code: "validation_failed", errors: [{ path: "userName" }] });
+    }
+    expect(await world.deps.collections.members.count({ memberType: "member", userId: "usr_fay" })).toBe(0);
+    await expect(acceptInvitation(world.deps, { token, userId: "usr_fay", userEmail: "fay@example.com", userName: " Fay " })).resolves.toMatchObject({ member: { name: "Fay" } });
+  });
+
   it("shows pending invitations to the owner only", async () => {
     const project = await newProject(world);
     const viewer = await addMember(world, project._id, "viewer");

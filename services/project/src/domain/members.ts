@@ -9,7 +9,6 @@ import {
   type Page,
   pageLimit,
   rateLimited,
-  runOnce,
   usageLimited,
   validationFailed,
   withCursorErrors,
@@ -104,8 +103,7 @@ export const inviteMember = async (
     if (!invitation) throw notFound("Invitation");
     return { invitation, token: undefined };
   };
-  const { invitation, token } = await runOnce(deps.outbox, effectKey, replay, () =>
-    deps.guard.run(view.project.workspaceId, async (commit) => {
+  const { invitation, token } = await deps.guard.runOnce(view.project.workspaceId, effectKey, replay, async (commit) => {
       const now = deps.clock.now();
       const rows = await deps.collections.members.find({ projectId: view.project._id, email });
       if (rows.some((r) => r.memberType === "member")) throw conflict("This person is already a member of the project.");
@@ -142,8 +140,7 @@ export const inviteMember = async (
         effectKey ? { key: effectKey, resourceId: created._id } : undefined,
       );
       return { invitation: created, token: secret as string | undefined };
-    }),
-  );
+  });
   if (token === undefined) return invitation;
   const link = `${input.acceptUrlBase.replace(/\/+$/, "")}/invitations/${token}`;
   // The invitation exists once committed; a mail failure is logged and the owner can revoke and re-invite.

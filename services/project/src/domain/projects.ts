@@ -3,7 +3,6 @@ import {
   newId,
   type Page,
   pageLimit,
-  runOnce,
   type StagedEvent,
   usageLimited,
   validationFailed,
@@ -50,12 +49,11 @@ export const createProject = async (
 ): Promise<ProjectView> => {
   const errors = checkProjectFields(input);
   if (errors.length > 0) throw validationFailed(errors);
-  return runOnce(
-    deps.outbox,
+  return deps.guard.runOnce(
+    caller.workspaceId,
     effectKey,
     (effect) => loadVisibleProject(deps, caller, effect.resourceId),
-    () =>
-      deps.guard.run(caller.workspaceId, async (commit) => {
+    async (commit) => {
         const owned = await deps.collections.projects.count({ workspaceId: caller.workspaceId, status: { $ne: "archived" } });
         if (owned >= caller.allowances.projects) throw usageLimited("projects", caller.allowances.projects);
         const now = deps.clock.now();
@@ -97,7 +95,7 @@ export const createProject = async (
           effectKey ? { key: effectKey, resourceId: project._id } : undefined,
         );
         return { project, role: "owner" as const, membership: owner };
-      }),
+    },
   );
 };
 

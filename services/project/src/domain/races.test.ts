@@ -85,6 +85,29 @@ describe("creates re-run with one effect key", () => {
     expect(await world.store.collection(MEMBERS).count({})).toBe(1);
   });
 
+  it("answers the winner's project to a concurrent create with the same key that would fill the plan, on one replica or two", async () => {
+    const caller = world.caller({ allowances: { projects: 1, seats: 10 } });
+    for (const [i, second] of [world.deps, world.replica()].entries()) {
+      await world.store.collection(PROJECTS).deleteMany({});
+      const key = `effect-key-last-slot-${i}`;
+      const results = await Promise.all([createProject(world.deps, caller, { name: "Last" }, key), createProject(second, caller, { name: "Last" }, key)]);
+      expect(results[1].project._id).toBe(results[0].project._id);
+      expect(await world.store.collection(PROJECTS).count({})).toBe(1);
+    }
+  });
+
+  it("answers the winner's invitation to a concurrent invitation with the same key instead of 409 already invited", async () => {
+    const caller = world.caller();
+    const { project } = await createProject(world.deps, caller, { name: "Team" });
+    const input = { projectId: project._id, email: "both@example.com", role: "viewer", acceptUrlBase: "http://localhost" };
+    for (const second of [world.deps, world.replica()]) {
+      await world.store.collection(MEMBERS).deleteMany({ memberType: "invite" });
+      const key = `effect-key-invite-${second === world.deps ? "same" : "other"}`;
+      const [a, b] = await Promise.all([inviteMember(world.deps, caller, input, key), inviteMember(second, caller, input, key)]);
+      expect(b._id).toBe(a._id);
+    }
+  });
+
   it("returns the same invitation and sends no second email when an invitation is re-run with the same effect key", async () => {
     const caller = world.caller();
     const { project } = await createProject(world.deps, caller, { name: "Team" });

@@ -1,4 +1,15 @@
-import { conflict, isUniqueViolation, isVersionConflict, type Outbox, type StagedEvent, type Write, type EffectWrite, type Clock } from "@earshot/platform/core";
+import {
+  type Clock,
+  conflict,
+  type EffectRecord,
+  type EffectWrite,
+  isUniqueViolation,
+  isVersionConflict,
+  type Outbox,
+  runOnce,
+  type StagedEvent,
+  type Write,
+} from "@earshot/platform/core";
 import { WORKSPACE_GUARDS, type ProjectCollections, type WorkspaceGuardDoc } from "../store";
 
 // Plan limits and invitation de-duplication are checks over many documents (count, then insert), so two
@@ -43,6 +54,20 @@ export class WorkspaceGuard {
    * Runs `fn` (checks, then one `commit`) so that no other guarded commit of the workspace lands between
    * its reads and its commit. `fn` must read what it checks after it is called, since it may run again.
    */
+  /**
+   * `run` for a verb with an idempotency key: every attempt first looks for the key's effect, so a run
+   * that waited in the queue or lost the race to another run with the same key answers with that run's
+   * result instead of checking the limits again (which the winner's resource now fills).
+   */
+  runOnce<T>(
+    workspaceId: string,
+    effectKey: string | undefined,
+    replay: (effect: EffectRecord) => Promise<T>,
+    fn: (commit: GuardedCommit) => Promise<T>,
+  ): Promise<T> {
+    return this.run(workspaceId, (commit) => runOnce(this.outbox, effectKey, replay, () => fn(commit)));
+  }
+
   run<T>(workspaceId: string, fn: (commit: GuardedCommit) => Promise<T>): Promise<T> {
     return this.queue.run(workspaceId, async () => {
       for (let attempt = 1; ; attempt++) {
