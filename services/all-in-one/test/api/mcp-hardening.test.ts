@@ -197,16 +197,17 @@ describe("MCP rate limits", () => {
     await limited?.stop();
   });
 
-  it("counts one HTTP request once however many tool calls it carries, announces the budget, and refuses tools/list when it is spent", async () => {
-    const batch = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_projects", arguments: {} } })));
-    const first = await post(limited, batch, authed(actor.key));
+  it("charges a batch one unit per message, announces the budget, and refuses tools/list when it is spent", async () => {
+    const calls = (ids: number[]) => JSON.stringify(ids.map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_projects", arguments: {} } })));
+    const first = await post(limited, calls([1, 2]), authed(actor.key));
     expect(first.status).toBe(200);
     const results = (await first.json()) as Array<{ result: { isError?: boolean } }>;
-    expect(results.map((r) => r.result.isError ?? false)).toEqual([false, false, false]);
+    expect(results.map((r) => r.result.isError ?? false)).toEqual([false, false]);
     expect(first.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60');
-    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=2;t=\d+$/);
+    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=1;t=\d+$/);
+    // Two more messages than the one unit left: the whole batch is refused and nothing is charged.
+    expect((await post(limited, calls([3, 4]), authed(actor.key))).status).toBe(429);
     const list = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" });
-    expect((await post(limited, list, authed(actor.key))).headers.get("ratelimit")).toMatch(/^"default";r=1;/);
     expect((await post(limited, list, authed(actor.key))).headers.get("ratelimit")).toMatch(/^"default";r=0;/);
     const refused = await post(limited, list, authed(actor.key));
     expect(refused.status).toBe(429);

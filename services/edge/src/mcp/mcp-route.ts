@@ -132,7 +132,9 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     if (principal.audience !== undefined && principal.audience !== resource) {
       return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}", error="invalid_token"`);
     }
-    const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId);
+    // A batch is charged per JSON-RPC message: one HTTP request may carry many tool calls.
+    const messages = Array.isArray(req.body) ? Math.max(1, req.body.length) : 1;
+    const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId, messages);
     for (const [name, value] of Object.entries(rateLimit.headers)) res.setHeader(name, value);
     if (!rateLimit.allowed) {
       const limited = new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", { details: { retryAfter: rateLimit.resetSeconds } });
