@@ -125,7 +125,12 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     try {
       principal = await options.pipeline.authenticate(authorization, req.ip);
     } catch (err) {
-      if (isDomainError(err) && err.code !== "unauthorized") return sendProblem(res, toProblem(err, req.requestId, "/mcp"));
+      if (!isDomainError(err)) {
+        // Not a verdict on the credential (a backend or store failure): the client must keep its token.
+        options.logger.error({ err }, "MCP authentication failed");
+        return sendProblem(res, toProblem(new DomainError("unavailable", "Authentication could not be completed right now; retry shortly."), req.requestId, "/mcp"));
+      }
+      if (err.code !== "unauthorized") return sendProblem(res, toProblem(err, req.requestId, "/mcp"));
       return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}"${authorization ? `, error="invalid_token"` : ""}`);
     }
     // A token issued for another resource (e.g. the REST API) is not accepted here: no token passthrough.
