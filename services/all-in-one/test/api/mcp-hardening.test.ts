@@ -104,12 +104,33 @@ describe("browser origins on /mcp", () => {
     expect((await post(h, list, authed(owner.key))).status).toBe(200);
   });
 
-  it("accepts the origins listed in EARSHOT_ALLOWED_ORIGINS", async () => {
+  it("accepts the origins listed in EARSHOT_ALLOWED_ORIGINS, with CORS headers for them and none for others", async () => {
     const other = await startHarness({ EARSHOT_ALLOWED_ORIGINS: "https://agent.example, https://ide.example:8443" });
     try {
       const actor = await other.newActor();
-      expect((await post(other, list, authed(actor.key, { Origin: "https://ide.example:8443" }))).status).toBe(200);
-      expect((await post(other, list, authed(actor.key, { Origin: "https://evil.example" }))).status).toBe(403);
+      const allowed = await post(other, list, authed(actor.key, { Origin: "https://ide.example:8443" }));
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("https://ide.example:8443");
+      expect(allowed.headers.get("access-control-expose-headers")).toBe("WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After");
+      expect(allowed.headers.get("vary")).toMatch(/Origin/);
+      const foreign = await post(other, list, authed(actor.key, { Origin: "https://evil.example" }));
+      expect(foreign.status).toBe(403);
+      expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+
+      const preflight = (origin: string) =>
+        fetch(`${other.url}/mcp`, {
+          method: "OPTIONS",
+          headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version" },
+        });
+      const ok = await preflight("https://agent.example");
+      expect(ok.status).toBe(204);
+      expect(ok.headers.get("access-control-allow-origin")).toBe("https://agent.example");
+      expect(ok.headers.get("access-control-allow-methods")).toBe("POST");
+      expect(ok.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Idempotency-Key");
+      expect(ok.headers.get("vary")).toMatch(/Origin/);
+      const refused = await preflight("https://evil.example");
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     } finally {
       await other.stop();
     }
