@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { silentLogger } from "@earshot/platform";
+import { createInProcessBus, type EventBus, silentLogger } from "@earshot/platform";
 import { serviceAddresses } from "@earshot/registry";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { startGateway, type StartedGateway } from "./gateway";
@@ -60,6 +63,45 @@ describe("gateway start-up", () => {
     } finally {
       release.resolve();
       await gateway?.stop(1000);
+      await tmp.cleanup();
+    }
+  });
+
+  it("closes its event subscription and its store when the port is already in use", async () => {
+    const tmp = await makeTempDir("earshot-gateway-");
+    const occupant = createServer();
+    await new Promise<void>((resolve) => occupant.listen(0, "127.0.0.1", resolve));
+    const bus = createInProcessBus();
+    let subscribed = 0;
+    const watched: EventBus = Object.assign(Object.create(bus) as EventBus, {
+      subscribe: async (...args: Parameters<EventBus["subscribe"]>) => {
+        const sub = await bus.subscribe(...args);
+        subscribed += 1;
+        return { ...sub, stop: async () => ((subscribed -= 1), sub.stop()) };
+      },
+    });
+    try {
+      await expect(
+        startGateway({
+          host: "127.0.0.1",
+          port: (occupant.address() as AddressInfo).port,
+          addresses: serviceAddresses(() => "127.0.0.1:1"),
+          logger: silentLogger(),
+          config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000 },
+          rateLimitPerMinute: 100,
+          credentialCacheMs: 0,
+          oauthKeysFile: join(tmp.dir, "keys.json"),
+          oauthRateLimitPerMinute: 0,
+          trustProxy: false,
+          bus: watched,
+        }),
+      ).rejects.toMatchObject({ code: "EADDRINUSE" });
+      expect(subscribed).toBe(0);
+      // The embedded store holds a lock file in its directory while open.
+      expect(existsSync(join(tmp.dir, "edge", ".lock"))).toBe(false);
+    } finally {
+      await new Promise((resolve) => occupant.close(resolve));
+      await bus.close();
       await tmp.cleanup();
     }
   });

@@ -171,11 +171,14 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const server = createServer((req, res) => handler(req, res));
   // Keep-alive sockets outliving a drain would hold the process open.
   server.keepAliveTimeout = 5_000;
-  const port = await listen(server, options.port, options.host);
   const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
-  const url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
+  let port = options.port;
+  let url = "";
   let admin: { server: Server; url: string } | undefined;
+  // Everything opened above is closed again if any step fails, binding the port (in use) included.
   try {
+    port = await listen(server, options.port, options.host);
+    url = (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, "");
     await options.beforeReady?.({ url, port });
     handler = await buildApp(url, port);
     if (options.metricsPort !== undefined) {
@@ -184,7 +187,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       admin = { server: adminServer, url: `http://${host}:${adminPort}` };
     }
   } catch (err) {
-    await closeServer(server);
+    if (server.listening) await closeServer(server);
     await membershipEvents?.stop();
     backends.close();
     await rateLimiter.close();

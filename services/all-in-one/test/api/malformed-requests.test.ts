@@ -127,3 +127,19 @@ describe("a malformed %-escape in a path parameter", () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: "validation_failed", errors: [{ path: "path" }] });
   });
 });
+
+describe("an undecodable cookie", () => {
+  it.each([
+    ["POST", "/invitations/inv_unknown", "earshot_csrf=%", 403],
+    ["POST", "/oauth/sign-in", "earshot_csrf=%E0%A4%A", 403],
+    ["GET", "/oauth/consent?request=req_unknown", "earshot_session=%", 400],
+  ])("is treated as absent: %s %s with %s answers %i", async (method, path, cookie, status) => {
+    const res = await rawRequest(h.url, {
+      method,
+      path,
+      headers: { Cookie: cookie, ...(method === "POST" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+      ...(method === "POST" ? { body: "csrf=abc&request=req_unknown" } : {}),
+    });
+    expect(res.status).toBe(status);
+  });
+});

@@ -104,12 +104,33 @@ describe("browser origins on /mcp", () => {
     expect((await post(h, list, authed(owner.key))).status).toBe(200);
   });
 
-  it("accepts the origins listed in EARSHOT_ALLOWED_ORIGINS", async () => {
+  it("accepts the origins listed in EARSHOT_ALLOWED_ORIGINS, with CORS headers for them and none for others", async () => {
     const other = await startHarness({ EARSHOT_ALLOWED_ORIGINS: "https://agent.example, https://ide.example:8443" });
     try {
       const actor = await other.newActor();
-      expect((await post(other, list, authed(actor.key, { Origin: "https://ide.example:8443" }))).status).toBe(200);
-      expect((await post(other, list, authed(actor.key, { Origin: "https://evil.example" }))).status).toBe(403);
+      const allowed = await post(other, list, authed(actor.key, { Origin: "https://ide.example:8443" }));
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("https://ide.example:8443");
+      expect(allowed.headers.get("access-control-expose-headers")).toBe("WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After");
+      expect(allowed.headers.get("vary")).toMatch(/Origin/);
+      const foreign = await post(other, list, authed(actor.key, { Origin: "https://evil.example" }));
+      expect(foreign.status).toBe(403);
+      expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+
+      const preflight = (origin: string) =>
+        fetch(`${other.url}/mcp`, {
+          method: "OPTIONS",
+          headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version" },
+        });
+      const ok = await preflight("https://agent.example");
+      expect(ok.status).toBe(204);
+      expect(ok.headers.get("access-control-allow-origin")).toBe("https://agent.example");
+      expect(ok.headers.get("access-control-allow-methods")).toBe("POST");
+      expect(ok.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Idempotency-Key");
+      expect(ok.headers.get("vary")).toMatch(/Origin/);
+      const refused = await preflight("https://evil.example");
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     } finally {
       await other.stop();
     }
@@ -197,16 +218,17 @@ describe("MCP rate limits", () => {
     await limited?.stop();
   });
 
-  it("counts one HTTP request once however many tool calls it carries, announces the budget, and refuses tools/list when it is spent", async () => {
-    const batch = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_projects", arguments: {} } })));
-    const first = await post(limited, batch, authed(actor.key));
+  it("charges a batch one unit per message, announces the budget, and refuses tools/list when it is spent", async () => {
+    const calls = (ids: number[]) => JSON.stringify(ids.map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_projects", arguments: {} } })));
+    const first = await post(limited, calls([1, 2]), authed(actor.key));
     expect(first.status).toBe(200);
     const results = (await first.json()) as Array<{ result: { isError?: boolean } }>;
-    expect(results.map((r) => r.result.isError ?? false)).toEqual([false, false, false]);
+    expect(results.map((r) => r.result.isError ?? false)).toEqual([false, false]);
     expect(first.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60');
-    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=2;t=\d+$/);
+    expect(first.headers.get("ratelimit")).toMatch(/^"default";r=1;t=\d+$/);
+    // Two more messages than the one unit left: the whole batch is refused and nothing is charged.
+    expect((await post(limited, calls([3, 4]), authed(actor.key))).status).toBe(429);
     const list = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" });
-    expect((await post(limited, list, authed(actor.key))).headers.get("ratelimit")).toMatch(/^"default";r=1;/);
     expect((await post(limited, list, authed(actor.key))).headers.get("ratelimit")).toMatch(/^"default";r=0;/);
     const refused = await post(limited, list, authed(actor.key));
     expect(refused.status).toBe(429);

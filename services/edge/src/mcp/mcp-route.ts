@@ -21,6 +21,8 @@ import { toolCallRequest, toolFor } from "./tools";
 export { MCP_SCOPE } from "./scopes";
 export const SERVER_INFO = { name: "earshot", version: "2026-08-24" };
 const BODY_LIMIT = "1mb";
+const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Idempotency-Key";
+const CORS_EXPOSED_HEADERS = "WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After";
 
 export interface McpRouteOptions {
   operations: readonly Operation[];
@@ -107,6 +109,29 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     sendProblem(res, toProblem(new DomainError("forbidden", `Requests from the origin ${origin} are not allowed.`, { errors: [{ path: "Origin", message: "is not an allowed origin" }] }), req.requestId, "/mcp"));
   };
 
+  // Browser clients on an allowed origin (EARSHOT_ALLOWED_ORIGINS, Earshot's own) may call /mcp
+  // cross-origin: they send Authorization and MCP headers, so they preflight, and read the challenge and
+  // the rate-limit headers of the answer. Other origins get no CORS headers and are refused above.
+  const cors = (req: Request, res: Response, next: NextFunction) => {
+    res.vary("Origin");
+    const origin = req.get("origin");
+    if (origin !== undefined && origins.allowsBrowserOrigin(origin)) {
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED_HEADERS);
+    }
+    next();
+  };
+
+  const preflight = (req: Request, res: Response) => {
+    res.setHeader("Allow", "POST, OPTIONS");
+    if (req.get("origin") !== undefined) {
+      res.setHeader("Access-Control-Allow-Methods", "POST");
+      res.setHeader("Access-Control-Allow-Headers", CORS_ALLOWED_HEADERS);
+      res.setHeader("Access-Control-Max-Age", "600");
+    }
+    res.status(204).end();
+  };
+
   // Body parser failures are the client's: malformed JSON is a JSON-RPC parse error, never a 500.
   const bodyErrors = (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const e = err as { type?: string; status?: number };
@@ -116,6 +141,8 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     next(err);
   };
 
+  router.use("/mcp", cors);
+  router.options("/mcp", refuseForeignOrigin, preflight);
   router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT }), bodyErrors, async (req: Request, res: Response) => {
     const origin = origins.of(req);
     const resource = `${origin}/mcp`;
@@ -125,14 +152,21 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     try {
       principal = await options.pipeline.authenticate(authorization, req.ip);
     } catch (err) {
-      if (isDomainError(err) && err.code !== "unauthorized") return sendProblem(res, toProblem(err, req.requestId, "/mcp"));
+      if (!isDomainError(err)) {
+        // Not a verdict on the credential (a backend or store failure): the client must keep its token.
+        options.logger.error({ err }, "MCP authentication failed");
+        return sendProblem(res, toProblem(new DomainError("unavailable", "Authentication could not be completed right now; retry shortly."), req.requestId, "/mcp"));
+      }
+      if (err.code !== "unauthorized") return sendProblem(res, toProblem(err, req.requestId, "/mcp"));
       return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}"${authorization ? `, error="invalid_token"` : ""}`);
     }
     // A token issued for another resource (e.g. the REST API) is not accepted here: no token passthrough.
     if (principal.audience !== undefined && principal.audience !== resource) {
       return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}", error="invalid_token"`);
     }
-    const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId);
+    // A batch is charged per JSON-RPC message: one HTTP request may carry many tool calls.
+    const messages = Array.isArray(req.body) ? Math.max(1, req.body.length) : 1;
+    const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId, messages);
     for (const [name, value] of Object.entries(rateLimit.headers)) res.setHeader(name, value);
     if (!rateLimit.allowed) {
       const limited = new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", { details: { retryAfter: rateLimit.resetSeconds } });

@@ -7,6 +7,7 @@ import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../pages/html";
 import type { OAuthCollections } from "./oauth-store";
 import type { EarshotOAuthProvider } from "./provider";
 import type { PublicOrigins } from "./public-origins";
+import { readCookie } from "../http/cookies";
 
 // The person's side of the authorization flow: sign in with email and password, then approve or deny
 // what the application asks for. Server-rendered, no scripts, CSRF-protected forms; redirects go only to
@@ -39,14 +40,6 @@ const SCOPE_TEXT: Record<string, string> = {
 const cspSourceOf = (uri: string): string => {
   const url = new URL(uri);
   return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
-};
-
-const readCookie = (req: Request, name: string): string | undefined => {
-  for (const part of (req.get("cookie") ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
-  }
-  return undefined;
 };
 
 export interface OAuthPagesOptions {

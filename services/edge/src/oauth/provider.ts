@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { type Clock, newId } from "@earshot/platform";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
-import { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError, OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -205,6 +205,11 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
     // tried elsewhere) must neither consume it nor end the grant of the client it belongs to.
     const presented = await this.o.collections.refreshTokens.findById(id);
     if (!presented || presented.clientId !== client.client_id) throw new InvalidGrantError("The refresh token is invalid or was already used.");
+    // A malformed request (another resource, wider scopes) is refused before the token is claimed, so
+    // the client can correct it and retry with the same token.
+    const family = await this.o.collections.families.findById(presented.familyId);
+    if (family && resource && this.resourceOf(resource, family.issuer ?? this.defaultIssuer) !== family.resource) throw new InvalidTargetError("resource does not match the grant.");
+    if (family && scopes?.length && scopes.some((s) => !family.scopes.includes(s))) throw new InvalidScopeError("A refresh cannot widen the granted scopes.");
     const claimed = await this.o.collections.refreshTokens.findOneAndUpdate(
       { _id: id, clientId: client.client_id, usedAt: { $exists: false } },
       { $set: { usedAt: now } },
@@ -216,16 +221,23 @@ export class EarshotOAuthProvider implements OAuthServerProvider {
       if (seen?.usedAt && now.getTime() - seen.usedAt.getTime() > CONCURRENT_REFRESH_MS) await this.revokeFamily(seen.familyId);
       throw new InvalidGrantError("The refresh token is invalid or was already used.");
     }
-    const family = await this.o.collections.families.findById(claimed.familyId);
     if (!family || family.revokedAt || claimed.expiresAt.getTime() <= now.getTime()) {
       throw new InvalidGrantError("The refresh token is invalid or was revoked.");
     }
-    if (!(await this.o.isUserActive(family.userId))) {
+    let active: boolean;
+    try {
+      active = await this.o.isUserActive(family.userId);
+    } catch (err) {
+      // The account service could not answer: that says nothing about the token, so the claim is undone
+      // (a retry is not a reuse) and the client is told to try again.
+      await this.o.collections.refreshTokens.updateOne({ _id: id, usedAt: now }, { $unset: { usedAt: "" } });
+      if (err instanceof OAuthError) throw err;
+      throw new ServerError("The account service is unavailable; retry the refresh.");
+    }
+    if (!active) {
       await this.revokeFamily(family._id);
       throw new InvalidGrantError("The account that approved this grant is no longer active.");
     }
-    if (resource && this.resourceOf(resource, family.issuer ?? this.defaultIssuer) !== family.resource) throw new InvalidTargetError("resource does not match the grant.");
-    if (scopes?.length && scopes.some((s) => !family.scopes.includes(s))) throw new InvalidScopeError("A refresh cannot widen the granted scopes.");
     return this.issueTokens(family, scopes?.length ? scopes : family.scopes);
   }
 

@@ -1,4 +1,6 @@
 import { DomainError, isDomainError } from "@earshot/platform";
+import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import jwt from "jsonwebtoken";
 import type { Backends } from "../backends";
 import type { TokenVerifier } from "../pipeline/credentials";
 import type { EarshotOAuthProvider } from "./provider";
@@ -22,8 +24,13 @@ export const activeAccountOf = async (backends: Backends, userId: string) => {
 export const oauthTokenVerifier = (provider: EarshotOAuthProvider, backends: Backends): TokenVerifier => ({
   accepts: (token) => JWT_SHAPE.test(token),
   verify: async (token) => {
-    const claims = await provider.verifyClaims(token).catch(() => {
-      throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
+    const claims = await provider.verifyClaims(token).catch((err: unknown) => {
+      // Only a token that fails verification is unauthorized; a store that could not answer says nothing
+      // about the token, and a 401 would make the client throw a valid one away.
+      if (err instanceof InvalidGrantError || err instanceof jwt.JsonWebTokenError) {
+        throw new DomainError("unauthorized", "The access token is invalid, expired or revoked.");
+      }
+      throw new DomainError("unavailable", "The access token could not be checked right now; retry shortly.", { cause: err });
     });
     const found = await activeAccountOf(backends, claims.sub);
     const user = found?.user;

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
 import { escapeHtml } from "../docs/reference-page";
+import { readCookie } from "../http/cookies";
 
 // Small server-rendered pages (invitation acceptance, later sign-in and consent): plain accessible HTML,
 // no scripts, CSRF protection by a double-submit cookie bound to the form.
@@ -22,14 +23,6 @@ ${body}
 </main></body></html>`;
 
 const CSRF_COOKIE = "earshot_csrf";
-
-const readCookie = (req: Request, name: string): string | undefined => {
-  for (const part of (req.get("cookie") ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
-  }
-  return undefined;
-};
 
 /** Issues (or reuses) the CSRF token of this browser for forms under `path`. */
 export const csrfToken = (req: Request, res: Response, path: string, secure: boolean): string => {

@@ -4,6 +4,7 @@ import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
+import { addressKeyOf } from "./address-key";
 import type { CredentialVerifier } from "./credentials";
 import { fingerprintOf, type IdempotencyStore, type StoredResponse, validateIdempotencyKey } from "./idempotency";
 import { callerFor, type Principal } from "./principal";
@@ -75,24 +76,34 @@ const defaultChallenge = (error?: { error: string; scope?: string }) =>
 export const createPipeline = (options: PipelineOptions): Pipeline => {
   const challenge = options.challenge ?? defaultChallenge;
 
+  // Verifications under way per address key on this replica. The limiter counts a failure only once the
+  // verifier has answered, so without these a burst of concurrent guesses would all pass the gate before
+  // the first failure was counted: an address may have at most its remaining budget unverified at once.
+  const verifying = new Map<string, number>();
+
   const authenticate = async (authorization: string | undefined, clientAddress?: string): Promise<Principal> => {
     const token = bearerOf(authorization);
     if (!token) throw new DomainError("unauthorized", "Send a Bearer API key or access token in the Authorization header.");
     const failures = clientAddress ? options.authFailureLimiter : undefined;
-    const addressKey = `address:${clientAddress}`;
-    if (failures) {
-      const gate = await failures.peek(addressKey);
-      if (!gate.allowed) {
-        throw new DomainError("rate_limited", "Too many failed authentications from this address; retry later.", {
-          details: { retryAfter: gate.resetSeconds },
-        });
-      }
+    if (!failures || clientAddress === undefined) return options.verifier.verify(token);
+    const addressKey = `address:${addressKeyOf(clientAddress)}`;
+    const gate = await failures.peek(addressKey);
+    const underway = verifying.get(addressKey) ?? 0;
+    if (!gate.allowed || underway >= gate.remaining) {
+      throw new DomainError("rate_limited", "Too many failed authentications from this address; retry later.", {
+        details: { retryAfter: gate.resetSeconds },
+      });
     }
+    verifying.set(addressKey, underway + 1);
     try {
       return await options.verifier.verify(token);
     } catch (err) {
-      if (failures && isDomainError(err) && err.code === "unauthorized") await failures.take(addressKey);
+      if (isDomainError(err) && err.code === "unauthorized") await failures.take(addressKey);
       throw err;
+    } finally {
+      const left = (verifying.get(addressKey) ?? 1) - 1;
+      if (left > 0) verifying.set(addressKey, left);
+      else verifying.delete(addressKey);
     }
   };
 

@@ -206,4 +206,44 @@ describe("membership cache", () => {
     expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER }]);
     expect(cache.loads).toBe(2);
   });
+
+  it("ignores replayed events older than a cached entry, so a removed member's role does not come back", async () => {
+    const owner = person("olive");
+    const ed = person("ed");
+    const projectId = await createProject(owner);
+    const memberId = await join_(owner, projectId, ed);
+    const removed = applied("member.removed", (d) => d.userId === ed.id);
+    await as(owner, () => project.client.removeProjectMember({ projectId, memberId, memberType: commonV1.MemberType.MEMBER_TYPE_MEMBER }));
+    await removed;
+    // A process started after all this: its cache loads ed (no memberships) before its consumer group,
+    // new to the bus, replays the project's events from the earliest retained one.
+    const fresh = new MembershipCache({ load: async (userId) => (await project.client.listMemberships({ userId })).memberships, maxAgeMs: MAX_AGE_MS });
+    expect(await fresh.forUser(ed.id)).toEqual([]);
+    // What a request would have been given while the replay was between the two events.
+    let afterReplayedAdd: unknown;
+    const replayed = new Promise<void>((resolve) => {
+      const off = fresh.onApplied((event) => {
+        const about = (event.data as { userId?: string }).userId === ed.id;
+        if (event.type === "member.added" && about) afterReplayedAdd = fresh.peek(ed.id);
+        if (event.type === "member.removed" && about) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const late = await subscribeEvents({
+      bus,
+      store: edgeStore,
+      clock,
+      logger: silentLogger(),
+      groupId: `edge.memberships.late-${++n}`,
+      topics: ["earshot.project.v1"],
+      handle: async (event) => fresh.apply(event),
+    });
+    await replayed;
+    await late.stop();
+    expect(afterReplayedAdd).toEqual([]);
+    expect(fresh.peek(ed.id)).toEqual([]);
+    expect(fresh.loads).toBe(1);
+  });
 });

@@ -77,24 +77,28 @@ export class MembershipCache {
   /** Applies one event of `earshot.project.v1`; events about anything else are ignored. */
   apply(event: CloudEvent): void {
     const data = (event.data ?? {}) as MemberEventData;
+    // A consumer group new to the bus starts at the earliest retained event, so old events arrive after
+    // entries were loaded from a newer state; an entry loaded after the event already reflects it.
+    const time = Date.parse(event.time);
+    const current = (entry: Entry) => Number.isNaN(time) || time >= entry.loadedAt;
     const projectId = data.projectId;
     if (projectId) {
       switch (event.type) {
         case "member.added":
         case "member.role_changed": {
           const role = ROLE_WORDS.value(data.role ?? "");
-          if (data.memberType === "member" && data.userId && role !== undefined) this.change(data.userId, (roles) => roles.set(projectId, role));
+          if (data.memberType === "member" && data.userId && role !== undefined) this.change(data.userId, current, (roles) => roles.set(projectId, role));
           break;
         }
         case "member.removed":
-          if (data.memberType === "member" && data.userId) this.change(data.userId, (roles) => roles.delete(projectId));
+          if (data.memberType === "member" && data.userId) this.change(data.userId, current, (roles) => roles.delete(projectId));
           break;
         case "project.created":
-          if (data.ownerId) this.change(data.ownerId, (roles) => roles.set(projectId, commonV1.Role.ROLE_OWNER));
+          if (data.ownerId) this.change(data.ownerId, current, (roles) => roles.set(projectId, commonV1.Role.ROLE_OWNER));
           break;
         case "project.archived":
           // An archived project grants nothing to anyone; who was in it is not in the event.
-          for (const entry of this.entries.values()) entry.roles.delete(projectId);
+          for (const entry of this.entries.values()) if (current(entry)) entry.roles.delete(projectId);
           for (const pending of this.loading.values()) pending.stale = true;
           break;
         default:
@@ -104,9 +108,9 @@ export class MembershipCache {
     for (const listener of this.listeners) listener(event);
   }
 
-  private change(userId: string, fn: (roles: Map<string, commonV1.Role>) => void): void {
+  private change(userId: string, current: (entry: Entry) => boolean, fn: (roles: Map<string, commonV1.Role>) => void): void {
     const entry = this.entries.get(userId);
-    if (entry) fn(entry.roles);
+    if (entry && current(entry)) fn(entry.roles);
     const pending = this.loading.get(userId);
     if (pending) pending.stale = true;
   }

@@ -89,4 +89,47 @@ describe("sliding-window rate limiter", () => {
     expect(await b.take("key_a")).toMatchObject({ allowed: true, remaining: 0 });
     expect((await b.take("key_a")).allowed).toBe(false);
   });
+
+  it("learns at a sync what another replica counted in buckets it never wrote itself", async () => {
+    const clock = new ManualClock(new Date(START));
+    const store = await openEmbeddedStore();
+    const a = new RateLimiter(store, clock, { limit: 100, windowSeconds: 60 });
+    const b = new RateLimiter(store, clock, { limit: 100, windowSeconds: 60 });
+    expect((await a.take("key_a")).allowed).toBe(true);
+    await a.sync();
+    clock.advance(1_000);
+    for (let i = 0; i < 99; i++) expect((await b.take("key_a")).allowed).toBe(true);
+    await b.sync();
+    await a.sync();
+    expect(await a.peek("key_a")).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await a.take("key_a")).allowed).toBe(false);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("charges a batch its cost and refuses a batch larger than what is left", async () => {
+    const clock = new ManualClock(new Date(START));
+    const limiter = new RateLimiter(await openEmbeddedStore(), clock, { limit: 10, windowSeconds: 60 });
+    expect(await limiter.take("key_a", 7)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(await limiter.take("key_a", 4)).toMatchObject({ allowed: false, remaining: 3 });
+    expect(await limiter.take("key_a", 3)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.take("key_a")).allowed).toBe(false);
+    await limiter.close();
+  });
+
+  it("keeps no entry for a key that was only peeked, and at most maxKeys entries", async () => {
+    const clock = new ManualClock(new Date(START));
+    const limiter = new RateLimiter(await openEmbeddedStore(), clock, { limit: 5, windowSeconds: 60 }, { maxKeys: 10 });
+    for (let i = 0; i < 30; i++) await limiter.peek(`address:198.51.100.${i}`);
+    expect(limiter.size).toBeLessThanOrEqual(10);
+    await limiter.sync();
+    expect(limiter.size).toBe(0);
+    for (let i = 0; i < 30; i++) await limiter.take(`address:198.51.100.${i}`);
+    await limiter.sync();
+    for (let i = 30; i < 60; i++) await limiter.peek(`address:198.51.100.${i}`);
+    expect(limiter.size).toBeLessThanOrEqual(10);
+    // An evicted key's count comes back from the store.
+    await limiter.take("address:198.51.100.0", 4);
+    expect((await limiter.take("address:198.51.100.0")).allowed).toBe(false);
+    await limiter.close();
+  });
 });

@@ -13,9 +13,9 @@ import type { Clock, Collection, Doc, DocumentStore, Logger } from "@earshot/pla
 // Writing the store on every request would put a store round trip (and, on the embedded store, a file
 // append) in front of every call, so each replica counts locally and syncs: the first request of a key
 // on a replica loads the key's buckets from the store; later ones are counted in memory and pushed as
-// one $inc per bucket every `syncMs`, which also tells the replica what the others added to that bucket.
-// Replicas can together admit more than the limit by what the others admitted since this one last
-// synced; one replica alone is exact. Headers follow draft-ietf-httpapi-ratelimit-headers-10.
+// one $inc per bucket every `syncMs`, after which the replica re-reads the key's shared buckets to learn
+// what the others counted. Replicas can together admit more than the limit by what the others admitted
+// since this one last synced; one replica alone is exact. Headers follow draft-ietf-httpapi-ratelimit-headers-10.
 
 export const RATE_LIMIT_COLLECTION = "rate_limits";
 
@@ -72,7 +72,7 @@ export class RateLimiter {
     store: DocumentStore,
     private readonly clock: Clock,
     readonly policy: RateLimitPolicy,
-    private readonly options: { syncMs?: number; logger?: Logger } = {},
+    private readonly options: { syncMs?: number; logger?: Logger; maxKeys?: number } = {},
   ) {
     this.counters = store.collection<Counter>(RATE_LIMIT_COLLECTION);
     this.windowMs = policy.windowSeconds * 1000;
@@ -84,36 +84,45 @@ export class RateLimiter {
     await this.counters.ensureIndex({ fields: { key: 1, start: 1 } });
   }
 
-  /** Admits and counts one request of `key`, or refuses it (refusals are not counted). */
-  async take(key: string): Promise<RateLimitDecision> {
-    return this.judge(key, true);
+  /**
+   * Admits and counts `cost` units of `key` (one request, or the messages of a batch), or refuses them all
+   * (refusals are not counted).
+   */
+  async take(key: string, cost = 1): Promise<RateLimitDecision> {
+    return this.judge(key, Math.max(1, Math.ceil(cost)));
   }
 
   /** Whether a request of `key` would be admitted now, counting nothing. */
   async peek(key: string): Promise<RateLimitDecision> {
-    return this.judge(key, false);
+    return this.judge(key, 0);
   }
 
-  private async judge(key: string, count: boolean): Promise<RateLimitDecision> {
+  private async judge(key: string, cost: number): Promise<RateLimitDecision> {
     const local = this.local(key);
     await local.ready;
-    // A sync may have dropped the idle key while this request waited.
-    if (!this.keys.has(key)) this.keys.set(key, local);
+    // Most recently used last, so the map's cap evicts idle keys first; a sync may have dropped the key
+    // while this request waited.
+    this.keys.delete(key);
+    this.keys.set(key, local);
     const now = this.clock.now().getTime();
     const current = now - (now % this.bucketMs);
     const counted = this.counted(local, now);
     const used = counted.reduce((sum, [, b]) => sum + total(b), 0);
-    if (used >= this.policy.limit) return this.decide(false, used, counted, now);
-    if (!count) return this.decide(true, used, counted, now);
+    if (used >= this.policy.limit || used + cost > this.policy.limit) return this.decide(false, used, counted, now, cost);
+    if (cost === 0) {
+      // Nothing counted here: let the next sync drop the entry if nothing else counts for the key.
+      if (counted.length === 0) this.scheduleSync();
+      return this.decide(true, used, counted, now);
+    }
     let bucket = local.buckets.get(current);
     if (!bucket) {
       bucket = { shared: 0, pending: 0, syncing: 0 };
       local.buckets.set(current, bucket);
       counted.push([current, bucket]);
     }
-    bucket.pending += 1;
+    bucket.pending += cost;
     this.scheduleSync();
-    return this.decide(true, used + 1, counted, now);
+    return this.decide(true, used + cost, counted, now);
   }
 
   private local(key: string): LocalKey {
@@ -130,10 +139,27 @@ export class RateLimiter {
       });
       // A failed load is retried by the next request rather than remembered.
       fresh.ready.catch(() => this.keys.delete(key));
+      this.evictIdle();
       this.keys.set(key, fresh);
       local = fresh;
     }
     return local;
+  }
+
+  /**
+   * Keeps the map within `maxKeys` (10,000 unless set; a scan of many addresses would grow it without end)
+   * by dropping the least recently used keys with nothing waiting to be synced; their counts stay in the
+   * store and are loaded again if the key comes back.
+   */
+  private evictIdle(): void {
+    const max = this.options.maxKeys ?? 10_000;
+    if (this.keys.size < max) return;
+    for (const [key, local] of this.keys) {
+      if (this.keys.size < max) break;
+      if (!local.loaded) continue;
+      if ([...local.buckets.values()].some((b) => b.pending > 0 || b.syncing > 0)) continue;
+      this.keys.delete(key);
+    }
   }
 
   /** Start of the oldest bucket that still overlaps the window ending now. */
@@ -147,10 +173,10 @@ export class RateLimiter {
     return [...local.buckets].filter(([start]) => start >= from).sort(([a], [b]) => a - b);
   }
 
-  private decide(allowed: boolean, used: number, counted: Array<[number, Bucket]>, now: number): RateLimitDecision {
+  private decide(allowed: boolean, used: number, counted: Array<[number, Bucket]>, now: number, cost = 1): RateLimitDecision {
     const remaining = Math.max(0, this.policy.limit - used);
-    // Units that must age out: the next admission when refused, one more unit when admitted.
-    let toFree = allowed ? 1 : used - this.policy.limit + 1;
+    // Units that must age out: room for the refused cost when refused, one more unit when admitted.
+    let toFree = allowed ? 1 : used + Math.max(1, cost) - this.policy.limit;
     let resetMs = this.windowMs;
     for (const [start, b] of counted) {
       toFree -= total(b);
@@ -188,11 +214,16 @@ export class RateLimiter {
     );
   }
 
-  /** Pushes locally counted requests to the shared counters and learns what other replicas counted. */
+  /**
+   * Pushes locally counted requests to the shared counters, then re-reads every known key's shared
+   * buckets: a replica learns what the others counted in buckets it never wrote itself too, so N replicas
+   * together exceed a limit only by what was admitted between two syncs. Keys with nothing counted in the
+   * window are dropped.
+   */
   async sync(): Promise<void> {
     const from = this.oldestCounted(this.clock.now().getTime());
     let failure: unknown;
-    for (const [key, local] of this.keys) {
+    for (const [key, local] of [...this.keys]) {
       for (const [start, b] of local.buckets) {
         if (b.pending === 0) {
           if (start < from && b.syncing === 0) local.buckets.delete(start);
@@ -211,12 +242,28 @@ export class RateLimiter {
           b.syncing -= by;
         }
       }
-      if (local.loaded && local.buckets.size === 0) this.keys.delete(key);
+      if (!local.loaded) continue;
+      try {
+        for (const d of await this.counters.find({ key, start: { $gte: from } })) {
+          const b = local.buckets.get(d.start);
+          // Shared counts only grow; a push of this replica's that the store answered meanwhile is in both.
+          if (b) b.shared = Math.max(b.shared, d.count);
+          else local.buckets.set(d.start, { shared: d.count, pending: 0, syncing: 0 });
+        }
+      } catch (err) {
+        failure = err;
+      }
+      if (local.buckets.size === 0 && this.keys.get(key) === local) this.keys.delete(key);
     }
     if (failure !== undefined) {
       this.scheduleSync();
       throw failure;
     }
+  }
+
+  /** Keys this replica holds counts for (bounded by `maxKeys`). */
+  get size(): number {
+    return this.keys.size;
   }
 
   async close(): Promise<void> {
