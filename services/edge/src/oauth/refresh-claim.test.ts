@@ -1,5 +1,5 @@
 import { InvalidScopeError, InvalidTargetError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { client, ORIGIN, providerWithGrant as setUp } from "./provider-with-grant";
+import { client, ORIGIN, providerWithGrant as setUp } from "./test-support";
 
 // A refresh token is spent only by a refresh that can succeed: a request the client got wrong, or an
 // account service that could not answer, leaves it usable, and a retry is not mistaken for a reuse.

@@ -1,5 +1,5 @@
 import type { Backends } from "../backends";
-import { providerWithGrant } from "./provider-with-grant";
+import { providerWithGrant } from "./test-support";
 import { oauthTokenVerifier } from "./token-verifier";
 
 // A 401 tells a client to throw its token away, so only a token that fails verification gets one; a
