@@ -1,5 +1,5 @@
-import { createGrpcClient, createInProcessBus, DomainError, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
-import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
+import { createGrpcClient, createInProcessBus, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1, type commonV1 } from "@earshot/proto";
 import { accountService } from "./service";
 
@@ -38,18 +38,9 @@ describe("account service over gRPC", () => {
     return runWithCaller(caller, fn);
   };
 
-  const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
-    try {
-      await promise;
-    } catch (err) {
-      if (err instanceof DomainError) return err;
-      throw err;
-    }
-    throw new Error("expected a refusal");
-  };
 
   it("delivers a domain error with its code, message and field errors", async () => {
-    const err = await refusal(account.client.createUser({ email: "nope", name: "", password: "short" }));
+    const err = await refusalOf(account.client.createUser({ email: "nope", name: "", password: "short" }));
     expect(err.code).toBe("validation_failed");
     expect(err.message).toBe("The request has invalid fields.");
     expect(err.errors).toEqual([
@@ -94,7 +85,7 @@ describe("account service over gRPC", () => {
     expect((await as(user, () => account.client.updateUser({ name: " Bo B. " }))).user?.name).toBe("Bo B.");
     const off = await as(user, () => account.client.deactivateUser({ confirmation: "DELETE" }));
     expect(off.user).toMatchObject({ status: "deactivated", deactivatedAt: expect.any(Date) });
-    expect(await refusal(account.client.authenticate({ email: "bo@example.com", password: "correct horse" }))).toMatchObject({
+    expect(await refusalOf(account.client.authenticate({ email: "bo@example.com", password: "correct horse" }))).toMatchObject({
       code: "unauthorized",
       message: "This account is deactivated.",
     });
@@ -105,13 +96,13 @@ describe("account service over gRPC", () => {
   it("maps conflict, not found, forbidden and unauthorized across the hop", async () => {
     await account.client.createUser({ email: "cy@example.com", name: "Cy", password: "correct horse" });
     const { user } = await account.client.getUser({ email: "cy@example.com" });
-    expect((await refusal(account.client.createUser({ email: "CY@example.com", name: "Cy", password: "correct horse" }))).code).toBe("conflict");
-    expect((await refusal(account.client.getUser({ id: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).code).toBe("not_found");
+    expect((await refusalOf(account.client.createUser({ email: "CY@example.com", name: "Cy", password: "correct horse" }))).code).toBe("conflict");
+    expect((await refusalOf(account.client.getUser({ id: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).code).toBe("not_found");
     expect(
-      await refusal(as(user, () => account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:write"], granterScopes: ["projects:read"], operator: false }))),
+      await refusalOf(as(user, () => account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:write"], granterScopes: ["projects:read"], operator: false }))),
     ).toMatchObject({ code: "forbidden", message: "A key cannot grant the scope projects:write it does not hold." });
-    expect(await refusal(account.client.verifyApiKey({ plaintext: "svc_sk_nope" }))).toMatchObject({ code: "unauthorized" });
-    expect(await refusal(as(user, () => account.client.listApiKeys({ limit: 5, cursor: "bogus" })))).toMatchObject({ errors: [{ path: "cursor" }] });
+    expect(await refusalOf(account.client.verifyApiKey({ plaintext: "svc_sk_nope" }))).toMatchObject({ code: "unauthorized" });
+    expect(await refusalOf(as(user, () => account.client.listApiKeys({ limit: 5, cursor: "bogus" })))).toMatchObject({ errors: [{ path: "cursor" }] });
   });
 
   it("acts for the caller in the call metadata: without one a person's call is unauthorized, and a key is never minted for someone else", async () => {
@@ -124,18 +115,18 @@ describe("account service over gRPC", () => {
       account.client.revokeApiKey({ keyId: "key_01JZZZZZZZZZZZZZZZZZZZZZZZ" }),
       account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:read"], granterScopes: ["projects:read"], operator: false }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: "unauthorized" });
+      expect(await refusalOf(call)).toMatchObject({ code: "unauthorized" });
     }
     const foreign = as(eve, () =>
       account.client.createApiKey({ userId: fay!.id, name: "x", scopes: ["projects:read"], granterScopes: ["projects:read"], operator: false }),
     );
-    expect(await refusal(foreign)).toMatchObject({ code: "validation_failed", errors: [{ path: "userId" }] });
+    expect(await refusalOf(foreign)).toMatchObject({ code: "validation_failed", errors: [{ path: "userId" }] });
     const own = await as(eve, () =>
       account.client.createApiKey({ userId: "", name: "x", scopes: ["projects:read"], granterScopes: ["projects:read"], operator: false }),
     );
     expect(own.apiKey?.userId).toBe(eve!.id);
     expect((await as(fay, () => account.client.listApiKeys({ limit: 5, cursor: "" }))).apiKeys).toEqual([]);
-    expect(await refusal(as(fay, () => account.client.revokeApiKey({ keyId: own.apiKey!.id })))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(as(fay, () => account.client.revokeApiKey({ keyId: own.apiKey!.id })))).toMatchObject({ code: "not_found" });
   });
 
   it("publishes its events on earshot.account.v1, keyed by workspace id", async () => {

@@ -31,3 +31,4 @@ export const PASSWORD = "correct horse battery";
 
 export const newUser = (world: AccountWorld, email = "ana@example.com", name = "Ana") =>
   createUser(world.deps, { email, name, password: PASSWORD });
+export { refusalOf } from "@earshot/platform/testing";

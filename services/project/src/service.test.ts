@@ -1,5 +1,5 @@
-import { createGrpcClient, DomainError, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
-import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
+import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { commonV1, projectV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
 import { projectService } from "./service";
@@ -25,15 +25,6 @@ describe("project service over gRPC", () => {
     await hosted.stop();
   });
 
-  const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
-    try {
-      await promise;
-    } catch (err) {
-      if (err instanceof DomainError) return err;
-      throw err;
-    }
-    throw new Error("expected a refusal");
-  };
 
   it("creates and reads a project with the caller's role, times as Dates", async () => {
     const created = await as(ana, () => project.client.createProject({ name: "Launch", digestTimezone: "Europe/Paris" }));
@@ -48,13 +39,13 @@ describe("project service over gRPC", () => {
   });
 
   it("delivers field errors, and not_found to a caller outside the project", async () => {
-    expect(await refusal(as(ana, () => project.client.createProject({ name: "", digestTimezone: "Mars/Olympus" })))).toMatchObject({
+    expect(await refusalOf(as(ana, () => project.client.createProject({ name: "", digestTimezone: "Mars/Olympus" })))).toMatchObject({
       code: "validation_failed",
       errors: expect.arrayContaining([expect.objectContaining({ path: "name" }), expect.objectContaining({ path: "digestTimezone" })]),
     });
     const { project: mine } = await as(ana, () => project.client.createProject({ name: "Private" }));
     const stranger = { ...ana, id: "usr_bo", email: "bo@example.com" };
-    expect((await refusal(as(stranger, () => project.client.getProject({ projectId: mine!.id })))).code).toBe("not_found");
+    expect((await refusalOf(as(stranger, () => project.client.getProject({ projectId: mine!.id })))).code).toBe("not_found");
   });
 
   it("pauses the owner's projects when the account service publishes user.deactivated", async () => {

@@ -118,3 +118,4 @@ export const accountEvent = (type: "user.deactivated" | "user.reactivated", user
   datacontenttype: "application/json",
   data: { userId, workspaceId },
 });
+export { refusalOf } from "@earshot/platform/testing";

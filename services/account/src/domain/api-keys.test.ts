@@ -1,19 +1,9 @@
-import { DomainError } from "@earshot/platform/core";
 import { ALL_SCOPES } from "../scopes";
-import { type AccountWorld, newUser, openAccountWorld } from "../test-support";
+import { type AccountWorld, newUser, openAccountWorld, refusalOf } from "../test-support";
 import { API_KEYS, type ApiKeyDoc } from "../store";
 import { createApiKey, type CreateApiKeyInput, hashKey, listApiKeys, revokeApiKey, verifyApiKey } from "./api-keys";
 import { deactivateUser } from "./users";
 
-const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-};
 
 const setup = async () => {
   const world = await openAccountWorld();
@@ -74,8 +64,8 @@ describe("creating API keys", () => {
   it("names a key API key when no name is given and refuses a name over 100 characters", async () => {
     const { mint } = await setup();
     expect((await mint()).key.name).toBe("API key");
-    expect(await refusal(mint({ name: "k".repeat(101) }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
-    expect(await refusal(mint({ name: "  " }))).toMatchObject({ errors: [{ path: "name" }] });
+    expect(await refusalOf(mint({ name: "k".repeat(101) }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
+    expect(await refusalOf(mint({ name: "  " }))).toMatchObject({ errors: [{ path: "name" }] });
   });
 
   it("removes duplicate scopes, keeping their order", async () => {
@@ -85,19 +75,19 @@ describe("creating API keys", () => {
 
   it("refuses a key without scopes", async () => {
     const { mint } = await setup();
-    expect(await refusal(mint({ scopes: [] }))).toMatchObject({ code: "validation_failed", errors: [{ path: "scopes" }] });
+    expect(await refusalOf(mint({ scopes: [] }))).toMatchObject({ code: "validation_failed", errors: [{ path: "scopes" }] });
   });
 
   it("refuses an unknown scope, naming its position", async () => {
     const { mint } = await setup();
-    const err = await refusal(mint({ scopes: ["projects:read", "projects:admin", "root"] }));
+    const err = await refusalOf(mint({ scopes: ["projects:read", "projects:admin", "root"] }));
     expect(err.code).toBe("validation_failed");
     expect(err.errors.map((e) => e.path)).toEqual(["scopes.1", "scopes.2"]);
   });
 
   it("refuses a key with a scope its granter lacks", async () => {
     const { mint, store } = await setup();
-    const err = await refusal(mint({ scopes: ["projects:read", "projects:write"], granterScopes: ["projects:read", "account:write"], operator: false }));
+    const err = await refusalOf(mint({ scopes: ["projects:read", "projects:write"], granterScopes: ["projects:read", "account:write"], operator: false }));
     expect(err).toMatchObject({ code: "forbidden", message: "A key cannot grant the scope projects:write it does not hold." });
     expect(await store.collection("api_keys").count({})).toBe(0);
   });
@@ -116,15 +106,15 @@ describe("creating API keys", () => {
   it("refuses an expiry that is not in the future", async () => {
     const world = await setup();
     for (const expiresAt of [minutes(world, -1), world.clock.now()]) {
-      expect(await refusal(world.mint({ expiresAt }))).toMatchObject({ code: "validation_failed", errors: [{ path: "expiresAt" }] });
+      expect(await refusalOf(world.mint({ expiresAt }))).toMatchObject({ code: "validation_failed", errors: [{ path: "expiresAt" }] });
     }
   });
 
   it("refuses keys for a deactivated account and for an unknown user", async () => {
     const world = await setup();
     await deactivateUser(world.deps, world.user._id, "DELETE");
-    expect(await refusal(world.mint())).toMatchObject({ code: "forbidden" });
-    expect(await refusal(world.mint({ userId: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(world.mint())).toMatchObject({ code: "forbidden" });
+    expect(await refusalOf(world.mint({ userId: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toMatchObject({ code: "not_found" });
   });
 });
 
@@ -176,7 +166,7 @@ describe("verifying API keys", () => {
     const { plaintext } = await world.mint();
     const other = `svc_sk_${"A".repeat(43)}`;
     for (const presented of [other, plaintext.slice(0, -1), `${plaintext}x`, "", "Bearer x", plaintext.replace("svc_sk_", "svc_pk_")]) {
-      expect(await refusal(verifyApiKey(world.deps, presented))).toMatchObject({
+      expect(await refusalOf(verifyApiKey(world.deps, presented))).toMatchObject({
         code: "unauthorized",
         message: "The API key is invalid, expired or revoked.",
       });
@@ -189,14 +179,14 @@ describe("verifying API keys", () => {
     world.clock.advance(30 * 60_000 - 1);
     await expect(verifyApiKey(world.deps, plaintext)).resolves.toBeDefined();
     world.clock.advance(1);
-    expect(await refusal(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized", message: "The API key is invalid, expired or revoked." });
+    expect(await refusalOf(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized", message: "The API key is invalid, expired or revoked." });
   });
 
   it("refuses a revoked key with the same answer", async () => {
     const world = await setup();
     const { key, plaintext } = await world.mint();
     await revokeApiKey(world.deps, world.user._id, key._id);
-    expect(await refusal(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized", message: "The API key is invalid, expired or revoked." });
+    expect(await refusalOf(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized", message: "The API key is invalid, expired or revoked." });
   });
 
   it("refuses every key of a deactivated user with the same answer", async () => {
@@ -205,7 +195,7 @@ describe("verifying API keys", () => {
     const b = await world.mint({ scopes: ["mcp"] });
     await deactivateUser(world.deps, world.user._id, "DELETE");
     for (const { plaintext } of [a, b]) {
-      expect(await refusal(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized", message: "The API key is invalid, expired or revoked." });
+      expect(await refusalOf(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized", message: "The API key is invalid, expired or revoked." });
     }
   });
 
@@ -261,8 +251,8 @@ describe("revoking API keys", () => {
     const world = await setup();
     const { user: other } = await newUser(world, "bo@example.com", "Bo");
     const { key, plaintext } = await world.mint();
-    expect(await refusal(revokeApiKey(world.deps, other._id, key._id))).toMatchObject({ code: "not_found", message: "API key was not found." });
-    expect(await refusal(revokeApiKey(world.deps, world.user._id, "key_01JZZZZZZZZZZZZZZZZZZZZZZZ"))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(revokeApiKey(world.deps, other._id, key._id))).toMatchObject({ code: "not_found", message: "API key was not found." });
+    expect(await refusalOf(revokeApiKey(world.deps, world.user._id, "key_01JZZZZZZZZZZZZZZZZZZZZZZZ"))).toMatchObject({ code: "not_found" });
     await expect(verifyApiKey(world.deps, plaintext)).resolves.toBeDefined();
   });
 
@@ -277,7 +267,7 @@ describe("revoking API keys", () => {
       return before;
     });
     await expect(revokeApiKey(world.deps, world.user._id, key._id)).resolves.toMatchObject({ revokedAt: world.clock.now() });
-    expect(await refusal(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized" });
+    expect(await refusalOf(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized" });
   });
 });
 
@@ -322,7 +312,7 @@ describe("listing API keys", () => {
     expect(page.nextCursor).not.toBeNull();
     expect((await listApiKeys(world.deps, { userId: world.user._id, limit: 100 })).items).toHaveLength(21);
     for (const limit of [0, -1, 101, 2.5]) {
-      expect(await refusal(listApiKeys(world.deps, { userId: world.user._id, limit }))).toMatchObject({ code: "validation_failed", errors: [{ path: "limit" }] });
+      expect(await refusalOf(listApiKeys(world.deps, { userId: world.user._id, limit }))).toMatchObject({ code: "validation_failed", errors: [{ path: "limit" }] });
     }
   });
 
@@ -330,7 +320,7 @@ describe("listing API keys", () => {
     const world = await setup();
     await world.mint();
     for (const cursor of ["bogus", "!!!", Buffer.from("[1]").toString("base64url")]) {
-      expect(await refusal(listApiKeys(world.deps, { userId: world.user._id, limit: 1, cursor }))).toMatchObject({
+      expect(await refusalOf(listApiKeys(world.deps, { userId: world.user._id, limit: 1, cursor }))).toMatchObject({
         code: "validation_failed",
         errors: [{ path: "cursor" }],
       });
@@ -339,6 +329,6 @@ describe("listing API keys", () => {
 
   it("answers an unknown user as not found", async () => {
     const world = await setup();
-    expect(await refusal(listApiKeys(world.deps, { userId: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(listApiKeys(world.deps, { userId: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).toMatchObject({ code: "not_found" });
   });
 });

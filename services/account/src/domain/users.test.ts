@@ -1,18 +1,8 @@
-import { DomainError } from "@earshot/platform/core";
-import { newUser, openAccountWorld, PASSWORD } from "../test-support";
+import { newUser, openAccountWorld, PASSWORD, refusalOf } from "../test-support";
 import { createApiKey, verifyApiKey } from "./api-keys";
 import { hashPassword } from "./password";
 import { authenticate, createUser, DECOY_PASSWORD_HASH, deactivateUser, getUser, reactivateUser, updateUser } from "./users";
 
-const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-};
 
 describe("creating users", () => {
   it("creates a user with a lower-cased email and a trimmed name, owning a new free workspace", async () => {
@@ -52,10 +42,10 @@ describe("creating users", () => {
 
   it("names every bad field: email, name and password", async () => {
     const world = await openAccountWorld();
-    const err = await refusal(createUser(world.deps, { email: "not-an-email", name: "   ", password: "short" }));
+    const err = await refusalOf(createUser(world.deps, { email: "not-an-email", name: "   ", password: "short" }));
     expect(err.code).toBe("validation_failed");
     expect(err.errors.map((e) => e.path)).toEqual(["email", "name", "password"]);
-    const long = await refusal(createUser(world.deps, { email: "a@b.co", name: "x".repeat(101), password: "p".repeat(201) }));
+    const long = await refusalOf(createUser(world.deps, { email: "a@b.co", name: "x".repeat(101), password: "p".repeat(201) }));
     expect(long.errors.map((e) => e.path)).toEqual(["name", "password"]);
     expect(await world.deps.collections.users.count({})).toBe(0);
     expect(await world.events()).toEqual([]);
@@ -66,7 +56,7 @@ describe("creating users", () => {
     const email = `${"İ".repeat(120)}@x.io`;
     expect(Buffer.byteLength(email)).toBe(245);
     expect(Buffer.byteLength(email.toLowerCase())).toBe(365);
-    const err = await refusal(createUser(world.deps, { email, name: "Ana", password: PASSWORD }));
+    const err = await refusalOf(createUser(world.deps, { email, name: "Ana", password: PASSWORD }));
     expect(err).toMatchObject({ code: "validation_failed", errors: [{ path: "email", message: "must be an email address" }] });
     expect(await world.deps.collections.users.count({})).toBe(0);
   });
@@ -79,7 +69,7 @@ describe("creating users", () => {
   it("answers conflict for an email already taken, whatever its case", async () => {
     const world = await openAccountWorld();
     await newUser(world, "ana@example.com");
-    const err = await refusal(createUser(world.deps, { email: "ANA@example.com", name: "Ana 2", password: PASSWORD }));
+    const err = await refusalOf(createUser(world.deps, { email: "ANA@example.com", name: "Ana 2", password: PASSWORD }));
     expect(err.code).toBe("conflict");
     expect(await world.deps.collections.workspaces.count({})).toBe(1);
   });
@@ -103,8 +93,8 @@ describe("reading users", () => {
 
   it("answers an unknown user as not found and asks for an id or an email", async () => {
     const world = await openAccountWorld();
-    expect((await refusal(getUser(world.deps, { id: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).code).toBe("not_found");
-    expect((await refusal(getUser(world.deps, {}))).errors).toEqual([{ path: "id", message: "id or email is required" }]);
+    expect((await refusalOf(getUser(world.deps, { id: "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ" }))).code).toBe("not_found");
+    expect((await refusalOf(getUser(world.deps, {}))).errors).toEqual([{ path: "id", message: "id or email is required" }]);
   });
 });
 
@@ -125,8 +115,8 @@ describe("authenticating", () => {
   it("gives a wrong password and an unknown email the same answer", async () => {
     const world = await openAccountWorld();
     await newUser(world);
-    const wrong = await refusal(authenticate(world.deps, "ana@example.com", "not the password"));
-    const unknown = await refusal(authenticate(world.deps, "nobody@example.com", PASSWORD));
+    const wrong = await refusalOf(authenticate(world.deps, "ana@example.com", "not the password"));
+    const unknown = await refusalOf(authenticate(world.deps, "nobody@example.com", PASSWORD));
     expect(wrong).toMatchObject({ code: "unauthorized", message: "Email or password is wrong." });
     expect(unknown).toMatchObject({ code: "unauthorized", message: "Email or password is wrong." });
   });
@@ -156,9 +146,9 @@ describe("authenticating", () => {
     const world = await openAccountWorld();
     const { user } = await newUser(world);
     await deactivateUser(world.deps, user._id, "DELETE");
-    expect(await refusal(authenticate(world.deps, "ana@example.com", PASSWORD))).toMatchObject({ code: "unauthorized", message: "This account is deactivated." });
+    expect(await refusalOf(authenticate(world.deps, "ana@example.com", PASSWORD))).toMatchObject({ code: "unauthorized", message: "This account is deactivated." });
     // Without the password, nothing about the account's state is told.
-    expect(await refusal(authenticate(world.deps, "ana@example.com", "not the password"))).toMatchObject({ message: "Email or password is wrong." });
+    expect(await refusalOf(authenticate(world.deps, "ana@example.com", "not the password"))).toMatchObject({ message: "Email or password is wrong." });
   });
 });
 
@@ -186,7 +176,7 @@ describe("updating the display name", () => {
     const world = await openAccountWorld();
     const { user } = await newUser(world);
     for (const name of ["", "   ", "x".repeat(101)]) {
-      expect(await refusal(updateUser(world.deps, user._id, { name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
+      expect(await refusalOf(updateUser(world.deps, user._id, { name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
     }
   });
 
@@ -195,19 +185,19 @@ describe("updating the display name", () => {
     const { user } = await newUser(world);
     await expect(updateUser(world.deps, user._id, { name: "🇫🇷".repeat(100) })).resolves.toMatchObject({ name: "🇫🇷".repeat(100) });
     for (const name of [`a${"\u0301".repeat(20_000)}`, "x".repeat(300_000)]) {
-      expect(await refusal(updateUser(world.deps, user._id, { name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
+      expect(await refusalOf(updateUser(world.deps, user._id, { name }))).toMatchObject({ code: "validation_failed", errors: [{ path: "name" }] });
     }
   });
 
   it("refuses an over-long email before matching its pattern", async () => {
     const world = await openAccountWorld();
-    const err = await refusal(createUser(world.deps, { email: `a@${"a.".repeat(150_000)}@`, name: "Ana", password: PASSWORD }));
+    const err = await refusalOf(createUser(world.deps, { email: `a@${"a.".repeat(150_000)}@`, name: "Ana", password: PASSWORD }));
     expect(err).toMatchObject({ code: "validation_failed", errors: [{ path: "email", message: "must be an email address" }] });
   });
 
   it("answers an unknown user as not found", async () => {
     const world = await openAccountWorld();
-    expect((await refusal(updateUser(world.deps, "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ", { name: "X" }))).code).toBe("not_found");
+    expect((await refusalOf(updateUser(world.deps, "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ", { name: "X" }))).code).toBe("not_found");
   });
 
   it("reads again and succeeds when another write lands between its read and its write", async () => {
@@ -229,7 +219,7 @@ describe("deactivating and reactivating", () => {
     const world = await openAccountWorld();
     const { user } = await newUser(world);
     for (const confirmation of ["", "delete", "DELETE ", "yes"]) {
-      expect(await refusal(deactivateUser(world.deps, user._id, confirmation))).toMatchObject({
+      expect(await refusalOf(deactivateUser(world.deps, user._id, confirmation))).toMatchObject({
         code: "validation_failed",
         errors: [{ path: "confirmation" }],
       });
@@ -263,7 +253,7 @@ describe("deactivating and reactivating", () => {
     const { user } = await newUser(world);
     const { plaintext } = await createApiKey(world.deps, { userId: user._id, scopes: ["projects:read"], granterScopes: [], operator: true });
     await deactivateUser(world.deps, user._id, "DELETE");
-    expect(await refusal(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized" });
+    expect(await refusalOf(verifyApiKey(world.deps, plaintext))).toMatchObject({ code: "unauthorized" });
     await reactivateUser(world.deps, "ANA@example.com");
     await expect(verifyApiKey(world.deps, plaintext)).resolves.toMatchObject({ user: { _id: user._id } });
   });
@@ -289,7 +279,7 @@ describe("deactivating and reactivating", () => {
     await newUser(world);
     await expect(reactivateUser(world.deps, "ana@example.com")).resolves.toMatchObject({ status: "active", _v: 1 });
     expect((await world.events()).map((e) => e.type)).toEqual(["user.created"]);
-    expect((await refusal(reactivateUser(world.deps, "nobody@example.com"))).code).toBe("not_found");
-    expect((await refusal(reactivateUser(world.deps, "nobody"))).errors).toEqual([{ path: "email", message: "must be an email address" }]);
+    expect((await refusalOf(reactivateUser(world.deps, "nobody@example.com"))).code).toBe("not_found");
+    expect((await refusalOf(reactivateUser(world.deps, "nobody"))).errors).toEqual([{ path: "email", message: "must be an email address" }]);
   });
 });

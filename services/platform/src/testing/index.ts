@@ -5,3 +5,4 @@ export * from "./containers";
 export { describeStoreContract, type StoreFixture } from "../store/contract";
 export { describeBusContract, type BusFixture } from "../bus/contract";
 export * from "./service-under-test";
+export * from "./refusal";

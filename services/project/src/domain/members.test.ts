@@ -1,5 +1,4 @@
-import { DomainError } from "@earshot/platform/core";
-import { addMember, newProject, openProjectWorld, type ProjectWorld } from "../test-support";
+import { addMember, newProject, openProjectWorld, type ProjectWorld, refusalOf } from "../test-support";
 import { acceptInvitation } from "./invitations";
 import { INVITATION_TTL_MS, inviteMember, listMembers, removeMember, updateMemberRole } from "./members";
 
@@ -11,15 +10,6 @@ afterEach(async () => {
   await world.close();
 });
 
-const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-};
 
 const invite = (projectId: string, email: string, role = "viewer") =>
   inviteMember(world.deps, world.caller(), { projectId, email, role, acceptUrlBase: "http://localhost:8080" });
@@ -33,7 +23,7 @@ describe("invitations", () => {
     const input = { token: world.invitationToken("bea@example.com"), userId: "usr_bea", userEmail: "bea@example.com", userName: "Bea" };
     const { member } = await acceptInvitation(world.deps, input);
     expect(member).toMatchObject({ memberType: "member", role: "editor", userId: "usr_bea", projectId: project._id });
-    expect((await refusal(acceptInvitation(world.deps, input))).code).toBe("conflict");
+    expect((await refusalOf(acceptInvitation(world.deps, input))).code).toBe("conflict");
     expect((await world.events()).map((e) => e.type)).toEqual(["project.created", "member.invited", "member.added"]);
   });
 
@@ -41,9 +31,9 @@ describe("invitations", () => {
     const project = await newProject(world);
     await invite(project._id, "cy@example.com");
     const token = world.invitationToken("cy@example.com");
-    expect((await refusal(acceptInvitation(world.deps, { token, userId: "usr_x", userEmail: "other@example.com", userName: "X" }))).code).toBe("forbidden");
+    expect((await refusalOf(acceptInvitation(world.deps, { token, userId: "usr_x", userEmail: "other@example.com", userName: "X" }))).code).toBe("forbidden");
     world.clock.advance(INVITATION_TTL_MS + 1);
-    expect((await refusal(acceptInvitation(world.deps, { token, userId: "usr_cy", userEmail: "cy@example.com", userName: "Cy" }))).message).toContain("expired");
+    expect((await refusalOf(acceptInvitation(world.deps, { token, userId: "usr_cy", userEmail: "cy@example.com", userName: "Cy" }))).message).toContain("expired");
   });
 
   it("refuses an accept whose invitation expired while it ran and whose seat another invitation took meanwhile", async () => {
@@ -66,7 +56,7 @@ describe("invitations", () => {
       return findOne(filter);
     });
     const accept = acceptInvitation(world.deps, { token: world.invitationToken("dee@example.com"), userId: "usr_dee", userEmail: "dee@example.com", userName: "Dee" });
-    expect((await refusal(accept)).message).toContain("expired");
+    expect((await refusalOf(accept)).message).toContain("expired");
     expect(interleaved).toBe(true);
     expect(await world.deps.collections.members.count({ memberType: "member", role: { $ne: "owner" } })).toBe(0);
   });
@@ -76,7 +66,7 @@ describe("invitations", () => {
     await invite(project._id, "fay@example.com");
     const token = world.invitationToken("fay@example.com");
     for (const userName of ["x".repeat(101), "   ", `a${"\u0301".repeat(50)}`]) {
-      const err = await refusal(acceptInvitation(world.deps, { token, userId: "usr_fay", userEmail: "fay@example.com", userName }));
+      const err = await refusalOf(acceptInvitation(world.deps, { token, userId: "usr_fay", userEmail: "fay@example.com", userName }));
       expect(err).toMatchObject({ code: "validation_failed", errors: [{ path: "userName" }] });
     }
     expect(await world.deps.collections.members.count({ memberType: "member", userId: "usr_fay" })).toBe(0);
@@ -102,9 +92,9 @@ describe("managing members", () => {
     expect((await updateMemberRole(world.deps, world.caller(), { projectId: project._id, memberId: row._id, role: "editor", memberType: "member" })).role).toBe("editor");
     await removeMember(world.deps, world.caller(), { projectId: project._id, memberId: row._id, memberType: "member" });
     const owner = (await listMembers(world.deps, world.caller(), project._id, 0, undefined)).page.items.find((m) => m.role === "owner")!;
-    expect((await refusal(removeMember(world.deps, world.caller(), { projectId: project._id, memberId: owner._id, memberType: "member" }))).code).toBe("conflict");
+    expect((await refusalOf(removeMember(world.deps, world.caller(), { projectId: project._id, memberId: owner._id, memberType: "member" }))).code).toBe("conflict");
     expect((await world.events()).map((e) => e.type).slice(-2)).toEqual(["member.role_changed", "member.removed"]);
     // A removed member's next attempt is a stranger's: not_found.
-    expect((await refusal(listMembers(world.deps, viewer, project._id, 0, undefined))).code).toBe("not_found");
+    expect((await refusalOf(listMembers(world.deps, viewer, project._id, 0, undefined))).code).toBe("not_found");
   });
 });

@@ -1,5 +1,4 @@
-import { DomainError } from "@earshot/platform/core";
-import { addMember, newProject, openProjectWorld, type ProjectWorld } from "../test-support";
+import { addMember, newProject, openProjectWorld, type ProjectWorld, refusalOf } from "../test-support";
 import { loadVisibleProject } from "./access";
 import { archiveProject, createProject, listProjects, updateProject } from "./projects";
 
@@ -11,15 +10,6 @@ afterEach(async () => {
   await world.close();
 });
 
-const refusal = async (promise: Promise<unknown>): Promise<DomainError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error("expected a refusal");
-};
 
 describe("creating projects", () => {
   it("creates an active project with the spec's defaults and the creator as its owner member", async () => {
@@ -45,7 +35,7 @@ describe("creating projects", () => {
   });
 
   it("names every bad field at once", async () => {
-    const err = await refusal(createProject(world.deps, world.caller(), { name: " ", digestTimezone: "Mars/Olympus", enabledSources: ["fax"] }));
+    const err = await refusalOf(createProject(world.deps, world.caller(), { name: " ", digestTimezone: "Mars/Olympus", enabledSources: ["fax"] }));
     expect(err.code).toBe("validation_failed");
     expect(err.errors?.map((e) => e.path).sort()).toEqual(expect.arrayContaining(["digestTimezone", "name"]));
   });
@@ -54,7 +44,7 @@ describe("creating projects", () => {
     const caller = world.caller({ allowances: { projects: 2, seats: 10 } });
     const first = await newProject(world, "One", caller);
     await newProject(world, "Two", caller);
-    expect((await refusal(newProject(world, "Three", caller))).code).toBe("usage_limited");
+    expect((await refusalOf(newProject(world, "Three", caller))).code).toBe("usage_limited");
     await archiveProject(world.deps, caller, first._id);
     expect((await newProject(world, "Three", caller)).name).toBe("Three");
   });
@@ -70,7 +60,7 @@ describe("who sees and changes a project", () => {
       archiveProject(world.deps, stranger, project._id),
       loadVisibleProject(world.deps, world.caller(), "prj_missing"),
     ]) {
-      expect((await refusal(attempt)).code).toBe("not_found");
+      expect((await refusalOf(attempt)).code).toBe("not_found");
     }
   });
 
@@ -79,10 +69,10 @@ describe("who sees and changes a project", () => {
     const viewer = await addMember(world, project._id, "viewer");
     const editor = await addMember(world, project._id, "editor");
     expect((await loadVisibleProject(world.deps, viewer, project._id)).role).toBe("viewer");
-    expect((await refusal(updateProject(world.deps, viewer, project._id, { name: "Viewer's" }))).code).toBe("forbidden");
+    expect((await refusalOf(updateProject(world.deps, viewer, project._id, { name: "Viewer's" }))).code).toBe("forbidden");
     expect((await updateProject(world.deps, editor, project._id, { name: "Editor's" })).project.name).toBe("Editor's");
-    expect((await refusal(updateProject(world.deps, editor, project._id, { status: "paused" }))).code).toBe("forbidden");
-    expect((await refusal(archiveProject(world.deps, editor, project._id))).code).toBe("forbidden");
+    expect((await refusalOf(updateProject(world.deps, editor, project._id, { status: "paused" }))).code).toBe("forbidden");
+    expect((await refusalOf(archiveProject(world.deps, editor, project._id))).code).toBe("forbidden");
     expect((await updateProject(world.deps, world.caller(), project._id, { status: "paused" })).project.status).toBe("paused");
   });
 
@@ -92,7 +82,7 @@ describe("who sees and changes a project", () => {
     await archiveProject(world.deps, world.caller(), archived._id);
     // Archiving again is a no-op, not an error.
     expect((await archiveProject(world.deps, world.caller(), archived._id)).project.status).toBe("archived");
-    expect((await refusal(updateProject(world.deps, world.caller(), archived._id, { name: "Thawed" }))).code).toBe("conflict");
+    expect((await refusalOf(updateProject(world.deps, world.caller(), archived._id, { name: "Thawed" }))).code).toBe("conflict");
     const page = await listProjects(world.deps, world.caller(), 0, undefined);
     expect(page.items.map((v) => v.project._id)).toEqual([kept._id]);
     expect((await world.events()).filter((e) => e.type === "project.archived").map((e) => e.subject ?? e.key)).toEqual([archived._id]);
