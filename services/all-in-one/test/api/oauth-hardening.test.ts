@@ -41,7 +41,7 @@ interface Tokens {
 }
 
 /** Registers a client, signs in and approves, exchanges the code: the client id and its first tokens. */
-const grant = async (email: string, scope = "mcp projects:read"): Promise<{ clientId: string; tokens: Tokens }> => {
+const grant = async (email: string, scope = "mcp projects:read", resource = `${h.url}/mcp`): Promise<{ clientId: string; tokens: Tokens }> => {
   const clientId = await registered();
   const verifier = randomBytes(32).toString("base64url");
   const auth = new URL(`${h.url}/oauth/authorize`);
@@ -52,7 +52,7 @@ const grant = async (email: string, scope = "mcp projects:read"): Promise<{ clie
     code_challenge: createHash("sha256").update(verifier).digest("base64url"),
     code_challenge_method: "S256",
     scope,
-    resource: `${h.url}/mcp`,
+    resource,
   }).toString();
   const back = await signInAndDecide(h, auth, email, PASSWORD);
   const res = await token({ grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT });
@@ -182,32 +182,12 @@ describe("access tokens", () => {
 
   it("answers 401, not 404, to a token naming a user that does not exist", async () => {
     const person = await h.newActor();
-    const { clientId } = await grant(person.email);
-    const forRest = await grantForRest(person.email, clientId);
+    const forRest = (await grant(person.email, "projects:read", `${h.url}/api/v1`)).tokens.access_token;
     const forged = await forge(forRest, (c) => (c.sub = "usr_01JZZZZZZZZZZZZZZZZZZZZZZZ"));
     const res = await h.call("list_projects", {}, forged);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("unauthorized");
   });
-
-  /** A REST-audience token from a fresh authorization of the same person. */
-  const grantForRest = async (email: string, _clientId: string): Promise<string> => {
-    const clientId = await registered();
-    const verifier = randomBytes(32).toString("base64url");
-    const auth = new URL(`${h.url}/oauth/authorize`);
-    auth.search = new URLSearchParams({
-      response_type: "code",
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-      code_challenge_method: "S256",
-      scope: "projects:read",
-      resource: `${h.url}/api/v1`,
-    }).toString();
-    const back = await signInAndDecide(h, auth, email, PASSWORD);
-    const res = await token({ grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT });
-    return ((await res.json()) as Tokens).access_token;
-  };
 });
 
 describe("the sign-in and consent forms", () => {
