@@ -223,7 +223,8 @@ export class RateLimiter {
   async sync(): Promise<void> {
     const from = this.oldestCounted(this.clock.now().getTime());
     let failure: unknown;
-    for (const [key, local] of [...this.keys]) {
+    const held = [...this.keys];
+    for (const [key, local] of held) {
       for (const [start, b] of local.buckets) {
         if (b.pending === 0) {
           if (start < from && b.syncing === 0) local.buckets.delete(start);
@@ -242,17 +243,24 @@ export class RateLimiter {
           b.syncing -= by;
         }
       }
-      if (!local.loaded) continue;
+    }
+    // One read for every key this replica counts: what other replicas added to its buckets meanwhile.
+    const loaded = held.filter(([, local]) => local.loaded).map(([key]) => key);
+    if (loaded.length > 0) {
       try {
-        for (const d of await this.counters.find({ key, start: { $gte: from } })) {
-          const b = local.buckets.get(d.start);
+        for (const d of await this.counters.find({ key: { $in: loaded }, start: { $gte: from } })) {
+          const local = this.keys.get(d.key);
+          const b = local?.buckets.get(d.start);
           // Shared counts only grow; a push of this replica's that the store answered meanwhile is in both.
           if (b) b.shared = Math.max(b.shared, d.count);
-          else local.buckets.set(d.start, { shared: d.count, pending: 0, syncing: 0 });
+          else local?.buckets.set(d.start, { shared: d.count, pending: 0, syncing: 0 });
         }
       } catch (err) {
         failure = err;
       }
+    }
+    // Keys with nothing counted in the window are dropped (a key that arrived during the sync is left alone).
+    for (const [key, local] of held) {
       if (local.buckets.size === 0 && this.keys.get(key) === local) this.keys.delete(key);
     }
     if (failure !== undefined) {
