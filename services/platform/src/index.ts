@@ -25,6 +25,7 @@ export * from "./events/cloud-event";
 export * from "./events/consumer";
 export * from "./outbox/outbox";
 export * from "./outbox/effects";
+export * from "./outbox/workspace-guard";
 export * from "./mail/mailer";
 export * from "./runtime";
 export * from "./service-host";

@@ -93,7 +93,7 @@ describe("project events", () => {
 });
 
 describe("memberships of a user", () => {
-  it("lists the projects a user is a member of with the role, leaving out archived projects and pending invitations", async () => {
+  it("lists the projects a user is a member of with the role and workspace, leaving out archived projects and pending invitations", async () => {
     const owner = world.caller();
     const { project: kept } = await createProject(world.deps, owner, { name: "Kept" });
     const { project: archived } = await createProject(world.deps, owner, { name: "Archived" });
@@ -101,8 +101,8 @@ describe("memberships of a user", () => {
     await acceptInvitation(world.deps, { token: "token-ed-0123456789abcdef", userId: "usr_ed", userEmail: "ed@example.com", userName: "Ed" });
     await inviteMember(world.deps, owner, { projectId: archived._id, email: "ed@example.com", role: "viewer", acceptUrlBase: "https://earshot.test" });
     await archiveProject(world.deps, owner, archived._id);
-    expect(await membershipsOf(world.deps, "usr_ed")).toEqual([{ projectId: kept._id, role: "editor" }]);
-    expect(await membershipsOf(world.deps, owner.userId)).toEqual([{ projectId: kept._id, role: "owner" }]);
+    expect(await membershipsOf(world.deps, "usr_ed")).toEqual([{ projectId: kept._id, role: "editor", workspaceId: owner.workspaceId }]);
+    expect(await membershipsOf(world.deps, owner.userId)).toEqual([{ projectId: kept._id, role: "owner", workspaceId: owner.workspaceId }]);
     expect(await membershipsOf(world.deps, "usr_nobody")).toEqual([]);
   });
 });

@@ -48,4 +48,5 @@ export const memberEvent = (type: MemberEventType, m: MemberDoc): StagedEvent<pr
     userId: m.userId ?? "",
     email: m.email,
     role: m.role,
+    workspaceId: m.workspaceId,
   });

@@ -49,20 +49,13 @@ export interface MemberDoc extends Doc {
   invitedBy?: string;
 }
 
-/** One per workspace; its version orders the writes that add to the workspace's usage (workspace-guard.ts). */
-export interface WorkspaceGuardDoc extends Doc {
-  updatedAt: Date;
-}
-
 export interface ProjectCollections {
   projects: Collection<ProjectDoc>;
   members: Collection<MemberDoc>;
-  workspaceGuards: Collection<WorkspaceGuardDoc>;
 }
 
 export const PROJECTS = "projects";
 export const MEMBERS = "members";
-export const WORKSPACE_GUARDS = "workspace_guards";
 
 export const openProjectCollections = async (store: DocumentStore): Promise<ProjectCollections> => {
   const projects = store.collection<ProjectDoc>(PROJECTS);
@@ -75,5 +68,5 @@ export const openProjectCollections = async (store: DocumentStore): Promise<Proj
   await members.ensureIndex({ fields: { projectId: 1 } });
   await members.ensureIndex({ fields: { userId: 1 } });
   await members.ensureIndex({ fields: { workspaceId: 1 } });
-  return { projects, members, workspaceGuards: store.collection<WorkspaceGuardDoc>(WORKSPACE_GUARDS) };
+  return { projects, members };
 };

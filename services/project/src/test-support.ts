@@ -13,12 +13,12 @@ import {
   Outbox,
   type OutboxRecord,
   silentLogger,
+  WorkspaceGuard,
 } from "@earshot/platform";
 import type { Caller, ProjectDeps } from "./domain/deps";
 import { acceptInvitation } from "./domain/invitations";
 import { inviteMember } from "./domain/members";
 import { createProject } from "./domain/projects";
-import { WorkspaceGuard } from "./domain/workspace-guard";
 import { openProjectCollections } from "./store";
 
 // Test wiring for the domain verbs: an in-memory store, the real outbox, the real mailer writing files to a
@@ -55,7 +55,7 @@ export const openProjectWorld = async (): Promise<ProjectWorld> => {
   const mailer = { send: (m: MailMessage) => files.send(m).then((r) => (sent.push(m), r)), close: () => files.close() };
   const replica = (): ProjectDeps => {
     const outbox = new Outbox(store, clock, "project");
-    return { collections, outbox, clock, mailer, logger: silentLogger(), guard: new WorkspaceGuard(collections, outbox, clock) };
+    return { collections, outbox, clock, mailer, logger: silentLogger(), guard: new WorkspaceGuard(store, outbox, clock) };
   };
   const deps = replica();
   await deps.outbox.ensureIndexes();

@@ -53,7 +53,7 @@ describe("caller context", () => {
   it("answers 404 to a removed member and drops the project from their next caller once member.removed is delivered", async () => {
     const viewer = await join("viewer");
     expect((await h.call("get_project", { projectId: w.projectId }, viewer.key)).status).toBe(200);
-    expect(memberships().peek(viewer.userId)).toEqual([{ projectId: w.projectId, role: commonV1.Role.ROLE_VIEWER }]);
+    expect(memberships().peek(viewer.userId)).toEqual([{ projectId: w.projectId, role: commonV1.Role.ROLE_VIEWER, workspaceId: w.owner.workspaceId }]);
     const loads = memberships().loads;
 
     const delivered = applied("member.removed", (d) => d.userId === viewer.userId && d.projectId === w.projectId);
@@ -73,7 +73,7 @@ describe("caller context", () => {
   it("drops an archived project from the next caller of every member once project.archived is delivered", async () => {
     const editor = await join("editor");
     expect((await h.call("get_project", { projectId: w.projectId }, editor.key)).status).toBe(200);
-    expect(memberships().peek(editor.userId)).toEqual([{ projectId: w.projectId, role: commonV1.Role.ROLE_EDITOR }]);
+    expect(memberships().peek(editor.userId)).toEqual([{ projectId: w.projectId, role: commonV1.Role.ROLE_EDITOR, workspaceId: w.owner.workspaceId }]);
     const delivered = applied("project.archived", (d) => d.projectId === w.projectId);
     expect((await h.call("archive_project", { projectId: w.projectId }, w.owner.key)).status).toBe(200);
     await delivered;

@@ -129,7 +129,7 @@ describe("membership cache", () => {
     const answers = await Promise.all([cache.forUser(owner.id), cache.forUser(owner.id), cache.forUser(owner.id)]);
     expect(cache.loads).toBe(1);
     for (const answer of answers) {
-      expect(answer).toEqual(expect.arrayContaining([{ projectId: first, role: Role.ROLE_OWNER }, { projectId: second, role: Role.ROLE_OWNER }]));
+      expect(answer).toEqual(expect.arrayContaining([{ projectId: first, role: Role.ROLE_OWNER, workspaceId: owner.workspaceId }, { projectId: second, role: Role.ROLE_OWNER, workspaceId: owner.workspaceId }]));
     }
     expect(await cache.forUser(owner.id)).toHaveLength(2);
     expect(cache.loads).toBe(1);
@@ -143,12 +143,12 @@ describe("membership cache", () => {
     const loads = cache.loads;
 
     const memberId = await join_(owner, projectId, ed);
-    expect(cache.peek(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER }]);
+    expect(cache.peek(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER, workspaceId: owner.workspaceId }]);
 
     const changed = applied("member.role_changed", (d) => d.userId === ed.id);
     await as(owner, () => project.client.updateProjectMember({ projectId, memberId, role: Role.ROLE_EDITOR, memberType: commonV1.MemberType.MEMBER_TYPE_MEMBER }));
     await changed;
-    expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_EDITOR }]);
+    expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_EDITOR, workspaceId: owner.workspaceId }]);
 
     const removed = applied("member.removed", (d) => d.userId === ed.id);
     await as(owner, () => project.client.removeProjectMember({ projectId, memberId, memberType: commonV1.MemberType.MEMBER_TYPE_MEMBER }));
@@ -169,7 +169,7 @@ describe("membership cache", () => {
     const created = applied("project.created", (d) => d.ownerId === owner.id);
     const fresh = await createProject(owner);
     await created;
-    expect(cache.peek(owner.id)).toEqual(expect.arrayContaining([{ projectId: fresh, role: Role.ROLE_OWNER }]));
+    expect(cache.peek(owner.id)).toEqual(expect.arrayContaining([{ projectId: fresh, role: Role.ROLE_OWNER, workspaceId: owner.workspaceId }]));
 
     const archived = applied("project.archived", (d) => d.projectId === doomed);
     await as(owner, () => project.client.archiveProject({ projectId: doomed }));
@@ -203,7 +203,7 @@ describe("membership cache", () => {
     gate = undefined;
     await pending;
     expect(cache.peek(ed.id)).toBeUndefined();
-    expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER }]);
+    expect(await cache.forUser(ed.id)).toEqual([{ projectId, role: Role.ROLE_VIEWER, workspaceId: owner.workspaceId }]);
     expect(cache.loads).toBe(2);
   });
 

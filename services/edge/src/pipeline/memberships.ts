@@ -1,7 +1,7 @@
 import { type CloudEvent, ROLE_WORDS } from "@earshot/platform";
 import { commonV1 } from "@earshot/proto";
 
-// The caller's memberships (project -> role) for the Caller the edge sends with every call. Kept per user,
+// The caller's memberships (project -> role and the project's workspace) for the Caller the edge sends with every call. Kept per user,
 // loaded by one call on a miss, and kept current by the project service's events on every replica
 // (member added, role changed, removed; project created, archived), so a removed member or an archived
 // project stops appearing in callers as soon as the event arrives. Entries also expire after `maxAgeMs`,
@@ -17,7 +17,7 @@ export interface MembershipCacheOptions {
 }
 
 interface Entry {
-  roles: Map<string, commonV1.Role>;
+  roles: Map<string, commonV1.Membership>;
   loadedAt: number;
 }
 
@@ -33,9 +33,10 @@ interface MemberEventData {
   userId?: string;
   role?: string;
   ownerId?: string;
+  workspaceId?: string;
 }
 
-const listOf = (roles: Map<string, commonV1.Role>): commonV1.Membership[] => [...roles].map(([projectId, role]) => ({ projectId, role }));
+const listOf = (roles: Map<string, commonV1.Membership>): commonV1.Membership[] => [...roles.values()].map((m) => ({ ...m }));
 
 export class MembershipCache {
   private readonly entries = new Map<string, Entry>();
@@ -87,15 +88,21 @@ export class MembershipCache {
         case "member.added":
         case "member.role_changed": {
           const role = ROLE_WORDS.value(data.role ?? "");
-          if (data.memberType === "member" && data.userId && role !== undefined) this.change(data.userId, current, (roles) => roles.set(projectId, role));
+          if (data.memberType !== "member" || !data.userId || role === undefined) break;
+          const workspaceId = data.workspaceId;
+          // Events written before they named the workspace cannot fill an entry: the next request reloads it.
+          if (workspaceId) this.change(data.userId, current, (roles) => roles.set(projectId, { projectId, role, workspaceId }));
+          else this.forget(data.userId);
           break;
         }
         case "member.removed":
           if (data.memberType === "member" && data.userId) this.change(data.userId, current, (roles) => roles.delete(projectId));
           break;
-        case "project.created":
-          if (data.ownerId) this.change(data.ownerId, current, (roles) => roles.set(projectId, commonV1.Role.ROLE_OWNER));
+        case "project.created": {
+          const workspaceId = data.workspaceId;
+          if (data.ownerId && workspaceId) this.change(data.ownerId, current, (roles) => roles.set(projectId, { projectId, role: commonV1.Role.ROLE_OWNER, workspaceId }));
           break;
+        }
         case "project.archived":
           // An archived project grants nothing to anyone; who was in it is not in the event.
           for (const entry of this.entries.values()) if (current(entry)) entry.roles.delete(projectId);
@@ -108,7 +115,13 @@ export class MembershipCache {
     for (const listener of this.listeners) listener(event);
   }
 
-  private change(userId: string, current: (entry: Entry) => boolean, fn: (roles: Map<string, commonV1.Role>) => void): void {
+  private forget(userId: string): void {
+    this.entries.delete(userId);
+    const pending = this.loading.get(userId);
+    if (pending) pending.stale = true;
+  }
+
+  private change(userId: string, current: (entry: Entry) => boolean, fn: (roles: Map<string, commonV1.Membership>) => void): void {
     const entry = this.entries.get(userId);
     if (entry && current(entry)) fn(entry.roles);
     const pending = this.loading.get(userId);
@@ -125,7 +138,7 @@ export class MembershipCache {
         // An answer read before an event about the user is not kept: the next request loads again.
         if (!loading.stale) {
           if (this.entries.size >= (this.options.maxEntries ?? 50_000)) this.entries.clear();
-          this.entries.set(userId, { roles: new Map(memberships.map((m) => [m.projectId, m.role])), loadedAt });
+          this.entries.set(userId, { roles: new Map(memberships.map((m) => [m.projectId, { ...m }])), loadedAt });
         }
         return memberships;
       })

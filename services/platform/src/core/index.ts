@@ -1,5 +1,5 @@
 // What domain code may use: errors, ids, time, bounded text, paging and version-retry helpers, idempotency
-// effects, and the TYPES of the store, outbox and event ports (a domain verb describes its writes and
+// effects, the workspace guard (plan limits under concurrency), and the TYPES of the store, outbox and event ports (a domain verb describes its writes and
 // events; adapters, drivers and transports stay out of reach). A lint rule keeps `src/domain/**` of every
 // service on this entry point alone.
 export * from "../errors";
@@ -21,6 +21,7 @@ export type { Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, Pa
 export { EFFECTS_COLLECTION, isEffectClash, runOnce } from "../outbox/effects";
 export type { EffectLookup, EffectRecord, EffectWrite } from "../outbox/effects";
 export type { Outbox, StagedEvent } from "../outbox/outbox";
+export { type GuardedCommit, WORKSPACE_GUARDS, WorkspaceGuard, type WorkspaceGuardDoc } from "../outbox/workspace-guard";
 export type { CloudEvent, NewEvent } from "../events/cloud-event";
 export type { Logger } from "../logger";
 export type { MailMessage, Mailer, SentMail } from "../mail/mailer";

@@ -9,7 +9,7 @@ import { isEmailAddress } from "../text/email";
 
 export const CALLER_METADATA_KEY = "earshot-caller-bin";
 
-/** A Caller the server accepted: identity and allowances present, every membership naming a project and a role. */
+/** A Caller the server accepted: identity and allowances present, every membership naming a project, a role and its workspace. */
 export type CallerContext = commonV1.Caller & { allowances: commonV1.Allowances };
 
 const callers = new AsyncLocalStorage<commonV1.Caller>();
@@ -42,6 +42,7 @@ export const callerErrors = (caller: commonV1.Caller): FieldError[] => {
   caller.memberships.forEach((m, i) => {
     if (!ID.test(m.projectId)) errors.push({ path: `caller.memberships.${i}.projectId`, message: "is required (an id)" });
     if (!ROLES.has(m.role)) errors.push({ path: `caller.memberships.${i}.role`, message: "must be owner, editor or viewer" });
+    if (!ID.test(m.workspaceId)) errors.push({ path: `caller.memberships.${i}.workspaceId`, message: "is required (an id)" });
   });
   return errors;
 };
@@ -72,5 +73,8 @@ export const requireCaller = (ctx: { caller: CallerContext | undefined }): Calle
 };
 
 /** The caller's role in a project, from the memberships the edge resolved (a cached view, not the owner's record). */
-export const roleIn = (caller: commonV1.Caller, projectId: string): commonV1.Role | undefined =>
-  caller.memberships.find((m) => m.projectId === projectId)?.role;
+export const roleIn = (caller: commonV1.Caller, projectId: string): commonV1.Role | undefined => membershipIn(caller, projectId)?.role;
+
+/** The caller's membership of a project (role and the project's workspace), from the edge's cached view. */
+export const membershipIn = (caller: commonV1.Caller, projectId: string): commonV1.Membership | undefined =>
+  caller.memberships.find((m) => m.projectId === projectId);

@@ -135,8 +135,8 @@ describe("gRPC server and client helpers", () => {
     workspaceId: "wsp_ana",
     email: "ana@example.com",
     memberships: [
-      { projectId: "prj_1", role: commonV1.Role.ROLE_OWNER },
-      { projectId: "prj_2", role: commonV1.Role.ROLE_VIEWER },
+      { projectId: "prj_1", role: commonV1.Role.ROLE_OWNER, workspaceId: "wsp_1" },
+      { projectId: "prj_2", role: commonV1.Role.ROLE_VIEWER, workspaceId: "wsp_2" },
     ],
     allowances: { projects: 3, keywords: 50, seats: 2, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 4 },
   };
@@ -173,17 +173,20 @@ describe("gRPC server and client helpers", () => {
     expect(fromServiceError(err as ServiceError)).toMatchObject({ code: "validation_failed", errors: [{ path: "caller" }] });
   });
 
-  it("refuses a caller missing its identity or allowances, or with a membership without a role", async () => {
+  it("refuses a caller missing its identity or allowances, or with a membership without a role or a workspace", async () => {
     const { client, close } = createGrpcClient(ThingClientCtor, server.address);
     const broken: commonV1.Caller = {
       ...ana,
       workspaceId: "",
       allowances: undefined,
-      memberships: [{ projectId: "prj_1", role: commonV1.Role.ROLE_UNSPECIFIED }],
+      memberships: [
+        { projectId: "prj_1", role: commonV1.Role.ROLE_UNSPECIFIED, workspaceId: "wsp_1" },
+        { projectId: "prj_2", role: commonV1.Role.ROLE_OWNER, workspaceId: "" },
+      ],
     };
     const err = (await runWithCaller(broken, () => client.getThing({ value: "a" })).catch((e: unknown) => e)) as DomainError;
     expect(err).toMatchObject({ code: "validation_failed", status: 400 });
-    expect(err.errors.map((e) => e.path)).toEqual(["caller.workspaceId", "caller.allowances", "caller.memberships.0.role"]);
+    expect(err.errors.map((e) => e.path)).toEqual(["caller.workspaceId", "caller.allowances", "caller.memberships.0.role", "caller.memberships.1.workspaceId"]);
     expect(calls.get).toBe(0);
     const metadata = new GrpcMetadata();
     metadata.set(CALLER_METADATA_KEY, encodeCaller({ ...ana, userId: "" }));
@@ -193,7 +196,7 @@ describe("gRPC server and client helpers", () => {
 
   it("refuses a caller with more than 2,000 memberships or an email that is not an address, naming the field", async () => {
     const { client, close } = createGrpcClient(ThingClientCtor, server.address);
-    const memberships = Array.from({ length: 2_001 }, (_, i) => ({ projectId: `prj_${i}`, role: commonV1.Role.ROLE_VIEWER }));
+    const memberships = Array.from({ length: 2_001 }, (_, i) => ({ projectId: `prj_${i}`, role: commonV1.Role.ROLE_VIEWER, workspaceId: "wsp_1" }));
     const many = (await runWithCaller({ ...ana, memberships }, () => client.getThing({ value: "a" })).catch((e: unknown) => e)) as DomainError;
     expect(many).toMatchObject({ code: "validation_failed", errors: [{ path: "caller.memberships", message: "must list at most 2000 projects" }] });
     for (const email of ["not an address", `${"a".repeat(300)}@example.com`]) {

@@ -1,6 +1,5 @@
-import type { Clock, Logger, Mailer, Outbox } from "@earshot/platform/core";
+import type { Clock, Logger, Mailer, Outbox, WorkspaceGuard } from "@earshot/platform/core";
 import type { ProjectCollections } from "../store";
-import type { WorkspaceGuard } from "./workspace-guard";
 
 export interface ProjectDeps {
   collections: ProjectCollections;

@@ -180,10 +180,13 @@ export const listProjects = async (deps: ProjectDeps, caller: Caller, limit: num
  * The projects a user is a member of, with the role, leaving out archived ones (an archived project grants
  * nothing): what the edge puts in the caller's memberships.
  */
-export const membershipsOf = async (deps: ProjectDeps, userId: string): Promise<Array<{ projectId: string; role: ProjectRole }>> => {
+export const membershipsOf = async (
+  deps: ProjectDeps,
+  userId: string,
+): Promise<Array<{ projectId: string; role: ProjectRole; workspaceId: string }>> => {
   const memberships = await deps.collections.members.find({ memberType: "member", userId });
   if (memberships.length === 0) return [];
   const live = await deps.collections.projects.find({ _id: { $in: memberships.map((m) => m.projectId) }, status: { $ne: "archived" } });
   const liveIds = new Set(live.map((p) => p._id));
-  return memberships.filter((m) => liveIds.has(m.projectId)).map((m) => ({ projectId: m.projectId, role: m.role }));
+  return memberships.filter((m) => liveIds.has(m.projectId)).map((m) => ({ projectId: m.projectId, role: m.role, workspaceId: m.workspaceId }));
 };

@@ -185,6 +185,6 @@ export const projectRpc = (deps: ProjectDeps) => ({
   listMemberships: async (req: projectV1.ListMembershipsRequest, _ctx: RpcContext): Promise<projectV1.ListMembershipsResponse> => {
     if (!req.userId) throw validationFailed([{ path: "userId", message: "is required" }]);
     const memberships = await membershipsOf(deps, req.userId);
-    return { memberships: memberships.map((m) => ({ projectId: m.projectId, role: valueOf<commonV1.Role>(ROLE_WORDS, m.role) })) };
+    return { memberships: memberships.map((m) => ({ projectId: m.projectId, role: valueOf<commonV1.Role>(ROLE_WORDS, m.role), workspaceId: m.workspaceId })) };
   },
 });

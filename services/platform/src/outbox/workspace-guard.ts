@@ -1,22 +1,23 @@
-import {
-  type Clock,
-  conflict,
-  type EffectRecord,
-  type EffectWrite,
-  isUniqueViolation,
-  isVersionConflict,
-  type Outbox,
-  runOnce,
-  type StagedEvent,
-  type Write,
-} from "@earshot/platform/core";
-import { WORKSPACE_GUARDS, type ProjectCollections, type WorkspaceGuardDoc } from "../store";
+import type { Clock } from "../clock";
+import { conflict } from "../errors";
+import { type Collection, type Doc, type DocumentStore, isUniqueViolation, isVersionConflict, type Write } from "../store/port";
+import { type EffectRecord, type EffectWrite, runOnce } from "./effects";
+import type { Outbox, StagedEvent } from "./outbox";
 
 // Plan limits and invitation de-duplication are checks over many documents (count, then insert), so two
 // racing requests would both pass them. Every write that adds to a workspace's usage therefore goes through
 // the workspace's guard: its commit also replaces the guard document at the version read before the checks.
 // Of two racers one commits and the other meets a version conflict, then reads and checks again. Requests
 // of one process wait in a per-workspace queue first, so only replicas racing each other ever retry.
+// Each service that counts against a workspace's allowances keeps its own guards, in its own store.
+
+/** The collection of a service's guard documents. */
+export const WORKSPACE_GUARDS = "workspace_guards";
+
+/** One per workspace; its version orders the writes that add to the workspace's usage. */
+export interface WorkspaceGuardDoc extends Doc {
+  updatedAt: Date;
+}
 
 /**
  * A request loses a round only when another guarded commit of the workspace succeeded meanwhile, so its
@@ -43,12 +44,15 @@ class KeyedQueue {
 
 export class WorkspaceGuard {
   private readonly queue = new KeyedQueue();
+  private readonly guards: Collection<WorkspaceGuardDoc>;
 
   constructor(
-    private readonly collections: Pick<ProjectCollections, "workspaceGuards">,
+    store: Pick<DocumentStore, "collection">,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.guards = store.collection<WorkspaceGuardDoc>(WORKSPACE_GUARDS);
+  }
 
   /**
    * Runs `fn` (checks, then one `commit`) so that no other guarded commit of the workspace lands between
@@ -71,7 +75,7 @@ export class WorkspaceGuard {
   run<T>(workspaceId: string, fn: (commit: GuardedCommit) => Promise<T>): Promise<T> {
     return this.queue.run(workspaceId, async () => {
       for (let attempt = 1; ; attempt++) {
-        const guard = await this.collections.workspaceGuards.findById(workspaceId);
+        const guard = await this.guards.findById(workspaceId);
         const doc: WorkspaceGuardDoc = { _id: workspaceId, updatedAt: this.clock.now() };
         // Last in the commit: on the embedded store a reader that sees the new guard version also sees the rest.
         const guardWrite: Write = guard
