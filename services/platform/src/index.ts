@@ -3,6 +3,7 @@ export * from "./ids";
 export * from "./clock";
 export * from "./core/paging";
 export * from "./core/retry";
+export * from "./core/sources";
 export * from "./config";
 export * from "./logger";
 export * from "./grpc/error-mapping";

@@ -1,12 +1,11 @@
-import { emailAddressField, textField, type TextLimit } from "@earshot/platform/core";
+import { emailAddressField, SOURCES, textField, type TextLimit } from "@earshot/platform/core";
 import { z } from "zod";
 
 // The fields of projects, members and public dashboards (API spec sections 2 and 8), declared once: the
 // edge builds its request schemas from them and the service checks what reaches it over gRPC with the
 // same ones. Published as `@earshot/project/fields`; imports nothing but zod and the platform.
 
-export const SOURCES = ["x", "reddit", "youtube", "linkedin"] as const;
-export type Source = (typeof SOURCES)[number];
+export { SOURCES, type Source } from "@earshot/platform/core";
 export const PROJECT_STATUSES = ["active", "paused", "archived"] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 export const PROJECT_ROLES = ["owner", "editor", "viewer"] as const;

@@ -1,4 +1,4 @@
-import { accountV1, projectV1 } from "@earshot/proto";
+import { accountV1, keywordV1, projectV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
 // The one list of Earshot's gRPC services. Everything that must know every service is derived from it:
@@ -38,6 +38,7 @@ export interface ServiceEntry {
 export const SERVICES = [
   { name: "account", protoPackage: "earshot.account.v1", client: accountV1.AccountServiceClient, module: "@earshot/account" },
   { name: "project", protoPackage: "earshot.project.v1", client: projectV1.ProjectServiceClient, module: "@earshot/project" },
+  { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword" },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

@@ -10,6 +10,7 @@ export * from "../text/email";
 export * from "../text/text-field";
 export * from "./paging";
 export * from "./retry";
+export * from "./sources";
 export { InvalidCursorError } from "../store/checks";
 export {
   isUniqueViolation,

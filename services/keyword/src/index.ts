@@ -1,0 +1,1 @@
+export { keywordService, KEYWORD_SERVICE_NAME } from "./service";
