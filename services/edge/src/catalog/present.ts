@@ -1,7 +1,7 @@
 import { USER_STATUSES } from "@earshot/account/fields";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { MEMBER_STATUSES, MEMBER_TYPES, PROJECT_ROLES, PROJECT_STATUSES, SOURCES } from "@earshot/project/fields";
-import type { accountV1, projectV1 } from "@earshot/proto";
+import type { accountV1, keywordV1, projectV1 } from "@earshot/proto";
 import { z } from "zod";
 import { MEMBER_TYPE_WORDS, PROJECT_STATUS_WORDS, ROLE_WORDS, SOURCE_WORDS } from "@earshot/platform";
 import { apiWord } from "./wire-enums";
@@ -106,12 +106,57 @@ export const usageSchema = z
   })
   .register(resourceSchemas, { id: "Usage", description: "The workspace's plan allowances and what it uses of them." });
 
+const keywordFiltersSchema = z
+  .object({
+    languages: z.array(z.string()).optional().describe("ISO 639-1 codes; only posts in one of them match."),
+    minFollowers: z.number().int().optional().describe("Only posts whose author has at least this many followers match."),
+    excludeAuthors: z.array(z.string()).optional().describe("Authors whose posts never match."),
+    subreddits: z.array(z.string()).optional().describe("Reddit posts match only in these subreddits."),
+    youtubeChannels: z.array(z.string()).optional().describe("YouTube posts match only from these channels."),
+    allOf: z.array(z.string()).optional().describe("Phrases that must also appear in the post."),
+  })
+  .describe("The filters that are set; a member left out does not restrict matching.");
+
+export const keywordSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    groupId: z.string(),
+    value: z.string(),
+    sources: z.array(z.enum(SOURCES)),
+    aliases: z.array(z.string()),
+    excludedTerms: z.array(z.string()),
+    filters: keywordFiltersSchema,
+    caseSensitive: z.boolean(),
+    active: z.boolean().describe("false once deactivated: it no longer matches; its mentions stay."),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deactivatedAt: optionalTimestamp.describe("When it was deactivated; null while active."),
+  })
+  .register(resourceSchemas, { id: "Keyword", description: "A phrase a project listens for, with its aliases, exclusions, filters and sources." });
+
+export const keywordGroupSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    order: z.number().int().describe("Position among the project's groups (ascending)."),
+    isDefault: z.boolean().describe("true for My brand and Competitors: fixed, neither renamed, reordered nor deleted."),
+    keywordCount: z.number().int().describe("Active keywords in the group."),
+    inactiveKeywordCount: z.number().int().describe("Deactivated keywords in the group."),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .register(resourceSchemas, { id: "KeywordGroup", description: "A group of a project's keywords." });
+
 export type Project = z.output<typeof projectSchema>;
 export type Member = z.output<typeof memberSchema>;
 export type User = z.output<typeof userSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;
 export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
 export type Usage = z.output<typeof usageSchema>;
+export type Keyword = z.output<typeof keywordSchema>;
+export type KeywordGroup = z.output<typeof keywordGroupSchema>;
 
 /** A message the service must have sent; its absence is a service fault, never the client's. */
 const required = <T>(message: T | undefined, what: string): T => {
@@ -204,3 +249,48 @@ export const presentCreatedApiKey = (message: accountV1.ApiKey | undefined, plai
   ...presentApiKey(message),
   key: plaintext,
 });
+
+/** Only the filters that restrict something: an empty list or an absent number restricts nothing. */
+const presentFilters = (f: keywordV1.KeywordFilters | undefined): Keyword["filters"] => {
+  const filters: Keyword["filters"] = {};
+  if (!f) return filters;
+  for (const name of ["languages", "excludeAuthors", "subreddits", "youtubeChannels", "allOf"] as const) {
+    if (f[name].length > 0) filters[name] = f[name];
+  }
+  if (f.minFollowers !== undefined) filters.minFollowers = f.minFollowers;
+  return filters;
+};
+
+export const presentKeyword = (message: keywordV1.Keyword | undefined): Keyword => {
+  const k = required(message, "keyword");
+  return {
+    id: k.id,
+    projectId: k.projectId,
+    groupId: k.groupId,
+    value: k.value,
+    sources: k.sources.map((s) => oneOf(SOURCES, apiWord(SOURCE_WORDS, s), "source")),
+    aliases: k.aliases,
+    excludedTerms: k.excludedTerms,
+    filters: presentFilters(k.filters),
+    caseSensitive: k.caseSensitive,
+    active: k.active,
+    createdAt: at(k.createdAt, "keyword createdAt"),
+    updatedAt: at(k.updatedAt, "keyword updatedAt"),
+    deactivatedAt: atOrNull(k.deactivatedAt),
+  };
+};
+
+export const presentKeywordGroup = (message: keywordV1.KeywordGroup | undefined): KeywordGroup => {
+  const g = required(message, "keyword group");
+  return {
+    id: g.id,
+    projectId: g.projectId,
+    name: g.name,
+    order: g.order,
+    isDefault: g.isDefault,
+    keywordCount: g.keywordCount,
+    inactiveKeywordCount: g.inactiveKeywordCount,
+    createdAt: at(g.createdAt, "keyword group createdAt"),
+    updatedAt: at(g.updatedAt, "keyword group updatedAt"),
+  };
+};

@@ -10,3 +10,10 @@ export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe("Items per page, 1 to 100."),
   cursor: textField({ min: 1, max: 512, maxBytes: 512 }).optional().describe("The nextCursor of the previous page."),
 });
+
+/**
+ * A boolean query parameter: exactly `true` or `false` (a REST query carries the word, an MCP call the
+ * JSON boolean). Not z.coerce.boolean, which reads every non-empty string, "false" included, as true.
+ */
+export const queryBoolean = (description: string) =>
+  z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ message: "must be true or false" })).describe(description);

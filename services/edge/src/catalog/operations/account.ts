@@ -73,9 +73,11 @@ export const accountOperations = [
     successStatus: 200,
     annotations: READ,
     handler: async (_input, ctx) => {
-      const [account, usage] = await Promise.all([
+      const workspace = { workspaceId: ctx.principal.workspaceId };
+      const [account, usage, keywords] = await Promise.all([
         ctx.backends.account.getUser({ id: ctx.principal.userId }),
-        ctx.backends.project.getWorkspaceUsage({ workspaceId: ctx.principal.workspaceId }),
+        ctx.backends.project.getWorkspaceUsage(workspace),
+        ctx.backends.keyword.getWorkspaceUsage(workspace),
       ]);
       const a = account.workspace?.allowances;
       return {
@@ -84,7 +86,7 @@ export const accountOperations = [
           limits: {
             projects: { allowance: a?.projects ?? 0, used: usage.projects },
             seats: { allowance: a?.seats ?? 0, used: usage.seats },
-            keywords: { allowance: a?.keywords ?? 0, used: 0 },
+            keywords: { allowance: a?.keywords ?? 0, used: keywords.keywords },
             webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, used: 0 },
             linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: 0 },
           },
