@@ -1,6 +1,6 @@
-import type { CloudEvent } from "@earshot/platform";
 import { commonV1 } from "@earshot/proto";
 import { type Actor, type Harness, startHarness } from "./harness";
+import { joinProject, memberIdOf as memberIdIn, membershipEventApplied } from "./membership-events";
 import { buildWorld, type World } from "./world";
 
 // The caller travels with every call: the edge sends the principal with the memberships its cache holds,
@@ -20,35 +20,9 @@ describe("caller context", () => {
 
   const memberships = () => h.running.gateway.memberships;
 
-  /** Resolves when the edge's cache has applied the first event of `type` that `match` accepts. */
-  const applied = (type: string, match: (data: Record<string, unknown>) => boolean) =>
-    new Promise<CloudEvent>((resolve) => {
-      const off = memberships().onApplied((event) => {
-        if (event.type === type && match(event.data as Record<string, unknown>)) {
-          off();
-          resolve(event);
-        }
-      });
-    });
-
-  /**
-   * Adds a new person to the world's project and waits until the edge has applied their member.added, so
-   * no event about them is still on its way when the test looks at their cached memberships.
-   */
-  const join = async (role: "viewer" | "editor"): Promise<Actor> => {
-    const person = await h.newActor();
-    const delivered = applied("member.added", (d) => d.userId === person.userId && d.projectId === w.projectId);
-    const invited = await h.call("invite_project_member", { projectId: w.projectId, email: person.email, role }, w.owner.key);
-    expect(invited.status).toBe(201);
-    await h.project.acceptInvitation({ token: h.inviteToken(person.email)!, userId: person.userId, userEmail: person.email, userName: "Member" });
-    await delivered;
-    return person;
-  };
-
-  const memberIdOf = async (userId: string) => {
-    const res = await h.call("list_project_members", { projectId: w.projectId }, w.owner.key);
-    return (res.body.data as Array<{ id: string; userId: string | null }>).find((m) => m.userId === userId)!.id;
-  };
+  const applied = (type: string, match: (data: Record<string, unknown>) => boolean) => membershipEventApplied(h, type, match);
+  const join = (role: "viewer" | "editor"): Promise<Actor> => joinProject(h, w.owner, w.projectId, role);
+  const memberIdOf = (userId: string) => memberIdIn(h, w.owner, w.projectId, userId);
 
   it("answers 404 to a removed member and drops the project from their next caller once member.removed is delivered", async () => {
     const viewer = await join("viewer");

@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import fc from "fast-check";
 import { type Harness, startHarness } from "./harness";
-import { buildWorld, type World } from "./world";
+import { buildWorld, createKeyword, createKeywordGroup, type World } from "./world";
 
 // Property: whatever body a client sends to a write, the answer is never a 5xx, and when the write is
 // refused nothing the caller can read has changed. Every property runs with a fixed seed, so a failure
@@ -11,28 +11,39 @@ import { buildWorld, type World } from "./world";
 
 let h: Harness;
 let w: World;
+/** A keyword and a custom group of the world's project, for the writes addressed to one. */
+let keywordId: string;
+let groupId: string;
 beforeAll(async () => {
   h = await startHarness();
   w = await buildWorld(h);
+  keywordId = (await createKeyword(h, w.owner, w.projectId)).id;
+  groupId = await createKeywordGroup(h, w.owner, w.projectId);
 }, 60_000);
 afterAll(async () => {
   await h?.stop();
 });
 
 const snapshot = async () => {
-  const [project, members, account, keys, projects] = await Promise.all([
+  const [project, members, account, keys, projects, keywords, groups] = await Promise.all([
     h.call("get_project", { projectId: w.projectId }, w.owner.key),
     h.call("list_project_members", { projectId: w.projectId }, w.owner.key),
     h.call("get_account", {}, w.owner.key),
     h.call("list_api_keys", { limit: 100 }, w.owner.key),
     h.call("list_projects", { limit: 100 }, w.owner.key),
+    h.call("list_keywords", { projectId: w.projectId, limit: 100 }, w.owner.key),
+    h.call("list_keyword_groups", { projectId: w.projectId, limit: 100 }, w.owner.key),
   ]);
   // lastUsedAt moves on its own (the snapshot's own reads use the key), so it is left out.
   const stableKeys = (keys.body.data as Array<Record<string, unknown>>).map(({ lastUsedAt: _ignored, ...k }) => k);
-  return JSON.stringify([project.body.data, members.body.data, account.body.data, stableKeys, projects.body.data]);
+  return JSON.stringify([project.body.data, members.body.data, account.body.data, stableKeys, projects.body.data, keywords.body.data, groups.body.data]);
 };
 
-const knownKeys = ["name", "description", "color", "icon", "enabledSources", "digestTimezone", "status", "email", "role", "memberType", "enabled", "websiteUrl", "confirmation", "scopes", "expiresAt"];
+const knownKeys = [
+  ...["name", "description", "color", "icon", "enabledSources", "digestTimezone", "status", "email", "role", "memberType", "enabled", "websiteUrl"],
+  ...["confirmation", "scopes", "expiresAt"],
+  ...["value", "sources", "aliases", "excludedTerms", "filters", "caseSensitive", "groupId", "active", "order"],
+];
 
 const hostileValue = fc.oneof(
   fc.string({ maxLength: 300 }),
@@ -61,9 +72,12 @@ describe.each(writes.map((op) => [op.name, op] as const))("%s with property-base
       fc.asyncProperty(hostileBody, fc.constantFrom("projectId", "memberId", "keyId"), async (body, _idField) => {
         const before = await snapshot();
         const input: Record<string, unknown> = { ...body };
-        if (op.input.path?.shape && "projectId" in op.input.path.shape) input.projectId = w.projectId;
+        // create_keyword and create_keyword_group name their project in the body.
+        if ((op.input.path?.shape && "projectId" in op.input.path.shape) || (op.input.body?.shape && "projectId" in op.input.body.shape)) input.projectId = w.projectId;
         if (op.input.path?.shape && "memberId" in op.input.path.shape) input.memberId = "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ";
         if (op.input.path?.shape && "keyId" in op.input.path.shape) input.keyId = "key_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+        if (op.input.path?.shape && "keywordId" in op.input.path.shape) input.keywordId = keywordId;
+        if (op.input.path?.shape && "groupId" in op.input.path.shape) input.groupId = groupId;
         const res = await h.call(name, input, w.owner.key);
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expect(await snapshot()).toBe(before);

@@ -2,7 +2,9 @@ import { OPERATIONS, operationInputSchema } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { strictAjv } from "./contract";
 import { type Actor, type Harness, startHarness } from "./harness";
+import { createProject } from "./world";
 
 // The MCP endpoint through the SDK's own client over Streamable HTTP, with API keys holding the mcp scope.
 
@@ -57,6 +59,43 @@ describe("MCP tools", () => {
     const rest = await h.call("get_project", { projectId: project.id }, owner.key);
     expect((got.structuredContent as { data: unknown }).data).toEqual(rest.body.data);
     expect((got.structuredContent as { meta: unknown }).meta).toMatchObject({ apiVersion: "2026-08-24" });
+    await client.close();
+  });
+
+  it("creates and lists keywords as tools, answering { data, meta } that each tool's outputSchema accepts", async () => {
+    const client = await connect(owner.key);
+    // Listing the tools gives the client their output schemas, which it then applies to every callTool.
+    const { tools } = await client.listTools();
+    const projectId = await createProject(h, owner);
+    const created = await client.callTool({
+      name: "create_keyword",
+      arguments: { projectId, value: "Acme", sources: ["x"], aliases: ["ACME Inc"], excludedTerms: [], filters: { minFollowers: 50 }, caseSensitive: false, idempotencyKey: "mcp-keyword-0001" },
+    });
+    expect(created.isError).toBeFalsy();
+    const keyword = (created.structuredContent as { data: Record<string, unknown> }).data;
+    expect(keyword).toMatchObject({ projectId, value: "Acme", sources: ["x"], aliases: ["ACME Inc"], filters: { minFollowers: 50 }, active: true, deactivatedAt: null });
+    expect(textOf(created)).toEqual(created.structuredContent);
+
+    // A JSON boolean for the query's active, as agents send it.
+    const listed = await client.callTool({ name: "list_keywords", arguments: { projectId, active: true, limit: 5 } });
+    expect(listed.isError).toBeFalsy();
+    expect(listed.structuredContent).toMatchObject({ data: [keyword], meta: { apiVersion: "2026-08-24", nextCursor: null, limit: 5 } });
+    const rest = await h.call("list_keywords", { projectId, active: true, limit: 5 }, owner.key);
+    expect(rest.body.data).toEqual((listed.structuredContent as { data: unknown }).data);
+
+    for (const [name, result] of [["create_keyword", created], ["list_keywords", listed]] as const) {
+      const validate = strictAjv().compile(tools.find((t) => t.name === name)!.outputSchema!);
+      expect({ name, valid: validate(result.structuredContent), errors: validate.errors ?? null }).toEqual({ name, valid: true, errors: null });
+    }
+    const listSchema = strictAjv().compile(tools.find((t) => t.name === "list_keywords")!.outputSchema!);
+    expect(listSchema({ ...(listed.structuredContent as object), data: [{ ...keyword, active: "yes" }] })).toBe(false);
+
+    const bad = await client.callTool({
+      name: "create_keyword",
+      arguments: { projectId, value: "Acme 2", sources: ["x"], aliases: [], excludedTerms: [], filters: { colour: "red" }, caseSensitive: false },
+    });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatchObject({ status: 400, code: "validation_failed", errors: [expect.objectContaining({ path: "filters.colour" })] });
     await client.close();
   });
 

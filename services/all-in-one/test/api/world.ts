@@ -29,3 +29,34 @@ export const buildWorld = async (h: Harness): Promise<World> => {
   const viewer = await h.addMember(owner, projectId, "viewer");
   return { owner, editor, viewer, stranger, projectId, strangerProjectId };
 };
+
+/** A valid create_keyword input: the required fields with empty lists and no filters. */
+export const keywordInput = (projectId: string, value = uniqueName("Acme")): Record<string, unknown> => ({
+  projectId,
+  value,
+  sources: ["x", "reddit"],
+  aliases: [],
+  excludedTerms: [],
+  filters: {},
+  caseSensitive: false,
+});
+
+export interface KeywordData {
+  id: string;
+  projectId: string;
+  groupId: string;
+  value: string;
+  active: boolean;
+}
+
+export const createKeyword = async (h: Harness, actor: Actor, projectId: string, fields: Record<string, unknown> = {}): Promise<KeywordData> => {
+  const res = await h.call("create_keyword", { ...keywordInput(projectId), ...fields }, actor.key);
+  if (res.status !== 201) throw new Error(`create_keyword failed: ${JSON.stringify(res.body)}`);
+  return res.body.data as KeywordData;
+};
+
+export const createKeywordGroup = async (h: Harness, actor: Actor, projectId: string, name = uniqueName("Group")): Promise<string> => {
+  const res = await h.call("create_keyword_group", { projectId, name }, actor.key);
+  if (res.status !== 201) throw new Error(`create_keyword_group failed: ${JSON.stringify(res.body)}`);
+  return (res.body.data as { id: string }).id;
+};
