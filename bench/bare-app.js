@@ -5,9 +5,11 @@ const express = require("express");
 
 const body = process.env.BARE_BODY ?? "{}";
 const app = express();
-app.get("/api/v1/projects/:projectId", (_req, res) => {
+const send = (_req, res) => {
   res.type("application/json").send(body);
-});
+};
+app.get("/api/v1/projects/:projectId", send);
+app.get("/api/v1/keywords", send);
 const server = app.listen(0, "127.0.0.1", () => {
   process.stdout.write(`listening ${server.address().port}\n`);
 });

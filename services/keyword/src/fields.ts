@@ -42,7 +42,14 @@ export const LANGUAGES = [
 ] as const;
 
 // Control characters other than white space have no place in a phrase and would never match a post.
-const NO_CONTROL: TextRule = { test: (s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(s), message: "must not contain control characters" };
+const isControl = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f);
+const NO_CONTROL: TextRule = {
+  test: (s) => {
+    for (let i = 0; i < s.length; i++) if (isControl(s.charCodeAt(i))) return false;
+    return true;
+  },
+  message: "must not contain control characters",
+};
 
 const unique = (values: readonly unknown[]): boolean => new Set(values).size === values.length;
 

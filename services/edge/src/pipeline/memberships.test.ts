@@ -179,6 +179,28 @@ describe("membership cache", () => {
     expect(cache.loads).toBe(loads);
   });
 
+  it("forgets a cached user on a member.added that does not name the workspace, so the next request loads it", async () => {
+    const owner = person("olive");
+    const ed = person("ed");
+    const projectId = await createProject(owner);
+    await cache.forUser(ed.id);
+    const loads = cache.loads;
+    // An event written before member events named the project's workspace cannot fill an entry.
+    cache.apply({
+      specversion: "1.0",
+      id: "evt_old",
+      source: "earshot/project",
+      type: "member.added",
+      subject: projectId,
+      time: new Date(clock.now().getTime() + 1).toISOString(),
+      datacontenttype: "application/json",
+      data: { projectId, memberType: "member", userId: ed.id, role: "editor" },
+    });
+    expect(cache.peek(ed.id)).toBeUndefined();
+    await cache.forUser(ed.id);
+    expect(cache.loads).toBe(loads + 1);
+  });
+
   it("loads again once an entry is older than its maximum age", async () => {
     const owner = person("olive");
     await createProject(owner);

@@ -26,36 +26,36 @@ describe("files derived from the service registry", () => {
   });
 
   it("a new registry entry gets its references, dependency, deployable, manifest, chart template, values, schema and address", () => {
-    const keyword: ServiceEntry = { name: "keyword", protoPackage: "earshot.keyword.v1", client: SERVICES[0].client, module: "@earshot/keyword" };
-    const services = [...SERVICES, keyword];
+    const mention: ServiceEntry = { name: "mention", protoPackage: "earshot.mention.v1", client: SERVICES[0].client, module: "@earshot/mention" };
+    const services = [...SERVICES, mention];
     const ds = deployables(services);
-    const added = ds.find((d) => d.name === "keyword")!;
-    expect(added).toMatchObject({ protocol: "grpc", port: 50051, entry: "dist/main.js", module: "@earshot/keyword" });
+    const added = ds.find((d) => d.name === "mention")!;
+    expect(added).toMatchObject({ protocol: "grpc", port: 50051, entry: "dist/main.js", module: "@earshot/mention" });
 
     const rootRefs = (JSON.parse(renderRootTsconfig(services)) as { references: Array<{ path: string }> }).references.map((r) => r.path);
-    expect(rootRefs).toContain("services/keyword");
+    expect(rootRefs).toContain("services/mention");
     // A service builds after the libraries it uses and before the applications that host or call it.
-    expect(rootRefs.indexOf("services/keyword")).toBeGreaterThan(rootRefs.indexOf("services/registry"));
-    expect(rootRefs.indexOf("services/keyword")).toBeLessThan(rootRefs.indexOf("services/all-in-one"));
-    expect(renderAllInOneTsconfig(services)).toContain('{ "path": "../keyword" }');
-    expect(withServiceDependencies({ dependencies: { zod: "4" } }, services, "0.1.0").dependencies).toMatchObject({ "@earshot/keyword": "0.1.0", zod: "4" });
-    expect(withDeployables({ name: "@earshot/keyword" }, "@earshot/keyword", ds).earshot).toEqual({
-      deployables: [{ name: "keyword", entry: "dist/main.js", protocol: "grpc", port: 50051 }],
+    expect(rootRefs.indexOf("services/mention")).toBeGreaterThan(rootRefs.indexOf("services/registry"));
+    expect(rootRefs.indexOf("services/mention")).toBeLessThan(rootRefs.indexOf("services/all-in-one"));
+    expect(renderAllInOneTsconfig(services)).toContain('{ "path": "../mention" }');
+    expect(withServiceDependencies({ dependencies: { zod: "4" } }, services, "0.1.0").dependencies).toMatchObject({ "@earshot/mention": "0.1.0", zod: "4" });
+    expect(withDeployables({ name: "@earshot/mention" }, "@earshot/mention", ds).earshot).toEqual({
+      deployables: [{ name: "mention", entry: "dist/main.js", protocol: "grpc", port: 50051 }],
     });
 
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/keyword", "Service/keyword"]);
-    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["keyword"]);
-    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("keyword.yaml");
-    expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("keyword")]).toBe("keyword:50051");
+    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/mention", "Service/mention"]);
+    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["mention"]);
+    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("mention.yaml");
+    expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("mention")]).toBe("mention:50051");
 
-    expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "keyword" "values" .Values.keyword "protocol" "grpc")');
-    expect(renderChartConfigMap(ds)).toContain('KEYWORD_GRPC_ADDR: {{ printf "keyword:%v" .Values.keyword.port | quote }}');
+    expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "mention" "values" .Values.mention "protocol" "grpc")');
+    expect(renderChartConfigMap(ds)).toContain('MENTION_GRPC_ADDR: {{ printf "mention:%v" .Values.mention.port | quote }}');
     const values = yaml.load(renderValues(ds)) as Record<string, unknown>;
-    expect(values.keyword).toMatchObject({ enabled: true, port: 50051 });
+    expect(values.mention).toMatchObject({ enabled: true, port: 50051 });
     const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(JSON.parse(renderValuesSchema(ds)));
     expect(validate(values)).toBe(true);
-    const { keyword: _dropped, ...withoutBlock } = values;
+    const { mention: _dropped, ...withoutBlock } = values;
     expect(validate(withoutBlock)).toBe(false);
   });
 });

@@ -1,0 +1,30 @@
+import { forbidden, notFound } from "@earshot/platform/core";
+import type { ProjectStateDoc } from "../store";
+import type { Caller, KeywordDeps, ProjectRole } from "./deps";
+
+// Who may do what with a project's keywords (spec section 5): viewers read, editors and owners write.
+// Someone who is not a member gets not_found for everything, so existence never leaks; an archived
+// project's keywords are gone for everyone.
+
+export interface ProjectAccess {
+  projectId: string;
+  workspaceId: string;
+  role: ProjectRole;
+  /** What this service knows of the project; undefined for a project it has not heard of yet. */
+  state: ProjectStateDoc | null;
+}
+
+const RANK: Record<ProjectRole, number> = { viewer: 1, editor: 2, owner: 3 };
+
+/**
+ * The caller's access to a project, refused as not_found(`what`) when they are not a member or the project
+ * is archived, and as forbidden when their role is below `minimum`.
+ */
+export const accessProject = async (deps: KeywordDeps, caller: Caller, projectId: string, minimum: ProjectRole, what = "Project"): Promise<ProjectAccess> => {
+  const membership = caller.membership(projectId);
+  if (!membership) throw notFound(what);
+  const state = await deps.collections.projects.findById(projectId);
+  if (state?.status === "archived") throw notFound(what);
+  if (RANK[membership.role] < RANK[minimum]) throw forbidden("This needs the editor or owner role in the project.");
+  return { projectId, workspaceId: state?.workspaceId ?? membership.workspaceId, role: membership.role, state };
+};

@@ -1,0 +1,159 @@
+import { type EnumWords, notFound, requireCaller, ROLE_WORDS, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import type { commonV1, keywordV1 } from "@earshot/proto";
+import { listCollectableKeywords } from "../domain/collectable";
+import type { Caller, KeywordDeps, Membership } from "../domain/deps";
+import { createKeywordGroup, deleteKeywordGroup, type GroupView, listKeywordGroups, updateKeywordGroup } from "../domain/groups";
+import { createKeyword, deleteKeyword, getKeyword, keywordsInUse, listKeywords, updateKeyword } from "../domain/keywords";
+import type { KeywordFilters } from "../fields";
+import type { KeywordDoc } from "../store";
+
+// gRPC adapter: decode, call a domain verb, encode. No rules live here. The caller (with the memberships
+// the edge resolved) comes from the call metadata, never from the request. Proto3 zero values and absent
+// wrappers mean "not given"; an enum value this build does not know becomes a word the rules refuse.
+
+const wordOf = <E extends number>(words: EnumWords<E, string>, value: E): string =>
+  value === 0 ? "" : (words.word(value) ?? `unknown(${value})`);
+
+const valueOf = <E extends number>(words: EnumWords<E, string>, word: string): E => words.value(word) ?? (0 as E);
+
+const callerOf = (ctx: RpcContext): Caller => {
+  const c = requireCaller(ctx);
+  const byProject = new Map<string, Membership>();
+  for (const m of c.memberships) {
+    const role = ROLE_WORDS.word(m.role);
+    if (role) byProject.set(m.projectId, { role, workspaceId: m.workspaceId });
+  }
+  return { userId: c.userId, workspaceId: c.workspaceId, allowances: { keywords: c.allowances.keywords }, membership: (id) => byProject.get(id) };
+};
+
+const filtersOf = (f: keywordV1.KeywordFilters | undefined): KeywordFilters => {
+  const out: KeywordFilters = {};
+  if (!f) return out;
+  if (f.languages.length > 0) out.languages = f.languages as KeywordFilters["languages"];
+  if (f.minFollowers !== undefined) out.minFollowers = f.minFollowers;
+  if (f.excludeAuthors.length > 0) out.excludeAuthors = f.excludeAuthors;
+  if (f.subreddits.length > 0) out.subreddits = f.subreddits;
+  if (f.youtubeChannels.length > 0) out.youtubeChannels = f.youtubeChannels;
+  if (f.allOf.length > 0) out.allOf = f.allOf;
+  return out;
+};
+
+const sourcesOf = (list: commonV1.Source[]): string[] => list.map((v) => wordOf(SOURCE_WORDS, v));
+
+export const toKeywordMessage = (k: KeywordDoc): keywordV1.Keyword => ({
+  id: k._id,
+  projectId: k.projectId,
+  groupId: k.groupId,
+  value: k.value,
+  sources: k.sources.map((s) => valueOf<commonV1.Source>(SOURCE_WORDS, s)),
+  aliases: [...k.aliases],
+  excludedTerms: [...k.excludedTerms],
+  filters: {
+    languages: [...(k.filters.languages ?? [])],
+    minFollowers: k.filters.minFollowers,
+    excludeAuthors: [...(k.filters.excludeAuthors ?? [])],
+    subreddits: [...(k.filters.subreddits ?? [])],
+    youtubeChannels: [...(k.filters.youtubeChannels ?? [])],
+    allOf: [...(k.filters.allOf ?? [])],
+  },
+  caseSensitive: k.caseSensitive,
+  active: k.active,
+  createdAt: k.createdAt,
+  updatedAt: k.updatedAt,
+  deactivatedAt: k.active ? undefined : k.deactivatedAt,
+});
+
+const toGroupMessage = (v: GroupView): keywordV1.KeywordGroup => ({
+  id: v.group._id,
+  projectId: v.group.projectId,
+  name: v.group.name,
+  order: v.group.order,
+  isDefault: v.group.kind !== "custom",
+  keywordCount: v.keywordCount,
+  inactiveKeywordCount: v.inactiveKeywordCount,
+  createdAt: v.group.createdAt,
+  updatedAt: v.group.updatedAt,
+});
+
+const idOf = (id: string, what: string) => {
+  // An empty id names nothing: the same answer as an id nobody has.
+  if (!id) throw notFound(what);
+  return id;
+};
+
+export const keywordRpc = (deps: KeywordDeps) => ({
+  createKeyword: async (req: keywordV1.CreateKeywordRequest, ctx: RpcContext): Promise<keywordV1.CreateKeywordResponse> => {
+    const keyword = await createKeyword(
+      deps,
+      callerOf(ctx),
+      {
+        projectId: req.projectId,
+        groupId: req.groupId,
+        value: req.value,
+        sources: sourcesOf(req.sources),
+        aliases: req.aliases,
+        excludedTerms: req.excludedTerms,
+        filters: filtersOf(req.filters),
+        caseSensitive: req.caseSensitive,
+      },
+      ctx.idempotencyKey,
+    );
+    return { keyword: toKeywordMessage(keyword) };
+  },
+  getKeyword: async (req: keywordV1.GetKeywordRequest, ctx: RpcContext): Promise<keywordV1.GetKeywordResponse> => ({
+    keyword: toKeywordMessage(await getKeyword(deps, callerOf(ctx), idOf(req.keywordId, "Keyword"))),
+  }),
+  listKeywords: async (req: keywordV1.ListKeywordsRequest, ctx: RpcContext): Promise<keywordV1.ListKeywordsResponse> => {
+    const page = await listKeywords(deps, callerOf(ctx), {
+      projectId: req.projectId,
+      groupId: req.groupId,
+      active: req.active,
+      source: req.source === undefined ? undefined : wordOf(SOURCE_WORDS, req.source),
+      limit: req.limit === 0 ? undefined : req.limit,
+      cursor: req.cursor || undefined,
+    });
+    return { keywords: page.items.map(toKeywordMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  updateKeyword: async (req: keywordV1.UpdateKeywordRequest, ctx: RpcContext): Promise<keywordV1.UpdateKeywordResponse> => {
+    const keyword = await updateKeyword(deps, callerOf(ctx), idOf(req.keywordId, "Keyword"), {
+      groupId: req.groupId,
+      value: req.value,
+      sources: req.sources ? sourcesOf(req.sources.sources) : undefined,
+      aliases: req.aliases?.values,
+      excludedTerms: req.excludedTerms?.values,
+      filters: req.filters ? filtersOf(req.filters) : undefined,
+      caseSensitive: req.caseSensitive,
+      active: req.active,
+    });
+    return { keyword: toKeywordMessage(keyword) };
+  },
+  deleteKeyword: async (req: keywordV1.DeleteKeywordRequest, ctx: RpcContext): Promise<keywordV1.DeleteKeywordResponse> => ({
+    keyword: toKeywordMessage(await deleteKeyword(deps, callerOf(ctx), idOf(req.keywordId, "Keyword"))),
+  }),
+  createKeywordGroup: async (req: keywordV1.CreateKeywordGroupRequest, ctx: RpcContext): Promise<keywordV1.CreateKeywordGroupResponse> => ({
+    group: toGroupMessage(await createKeywordGroup(deps, callerOf(ctx), { projectId: idOf(req.projectId, "Project"), name: req.name }, ctx.idempotencyKey)),
+  }),
+  listKeywordGroups: async (req: keywordV1.ListKeywordGroupsRequest, ctx: RpcContext): Promise<keywordV1.ListKeywordGroupsResponse> => {
+    const page = await listKeywordGroups(deps, callerOf(ctx), {
+      projectId: idOf(req.projectId, "Project"),
+      limit: req.limit === 0 ? undefined : req.limit,
+      cursor: req.cursor || undefined,
+    });
+    return { groups: page.groups.map(toGroupMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  updateKeywordGroup: async (req: keywordV1.UpdateKeywordGroupRequest, ctx: RpcContext): Promise<keywordV1.UpdateKeywordGroupResponse> => ({
+    group: toGroupMessage(await updateKeywordGroup(deps, callerOf(ctx), idOf(req.groupId, "Keyword group"), { name: req.name, order: req.order })),
+  }),
+  deleteKeywordGroup: async (req: keywordV1.DeleteKeywordGroupRequest, ctx: RpcContext): Promise<keywordV1.DeleteKeywordGroupResponse> => ({
+    group: toGroupMessage(await deleteKeywordGroup(deps, callerOf(ctx), idOf(req.groupId, "Keyword group"))),
+  }),
+  // The edge's get_usage asks for the caller's own workspace, so it names it and needs no caller.
+  getWorkspaceUsage: async (req: keywordV1.GetWorkspaceUsageRequest, _ctx: RpcContext): Promise<keywordV1.GetWorkspaceUsageResponse> => ({
+    keywords: await keywordsInUse(deps, idOf(req.workspaceId, "Workspace")),
+  }),
+  // Collection and matching read what to listen for with this; they act for no person.
+  listCollectableKeywords: async (req: keywordV1.ListCollectableKeywordsRequest, _ctx: RpcContext): Promise<keywordV1.ListCollectableKeywordsResponse> => {
+    const page = await listCollectableKeywords(deps, { projectId: req.projectId, limit: req.limit === 0 ? undefined : req.limit, cursor: req.cursor || undefined });
+    return { keywords: page.items.map(toKeywordMessage), nextCursor: page.nextCursor ?? "", collecting: page.collecting };
+  },
+});

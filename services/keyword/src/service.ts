@@ -1,0 +1,39 @@
+import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents, WorkspaceGuard } from "@earshot/platform";
+import { keywordV1 } from "@earshot/proto";
+import type { KeywordDeps } from "./domain/deps";
+import { handleProjectEvent } from "./domain/project-events";
+import { keywordRpc } from "./rpc/keyword-rpc";
+import { openKeywordCollections } from "./store";
+
+export const KEYWORD_SERVICE_NAME = "earshot.keyword.v1.KeywordService";
+
+export const keywordService: ServiceModule = {
+  name: "keyword",
+  open: async (deps) => {
+    const collections = await openKeywordCollections(deps.store);
+    const domain: KeywordDeps = { collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, guard: new WorkspaceGuard(deps.store, deps.outbox, deps.clock) };
+    const handlers: AsyncService<keywordV1.KeywordServiceServer> = keywordRpc(domain);
+    let subscription: Subscription | undefined;
+    return {
+      grpc: [{ name: KEYWORD_SERVICE_NAME, definition: keywordV1.KeywordServiceService, handlers }],
+      // Project events give every new project its default groups and keep each project's status (paused
+      // projects are not collected; archived ones lose their keywords). From the earliest retained event,
+      // so projects created before this service first ran are known too.
+      start: async () => {
+        subscription = await subscribeEvents({
+          bus: deps.bus,
+          store: deps.store,
+          clock: deps.clock,
+          logger: deps.logger,
+          groupId: "keyword.project-events",
+          topics: ["earshot.project.v1"],
+          startFrom: "earliest",
+          handle: (event) => handleProjectEvent(domain, event),
+        });
+      },
+      stop: async () => {
+        await subscription?.stop();
+      },
+    };
+  },
+};
