@@ -1,7 +1,8 @@
+import type { CloudEvent } from "@earshot/platform";
 import { commonV1 } from "@earshot/proto";
 import { type Actor, type Harness, startHarness } from "./harness";
 import { joinProject, memberIdOf as memberIdIn, membershipEventApplied } from "./membership-events";
-import { buildWorld, type World } from "./world";
+import { buildWorld, createProject, keywordInput, type World } from "./world";
 
 // The caller travels with every call: the edge sends the principal with the memberships its cache holds,
 // and project events keep that cache current. A member removed from a project (or a project archived)
@@ -53,6 +54,27 @@ describe("caller context", () => {
     await delivered;
     for (const who of [editor, w.owner]) {
       expect(await memberships().forUser(who.userId)).not.toContainEqual(expect.objectContaining({ projectId: w.projectId }));
+    }
+  });
+
+  it("carries a project in its creator's next caller before project.created is delivered", async () => {
+    const owner = await h.newActor();
+    expect((await h.call("list_projects", {}, owner.key)).status).toBe(200);
+    expect(memberships().peek(owner.userId)).toEqual([]);
+    // This gateway applies no project event until the end, as when the bus is late or another replica
+    // created the project: only what the create itself recorded can let the keyword call through.
+    const cache = memberships();
+    const held: CloudEvent[] = [];
+    const apply = cache.apply.bind(cache);
+    cache.apply = (event) => void held.push(event);
+    try {
+      const projectId = await createProject(h, owner);
+      expect(memberships().peek(owner.userId)).toEqual([{ projectId, role: commonV1.Role.ROLE_OWNER, workspaceId: owner.workspaceId }]);
+      const created = await h.call("create_keyword", keywordInput(projectId), owner.key);
+      expect(created.status).toBe(201);
+    } finally {
+      cache.apply = apply;
+      held.forEach(apply);
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Backends } from "../backends";
 import type { CredentialVerifier } from "../pipeline/credentials";
+import type { MembershipCache } from "../pipeline/memberships";
 import type { Principal } from "../pipeline/principal";
 
 // An operation is declared once, here, and every transport is generated from it: REST routes, MCP tools
@@ -27,6 +28,8 @@ export interface HandlerContext {
   publicUrl: string;
   requestId: string;
   credentials: CredentialVerifier;
+  /** This process's cache of callers' memberships, for a handler that has just granted one. */
+  memberships: Pick<MembershipCache, "grant">;
 }
 
 export interface HandlerResult<D> {

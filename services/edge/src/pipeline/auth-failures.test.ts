@@ -35,7 +35,7 @@ const pipelineWith = async (verifier: CredentialVerifier, budget: number) => {
     rateLimiter: new RateLimiter(store, clock, { limit: 100, windowSeconds: 60 }),
     authFailureLimiter: new RateLimiter(store, clock, { limit: budget, windowSeconds: 60 }),
     idempotency: {} as IdempotencyStore,
-    memberships: { forUser: async () => [] },
+    memberships: { forUser: async () => [], grant: () => undefined },
     clock,
     logger: silentLogger(),
     publicUrl: "http://localhost",

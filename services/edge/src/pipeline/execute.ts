@@ -1,5 +1,4 @@
 import { type Clock, DomainError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey } from "@earshot/platform";
-import type { commonV1 } from "@earshot/proto";
 import type { Backends } from "../backends";
 import { isWrite, type Operation } from "../catalog/operation";
 import { toProblem } from "../http/problem";
@@ -7,6 +6,7 @@ import { API_VERSION } from "../http/request-context";
 import { addressKeyOf } from "./address-key";
 import type { CredentialVerifier } from "./credentials";
 import { fingerprintOf, type IdempotencyStore, type StoredResponse, validateIdempotencyKey } from "./idempotency";
+import type { MembershipCache } from "./memberships";
 import { callerFor, type Principal } from "./principal";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";
 import { type RawInput, validateInput } from "./validate";
@@ -49,7 +49,7 @@ export interface PipelineOptions {
   authFailureLimiter?: RateLimiter;
   idempotency: IdempotencyStore;
   /** The caller's memberships, for the Caller the handler's calls carry (the edge's membership cache). */
-  memberships: { forUser(userId: string): Promise<commonV1.Membership[]> };
+  memberships: Pick<MembershipCache, "forUser" | "grant">;
   clock: Clock;
   logger: Logger;
   publicUrl: string;
@@ -164,6 +164,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
             publicUrl: options.publicUrl,
             requestId: request.requestId,
             credentials: options.verifier,
+            memberships: options.memberships,
           }),
         ),
       );

@@ -179,6 +179,39 @@ describe("membership cache", () => {
     expect(cache.loads).toBe(loads);
   });
 
+  it("adds a granted membership to a cached user without a call, stores nothing for others, and keeps no load that began before it", async () => {
+    // A cache of its own, which hears no events: the shared one's consumer group may still be replaying.
+    let hold: Promise<void> | undefined;
+    const own = new MembershipCache({
+      load: async (userId) => {
+        const { memberships } = await project.client.listMemberships({ userId });
+        await hold;
+        return memberships;
+      },
+      maxAgeMs: MAX_AGE_MS,
+    });
+    const granted = (who: Person) => ({ projectId: `prj_of_${who.id}`, role: Role.ROLE_OWNER, workspaceId: who.workspaceId });
+    const owner = person("olive");
+    expect(await own.forUser(owner.id)).toEqual([]);
+    own.grant(owner.id, granted(owner));
+    expect(await own.forUser(owner.id)).toEqual([granted(owner)]);
+    expect(own.loads).toBe(1);
+
+    // Nothing cached: the next request loads what the service already committed.
+    const ann = person("ann");
+    own.grant(ann.id, granted(ann));
+    expect(own.peek(ann.id)).toBeUndefined();
+
+    let release!: () => void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const tom = person("tom");
+    const loading = own.forUser(tom.id);
+    own.grant(tom.id, granted(tom));
+    release();
+    await loading;
+    expect(own.peek(tom.id)).toBeUndefined();
+  });
+
   it("forgets a cached user on a member.added that does not name the workspace, so the next request loads it", async () => {
     const owner = person("olive");
     const ed = person("ed");

@@ -75,6 +75,14 @@ export class MembershipCache {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Records a membership this process has just seen granted (a project its caller created), so the
+   * caller's next request here carries it without waiting for the event, which sets the same when it comes.
+   */
+  grant(userId: string, membership: commonV1.Membership): void {
+    this.change(userId, () => true, (roles) => roles.set(membership.projectId, { ...membership }));
+  }
+
   /** Applies one event of `earshot.project.v1`; events about anything else are ignored. */
   apply(event: CloudEvent): void {
     const data = (event.data ?? {}) as MemberEventData;

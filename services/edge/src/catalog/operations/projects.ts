@@ -1,4 +1,5 @@
 import { dashboardFields, projectFields, projectStatusField } from "@earshot/project/fields";
+import { commonV1 } from "@earshot/proto";
 import { z } from "zod";
 import { PROJECT_STATUS_WORDS, SOURCE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
@@ -68,7 +69,11 @@ export const projectOperations = [
         name: input.name,
         ...projectFieldsMessage(input),
       });
-      return { data: presentProject(project, ctx.publicUrl) };
+      const created = presentProject(project, ctx.publicUrl);
+      // The owner's next request may come before project.created reaches this process's cache; services
+      // that authorize by the caller's memberships (keywords) would not know the project yet.
+      ctx.memberships.grant(ctx.principal.userId, { projectId: created.id, role: commonV1.Role.ROLE_OWNER, workspaceId: created.workspaceId });
+      return { data: created };
     },
   }),
   defineOperation({
