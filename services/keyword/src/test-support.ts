@@ -25,7 +25,7 @@ export interface KeywordWorld {
   /** A second replica over the same store (its own guard queue), for races between processes. */
   replica(): KeywordDeps;
   /** A caller with roles in projects (`{ prj_…: "editor" }`), in workspace `wsp_1` unless told. */
-  caller(roles?: Record<string, ProjectRole | Membership>, overrides?: Partial<Omit<Caller, "membership">>): Caller;
+  caller(roles?: Record<string, ProjectRole | Membership>, overrides?: { userId?: string; workspaceId?: string; allowances?: Partial<Caller["allowances"]> }): Caller;
   /** Delivers a project event to the service's consumer. */
   projectEvent(type: string, data: Record<string, unknown>): Promise<void>;
   /** A project created in `workspaceId` (its project.created delivered). */
@@ -65,7 +65,14 @@ export const openKeywordWorld = async (): Promise<KeywordWorld> => {
       const memberships = new Map(
         Object.entries(roles).map(([projectId, r]) => [projectId, typeof r === "string" ? { role: r, workspaceId: overrides.workspaceId ?? "wsp_1" } : r]),
       );
-      return { userId: "usr_1", workspaceId: "wsp_1", allowances: { keywords: 100 }, ...overrides, membership: (id) => memberships.get(id) };
+      const { allowances, ...rest } = overrides;
+      return {
+        userId: "usr_1",
+        workspaceId: "wsp_1",
+        ...rest,
+        allowances: { projects: 10, keywords: 100, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20, ...allowances },
+        membership: (id) => memberships.get(id),
+      };
     },
     projectEvent,
     newProject: async (workspaceId = "wsp_1") => {

@@ -4,6 +4,7 @@ export * from "./clock";
 export * from "./core/paging";
 export * from "./core/retry";
 export * from "./core/sources";
+export * from "./core/project-caller";
 export * from "./config";
 export * from "./logger";
 export * from "./grpc/error-mapping";

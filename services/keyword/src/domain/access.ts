@@ -1,4 +1,4 @@
-import { forbidden, notFound } from "@earshot/platform/core";
+import { notFound, requireProjectRole } from "@earshot/platform/core";
 import type { ProjectStateDoc } from "../store";
 import type { Caller, KeywordDeps, ProjectRole } from "./deps";
 
@@ -14,8 +14,6 @@ export interface ProjectAccess {
   state: ProjectStateDoc | null;
 }
 
-const RANK: Record<ProjectRole, number> = { viewer: 1, editor: 2, owner: 3 };
-
 /**
  * The caller's access to a project, refused as not_found(`what`) when they are not a member or the project
  * is archived, and as forbidden when their role is below `minimum`.
@@ -25,6 +23,6 @@ export const accessProject = async (deps: KeywordDeps, caller: Caller, projectId
   if (!membership) throw notFound(what);
   const state = await deps.collections.projects.findById(projectId);
   if (state?.status === "archived") throw notFound(what);
-  if (RANK[membership.role] < RANK[minimum]) throw forbidden("This needs the editor or owner role in the project.");
+  requireProjectRole(membership.role, minimum);
   return { projectId, workspaceId: state?.workspaceId ?? membership.workspaceId, role: membership.role, state };
 };

@@ -9,22 +9,5 @@ export interface KeywordDeps {
   guard: WorkspaceGuard;
 }
 
-export type ProjectRole = "owner" | "editor" | "viewer";
-
-/** The caller's membership of one project, as the edge resolved it. */
-export interface Membership {
-  role: ProjectRole;
-  /** The project's workspace. */
-  workspaceId: string;
-}
-
-/**
- * Who a verb acts for. The project service owns memberships; this service authorizes with the edge's view
- * of them (kept current by member and project events), as DESIGN.md's access context prescribes.
- */
-export interface Caller {
-  userId: string;
-  workspaceId: string;
-  allowances: { keywords: number };
-  membership(projectId: string): Membership | undefined;
-}
+/** Who a verb acts for: the caller with their memberships, as the edge resolved them (the platform's `ProjectCaller`). */
+export type { ProjectCaller as Caller, ProjectMembership as Membership, ProjectRole } from "@earshot/platform/core";

@@ -1,7 +1,7 @@
-import { type EnumWords, notFound, requireCaller, ROLE_WORDS, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import { type EnumWords, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
 import type { commonV1, keywordV1 } from "@earshot/proto";
 import { listCollectableKeywords } from "../domain/collectable";
-import type { Caller, KeywordDeps, Membership } from "../domain/deps";
+import type { Caller, KeywordDeps } from "../domain/deps";
 import { createKeywordGroup, deleteKeywordGroup, type GroupView, listKeywordGroups, updateKeywordGroup } from "../domain/groups";
 import { createKeyword, deleteKeyword, getKeyword, keywordsInUse, listKeywords, updateKeyword } from "../domain/keywords";
 import type { KeywordFilters } from "../fields";
@@ -16,15 +16,7 @@ const wordOf = <E extends number>(words: EnumWords<E, string>, value: E): string
 
 const valueOf = <E extends number>(words: EnumWords<E, string>, word: string): E => words.value(word) ?? (0 as E);
 
-const callerOf = (ctx: RpcContext): Caller => {
-  const c = requireCaller(ctx);
-  const byProject = new Map<string, Membership>();
-  for (const m of c.memberships) {
-    const role = ROLE_WORDS.word(m.role);
-    if (role) byProject.set(m.projectId, { role, workspaceId: m.workspaceId });
-  }
-  return { userId: c.userId, workspaceId: c.workspaceId, allowances: { keywords: c.allowances.keywords }, membership: (id) => byProject.get(id) };
-};
+const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
 
 const filtersOf = (f: keywordV1.KeywordFilters | undefined): KeywordFilters => {
   const out: KeywordFilters = {};

@@ -11,6 +11,7 @@ export * from "../text/text-field";
 export * from "./paging";
 export * from "./retry";
 export * from "./sources";
+export * from "./project-caller";
 export { InvalidCursorError } from "../store/checks";
 export {
   isUniqueViolation,

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { commonV1 } from "@earshot/proto";
+import type { ProjectCaller, ProjectMembership } from "../core/project-caller";
 import { DomainError, type FieldError, validationFailed } from "../errors";
+import { ROLE_WORDS } from "./common-enums";
 import { isEmailAddress } from "../text/email";
 
 // Who a call acts for travels like the request id: the edge resolves one earshot.common.v1.Caller per
@@ -78,3 +80,14 @@ export const roleIn = (caller: commonV1.Caller, projectId: string): commonV1.Rol
 /** The caller's membership of a project (role and the project's workspace), from the edge's cached view. */
 export const membershipIn = (caller: commonV1.Caller, projectId: string): commonV1.Membership | undefined =>
   caller.memberships.find((m) => m.projectId === projectId);
+
+/** The caller of an RPC about a project's resources, with their memberships as the domain reads them. */
+export const requireProjectCaller = (ctx: { caller: CallerContext | undefined }): ProjectCaller => {
+  const c = requireCaller(ctx);
+  const byProject = new Map<string, ProjectMembership>();
+  for (const m of c.memberships) {
+    const role = ROLE_WORDS.word(m.role);
+    if (role) byProject.set(m.projectId, { role, workspaceId: m.workspaceId });
+  }
+  return { userId: c.userId, workspaceId: c.workspaceId, allowances: { ...c.allowances }, membership: (projectId) => byProject.get(projectId) };
+};
