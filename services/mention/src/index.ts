@@ -1,0 +1,1 @@
+export { mentionService, MENTION_SERVICE_NAME } from "./service";

@@ -1,0 +1,152 @@
+import type { Collection, Doc, DocumentStore } from "@earshot/platform";
+import type { Source } from "@earshot/platform/core";
+import type { MentionFilterInput, MentionStatus, SentimentLabel } from "./fields";
+
+// The mention service's documents. Mentions are written by ingestion and changed only by triage; the
+// replicas (projects, keywords, groups) are what the keyword and project services' events said.
+
+export interface AuthorDoc {
+  id: string;
+  handle: string;
+  name: string;
+  url?: string;
+  followers?: number;
+}
+
+export interface TermMatchDoc {
+  keywordId: string;
+  term: string;
+  field: "title" | "text";
+  start: number;
+  end: number;
+}
+
+export interface TriageChangeDoc {
+  field: "status" | "categoryId";
+  from: string;
+  to: string;
+  byUserId: string;
+  at: Date;
+}
+
+export interface MentionDoc extends Doc {
+  projectId: string;
+  workspaceId: string;
+  source: Source;
+  sourceId: string;
+  /** `<projectId>|<source>|<sourceId>`, unique: one mention per post and project however often it arrives. */
+  postKey: string;
+  url: string;
+  title?: string;
+  text: string;
+  author: AuthorDoc;
+  /** The author's handle folded (lower case, no leading @), for the author filter. */
+  authorKey: string;
+  publishedAt: Date;
+  lang?: string;
+  parentId?: string;
+  metrics?: { likes: number; replies: number; shares: number; views: number };
+  keywordIds: string[];
+  groupIds: string[];
+  matches: TermMatchDoc[];
+  sentiment: { label: SentimentLabel; score: number; method: "lexicon" };
+  /** Folded distinct words of title and text, for the `q` filter (every word must be present). */
+  words: string[];
+  status: MentionStatus;
+  /** Absent while uncategorized. */
+  categoryId?: string;
+  collectedAt: Date;
+  matchedAt: Date;
+  updatedAt: Date;
+  /** Status and category changes, oldest first. */
+  history: TriageChangeDoc[];
+}
+
+export interface CategoryDoc extends Doc {
+  projectId: string;
+  workspaceId: string;
+  name: string;
+  description: string;
+  icon: string;
+  order: number;
+  /** `<order, 7 digits>:<_id>`: lists page by it. */
+  sortKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MentionViewDoc extends Doc {
+  projectId: string;
+  workspaceId: string;
+  name: string;
+  filters: MentionFilterInput;
+  order: number;
+  sortKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A project as the project service's events describe it. */
+export interface ProjectStateDoc extends Doc {
+  workspaceId: string;
+  status: "active" | "paused" | "archived";
+  timezone: string;
+  updatedAt: Date;
+}
+
+/** A keyword as the keyword service's events describe it (the matcher's input). */
+export interface KeywordCopyDoc extends Doc {
+  projectId: string;
+  groupId: string;
+  value: string;
+  sources: Source[];
+  aliases: string[];
+  excludedTerms: string[];
+  filters: Record<string, unknown>;
+  caseSensitive: boolean;
+  active: boolean;
+  updatedAt: Date;
+}
+
+/** A keyword group as the keyword service's events describe it (share of voice needs the defaults). */
+export interface GroupCopyDoc extends Doc {
+  projectId: string;
+  name: string;
+  isDefault: boolean;
+  updatedAt: Date;
+}
+
+export interface MentionCollections {
+  mentions: Collection<MentionDoc>;
+  categories: Collection<CategoryDoc>;
+  views: Collection<MentionViewDoc>;
+  projects: Collection<ProjectStateDoc>;
+  keywords: Collection<KeywordCopyDoc>;
+  groups: Collection<GroupCopyDoc>;
+}
+
+export const MENTIONS = "mentions";
+export const CATEGORIES = "categories";
+export const MENTION_VIEWS = "mention_views";
+export const PROJECTS = "projects";
+export const KEYWORDS = "keywords";
+export const GROUPS = "keyword_groups";
+
+export const orderSortKey = (order: number, id: string) => `${String(order).padStart(7, "0")}:${id}`;
+
+export const openMentionCollections = async (store: DocumentStore): Promise<MentionCollections> => {
+  const mentions = store.collection<MentionDoc>(MENTIONS);
+  const categories = store.collection<CategoryDoc>(CATEGORIES);
+  const views = store.collection<MentionViewDoc>(MENTION_VIEWS);
+  const keywords = store.collection<KeywordCopyDoc>(KEYWORDS);
+  const groups = store.collection<GroupCopyDoc>(GROUPS);
+  await mentions.ensureIndex({ fields: { postKey: 1 }, unique: true });
+  await mentions.ensureIndex({ fields: { projectId: 1, publishedAt: -1 } });
+  await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
+  await mentions.ensureIndex({ fields: { categoryId: 1 } });
+  await categories.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
+  await views.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
+  await keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
+  await groups.ensureIndex({ fields: { projectId: 1 } });
+  return { mentions, categories, views, projects: store.collection<ProjectStateDoc>(PROJECTS), keywords, groups };
+};
