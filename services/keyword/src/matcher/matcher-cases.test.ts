@@ -76,6 +76,7 @@ const cases: Case[] = [
 
   // Whitespace
   { name: "any whitespace run matches one phrase space", keywords: [k("acme cloud")], post: p("acme   cloud, acme\n\tcloud, acme\u00a0cloud, acmecloud"), want: ["k text acme   cloud", "k text acme\n\tcloud", "k text acme\u00a0cloud"] },
+  { name: "an accent that folds away does not split a whitespace run", keywords: [k("acme cloud")], post: p(`acme ${ACUTE} cloud`), want: [`k text acme ${ACUTE} cloud`] },
   { name: "a keyword's own whitespace is canonical", keywords: [k("  acme \n cloud ")], post: p("acme cloud"), want: ["k text acme cloud"] },
 
   // Sources and filters
