@@ -46,6 +46,13 @@ let classes: Uint8Array | undefined;
 const foldedUnit = new Uint16Array(0x10000);
 const foldedMany = new Map<number, string>();
 
+/** In a step table: this unit needs the general path (not learned yet, whitespace, a surrogate, or a fold to none or several units). */
+export const NOT_SIMPLE = 0xffff;
+// Per BMP unit, the one unit the scanner feeds to the trie for it: the hot loop's shortcut past the
+// class and fold branches for the common case.
+const foldedStep = new Uint16Array(0x10000).fill(NOT_SIMPLE);
+const exactStep = new Uint16Array(0x10000).fill(NOT_SIMPLE);
+
 const learn = (table: Uint8Array, cp: number): number => {
   let c = KNOWN;
   if (isSurrogate(cp)) {
@@ -67,9 +74,18 @@ const learn = (table: Uint8Array, cp: number): number => {
       foldedMany.set(cp, folded);
     }
   }
+  if (cp <= 0xffff && (c & SPACE) === 0) {
+    exactStep[cp] = cp;
+    const kind = c & FOLD_MASK;
+    if (kind === FOLD_SELF) foldedStep[cp] = cp;
+    else if (kind === FOLD_ONE) foldedStep[cp] = foldedUnit[cp] as number;
+  }
   table[cp] = c;
   return c;
 };
+
+/** The step table of folded or exact scanning: see NOT_SIMPLE. */
+export const stepTable = (fold: boolean): Uint16Array => (fold ? foldedStep : exactStep);
 
 /** One byte per code point (0 = not yet learned); read it, and call `classOf` when it is 0. */
 export const classTable = (): Uint8Array => (classes ??= new Uint8Array(0x110000));

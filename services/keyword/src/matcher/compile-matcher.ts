@@ -1,5 +1,6 @@
 import { canonicalPhrase, collapseSpaces } from "./canonical";
-import { PhraseTrie } from "./phrase-trie";
+import { type OccurrenceSink, scanField } from "./phrase-scan";
+import { type FrozenTrie, PhraseTrieBuilder } from "./phrase-trie";
 import { compilePostFilters, PostFacts, passesFilters, type PostFilters, sourceBit, sourceMask } from "./post-filters";
 import {
   compareTermMatches,
@@ -11,7 +12,6 @@ import {
   type MatchField,
   type TermMatch,
 } from "./types";
-import { CP_END, START_OK, UNIT_NO_SPACE, UNIT_WORD, UnitStream } from "./unit-stream";
 
 // All phrases of all keywords (terms, excluded terms, allOf) go into two tries, one for folded phrases
 // and one for exact ones. A post is scanned once per field and trie; each phrase occurrence is noted
@@ -37,8 +37,8 @@ const FIELDS: readonly MatchField[] = ["title", "text"];
 
 class PhraseTable {
   private readonly ids = new Map<string, number>();
-  readonly folded = new PhraseTrie();
-  readonly exact = new PhraseTrie();
+  readonly folded = new PhraseTrieBuilder(true);
+  readonly exact = new PhraseTrieBuilder(false);
   /** Per phrase, the keywords that have it as a term (filled while compiling). */
   readonly termOf: number[][] = [];
 
@@ -90,16 +90,16 @@ const compileKeyword = (k: MatcherKeyword, index: number, phrases: PhraseTable):
   };
 };
 
-class CompiledMatcher implements KeywordMatcher {
+class CompiledMatcher implements KeywordMatcher, OccurrenceSink {
   readonly size: number;
   private readonly keywords: CompiledKeyword[];
-  private readonly folded: PhraseTrie;
-  private readonly exact: PhraseTrie;
+  /** Undefined when no keyword needs that trie, so its scan costs nothing. */
+  private readonly folded: FrozenTrie | undefined;
+  private readonly exact: FrozenTrie | undefined;
   /** Keywords that have the phrase as a term, flattened: termKeywords[termStart[p] .. termStart[p + 1]). */
   private readonly termStart: Int32Array;
   private readonly termKeywords: Int32Array;
 
-  private readonly stream = new UnitStream();
   // Per-post state, reset by bumping `epoch` rather than clearing arrays.
   private epoch = 0;
   private readonly phraseEpoch: Int32Array;
@@ -119,8 +119,10 @@ class CompiledMatcher implements KeywordMatcher {
     const phrases = new PhraseTable();
     this.keywords = input.map((k, i) => compileKeyword(k, i, phrases));
     this.size = this.keywords.length;
-    this.folded = phrases.folded;
-    this.exact = phrases.exact;
+    const folded = phrases.folded.freeze();
+    const exact = phrases.exact.freeze();
+    this.folded = folded.phraseCount > 0 ? folded : undefined;
+    this.exact = exact.phraseCount > 0 ? exact : undefined;
     const count = phrases.size;
     this.termStart = new Int32Array(count + 1);
     let total = 0;
@@ -145,14 +147,8 @@ class CompiledMatcher implements KeywordMatcher {
     this.nextEpoch();
     const title = typeof post.title === "string" ? post.title : "";
     const text = typeof post.text === "string" ? post.text : "";
-    if (this.folded.phraseCount > 0) {
-      if (title !== "") this.scan(this.folded, title, true, 0);
-      if (text !== "") this.scan(this.folded, text, true, 1);
-    }
-    if (this.exact.phraseCount > 0) {
-      if (title !== "") this.scan(this.exact, title, false, 0);
-      if (text !== "") this.scan(this.exact, text, false, 1);
-    }
+    if (title !== "") scanField(title, 0, this.folded, this.exact, this);
+    if (text !== "") scanField(text, 1, this.folded, this.exact, this);
     if (this.seenCount === 0) return [];
     return this.hits(post, postSource);
   }
@@ -168,38 +164,7 @@ class CompiledMatcher implements KeywordMatcher {
     this.occCount = 0;
   }
 
-  /** Walks the trie from every unit where a match may start and notes each phrase that ends on a boundary. */
-  private scan(trie: PhraseTrie, field: string, fold: boolean, fieldIndex: number): void {
-    const stream = this.stream;
-    stream.fill(field, fold);
-    const { units, origins, flags } = stream;
-    const n = stream.length;
-    for (let i = 0; i < n; i++) {
-      if (((flags[i] as number) & START_OK) === 0) continue;
-      let node = trie.next(0, units[i] as number);
-      let j = i;
-      while (node !== 0) {
-        const phrase = trie.phraseEndingAt(node);
-        if (phrase >= 0) {
-          const last = flags[j] as number;
-          if ((last & CP_END) !== 0) {
-            if (j + 1 === n) this.note(phrase, fieldIndex, origins[i] as number, stream.sourceLength);
-            else {
-              const after = flags[j + 1] as number;
-              // A boundary is needed only between two word characters, neither of a no-space script.
-              if ((last & UNIT_WORD) === 0 || (after & UNIT_WORD) === 0 || ((last | after) & UNIT_NO_SPACE) !== 0) {
-                this.note(phrase, fieldIndex, origins[i] as number, origins[j + 1] as number);
-              }
-            }
-          }
-        }
-        if (++j === n) break;
-        node = trie.next(node, units[j] as number);
-      }
-    }
-  }
-
-  private note(phrase: number, field: number, start: number, end: number): void {
+  note(phrase: number, field: number, start: number, end: number): void {
     const epoch = this.epoch;
     if (this.phraseEpoch[phrase] !== epoch) {
       this.phraseEpoch[phrase] = epoch;
@@ -254,12 +219,21 @@ class CompiledMatcher implements KeywordMatcher {
     for (const k of candidates) {
       const keyword = this.keywords[k] as CompiledKeyword;
       if ((keyword.sources & postSource) === 0) continue;
-      if (keyword.excluded.some((p) => this.phraseEpoch[p] === epoch)) continue;
-      if (!keyword.allOf.every((p) => this.phraseEpoch[p] === epoch)) continue;
+      if (this.anySeen(keyword.excluded) || !this.allSeen(keyword.allOf)) continue;
       if (keyword.filters && !passesFilters(keyword.filters, (facts ??= new PostFacts(post)))) continue;
       hits.push({ keywordId: keyword.id, groupId: keyword.groupId, matches: this.matchesOf(keyword) });
     }
     return hits;
+  }
+
+  private anySeen(phrases: readonly number[]): boolean {
+    for (const p of phrases) if (this.phraseEpoch[p] === this.epoch) return true;
+    return false;
+  }
+
+  private allSeen(phrases: readonly number[]): boolean {
+    for (const p of phrases) if (this.phraseEpoch[p] !== this.epoch) return false;
+    return true;
   }
 
   private matchesOf(keyword: CompiledKeyword): TermMatch[] {
