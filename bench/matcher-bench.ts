@@ -155,7 +155,7 @@ const makePost = (keywords: readonly MatcherKeyword[], i: number): MatchablePost
 
 // ---------------------------------------------------------------- the naive matcher
 
-const STRIP = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+const STRIP = /[\u0300-\u036f]|[\u1ab0-\u1aff]|[\u1dc0-\u1dff]|[\u20d0-\u20ff]|[\ufe20-\ufe2f]/g;
 const fold = (s: string) => s.normalize("NFD").replace(STRIP, "");
 const W = String.raw`(?:(?![\uFE00-\uFE0F])[\p{L}\p{N}\p{M}])`;
 const NS = String.raw`[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Thai}\p{scx=Laoo}\p{scx=Khmr}\p{scx=Mymr}]`;

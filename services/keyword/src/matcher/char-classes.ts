@@ -24,7 +24,7 @@ const NO_SPACE_SCRIPT = /^[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}\p{scx=Thai}\p{scx
 const WHITESPACE = /^\s$/u;
 // Only the generic combining diacritics fold away; marks that belong to a script (Devanagari vowel
 // signs, Thai tone marks, the kana voicing mark) are part of the word.
-const FOLDED_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+const FOLDED_MARKS = /[\u0300-\u036f]|[\u1ab0-\u1aff]|[\u1dc0-\u1dff]|[\u20d0-\u20ff]|[\ufe20-\ufe2f]/g;
 
 /**
  * Variation selectors are marks, but after an emoji they are part of the emoji ("❤️"), not of a word,

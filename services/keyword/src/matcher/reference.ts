@@ -17,7 +17,7 @@ const foldChar = (ch: string): string => {
   if (ch.length === 1 && ch >= "\uD800" && ch <= "\uDFFF") return ch;
   let lower = ch.toLowerCase();
   if (lower === "ς") lower = "σ";
-  return lower.normalize("NFD").replace(/[\u0300-\u036F\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/g, "");
+  return lower.normalize("NFD").replace(/[\u0300-\u036F]|[\u1AB0-\u1AFF]|[\u1DC0-\u1DFF]|[\u20D0-\u20FF]|[\uFE20-\uFE2F]/g, "");
 };
 
 /** Every unit of `s` after folding (or not), each whitespace run as one space, with where it came from. */
