@@ -1,0 +1,96 @@
+import { compileMatcher } from "./compile-matcher";
+import type { KeywordMatcher, MatchSource, MatcherKeyword } from "./types";
+
+// The matchers of many projects, kept current by the keyword service's events and compiled lazily: a
+// change marks its project, and the next post of that project compiles once; posts never compile. This
+// is what a service matching posts (the mention service) holds; it loads each project once from
+// ListCollectableKeywords and then applies `keyword.*` events in order (they are keyed by project).
+
+/** The data of `keyword.created|updated|deactivated` (earshot.keyword.v1.KeywordChanged, JSON form). */
+export interface KeywordEventData {
+  keywordId: string;
+  projectId: string;
+  groupId: string;
+  value: string;
+  sources: string[];
+  aliases?: string[];
+  excludedTerms?: string[];
+  filters?: MatcherKeyword["filters"];
+  caseSensitive?: boolean;
+  active?: boolean;
+}
+
+const SOURCES = new Set<string>(["x", "reddit", "youtube", "linkedin"]);
+
+/** The matcher's view of a keyword in an event (proto JSON leaves out empty lists and false). */
+export const keywordFromEvent = (d: KeywordEventData): MatcherKeyword => {
+  const f = d.filters ?? {};
+  const filters: MatcherKeyword["filters"] = {};
+  if (f.languages?.length) filters.languages = f.languages;
+  if (f.minFollowers !== undefined) filters.minFollowers = f.minFollowers;
+  if (f.excludeAuthors?.length) filters.excludeAuthors = f.excludeAuthors;
+  if (f.subreddits?.length) filters.subreddits = f.subreddits;
+  if (f.youtubeChannels?.length) filters.youtubeChannels = f.youtubeChannels;
+  if (f.allOf?.length) filters.allOf = f.allOf;
+  return {
+    id: d.keywordId,
+    groupId: d.groupId,
+    value: d.value,
+    aliases: d.aliases ?? [],
+    excludedTerms: d.excludedTerms ?? [],
+    caseSensitive: d.caseSensitive ?? false,
+    sources: d.sources.filter((s): s is MatchSource => SOURCES.has(s)),
+    filters,
+  };
+};
+
+interface ProjectEntry {
+  keywords: Map<string, MatcherKeyword>;
+  matcher?: KeywordMatcher;
+}
+
+export class LiveMatchers {
+  private readonly projects = new Map<string, ProjectEntry>();
+  private compileCount = 0;
+
+  /** Compiles so far: one per project after each change that a post then needed. */
+  get compiles(): number {
+    return this.compileCount;
+  }
+
+  /** Whether the project's keywords are loaded (else load them before matching its posts). */
+  has(projectId: string): boolean {
+    return this.projects.has(projectId);
+  }
+
+  /** Sets a project's active keywords, as loaded from the keyword service. */
+  load(projectId: string, keywords: readonly MatcherKeyword[]): void {
+    this.projects.set(projectId, { keywords: new Map(keywords.map((k) => [k.id, k])) });
+  }
+
+  /** Forgets a project (paused, archived, or to be loaded again). */
+  drop(projectId: string): void {
+    this.projects.delete(projectId);
+  }
+
+  /** Applies one keyword event; events of projects not loaded are skipped (their load reads the result). */
+  apply(type: string, data: KeywordEventData): void {
+    if (!type.startsWith("keyword.") || !data.projectId || !data.keywordId) return;
+    const entry = this.projects.get(data.projectId);
+    if (!entry) return;
+    if (data.active && type !== "keyword.deactivated") entry.keywords.set(data.keywordId, keywordFromEvent(data));
+    else entry.keywords.delete(data.keywordId);
+    entry.matcher = undefined;
+  }
+
+  /** The project's matcher, compiled now only if its keywords changed since the last one; undefined when not loaded. */
+  matcherFor(projectId: string): KeywordMatcher | undefined {
+    const entry = this.projects.get(projectId);
+    if (!entry) return undefined;
+    if (!entry.matcher) {
+      entry.matcher = compileMatcher([...entry.keywords.values()]);
+      this.compileCount += 1;
+    }
+    return entry.matcher;
+  }
+}
