@@ -1,10 +1,11 @@
 import { SOURCES, textField, type TextLimit, type TextRule } from "@earshot/platform/core";
 import { z } from "zod";
+import { canonicalPhrase } from "./matcher/canonical";
 
 // The fields of keywords and keyword groups (API spec sections 2 and 8, DESIGN.md "Monitoring domain"),
 // declared once: the edge builds its request schemas from them and the keyword service checks what
 // reaches it over gRPC with the same ones. Published as `@earshot/keyword/fields`; imports nothing but
-// zod and the platform.
+// zod, the platform and the matcher's phrase rules.
 
 /** Text limits in user-perceived characters (and UTF-8 bytes). */
 export const TEXT_LIMITS = {
@@ -61,8 +62,11 @@ const listOf = <T extends z.ZodType>(item: T, max: number, what: string) =>
     .refine(unique, { message: `must not repeat ${what}` })
     .meta({ uniqueItems: true });
 
+// A phrase of nothing but marks that fold away (a lone combining accent) could never match a post.
+const MATCHABLE: TextRule = { test: (s) => canonicalPhrase(s, false) !== "", message: "must contain a letter, digit or symbol" };
+
 const phrase = () =>
-  textField({ ...TEXT_LIMITS.phrase, trim: true, rule: NO_CONTROL }).describe(
+  textField({ ...TEXT_LIMITS.phrase, trim: true, rule: [NO_CONTROL, MATCHABLE] }).describe(
     "A phrase of 1 to 100 characters, matched on word boundaries; #tag, @handle and $TICKER match as written.",
   );
 

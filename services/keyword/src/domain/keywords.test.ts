@@ -36,6 +36,14 @@ describe("keywords", () => {
     expect(err.errors.find((e) => e.path === "filters.colour")?.message).toBe("is not a known field");
   });
 
+  it("refuses a phrase that folds to nothing, which could never match", async () => {
+    const err = await refusalOf(create("\u0301\u0301", { aliases: ["ok", "\u0300"] }));
+    expect(err.errors).toEqual([
+      { path: "value", message: "must contain a letter, digit or symbol" },
+      { path: "aliases.1", message: "must contain a letter, digit or symbol" },
+    ]);
+  });
+
   it("refuses a groupId that is not a group of the project", async () => {
     const other = await world.newProject();
     const foreign = await createKeywordGroup(world.deps, world.caller({ [other]: "owner" }), { projectId: other, name: "Elsewhere" });
