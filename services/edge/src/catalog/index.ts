@@ -1,8 +1,12 @@
 import type { Operation } from "./operation";
 import { accountOperations } from "./operations/account";
+import { categoryOperations } from "./operations/categories";
 import { keywordGroupOperations } from "./operations/keyword-groups";
 import { keywordOperations } from "./operations/keywords";
 import { memberOperations } from "./operations/members";
+import { mentionExportOperations } from "./operations/mention-export";
+import { mentionViewOperations } from "./operations/mention-views";
+import { mentionOperations } from "./operations/mentions";
 import { projectOperations } from "./operations/projects";
 
 /** Every operation of the API. REST routes, MCP tools and the OpenAPI document are built from this list. */
@@ -11,6 +15,10 @@ export const OPERATIONS: readonly Operation[] = [
   ...memberOperations,
   ...keywordOperations,
   ...keywordGroupOperations,
+  ...mentionOperations,
+  ...mentionExportOperations,
+  ...categoryOperations,
+  ...mentionViewOperations,
   ...accountOperations,
 ];
 

@@ -30,6 +30,8 @@ export interface HandlerContext {
   credentials: CredentialVerifier;
   /** This process's cache of callers' memberships, for a handler that has just granted one. */
   memberships: Pick<MembershipCache, "grant">;
+  /** A download's format word (a key of the operation's `download.formats`), as the request chose it. */
+  format?: string;
 }
 
 export interface HandlerResult<D> {
@@ -37,6 +39,29 @@ export interface HandlerResult<D> {
   /** Lists: the cursor of the next page, null at the end. */
   nextCursor?: string | null;
   limit?: number;
+}
+
+/** A download's body, produced while the client reads it. */
+export interface StreamResult {
+  stream: {
+    /** Offered as the saved file's name (`Content-Disposition: attachment`). */
+    filename: string;
+    /**
+     * The body's pieces. The transport asks for the next one only once the last is written, so a producer
+     * that fetches as it is asked holds one piece at a time however long the body.
+     */
+    chunks: AsyncIterable<string>;
+  };
+}
+
+export interface DownloadFormat {
+  mediaType: string;
+  /** What the body holds, for the documents. */
+  description: string;
+  /** The file name extension. */
+  extension: string;
+  /** For a stream of JSON lines: the resource schema of each line (the operation's `output`). */
+  lines?: boolean;
 }
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -71,7 +96,21 @@ export interface Operation<
   list?: boolean;
   /** The answer carries a secret (a key's plaintext): every transport marks it `Cache-Control: no-store`. */
   sensitive?: boolean;
-  handler: (input: z.infer<P> & z.infer<Q> & z.infer<B>, ctx: HandlerContext) => Promise<HandlerResult<z.output<O> | Array<z.output<O>>>>;
+  /**
+   * Offered over REST only, not as an MCP tool (tools/list leaves it out, tools/call does not know it):
+   * what it answers is not a tool result, e.g. a download.
+   */
+  restOnly?: boolean;
+  /**
+   * The answer is a streamed file, not a `{ data, meta }` body: the handler returns a StreamResult in
+   * one of these formats, keyed by the word of the `format` input; without one, the request's Accept
+   * header picks (the first format when it accepts anything), and nothing acceptable is 406.
+   */
+  download?: { formats: Record<string, DownloadFormat> };
+  handler: (
+    input: z.infer<P> & z.infer<Q> & z.infer<B>,
+    ctx: HandlerContext,
+  ) => Promise<HandlerResult<z.output<O> | Array<z.output<O>>> | StreamResult>;
 }
 
 export const defineOperation = <
@@ -84,6 +123,11 @@ export const defineOperation = <
 ): Operation => op as unknown as Operation;
 
 export const isWrite = (op: Operation): boolean => op.method !== "GET";
+
+/** Whether MCP offers the operation as a tool. */
+export const isTool = (op: Operation): boolean => op.restOnly !== true;
+
+export const isStreamResult = (result: HandlerResult<unknown> | StreamResult): result is StreamResult => "stream" in result;
 
 /** `/projects/:projectId` → `/projects/{projectId}` (OpenAPI form). */
 export const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, "{$1}");

@@ -17,3 +17,18 @@ export const pageQuery = z.object({
  */
 export const queryBoolean = (description: string) =>
   z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ message: "must be true or false" })).describe(description);
+
+/** A value that may name several: "a,b" and ["a", "b,c"] become ["a", "b"] and ["a", "b", "c"]. */
+const splitCommas = (v: unknown): unknown => {
+  if (typeof v === "string") return v.split(",");
+  if (Array.isArray(v)) return v.flatMap((item: unknown) => (typeof item === "string" ? item.split(",") : [item]));
+  return v;
+};
+
+/**
+ * A multi-valued query parameter over a field module's list schema: a REST query carries it repeated
+ * (`status=open&status=done`, which the router keeps as an array because the schema is one) or as one
+ * comma-separated value (`status=open,done`), an MCP call or a JSON body as an array; all parse to the same
+ * list, so a bad member is named by its index (`status.1`) whichever form sent it.
+ */
+export const queryList = <T extends z.ZodType>(list: T) => z.preprocess(splitCommas, list);

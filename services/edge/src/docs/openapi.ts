@@ -1,7 +1,8 @@
 import { ERROR_CODES } from "@earshot/platform";
 import { z } from "zod";
-import { isWrite, type Operation, openApiPath } from "../catalog/operation";
+import { isTool, isWrite, type Operation, openApiPath } from "../catalog/operation";
 import { resourceSchemas } from "../catalog/present";
+import { HTTP_ERROR_CODES } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import { singleTypes } from "./single-types";
 
@@ -76,6 +77,8 @@ export const operationInputSchema = (op: Operation): Json => {
   return jsonSchema(z.object(shape).strict());
 };
 
+const LIST_PARAMETER_NOTE = "Repeat the parameter for several values, or separate them with commas in one.";
+
 const parameters = (op: Operation): Json[] => {
   const out: Json[] = [];
   for (const [where, schema] of [["path", op.input.path], ["query", op.input.query]] as const) {
@@ -83,11 +86,16 @@ const parameters = (op: Operation): Json[] => {
     const js = jsonSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, prop] of Object.entries(js.properties ?? {})) {
       const { description, ...propSchema } = prop as Json & { description?: string };
+      // A list: form style, exploded (status=open&status=done), which the router keeps as a list; the
+      // comma-separated form the schema also takes is stated in words, as one parameter can declare one style.
+      const list = propSchema.type === "array";
+      const text = list ? [description, LIST_PARAMETER_NOTE].filter(Boolean).join(" ") : description;
       out.push({
         name,
         in: where,
         required: where === "path" || (js.required ?? []).includes(name),
-        ...(description ? { description } : {}),
+        ...(text ? { description: text } : {}),
+        ...(list ? { style: "form", explode: true } : {}),
         schema: propSchema,
       });
     }
@@ -95,7 +103,45 @@ const parameters = (op: Operation): Json[] => {
   return out;
 };
 
+const listParameters = new WeakMap<Operation, ReadonlySet<string>>();
+/** The query parameters that take several values (their schema is an array): the router keeps their repeats. */
+export const listQueryParameters = (op: Operation): ReadonlySet<string> => {
+  let names = listParameters.get(op);
+  if (!names) {
+    const props = op.input.query ? ((jsonSchema(op.input.query).properties ?? {}) as Record<string, Json>) : {};
+    names = new Set(Object.entries(props).filter(([, p]) => p.type === "array").map(([name]) => name));
+    listParameters.set(op, names);
+  }
+  return names;
+};
+
 const problemRef = { $ref: "#/components/responses/Problem" };
+
+/** The success of an operation: its { data, meta } envelope, or for a download the file in each format. */
+const successResponse = (op: Operation): Json => {
+  const data = { $ref: `${COMPONENTS}${outputComponentId(op)}` };
+  if (op.download) {
+    return {
+      description: "The file, streamed as it is read.",
+      headers: { "Content-Disposition": { description: 'attachment; filename="…"', schema: { type: "string" } } },
+      content: Object.fromEntries(
+        Object.values(op.download.formats).map((f) => [
+          f.mediaType,
+          // The body as a whole is text; for JSON lines each line's schema is given as OpenAPI 3.2's itemSchema says it.
+          { schema: { type: "string", description: f.description }, ...(f.lines ? { "x-itemSchema": data } : {}) },
+        ]),
+      ),
+    };
+  }
+  return {
+    description: "Success",
+    content: {
+      "application/json": {
+        schema: envelopeSchema(data, op.list === true, { single: { $ref: `${COMPONENTS}Meta` }, list: { $ref: `${COMPONENTS}ListMeta` } }),
+      },
+    },
+  };
+};
 
 export const buildOpenApi = (operations: readonly Operation[], serverUrl: string): Json => {
   const paths: Record<string, Json> = {};
@@ -107,34 +153,25 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
     p[op.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.title,
-      description: `${op.description}\n\nScope: \`${op.scope}\`. MCP tool: \`${op.name}\`.`,
+      description: `${op.description}\n\nScope: \`${op.scope}\`. ${isTool(op) ? `MCP tool: \`${op.name}\`.` : "REST only: not an MCP tool."}`,
       tags: [op.tag],
       security: [{ bearer: [op.scope] }],
       parameters: [...parameters(op), ...writeHeaders],
       ...(op.input.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.input.body) } } } } : {}),
       responses: {
-        [String(op.successStatus)]: {
-          description: "Success",
-          content: {
-            "application/json": {
-              schema: envelopeSchema({ $ref: `${COMPONENTS}${outputComponentId(op)}` }, op.list === true, {
-                single: { $ref: `${COMPONENTS}Meta` },
-                list: { $ref: `${COMPONENTS}ListMeta` },
-              }),
-            },
-          },
-        },
+        [String(op.successStatus)]: successResponse(op),
         "400": problemRef,
         "401": problemRef,
         "402": problemRef,
         "403": problemRef,
         "404": problemRef,
+        ...(op.download ? { "406": problemRef } : {}),
         "409": problemRef,
         "429": problemRef,
         "503": problemRef,
         default: problemRef,
       },
-      "x-mcp-annotations": op.annotations,
+      ...(isTool(op) ? { "x-mcp-annotations": op.annotations } : {}),
     };
   }
   return {
@@ -161,7 +198,7 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
             title: { type: "string" },
             status: { type: "integer", minimum: 400, maximum: 599 },
             detail: { type: "string" },
-            code: { type: "string", enum: Object.keys(ERROR_CODES) },
+            code: { type: "string", enum: [...Object.keys(ERROR_CODES), ...Object.keys(HTTP_ERROR_CODES)] },
             requestId: { type: "string" },
             instance: { type: "string" },
             errors: {

@@ -1,4 +1,4 @@
-import { isWrite, type Operation, openApiPath } from "../catalog/operation";
+import { isTool, isWrite, type Operation, openApiPath } from "../catalog/operation";
 import { createHash } from "node:crypto";
 import { operationInputSchema } from "./openapi";
 
@@ -6,6 +6,11 @@ import { operationInputSchema } from "./openapi";
 
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+
+const downloadFormats = (formats: NonNullable<Operation["download"]>["formats"]): string =>
+  Object.entries(formats)
+    .map(([word, f]) => `<p><code>format=${escapeHtml(word)}</code> or <code>Accept: ${escapeHtml(f.mediaType)}</code>: ${escapeHtml(f.description)}</p>`)
+    .join("");
 
 const section = (op: Operation): string => {
   const schema = JSON.stringify(operationInputSchema(op), null, 2);
@@ -18,9 +23,10 @@ const section = (op: Operation): string => {
   <h3><span class="method ${op.method.toLowerCase()}">${op.method}</span> <code>/api/v1${escapeHtml(openApiPath(op.path))}</code></h3>
   <p>${escapeHtml(op.description)}</p>
   <dl>
-    <dt>MCP tool</dt><dd><code>${op.name}</code>${hints ? ` (${hints})` : ""}</dd>
+    <dt>MCP tool</dt><dd>${isTool(op) ? `<code>${op.name}</code>${hints ? ` (${hints})` : ""}` : "none: REST only"}</dd>
     <dt>Scope</dt><dd><code>${op.scope}</code></dd>
-    <dt>Success</dt><dd>${op.successStatus}${op.list ? ", a page: <code>meta.nextCursor</code>" : ""}</dd>
+    <dt>Success</dt><dd>${op.successStatus}${op.list ? ", a page: <code>meta.nextCursor</code>" : ""}${op.download ? ", a file download" : ""}</dd>
+    ${op.download ? `<dt>Formats</dt><dd>${downloadFormats(op.download.formats)}</dd>` : ""}
     ${isWrite(op) ? "<dt>Retries</dt><dd>send <code>Idempotency-Key</code></dd>" : ""}
   </dl>
   <details><summary>Input (path, query and body fields in one schema)</summary><pre>${escapeHtml(schema)}</pre></details>

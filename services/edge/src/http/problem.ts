@@ -11,11 +11,24 @@ export const PROBLEM_TYPE_BASE = "https://earshot.dev/problems/";
  */
 export const HTTP_ERROR_CODES = {
   method_not_allowed: { status: 405, title: "Method not allowed" },
+  not_acceptable: { status: 406, title: "Not acceptable" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
 } as const;
 
 export type HttpErrorCode = keyof typeof HTTP_ERROR_CODES;
+
+/** An error of the HTTP frame raised where a domain error would be (e.g. a download no Accept value fits). */
+export class HttpError extends Error {
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly errors: Array<{ path: string; message: string }> = [],
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
 
 export interface Problem {
   type: string;
@@ -32,6 +45,7 @@ export interface Problem {
 const typeOf = (code: string) => `${PROBLEM_TYPE_BASE}${code.replace(/_/g, "-")}`;
 
 export const toProblem = (err: unknown, requestId: string, instance?: string): Problem => {
+  if (err instanceof HttpError) return httpProblem(err.code, err.message, requestId, instance, err.errors);
   // Anything that is not a domain error is a bug: the client learns only that it happened and its request id.
   const e = isDomainError(err) ? err : new DomainError("internal", "An internal error occurred.");
   const { status, title } = ERROR_CODES[e.code];

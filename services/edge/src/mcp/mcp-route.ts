@@ -3,7 +3,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
-import type { Operation } from "../catalog/operation";
+import { isTool, type Operation } from "../catalog/operation";
 import { sendProblem, toProblem } from "../http/problem";
 import { type PublicOrigins, publicOrigins } from "../oauth/public-origins";
 import type { Pipeline } from "../pipeline/execute";
@@ -53,14 +53,14 @@ const buildServer = (options: McpRouteOptions, ctx: CallContext): Server => {
     instructions:
       "Earshot monitors social mentions. Every tool is one REST operation of /api/v1 with the same input and the same { data, meta } result.",
   });
-  const allowed = options.operations.filter((op) => ctx.principal.scopes.includes(op.scope));
+  const allowed = options.operations.filter((op) => isTool(op) && ctx.principal.scopes.includes(op.scope));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allowed.map(toolFor) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // The parameters as the client sent them (the SDK's parsed copy drops keys such as `__proto__`).
     const raw = ctx.toolCalls.get(extra.requestId) ?? { name: request.params.name, arguments: request.params.arguments, paramsIsObject: true };
     if (!raw.paramsIsObject || typeof raw.name !== "string") throw new McpError(ErrorCode.InvalidParams, "params.name must name a tool.");
     if (raw.arguments !== undefined && !isObject(raw.arguments)) throw new McpError(ErrorCode.InvalidParams, "params.arguments must be a JSON object.");
-    const op = options.operations.find((o) => o.name === raw.name);
+    const op = options.operations.find((o) => o.name === raw.name && isTool(o));
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${raw.name}.`);
     const requestId = newId("req");
     let response: { status: number; body: unknown };

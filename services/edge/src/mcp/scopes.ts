@@ -1,4 +1,4 @@
-import type { Operation } from "../catalog/operation";
+import { isTool, type Operation } from "../catalog/operation";
 
 export const MCP_SCOPE = "mcp";
 
@@ -12,5 +12,5 @@ const NEVER_BY_DEFAULT = ["account:write", "usage:write"];
  */
 export const defaultMcpScopes = (operations: readonly Operation[]): string[] => [
   MCP_SCOPE,
-  ...[...new Set(operations.map((op) => op.scope))].filter((s) => !NEVER_BY_DEFAULT.includes(s)).sort(),
+  ...[...new Set(operations.filter(isTool).map((op) => op.scope))].filter((s) => !NEVER_BY_DEFAULT.includes(s)).sort(),
 ];

@@ -1,7 +1,7 @@
 import { type Clock, DomainError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey } from "@earshot/platform";
 import type { Backends } from "../backends";
-import { isWrite, type Operation } from "../catalog/operation";
-import { toProblem } from "../http/problem";
+import { isStreamResult, isWrite, type Operation } from "../catalog/operation";
+import { HttpError, toProblem } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import { addressKeyOf } from "./address-key";
 import type { CredentialVerifier } from "./credentials";
@@ -30,12 +30,22 @@ export interface OperationRequest extends RawInput {
   clientAddress?: string;
   /** Set by a transport that already counted this HTTP request against the credential's budget. */
   rateLimit?: RateLimitDecision;
+  /**
+   * Which of these media types the client takes, best first (REST: by its Accept header), false for
+   * none; absent, the client takes any. Asked only for a download without a `format`.
+   */
+  accepts?: (mediaTypes: string[]) => string | false;
 }
 
 export interface OperationResponse {
   status: number;
   body: unknown;
   headers: Record<string, string>;
+  /**
+   * A download's body, instead of `body`: pieces to write as they come, each asked for once the last is
+   * written. Pulling them makes the operation's further calls, with the request's caller.
+   */
+  stream?: AsyncIterable<string>;
 }
 
 export interface PipelineOptions {
@@ -154,6 +164,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
         effectKey = begun.effectKey;
       }
       const input = validateInput(op, request);
+      const format = op.download ? downloadFormat(op.download.formats, input.format, request.accepts) : undefined;
       const caller = callerFor(principal, await options.memberships.forUser(principal.userId));
       // The services record a create's effect under this key, so a retry after a crash does not create twice.
       const result = await runWithCaller(caller, () =>
@@ -165,9 +176,24 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
             requestId: request.requestId,
             credentials: options.verifier,
             memberships: options.memberships,
+            ...(format !== undefined ? { format } : {}),
           }),
         ),
       );
+      if (isStreamResult(result)) {
+        const { mediaType } = op.download?.formats[format ?? ""] ?? {};
+        if (!mediaType) throw new Error(`${op.name} answered a stream without a download format.`);
+        return {
+          status: op.successStatus,
+          body: undefined,
+          headers: {
+            ...headers,
+            "Content-Type": mediaType.startsWith("text/") ? `${mediaType}; charset=utf-8` : mediaType,
+            "Content-Disposition": `attachment; filename="${result.stream.filename}"`,
+          },
+          stream: withCaller(caller, result.stream.chunks),
+        };
+      }
       const meta: Record<string, unknown> = { requestId: request.requestId, apiVersion: API_VERSION };
       if (op.list) {
         meta.nextCursor = result.nextCursor ?? null;
@@ -189,3 +215,37 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
 
   return { execute, authenticate, options };
 };
+
+/**
+ * A download's format: the `format` input when given (the schema checked it), else the first format,
+ * by the order the operation lists them, that the Accept header takes best; 406 when it takes none.
+ */
+const downloadFormat = (
+  formats: Record<string, { mediaType: string }>,
+  asked: unknown,
+  accepts: OperationRequest["accepts"],
+): string => {
+  if (typeof asked === "string") return asked;
+  const entries = Object.entries(formats);
+  if (!accepts) return entries[0]![0];
+  const best = accepts(entries.map(([, f]) => f.mediaType));
+  const chosen = best === false ? undefined : entries.find(([, f]) => f.mediaType === best);
+  if (!chosen) {
+    const offered = entries.map(([, f]) => f.mediaType).join(", ");
+    throw new HttpError("not_acceptable", `This download is offered as ${offered}; ask for one in Accept or pass format.`, [
+      { path: "Accept", message: `must accept one of ${offered}` },
+    ]);
+  }
+  return chosen[0];
+};
+
+/** The chunks, each pulled with the request's caller, so the calls that produce them carry it. */
+const withCaller = (caller: ReturnType<typeof callerFor>, chunks: AsyncIterable<string>): AsyncIterable<string> => ({
+  [Symbol.asyncIterator]: () => {
+    const it = chunks[Symbol.asyncIterator]();
+    return {
+      next: () => runWithCaller(caller, () => it.next()),
+      return: (value?: unknown) => (it.return ? runWithCaller(caller, () => it.return!(value)) : Promise.resolve({ done: true as const, value: undefined })),
+    };
+  },
+});

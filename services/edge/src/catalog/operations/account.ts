@@ -63,7 +63,8 @@ export const accountOperations = [
   defineOperation({
     name: "get_usage",
     title: "Get plan usage",
-    description: "Returns the workspace's plan allowances and what it uses of them.",
+    description:
+      "Returns the workspace's plan allowances and what it uses of them, and the mentions it received this month (since the first instant of the month, UTC), which no plan limits (allowance null).",
     method: "GET",
     path: "/usage",
     scope: "usage:read",
@@ -74,10 +75,11 @@ export const accountOperations = [
     annotations: READ,
     handler: async (_input, ctx) => {
       const workspace = { workspaceId: ctx.principal.workspaceId };
-      const [account, usage, keywords] = await Promise.all([
+      const [account, usage, keywords, mentions] = await Promise.all([
         ctx.backends.account.getUser({ id: ctx.principal.userId }),
         ctx.backends.project.getWorkspaceUsage(workspace),
         ctx.backends.keyword.getWorkspaceUsage(workspace),
+        ctx.backends.mention.getWorkspaceUsage(workspace),
       ]);
       const a = account.workspace?.allowances;
       return {
@@ -89,6 +91,8 @@ export const accountOperations = [
             keywords: { allowance: a?.keywords ?? 0, used: keywords.keywords },
             webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, used: 0 },
             linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: 0 },
+            // No plan limits mentions: they are counted, never refused.
+            mentionsThisMonth: { allowance: null, used: Number(mentions.mentionsThisMonth) },
           },
         },
       };
