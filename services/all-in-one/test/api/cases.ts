@@ -1,5 +1,5 @@
-import type { Harness } from "./harness";
-import { createKeyword, createKeywordGroup, createProject, keywordInput, uniqueName, type World } from "./world";
+import type { ApiResponse, Harness } from "./harness";
+import { createKeyword, createKeywordGroup, createProject, keywordInput, keywordWithMentions, type MentionData, uniqueName, type World } from "./world";
 
 // One entry per catalog operation: how to call it successfully, how to call it with bad input (and which
 // field must be named), which member role is not enough, and whether it is about a project (tenancy).
@@ -12,7 +12,8 @@ export interface Call {
 }
 
 export interface OperationCase {
-  happy: (h: Harness, w: World) => Promise<Call & { status: number; check?: (body: Record<string, unknown>) => void }>;
+  /** `check` gets the JSON body, and the whole response for what is not JSON (a download). */
+  happy: (h: Harness, w: World) => Promise<Call & { status: number; check?: (body: Record<string, unknown>, res: ApiResponse) => void }>;
   bad: (h: Harness, w: World) => Promise<Call & { fields: string[] }>;
   /** A member role that is refused (403 forbidden), with a valid input. */
   tooWeak?: (h: Harness, w: World) => Promise<Call>;
@@ -39,6 +40,39 @@ const freshProject = async (h: Harness) => {
 const MISSING_PROJECT = "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ";
 const MISSING_KEYWORD = "kw_01JZZZZZZZZZZZZZZZZZZZZZZZ";
 const MISSING_GROUP = "kwg_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+const MISSING_MENTION = "men_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+const MISSING_CATEGORY = "cat_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+const MISSING_VIEW = "mvw_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+
+/**
+ * A mention in the world's project and one in the stranger's, made once per world: every case reuses
+ * them, so the cases spend two keywords of the plan's allowance, not one per call.
+ */
+const worldMentions = new WeakMap<World, Promise<{ own: MentionData; keywordId: string; stranger: MentionData }>>();
+const mentionsOf = (h: Harness, w: World) => {
+  let made = worldMentions.get(w);
+  if (!made) {
+    made = (async () => {
+      const own = await keywordWithMentions(h, w.owner, w.projectId, 1);
+      const stranger = await keywordWithMentions(h, w.stranger, w.strangerProjectId, 1);
+      return { own: own.mentions[0]!, keywordId: own.keyword.id, stranger: stranger.mentions[0]! };
+    })();
+    worldMentions.set(w, made);
+  }
+  return made;
+};
+
+const createCategory = async (h: Harness, actor: World["owner"], projectId: string, name = uniqueName("Category")): Promise<string> => {
+  const res = await h.call("create_category", { projectId, name }, actor.key);
+  if (res.status !== 201) throw new Error(`create_category failed: ${JSON.stringify(res.body)}`);
+  return (res.body.data as { id: string }).id;
+};
+
+const createView = async (h: Harness, actor: World["owner"], projectId: string, filters: Record<string, unknown> = { status: ["open"] }): Promise<string> => {
+  const res = await h.call("create_mention_view", { projectId, name: uniqueName("View"), filters }, actor.key);
+  if (res.status !== 201) throw new Error(`create_mention_view failed: ${JSON.stringify(res.body)}`);
+  return (res.body.data as { id: string }).id;
+};
 
 /** A keyword of the world's project, made by its owner. */
 const ownKeyword = async (h: Harness, w: World) => (await createKeyword(h, w.owner, w.projectId)).id;
@@ -292,6 +326,224 @@ export const CASES: Record<string, OperationCase> = {
     tooWeak: async (h, w) => ({ input: { groupId: await createKeywordGroup(h, w.owner, w.projectId) }, as: "viewer" }),
     foreign: async (h, w) => ({ foreign: { input: { groupId: await createKeywordGroup(h, w.stranger, w.strangerProjectId) } }, missing: { input: { groupId: MISSING_GROUP } } }),
   },
+  list_mentions: {
+    happy: async (h, w) => {
+      const { own, keywordId } = await mentionsOf(h, w);
+      return {
+        input: { projectId: w.projectId, status: ["open", "follow_up"], keywordId: [keywordId], limit: 10 },
+        as: "viewer",
+        status: 200,
+        check: (b) => {
+          const data = b.data as MentionData[];
+          expect(data.map((m) => m.id)).toContain(own.id);
+          for (const m of data) expect(m).toMatchObject({ projectId: w.projectId, keywordIds: expect.arrayContaining([keywordId]) });
+          expect(data[0]).not.toHaveProperty("history");
+        },
+      };
+    },
+    bad: async (_h, w) => ({
+      input: { projectId: w.projectId, status: ["open", "archived"], sentiment: "angry", since: "yesterday", limit: 0 },
+      fields: ["status.1", "sentiment.0", "since", "limit"],
+    }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
+  },
+  get_mention: {
+    happy: async (h, w) => {
+      const { own } = await mentionsOf(h, w);
+      return {
+        input: { mentionId: own.id },
+        as: "viewer",
+        status: 200,
+        check: (b) => expect(b.data).toMatchObject({ id: own.id, projectId: w.projectId, text: own.text, history: expect.any(Array) }),
+      };
+    },
+    bad: async () => ({ input: { mentionId: "m".repeat(65) }, fields: ["mentionId"] }),
+    foreign: async (h, w) => ({ foreign: { input: { mentionId: (await mentionsOf(h, w)).stranger.id } }, missing: { input: { mentionId: MISSING_MENTION } } }),
+  },
+  update_mention_status: {
+    happy: async (h, w) => {
+      const { own } = await mentionsOf(h, w);
+      return { input: { mentionId: own.id, status: "follow_up" }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: own.id, status: "follow_up" }) };
+    },
+    bad: async () => ({ input: { mentionId: "men_x", status: "closed" }, fields: ["status"] }),
+    tooWeak: async (h, w) => ({ input: { mentionId: (await mentionsOf(h, w)).own.id, status: "done" }, as: "viewer" }),
+    foreign: async (h, w) => ({
+      foreign: { input: { mentionId: (await mentionsOf(h, w)).stranger.id, status: "done" } },
+      missing: { input: { mentionId: MISSING_MENTION, status: "done" } },
+    }),
+  },
+  categorize_mention: {
+    happy: async (h, w) => {
+      const { own } = await mentionsOf(h, w);
+      const categoryId = await createCategory(h, w.owner, w.projectId);
+      return { input: { mentionId: own.id, categoryId }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: own.id, categoryId }) };
+    },
+    bad: async () => ({ input: { mentionId: "men_x", categoryId: 7 }, fields: ["categoryId"] }),
+    tooWeak: async (h, w) => ({ input: { mentionId: (await mentionsOf(h, w)).own.id, categoryId: null }, as: "viewer" }),
+    foreign: async (h, w) => ({
+      foreign: { input: { mentionId: (await mentionsOf(h, w)).stranger.id, categoryId: null } },
+      missing: { input: { mentionId: MISSING_MENTION, categoryId: null } },
+    }),
+  },
+  get_mention_analytics: {
+    happy: async (h, w) => {
+      await mentionsOf(h, w);
+      const project = await h.call("get_project", { projectId: w.projectId }, w.owner.key);
+      const timezone = (project.body.data as { digestTimezone: string }).digestTimezone;
+      return {
+        input: { projectId: w.projectId, interval: "day", groupBy: "source" },
+        as: "viewer",
+        status: 200,
+        check: (b) => {
+          const data = b.data as { buckets: unknown[]; total: number; totals: Record<string, number>; interval: string; groupBy: string; timezone: string };
+          expect(data).toMatchObject({ interval: "day", groupBy: "source", timezone });
+          expect(data.buckets.length).toBeGreaterThanOrEqual(30);
+          expect(data.total).toBeGreaterThanOrEqual(1);
+          expect(data.totals.x).toBeGreaterThanOrEqual(1);
+        },
+      };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, interval: "month", groupBy: "colour", since: "last week" }, fields: ["interval", "groupBy", "since"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
+  },
+  export_mentions: {
+    happy: async (h, w) => {
+      const { own } = await mentionsOf(h, w);
+      return {
+        input: { projectId: w.projectId, format: "ndjson" },
+        as: "viewer",
+        status: 200,
+        check: (_b, res) => {
+          expect(res.headers.get("content-type")).toBe("application/x-ndjson");
+          expect(res.headers.get("content-disposition")).toBe(`attachment; filename="mentions-${w.projectId}.ndjson"`);
+          const lines = res.text.trimEnd().split("\n").map((l) => JSON.parse(l) as MentionData);
+          expect(lines.map((m) => m.id)).toContain(own.id);
+        },
+      };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, format: "xml", status: "closed" }, fields: ["format", "status.0"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
+  },
+  list_categories: {
+    happy: async (h, w) => {
+      const categoryId = await createCategory(h, w.owner, w.projectId);
+      return {
+        input: { projectId: w.projectId, limit: 100 },
+        as: "viewer",
+        status: 200,
+        check: (b) => expect((b.data as Array<{ id: string; projectId: string }>).find((c) => c.id === categoryId)).toMatchObject({ projectId: w.projectId }),
+      };
+    },
+    bad: async () => ({ input: { projectId: "x".repeat(65), limit: 101 }, fields: ["projectId", "limit"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
+  },
+  create_category: {
+    happy: async (_h, w) => {
+      const name = uniqueName("Category");
+      return {
+        input: { projectId: w.projectId, name, description: "Questions customers ask", icon: "❓" },
+        as: "editor",
+        status: 201,
+        check: (b) =>
+          expect(b.data).toEqual({
+            id: expect.any(String),
+            projectId: w.projectId,
+            name,
+            description: "Questions customers ask",
+            icon: "❓",
+            order: expect.any(Number),
+            createdAt: expect.any(String),
+            updatedAt: expect.any(String),
+          }),
+      };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, name: "", icon: "x".repeat(11), colour: "red" }, fields: ["name", "icon", "colour"] }),
+    tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, name: "Viewer's category" }, as: "viewer" }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId, name: "Mine" } }, missing: { input: { projectId: MISSING_PROJECT, name: "Mine" } } }),
+  },
+  update_category: {
+    happy: async (h, w) => {
+      const categoryId = await createCategory(h, w.owner, w.projectId);
+      const name = uniqueName("Renamed");
+      return { input: { categoryId, name, order: 3 }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: categoryId, name, order: 3 }) };
+    },
+    bad: async () => ({ input: { categoryId: "cat_x", name: "", order: -1 }, fields: ["name", "order"] }),
+    tooWeak: async (h, w) => ({ input: { categoryId: await createCategory(h, w.owner, w.projectId), name: "Viewer's name" }, as: "viewer" }),
+    foreign: async (h, w) => ({
+      foreign: { input: { categoryId: await createCategory(h, w.stranger, w.strangerProjectId), name: "Mine" } },
+      missing: { input: { categoryId: MISSING_CATEGORY, name: "Mine" } },
+    }),
+  },
+  delete_category: {
+    happy: async (h, w) => {
+      const categoryId = await createCategory(h, w.owner, w.projectId);
+      return { input: { categoryId }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: categoryId, projectId: w.projectId }) };
+    },
+    bad: async () => ({ input: { categoryId: "c".repeat(65) }, fields: ["categoryId"] }),
+    tooWeak: async (h, w) => ({ input: { categoryId: await createCategory(h, w.owner, w.projectId) }, as: "viewer" }),
+    foreign: async (h, w) => ({ foreign: { input: { categoryId: await createCategory(h, w.stranger, w.strangerProjectId) } }, missing: { input: { categoryId: MISSING_CATEGORY } } }),
+  },
+  list_mention_views: {
+    happy: async (h, w) => {
+      const viewId = await createView(h, w.owner, w.projectId, { source: ["reddit"] });
+      return {
+        input: { projectId: w.projectId, limit: 100 },
+        as: "viewer",
+        status: 200,
+        check: (b) => expect((b.data as Array<{ id: string }>).find((v) => v.id === viewId)).toMatchObject({ filters: { source: ["reddit"] } }),
+      };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, limit: 0, cursor: "" }, fields: ["limit", "cursor"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
+  },
+  create_mention_view: {
+    happy: async (_h, w) => {
+      const name = uniqueName("View");
+      const filters = { status: ["open", "follow_up"], source: ["x"], categoryId: ["none"], q: "launch", since: "2026-01-01T00:00:00.000Z" };
+      return {
+        input: { projectId: w.projectId, name, filters },
+        as: "editor",
+        status: 201,
+        check: (b) => expect(b.data).toMatchObject({ projectId: w.projectId, name, filters }),
+      };
+    },
+    bad: async (_h, w) => ({
+      input: { projectId: w.projectId, name: "", filters: { status: ["closed"], colour: "red", since: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" } },
+      fields: ["name", "filters.status.0", "filters.colour", "filters.until"],
+    }),
+    tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, name: "Viewer's view", filters: {} }, as: "viewer" }),
+    foreign: async (_h, w) => ({
+      foreign: { input: { projectId: w.strangerProjectId, name: "Mine", filters: {} } },
+      missing: { input: { projectId: MISSING_PROJECT, name: "Mine", filters: {} } },
+    }),
+  },
+  update_mention_view: {
+    happy: async (h, w) => {
+      const viewId = await createView(h, w.owner, w.projectId, { status: ["open"], source: ["x"] });
+      return {
+        input: { viewId, filters: { sentiment: ["negative"] }, order: 4 },
+        as: "editor",
+        status: 200,
+        // Given filters replace the old ones whole.
+        check: (b) => expect(b.data).toMatchObject({ id: viewId, filters: { sentiment: ["negative"] }, order: 4 }),
+      };
+    },
+    bad: async () => ({ input: { viewId: "mvw_x", name: "", filters: { source: ["myspace"] } }, fields: ["name", "filters.source.0"] }),
+    tooWeak: async (h, w) => ({ input: { viewId: await createView(h, w.owner, w.projectId), name: "Viewer's view" }, as: "viewer" }),
+    foreign: async (h, w) => ({
+      foreign: { input: { viewId: await createView(h, w.stranger, w.strangerProjectId), name: "Mine" } },
+      missing: { input: { viewId: MISSING_VIEW, name: "Mine" } },
+    }),
+  },
+  delete_mention_view: {
+    happy: async (h, w) => {
+      const viewId = await createView(h, w.owner, w.projectId);
+      return { input: { viewId }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: viewId }) };
+    },
+    bad: async () => ({ input: { viewId: "v".repeat(65) }, fields: ["viewId"] }),
+    tooWeak: async (h, w) => ({ input: { viewId: await createView(h, w.owner, w.projectId) }, as: "viewer" }),
+    foreign: async (h, w) => ({ foreign: { input: { viewId: await createView(h, w.stranger, w.strangerProjectId) } }, missing: { input: { viewId: MISSING_VIEW } } }),
+  },
   get_account: {
     happy: async (_h, w) => ({ input: {}, status: 200, check: (b) => expect(b.data).toMatchObject({ id: w.owner.userId, name: "Olive Owner", status: "active" }) }),
     bad: async () => ({ input: {}, fields: [] }),
@@ -308,7 +560,15 @@ export const CASES: Record<string, OperationCase> = {
     bad: async () => ({ input: { confirmation: "delete" }, fields: ["confirmation"] }),
   },
   get_usage: {
-    happy: async () => ({ input: {}, status: 200, check: (b) => expect(b.data).toMatchObject({ plan: "free", limits: { projects: { allowance: 10 }, keywords: { allowance: 100 } } }) }),
+    happy: async () => ({
+      input: {},
+      status: 200,
+      check: (b) =>
+        expect(b.data).toMatchObject({
+          plan: "free",
+          limits: { projects: { allowance: 10 }, keywords: { allowance: 100 }, mentionsThisMonth: { allowance: null, used: expect.any(Number) } },
+        }),
+    }),
     bad: async () => ({ input: {}, fields: [] }),
   },
   list_api_keys: {

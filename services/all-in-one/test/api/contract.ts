@@ -28,9 +28,15 @@ export const standalone = (schema: unknown, doc: Json): Json => {
 };
 
 export interface ContractCheck {
-  /** Throws naming the operation and the mismatch when `body` is not what the document declares for `status`. */
-  check(op: Operation, status: number, body: unknown): void;
+  /**
+   * Throws naming the operation and the mismatch when `body` is not what the document declares for
+   * `status`; a download's success is checked as sent (`raw`): a declared media type, and for JSON lines
+   * each line against the line schema.
+   */
+  check(op: Operation, status: number, body: unknown, raw?: { contentType: string | null; text: string }): void;
 }
+
+type MediaTypes = Record<string, { schema: unknown; "x-itemSchema"?: unknown }>;
 
 export const contractCheck = (doc: Json = openApiDocument()): ContractCheck => {
   const ajv = strictAjv();
@@ -43,16 +49,33 @@ export const contractCheck = (doc: Json = openApiDocument()): ContractCheck => {
     }
     return fn;
   };
-  const paths = doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  const paths = doc.paths as Record<string, Record<string, { responses: Record<string, { content?: MediaTypes }> }>>;
+  const declared = (op: Operation, status: number) => {
+    const content = paths[openApiPath(op.path)]?.[op.method.toLowerCase()]?.responses[String(status)]?.content;
+    if (!content) throw new Error(`${op.name} answered ${status}, a status its OpenAPI document does not declare.`);
+    return content;
+  };
+  const checkDownload = (op: Operation, status: number, raw: { contentType: string | null; text: string }) => {
+    const mediaType = (raw.contentType ?? "").split(";")[0]!.trim();
+    const media = declared(op, status)[mediaType];
+    if (!media) throw new Error(`${op.name} answered ${status} as ${mediaType}, a media type its OpenAPI document does not declare.`);
+    if (!media["x-itemSchema"]) return;
+    const validate = compiled(`${op.name} ${status} ${mediaType}`, () => media["x-itemSchema"]);
+    const lines = raw.text.split("\n");
+    if (lines.pop() !== "") throw new Error(`${op.name} answered JSON lines without a final newline.`);
+    for (const line of lines) {
+      if (!validate(JSON.parse(line))) throw new Error(`${op.name} answered a line its OpenAPI schema refuses: ${ajv.errorsText(validate.errors)}\n${line.slice(0, 2000)}`);
+    }
+  };
   return {
-    check(op, status, body) {
+    check(op, status, body, raw) {
+      if (status < 400 && op.download && raw) return checkDownload(op, status, raw);
       const validate =
         status >= 400
           ? compiled("problem", () => ({ $ref: "#/components/schemas/Problem" }))
           : compiled(`${op.name} ${status}`, () => {
-              const response = paths[openApiPath(op.path)]?.[op.method.toLowerCase()]?.responses[String(status)];
-              const schema = response?.content?.["application/json"]?.schema;
-              if (!schema) throw new Error(`${op.name} answered ${status}, a status its OpenAPI document does not declare.`);
+              const schema = declared(op, status)["application/json"]?.schema;
+              if (!schema) throw new Error(`${op.name} answered ${status} as JSON, which its OpenAPI document does not declare.`);
               return schema;
             });
       if (!validate(body)) {

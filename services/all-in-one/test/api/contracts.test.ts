@@ -1,4 +1,4 @@
-import { OPERATIONS, outputComponentId } from "@earshot/edge";
+import { isTool, OPERATIONS, outputComponentId } from "@earshot/edge";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { execFile } from "node:child_process";
@@ -33,6 +33,19 @@ describe("declared response schemas", () => {
     for (const methods of Object.values(paths)) {
       for (const operation of Object.values(methods)) {
         const op = opByName(operation.operationId);
+        if (op.download) {
+          // A download answers the file: each of its formats, JSON lines naming the resource of each line.
+          const content = (operation.responses[String(op.successStatus)] as { content: Record<string, Json> }).content;
+          expect(Object.keys(content).sort()).toEqual(Object.values(op.download.formats).map((f) => f.mediaType).sort());
+          for (const f of Object.values(op.download.formats)) {
+            expect(content[f.mediaType]).toEqual({
+              schema: { type: "string", description: f.description },
+              ...(f.lines ? { "x-itemSchema": { $ref: `#/components/schemas/${outputComponentId(op)}` } } : {}),
+            });
+          }
+          expect(operation.responses["406"]).toEqual({ $ref: "#/components/responses/Problem" });
+          continue;
+        }
         const success = operation.responses[String(op.successStatus)] as { content: { "application/json": { schema: { properties: Json } } } };
         const { data, meta } = success.content["application/json"].schema.properties as { data: Json; meta: Json };
         const ref = { $ref: `#/components/schemas/${outputComponentId(op)}` };
@@ -60,11 +73,29 @@ describe("declared response schemas", () => {
     const op = opByName("get_usage");
     const meta = { requestId: "req_1", apiVersion: "2026-08-24" };
     const allowance = { allowance: 3, used: 1 };
-    const limits = { projects: allowance, seats: allowance, keywords: allowance, webhookDeliveriesPerDay: allowance, linkedinSyncsPerDay: allowance };
+    const limits = {
+      projects: allowance,
+      seats: allowance,
+      keywords: allowance,
+      webhookDeliveriesPerDay: allowance,
+      linkedinSyncsPerDay: allowance,
+      mentionsThisMonth: { allowance: null, used: 7 },
+    };
     expect(() => contract.check(op, 200, { data: { plan: "free", limits }, meta })).not.toThrow();
     expect(() => contract.check(op, 200, { data: { plan: "free" }, meta })).toThrow(/get_usage answered 200/);
     expect(() => contract.check(op, 200, { data: { plan: "free", limits, extra: true }, meta })).toThrow(/get_usage/);
     expect(() => contract.check(op, 404, { data: { plan: "free", limits }, meta })).toThrow(/get_usage answered 404/);
+    expect(() => contract.check(op, 200, { data: { plan: "free", limits: { ...limits, mentionsThisMonth: { allowance: "none", used: 7 } } }, meta })).toThrow(/get_usage/);
+  });
+
+  it("checks a download line by line against the resource of its JSON lines, and refuses a media type it does not declare", () => {
+    const contract = contractCheck(doc);
+    const op = opByName("export_mentions");
+    const ndjson = (text: string) => contract.check(op, 200, {}, { contentType: "application/x-ndjson", text });
+    expect(() => ndjson("")).not.toThrow();
+    expect(() => ndjson('{"id":"men_1"}\n')).toThrow(/export_mentions answered a line its OpenAPI schema refuses/);
+    expect(() => contract.check(op, 200, {}, { contentType: "text/csv; charset=utf-8", text: "id\r\n" })).not.toThrow();
+    expect(() => contract.check(op, 200, {}, { contentType: "text/html", text: "<p>" })).toThrow(/does not declare/);
   });
 });
 
@@ -83,7 +114,7 @@ describe("MCP tool schemas", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${owner.key}` } } }));
     const { tools } = await client.listTools();
     await client.close();
-    expect(tools).toHaveLength(OPERATIONS.length);
+    expect(tools).toHaveLength(OPERATIONS.filter(isTool).length);
     for (const tool of tools) {
       const op = opByName(tool.name);
       const ajv = strictAjv();
@@ -128,16 +159,23 @@ describe("a client generated from the document", () => {
     } finally {
       await tmp.cleanup();
     }
-    const aliases = OPERATIONS.map(
+    const documents = OPERATIONS.filter((op) => !op.download);
+    const aliases = documents.map(
       (op) => `export type Data_${op.name} = operations["${op.name}"]["responses"][${op.successStatus}]["content"]["application/json"]["data"];`,
     );
+    // A download's formats are text bodies of their media types.
+    for (const op of OPERATIONS.filter((o) => o.download)) {
+      for (const f of Object.values(op.download!.formats)) {
+        aliases.push(`export const file_${op.name}_${f.extension}: string = "" as operations["${op.name}"]["responses"][${op.successStatus}]["content"]["${f.mediaType}"];`);
+      }
+    }
     const { checker, file, diagnostics } = typeCheck(`${generated}\n${aliases.join("\n")}\n`);
     expect(diagnostics).toEqual([]);
     const found = new Map<string, ts.Type>();
     ts.forEachChild(file, (node) => {
       if (ts.isTypeAliasDeclaration(node) && node.name.text.startsWith("Data_")) found.set(node.name.text.slice(5), checker.getTypeAtLocation(node.name));
     });
-    for (const op of OPERATIONS) {
+    for (const op of documents) {
       let type = found.get(op.name) as ts.Type;
       expect({ op: op.name, trivial: (type.flags & trivial) !== 0 }).toEqual({ op: op.name, trivial: false });
       if (op.list) {

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { OPERATIONS, type Operation, splitInput } from "@earshot/edge";
+import { listQueryParameters, OPERATIONS, type Operation, splitInput } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { type Clock, runWithCaller, silentLogger } from "@earshot/platform";
 import { connectServices, serviceAddresses, type ServiceClients } from "@earshot/registry";
@@ -22,7 +22,10 @@ export interface CapturedMail {
 export interface ApiResponse {
   status: number;
   headers: Headers;
+  /** The JSON answer ({} for a body of another media type, such as a download). */
   body: Record<string, unknown> & { data?: unknown; meta?: Record<string, unknown>; code?: string; errors?: Array<{ path: string }> };
+  /** The body as sent. */
+  text: string;
 }
 
 export interface Actor {
@@ -41,8 +44,15 @@ export interface HarnessHelpers {
   mail: CapturedMail[];
   newActor(options?: { scopes?: string[]; name?: string }): Promise<Actor>;
   keyFor(actor: Actor, scopes: string[]): Promise<string>;
-  api(method: string, path: string, options?: { key?: string; body?: unknown; idempotencyKey?: string; rawBody?: string }): Promise<ApiResponse>;
-  call(opName: string, input: Record<string, unknown>, key: string | undefined, options?: { idempotencyKey?: string }): Promise<ApiResponse>;
+  api(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; idempotencyKey?: string; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
+  /** Calls an operation over REST: path fields in the path, list query fields as repeated parameters. */
+  call(opName: string, input: Record<string, unknown>, key: string | undefined, options?: { idempotencyKey?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  /** The REST path and query `call` sends for an operation's input. */
+  pathOf(opName: string, input: Record<string, unknown>): string;
   inviteToken(email: string): string | undefined;
   addMember(owner: Actor, projectId: string, role: "viewer" | "editor"): Promise<Actor>;
   /** Runs `fn` with the gRPC calls it makes acting for `actor` (as the edge would send its caller). */
@@ -104,7 +114,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
   };
 
   const api: Harness["api"] = async (method, path, options = {}) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers.Authorization = `Bearer ${options.key}`;
     if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
     const hasBody = options.body !== undefined || options.rawBody !== undefined;
@@ -115,24 +125,34 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
       ...(hasBody ? { body: options.rawBody ?? JSON.stringify(options.body) } : {}),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as ApiResponse["body"]) : {} };
+    const json = /^application\/(problem\+)?json/.test(res.headers.get("content-type") ?? "");
+    return { status: res.status, headers: res.headers, body: text && json ? (JSON.parse(text) as ApiResponse["body"]) : {}, text };
   };
 
   const contract = contractCheck();
-  const call: Harness["call"] = async (opName, input, key, options = {}) => {
+  const pathOf: Harness["pathOf"] = (opName, input) => {
     const op = opByName(opName);
     const parts = splitInput(op, input);
     let path = `/api/v1${op.path}`;
     for (const [k, v] of Object.entries(parts.path)) path = path.replace(`:${k}`, encodeURIComponent(String(v)));
     // Hostile test values may be objects without a prototype: send them as JSON instead of crashing the test.
     const asText = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
-    const qs = new URLSearchParams(Object.entries(parts.query).map(([k, v]) => [k, asText(v)])).toString();
-    const response = await api(op.method, `${path}${qs ? `?${qs}` : ""}`, {
+    const lists = listQueryParameters(op);
+    const qs = new URLSearchParams(
+      Object.entries(parts.query).flatMap(([k, v]): Array<[string, string]> => (lists.has(k) && Array.isArray(v) ? v.map((item) => [k, asText(item)]) : [[k, asText(v)]])),
+    ).toString();
+    return `${path}${qs ? `?${qs}` : ""}`;
+  };
+
+  const call: Harness["call"] = async (opName, input, key, options = {}) => {
+    const op = opByName(opName);
+    const response = await api(op.method, pathOf(opName, input), {
       ...(key ? { key } : {}),
-      ...(op.input.body ? { body: parts.body } : {}),
+      ...(op.input.body ? { body: splitInput(op, input).body } : {}),
       ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
     });
-    contract.check(op, response.status, response.body);
+    contract.check(op, response.status, response.body, { contentType: response.headers.get("content-type"), text: response.text });
     return response;
   };
 
@@ -166,6 +186,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     keyFor,
     api,
     call,
+    pathOf,
     inviteToken,
     addMember,
     as: (actor, fn) => runWithCaller(testCaller({ id: actor.userId, workspaceId: actor.workspaceId, email: actor.email }), fn),

@@ -1,4 +1,4 @@
-import { OPERATIONS, operationInputSchema } from "@earshot/edge";
+import { isTool, OPERATIONS, operationInputSchema } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -34,8 +34,8 @@ describe("MCP tools", () => {
   it("lists every catalog operation as a tool with the OpenAPI input schema, an output schema and truthful hints", async () => {
     const client = await connect(owner.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
-    for (const op of OPERATIONS) {
+    expect(tools.map((t) => t.name).sort()).toEqual(OPERATIONS.filter(isTool).map((o) => o.name).sort());
+    for (const op of OPERATIONS.filter(isTool)) {
       const tool = tools.find((t) => t.name === op.name)!;
       const { idempotencyKey, ...properties } = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
       const expected = operationInputSchema(op) as { properties?: Record<string, unknown>; required?: string[] };
