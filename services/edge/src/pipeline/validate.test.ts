@@ -39,3 +39,22 @@ describe("input keys named like Object.prototype members", () => {
     }
   });
 });
+
+describe("multi-valued query parameters", () => {
+  const listed = (query: Record<string, unknown>) => validateInput(op("list_mentions"), { path: {}, query: { projectId: "prj_1", ...query }, body: undefined });
+
+  it("reads a comma-separated value, repeats (REST) and an array (MCP) as the same list", () => {
+    const expected = { status: ["open", "follow_up"], source: ["x", "reddit"] };
+    expect(listed({ status: "open,follow_up", source: "x,reddit" })).toMatchObject(expected);
+    expect(listed({ status: ["open", "follow_up"], source: ["x", "reddit"] })).toMatchObject(expected);
+    expect(listed({ status: ["open,follow_up"], source: ["x", "reddit"] })).toMatchObject(expected);
+  });
+
+  it("names a bad member by its index in the list, and an empty member too", () => {
+    expect(fieldErrorsOf(() => listed({ status: "open,closed", sentiment: ["angry"], categoryId: "cat_1," })).sort()).toEqual(["categoryId.1", "sentiment.0", "status.1"]);
+  });
+
+  it("keeps a single-valued parameter whole, commas included", () => {
+    expect(listed({ q: "launch, pricing" })).toMatchObject({ q: "launch, pricing" });
+  });
+});
