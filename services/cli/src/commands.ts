@@ -1,7 +1,8 @@
 import { access, constants } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ALL_SCOPES } from "@earshot/account/scopes";
-import { type AsyncClient, createGrpcClient, isDomainError, isId } from "@earshot/platform";
+import { isDomainError, isId } from "@earshot/platform/core";
+import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
 import { accountV1, mentionV1 } from "@earshot/proto";
 import { type CliService, type Env, resolveServiceAddress, UsageError } from "./config";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { SOURCE_WORDS } from "@earshot/platform";
+import { SOURCE_WORDS } from "@earshot/platform/grpc";
 import type { commonV1, mentionV1 } from "@earshot/proto";
 
 // `earshot posts import`: a JSONL file of posts (one DESIGN.md Post per line: source as a word, ISO times)
