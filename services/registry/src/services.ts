@@ -1,4 +1,4 @@
-import { accountV1, keywordV1, projectV1 } from "@earshot/proto";
+import { accountV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
 // The one list of Earshot's gRPC services. Everything that must know every service is derived from it:
@@ -39,6 +39,7 @@ export const SERVICES = [
   { name: "account", protoPackage: "earshot.account.v1", client: accountV1.AccountServiceClient, module: "@earshot/account" },
   { name: "project", protoPackage: "earshot.project.v1", client: projectV1.ProjectServiceClient, module: "@earshot/project" },
   { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword" },
+  { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention" },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

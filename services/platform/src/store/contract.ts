@@ -419,6 +419,22 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       expect(await items().findById("itm_1")).toMatchObject({ name: "a", _v: 1 });
     });
 
+    it("commits many new documents with other writes, and none of them when one clashes on a unique index", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().insertOne({ _id: "itm_0", name: "taken", n: 0 });
+      const fresh = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => ({ kind: "insert" as const, collection: "items", doc: { _id: `itm_${from + i}`, name: `n${from + i}`, n: i } as Item }));
+      await store.commit([...fresh(1, 51), { kind: "replace", collection: "items", doc: { _id: "itm_0", name: "taken", n: 1, _v: 1 } as Item, expectedVersion: 1 }, ...fresh(51, 61)]);
+      expect(await items().count({})).toBe(61);
+      expect(await items().findById("itm_0")).toMatchObject({ n: 1, _v: 2 });
+      expect(await items().findById("itm_60")).toMatchObject({ name: "n60", _v: 1 });
+      await expect(
+        store.commit([...fresh(100, 130), { kind: "insert", collection: "items", doc: { _id: "itm_130", name: "taken", n: 9 } as Item }, ...fresh(131, 140)]),
+      ).rejects.toBeInstanceOf(UniqueViolationError);
+      expect(await items().count({})).toBe(61);
+      expect(await items().findById("itm_100")).toBeNull();
+    });
+
     it("refuses a unit of work whose expected version is stale", async () => {
       await items().insertOne({ _id: "itm_1", name: "a", n: 1 });
       await items().updateOne({ _id: "itm_1" }, { $set: { name: "moved" } });
