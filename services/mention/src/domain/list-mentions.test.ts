@@ -77,7 +77,7 @@ describe("list_mentions", () => {
     ["categoryId none and sentiment", { categoryId: ["none"], sentiment: ["negative", "neutral"] }, ["m2"]],
     ["keywordId and groupId", { keywordId: ["kw_a"], groupId: ["kwg_2"] }, ["m3"]],
     ["author and since", { author: "u_alice", since: "" }, []],
-  ])("filters by %s", async (what, filters, expected) => {
+  ])("filters by %s", async (_what, filters, expected) => {
     const f = { ...filters };
     // Instants are relative to the seeded mentions: since 2 h ago, until 2 h ago (or 1 h with since 3 h).
     if (f.since !== undefined) f.since = iso(f.until !== undefined ? 3 : 2);
