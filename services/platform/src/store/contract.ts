@@ -26,6 +26,12 @@ const ROW_CONDITIONS: Array<{ filter: Record<string, unknown>; test: (r: Row) =>
   { filter: { tags: "a" }, test: (r) => r.tags.includes("a") },
   { filter: { rank: { $gte: 2 } }, test: (r) => r.rank >= 2 },
   { filter: { $or: [{ tags: "b" }, { rank: 0 }] }, test: (r) => r.tags.includes("b") || r.rank === 0 },
+  { filter: { rank: { $gt: 0, $lt: 3 } }, test: (r) => r.rank > 0 && r.rank < 3 },
+  { filter: { rank: { $lte: 2 }, tags: "c" }, test: (r) => r.rank <= 2 && r.tags.includes("c") },
+  {
+    filter: { stamp: { $gte: new Date(Date.UTC(2026, 0, 1, 0, 0, 1)), $lt: new Date(Date.UTC(2026, 0, 1, 0, 0, 3)) } },
+    test: (r) => r.stamp.getUTCSeconds() >= 1 && r.stamp.getUTCSeconds() < 3,
+  },
 ];
 
 interface Item extends Doc {

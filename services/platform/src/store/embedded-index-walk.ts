@@ -89,6 +89,27 @@ function* nodesInRange(node: TreeNode | null, where: (key: Record<string, unknow
   if (!afterRange) yield* nodesInRange(after, where, descending);
 }
 
+const minOf = (values: unknown[]) => values.reduce((a, b) => (a === undefined || compare(b, a) < 0 ? b : a), undefined);
+const maxOf = (values: unknown[]) => values.reduce((a, b) => (a === undefined || compare(b, a) > 0 ? b : a), undefined);
+
+/**
+ * Where the walk may start and must stop on the sort field: the filter's own comparisons on it (a date
+ * range) and the cursor. Only plain values bound the walk; anything else is left to the matcher. (A sort
+ * field holding arrays orders differently on every adapter, so lists never sort by one.)
+ */
+const sortBounds = (condition: unknown, cursorValue: unknown, descending: boolean): { lower: unknown; upper: unknown } => {
+  const uppers: unknown[] = [];
+  const lowers: unknown[] = [];
+  if (condition !== null && typeof condition === "object" && !(condition instanceof Date) && !Array.isArray(condition)) {
+    const ops = condition as Record<string, unknown>;
+    const isBound = (v: unknown) => v !== undefined && v !== null && isPlainValue(v);
+    for (const op of ["$lt", "$lte"]) if (isBound(ops[op])) uppers.push(ops[op]);
+    for (const op of ["$gt", "$gte"]) if (isBound(ops[op])) lowers.push(ops[op]);
+  }
+  if (cursorValue !== undefined) (descending ? uppers : lowers).push(cursorValue);
+  return { lower: maxOf(lowers), upper: minOf(uppers) };
+};
+
 /** A page read by walking an index, or null when no index fits the query's shape. */
 export const walkIndexPage = <T>(ds: NedbInternals, filter: Filter, options: PageOptions): Promise<Page<T>> | null => {
   const { field: sortField, direction } = pageSort(options);
@@ -97,15 +118,17 @@ export const walkIndexPage = <T>(ds: NedbInternals, filter: Filter, options: Pag
   if (!found) return null;
   const { index, field, value } = found;
   const descending = direction === -1;
-  const cursorValue = options.cursor ? { value: decodeCursor(options.cursor).value } : undefined;
+  const { lower, upper } = sortBounds(filter[sortField], options.cursor ? decodeCursor(options.cursor).value : undefined, descending);
   const query = options.cursor ? { $and: [filter, afterCursorFilter(options.cursor, sortField, direction)] } : filter;
-  // -1 before the range in key order, 0 inside, 1 after.
+  // -1 before the range in key order, 0 inside, 1 after. The bounds are inclusive: the matcher then
+  // applies the strict ones and the cursor's tie on `_id`.
   const where = (key: Record<string, unknown>): number => {
     const byField = compare(key[field], value);
     if (byField !== 0) return byField;
-    if (cursorValue === undefined) return 0;
-    const bySort = compare(key[sortField], cursorValue.value);
-    return descending ? (bySort > 0 ? 1 : 0) : bySort < 0 ? -1 : 0;
+    const sortValue = key[sortField];
+    if (upper !== undefined && compare(sortValue, upper) > 0) return 1;
+    if (lower !== undefined && compare(sortValue, lower) < 0) return -1;
+    return 0;
   };
   // Queued like nedb's own reads, so writes queued before it are seen and none runs in the middle.
   return ds.executor.pushAsync(async () => {
