@@ -102,16 +102,25 @@ describe("mention gRPC adapter", () => {
     expect(second.nextCursor).toBe("");
   });
 
-  it("updateMentionStatus and categorizeMention: words in, the mention out; an empty category clears it", async () => {
+  it("updateMentionStatus: the status word in, the mention with its history out", async () => {
+    const m = await world.seedMention(projectId);
+    const done = await rpc.updateMentionStatus({ mentionId: m._id, status: "follow_up" }, editor());
+    expect(done.mention).toMatchObject({ status: "follow_up", history: [{ field: "status", from: "open", to: "follow_up", at: expect.any(Date) }] });
+    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: "" }, editor()))).errors.map((e) => e.path)).toEqual(["status"]);
+    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: "done" }, viewer()))).code).toBe("forbidden");
+  });
+
+  it("categorizeMention: a category id sets it, an empty one clears it", async () => {
     const m = await world.seedMention(projectId);
     const { category } = await rpc.createCategory({ projectId, name: "Leads" }, editor());
     const put = await rpc.categorizeMention({ mentionId: m._id, categoryId: category!.id }, editor());
     expect(put.mention?.categoryId).toBe(category!.id);
     const cleared = await rpc.categorizeMention({ mentionId: m._id, categoryId: "" }, editor());
     expect(cleared.mention?.categoryId).toBe("");
-    const refusal = await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: "" }, editor()));
-    expect(refusal.errors.map((e) => e.path)).toEqual(["status"]);
-    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: "done" }, viewer()))).code).toBe("forbidden");
+    expect(cleared.mention?.history.map((h) => [h.from, h.to])).toEqual([
+      ["", category!.id],
+      [category!.id, ""],
+    ]);
   });
 
   it("getMentionAnalytics: timestamps in, bucket starts out, counts as int64 strings, share of voice", async () => {
@@ -136,40 +145,79 @@ describe("mention gRPC adapter", () => {
     expect(refusal.errors.map((e) => e.path)).toEqual(["interval"]);
   });
 
-  it("categories: optional fields, order, timestamps, paging and the idempotency key from the call", async () => {
+  it("createCategory: optional description and icon, the next order, timestamps, the idempotency key from the call", async () => {
     const created = await rpc.createCategory({ projectId, name: "Leads", icon: "💰" }, ctx(commonV1.Role.ROLE_EDITOR, "cat-key-0000001"));
-    expect(created.category).toMatchObject({ projectId, name: "Leads", description: "", icon: "💰", order: 0, createdAt: expect.any(Date) });
+    expect(created.category).toMatchObject({ projectId, name: "Leads", description: "", icon: "💰", order: 0, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
     const replay = await rpc.createCategory({ projectId, name: "Leads", icon: "💰" }, ctx(commonV1.Role.ROLE_EDITOR, "cat-key-0000001"));
     expect(replay.category?.id).toBe(created.category?.id);
+    expect((await rpc.createCategory({ projectId, name: "Press" }, editor())).category?.order).toBe(1);
+    expect((await refusalOf(rpc.createCategory({ projectId, name: "" }, editor()))).errors.map((e) => e.path)).toEqual(["name"]);
+  });
+
+  it("listCategories: limit 0 as the default, a cursor between pages and an empty one at the end", async () => {
     await rpc.createCategory({ projectId, name: "Press", order: 5 }, editor());
-    const updated = await rpc.updateCategory({ categoryId: created.category!.id, description: "Buyers" }, editor());
-    expect(updated.category).toMatchObject({ name: "Leads", description: "Buyers", icon: "💰" });
-    const first = await rpc.listCategories({ projectId, limit: 1, cursor: "" }, viewer());
-    const second = await rpc.listCategories({ projectId, limit: 1, cursor: first.nextCursor }, viewer());
-    expect([...first.categories, ...second.categories].map((c) => [c.name, c.order])).toEqual([
+    await rpc.createCategory({ projectId, name: "Leads", order: 0 }, editor());
+    const all = await rpc.listCategories({ projectId, limit: 0, cursor: "" }, viewer());
+    expect(all.categories.map((c) => [c.name, c.order])).toEqual([
       ["Leads", 0],
       ["Press", 5],
     ]);
+    const first = await rpc.listCategories({ projectId, limit: 1, cursor: "" }, viewer());
+    const second = await rpc.listCategories({ projectId, limit: 1, cursor: first.nextCursor }, viewer());
+    expect(second.categories.map((c) => c.name)).toEqual(["Press"]);
     expect(second.nextCursor).toBe("");
-    const deleted = await rpc.deleteCategory({ categoryId: created.category!.id }, editor());
-    expect(deleted.category?.id).toBe(created.category!.id);
+  });
+
+  it("updateCategory: only the optional fields set change", async () => {
+    const { category } = await rpc.createCategory({ projectId, name: "Leads", icon: "💰" }, editor());
+    const updated = await rpc.updateCategory({ categoryId: category!.id, description: "Buyers" }, editor());
+    expect(updated.category).toMatchObject({ name: "Leads", description: "Buyers", icon: "💰", order: 0 });
+    expect(updated.category?.updatedAt).toBeInstanceOf(Date);
+    expect((await refusalOf(rpc.updateCategory({ categoryId: "", name: "X" }, editor()))).code).toBe("not_found");
+  });
+
+  it("deleteCategory: answers the deleted category; an empty id is not_found", async () => {
+    const { category } = await rpc.createCategory({ projectId, name: "Leads" }, editor());
+    const deleted = await rpc.deleteCategory({ categoryId: category!.id }, editor());
+    expect(deleted.category).toMatchObject({ id: category!.id, name: "Leads" });
+    expect((await rpc.listCategories({ projectId, limit: 0, cursor: "" }, viewer())).categories).toEqual([]);
     expect((await refusalOf(rpc.deleteCategory({ categoryId: "" }, editor()))).code).toBe("not_found");
   });
 
-  it("views: filters round-trip (lists, optional words, timestamps); absent filters on update leave them", async () => {
-    const filters = { ...noFilters(), status: ["open"], categoryIds: ["none"], q: "acme", since: new Date("2026-06-01T00:00:00Z") };
-    const { view } = await rpc.createMentionView({ projectId, name: "Open", filters }, editor());
-    expect(view?.filters).toEqual({ ...filters, author: undefined, until: undefined });
-    const renamed = await rpc.updateMentionView({ viewId: view!.id, name: "Open acme", filters: undefined }, editor());
-    expect(renamed.view).toMatchObject({ name: "Open acme", filters: { status: ["open"], q: "acme" } });
-    const cleared = await rpc.updateMentionView({ viewId: view!.id, filters: noFilters() }, editor());
-    expect(cleared.view?.filters).toEqual({ ...noFilters(), q: undefined, author: undefined, since: undefined, until: undefined });
-    const listed = await rpc.listMentionViews({ projectId, limit: 0, cursor: "" }, viewer());
-    expect(listed.views.map((v) => v.id)).toEqual([view!.id]);
-    const applied = await rpc.listMentions({ projectId, viewId: view!.id, limit: 0, cursor: "" }, viewer());
-    expect(applied.nextCursor).toBe("");
-    expect((await rpc.deleteMentionView({ viewId: view!.id }, editor())).view?.id).toBe(view!.id);
+  const viewFilters = () => ({ ...noFilters(), status: ["open"], categoryIds: ["none"], q: "acme", since: new Date("2026-06-01T00:00:00Z") });
+
+  it("createMentionView: filters round-trip (lists, optional words, timestamps) and are checked", async () => {
+    const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
+    expect(view).toMatchObject({ projectId, name: "Open", order: 0, createdAt: expect.any(Date) });
+    expect(view?.filters).toEqual({ ...viewFilters(), author: undefined, until: undefined });
     const refusal = await refusalOf(rpc.createMentionView({ projectId, name: "", filters: { ...noFilters(), sentiments: ["angry"] } }, editor()));
     expect(refusal.errors.map((e) => e.path).sort()).toEqual(["filters.sentiment.0", "name"]);
+  });
+
+  it("listMentionViews: limit 0 as the default, empty cursor at the end; listMentions applies one by id", async () => {
+    const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
+    const listed = await rpc.listMentionViews({ projectId, limit: 0, cursor: "" }, viewer());
+    expect(listed.views.map((v) => [v.id, v.filters?.q])).toEqual([[view!.id, "acme"]]);
+    expect(listed.nextCursor).toBe("");
+    const matching = await world.seedMention(projectId, { publishedAt: new Date("2026-06-02T00:00:00Z"), words: ["acme"] });
+    await world.seedMention(projectId, { publishedAt: new Date("2026-06-02T00:00:00Z"), words: ["other"] });
+    const applied = await rpc.listMentions({ projectId, viewId: view!.id, limit: 0, cursor: "" }, viewer());
+    expect(applied.mentions.map((m) => m.id)).toEqual([matching._id]);
+  });
+
+  it("updateMentionView: absent filters leave them, present ones replace them whole", async () => {
+    const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
+    const renamed = await rpc.updateMentionView({ viewId: view!.id, name: "Open acme", filters: undefined }, editor());
+    expect(renamed.view).toMatchObject({ name: "Open acme", filters: { status: ["open"], q: "acme" } });
+    const cleared = await rpc.updateMentionView({ viewId: view!.id, filters: noFilters(), order: 2 }, editor());
+    expect(cleared.view?.order).toBe(2);
+    expect(cleared.view?.filters).toEqual({ ...noFilters(), q: undefined, author: undefined, since: undefined, until: undefined });
+  });
+
+  it("deleteMentionView: answers the deleted view; a viewer may not", async () => {
+    const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
+    expect((await refusalOf(rpc.deleteMentionView({ viewId: view!.id }, viewer()))).code).toBe("forbidden");
+    expect((await rpc.deleteMentionView({ viewId: view!.id }, editor())).view?.id).toBe(view!.id);
+    expect((await rpc.listMentionViews({ projectId, limit: 0, cursor: "" }, viewer())).views).toEqual([]);
   });
 });
