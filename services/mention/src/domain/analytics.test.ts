@@ -152,8 +152,11 @@ describe("get_mention_analytics", () => {
     expect((await refusalOf(getMentionAnalytics(world.deps, viewer(), { projectId: "" }))).errors.map((e) => e.path)).toEqual(["projectId"]);
   });
 
-  it("answers not_found for a project the caller is not in", async () => {
-    const refusal = await refusalOf(getMentionAnalytics(world.deps, world.caller({ [otherProject]: "owner" }), { projectId }));
+  it("answers not_found for a project the caller is not in, as for a missing one", async () => {
+    const outsider = world.caller({ [otherProject]: "owner" });
+    const refusal = await refusalOf(getMentionAnalytics(world.deps, outsider, { projectId }));
+    const missing = await refusalOf(getMentionAnalytics(world.deps, outsider, { projectId: "prj_01JNOSUCHPROJECT0000000000" }));
     expect(refusal.code).toBe("not_found");
+    expect(refusal.message).toBe(missing.message);
   });
 });

@@ -75,6 +75,10 @@ describe("export_mentions", () => {
 
   it("refuses a page size over 1,000 naming limit, and a non-member as not_found", async () => {
     expect((await refusalOf(exportMentions(world.deps, viewer(), { projectId, limit: 1001 }))).errors.map((e) => e.path)).toEqual(["limit"]);
-    expect((await refusalOf(exportMentions(world.deps, world.caller({ [otherProject]: "owner" }), { projectId }))).code).toBe("not_found");
+    const outsider = world.caller({ [otherProject]: "owner" });
+    const hidden = await refusalOf(exportMentions(world.deps, outsider, { projectId }));
+    const missing = await refusalOf(exportMentions(world.deps, outsider, { projectId: "prj_01JNOSUCHPROJECT0000000000" }));
+    expect(hidden.code).toBe("not_found");
+    expect(hidden.message).toBe(missing.message);
   });
 });

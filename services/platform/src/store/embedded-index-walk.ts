@@ -73,8 +73,8 @@ const walkableIndex = (ds: NedbInternals, filter: Filter, sortField: string): { 
 
 /**
  * The tree's nodes inside the range, in page order. The range is the keys whose first field equals
- * `value` and, with a cursor, whose sort value is not beyond it; it is contiguous in the tree, so a
- * subtree wholly on one side of it is never entered.
+ * the filter's value and whose sort value lies within the bounds (the filter's own, the cursor's); it is
+ * contiguous in the tree, so a subtree wholly on one side of it is never entered.
  */
 function* nodesInRange(node: TreeNode | null, where: (key: Record<string, unknown>) => number, descending: boolean): Generator<TreeNode> {
   if (!hasKey(node)) return;
