@@ -3,11 +3,10 @@ import { z } from "zod";
 import { ANALYTICS_GROUP_BY, analyticsFields, MAX_BUCKETS, UNCATEGORIZED } from "../fields";
 import type { MentionDoc } from "../store";
 import { accessProject } from "./access";
-import { parseFields } from "./categories";
 import type { Caller, MentionDeps } from "./deps";
 import { checkFilters, mentionQuery } from "./filters";
 import { bucketStart, type Interval, isKnownTimeZone, nextBucketStart, nominalLength } from "./local-time";
-import { required } from "./mentions";
+import { parseFields, required } from "./input";
 
 // Analytics: how many of a project's mentions were published in each hour, day or week of the project's
 // time zone, split by one dimension, with the share of voice between My brand and Competitors. Mentions

@@ -1,5 +1,4 @@
 import {
-  type FieldError,
   newId,
   notFound,
   type Page,
@@ -9,14 +8,13 @@ import {
   withCursorErrors,
   withVersionRetry,
   type Write,
-  zodFieldErrors,
 } from "@earshot/platform/core";
-import type { z } from "zod";
 import { createCategorySchema, MAX_ORDER, updateCategorySchema } from "../fields";
 import { CATEGORIES, type CategoryDoc, MENTIONS, type MentionDoc, orderSortKey } from "../store";
 import { accessProject } from "./access";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
-import { required, uncategorize } from "./mentions";
+import { parseFields, required } from "./input";
+import { uncategorize } from "./mentions";
 
 // Categories: how a project's people sort mentions (Lead, Complaint, …). Deleting one never deletes a
 // mention: its mentions become uncategorized in the same commit as the delete, or, when there are many, in
@@ -25,14 +23,6 @@ import { required, uncategorize } from "./mentions";
 
 /** Mentions uncategorized per commit when a category is deleted. */
 export const DELETE_BATCH = 500;
-
-/** The parsed value of a field schema, or 400 naming each bad field. */
-export const parseFields = <S extends z.ZodType>(schema: S, value: unknown, extraErrors: FieldError[] = []): z.infer<S> => {
-  const parsed = schema.safeParse(value);
-  const errors = [...extraErrors, ...(parsed.success ? [] : zodFieldErrors(parsed.error.issues))];
-  if (errors.length > 0 || !parsed.success) throw validationFailed(errors);
-  return parsed.data;
-};
 
 /** A category the caller may act on with `minimum`, refused as not_found "Category" otherwise. */
 const loadCategory = async (deps: MentionDeps, caller: Caller, categoryId: string, minimum: ProjectRole): Promise<CategoryDoc> => {

@@ -2,7 +2,8 @@ import { pageLimit, validationFailed, withCursorErrors } from "@earshot/platform
 import { accessProject } from "./access";
 import type { Caller, MentionDeps } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";
-import { type MentionListInput, type MentionSummary, required, summaryOf } from "./mentions";
+import { required } from "./input";
+import { type MentionListInput, type MentionSummary, summaryOf } from "./mentions";
 
 // Export: every mention matching the list filters, in pages the edge streams one after the other. The
 // first page fixes a snapshot time (`asOf`); every later page reads only mentions matched by then, so a

@@ -1,6 +1,5 @@
 import {
   checkFields,
-  type FieldError,
   notFound,
   type Page,
   pageLimit,
@@ -15,6 +14,7 @@ import { mentionUpdatedEvent } from "../triage-events";
 import { accessProject, type ProjectAccess } from "./access";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";
+import { required } from "./input";
 
 // Reading and triaging mentions. Every verb loads the mention first and checks the caller against the
 // mention's own project, so a mention of a project the caller is not in is as missing as one that never
@@ -26,8 +26,6 @@ export const MAX_HISTORY = 100;
 
 /** A mention as lists show it: everything but the triage history. */
 export type MentionSummary = Omit<MentionDoc, "history">;
-
-export const required = (value: string | undefined, path: string): FieldError[] => (value ? [] : [{ path, message: "is required" }]);
 
 /** A mention the caller may act on with `minimum`, refused as not_found "Mention" otherwise. */
 export const loadMention = async (deps: MentionDeps, caller: Caller, mentionId: string, minimum: ProjectRole): Promise<{ mention: MentionDoc; access: ProjectAccess }> => {

@@ -2,9 +2,8 @@ import { newId, notFound, type Page, pageLimit, runOnce, validationFailed, withC
 import { createViewSchema, MAX_ORDER, type MentionFilterInput, updateViewSchema } from "../fields";
 import { MENTION_VIEWS, type MentionViewDoc, orderSortKey } from "../store";
 import { accessProject } from "./access";
-import { parseFields } from "./categories";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
-import { required } from "./mentions";
+import { parseFields, required } from "./input";
 
 // Saved views: named list_mentions filters a project's people reopen. Their filters are checked with the
 // same schema as a list request's, so a view always applies cleanly.
