@@ -2,7 +2,8 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Datastore from "@seald-io/nedb";
 import { notFound } from "../errors";
-import { assertFilter, assertIndex, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
+import { assertFilter, assertIndex, assertPageLimit, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
+import { type NedbInternals, walkIndexPage } from "./embedded-index-walk";
 import { Mutex } from "./mutex";
 import {
   type Collection,
@@ -161,8 +162,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
-    return findPageWith((f, o) => this.find(f, o), filter, options);
+  async findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
+    assertFilter(filter);
+    assertPageLimit(options);
+    // A page of an equality ordered by an indexed field walks the index; any other shape sorts every match.
+    const walked = await this.run(async (ds) => walkIndexPage<T>(ds as unknown as NedbInternals, filter, options));
+    return walked ?? findPageWith((f, o) => this.find(f, o), filter, options);
   }
 
   async count(filter: Filter): Promise<number> {
