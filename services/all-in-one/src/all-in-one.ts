@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type Clock, createMailer, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
+import { type Clock, createMailer, type EventBus, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
 import { serviceAddresses } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
@@ -20,6 +20,8 @@ export interface RunningEarshot {
   bootstrap: Bootstrap | undefined;
   /** The edge, for tests that look at what it holds (its membership cache). */
   gateway: StartedGateway;
+  /** The bus every hosted service publishes to, for tests that wait on a service's events. */
+  bus: EventBus;
   stop(): Promise<void>;
 }
 
@@ -69,5 +71,5 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     await stop().catch(() => undefined);
     throw err;
   }
-  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, gateway, stop };
+  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, gateway, bus, stop };
 };

@@ -1,11 +1,15 @@
+import { access, constants } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ALL_SCOPES } from "@earshot/account/scopes";
-import { type AsyncClient, createGrpcClient, isDomainError } from "@earshot/platform";
-import { accountV1 } from "@earshot/proto";
-import { type Env, resolveAccountAddress, UsageError } from "./config";
+import { isDomainError, isId } from "@earshot/platform/core";
+import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
+import { accountV1, mentionV1 } from "@earshot/proto";
+import { type CliService, type Env, resolveServiceAddress, UsageError } from "./config";
+import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
 
-// `earshot user create | key create | account reactivate`, as a function of (argv, env, io) so every path
-// is testable without spawning a process. Exit codes: 0 done, 1 refused or failed, 64 bad usage.
+// `earshot user create | key create | account reactivate | posts import`, as a function of (argv, env, io)
+// so every path is testable without spawning a process. Exit codes: 0 done, 1 refused or failed (or, for
+// an import, some lines were not posts), 64 bad usage.
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -20,7 +24,21 @@ export interface Io {
   now?: () => Date;
 }
 
-type AccountClient = AsyncClient<accountV1.AccountServiceClient>;
+interface Clients {
+  account: AsyncClient<accountV1.AccountServiceClient>;
+  mention: AsyncClient<mentionV1.MentionServiceClient>;
+}
+
+const DEADLINE_MS = 30_000;
+
+/** A client of each service the CLI calls, and how to let it go. */
+const CONNECT: { [S in CliService]: (address: string) => { client: Clients[S]; close: () => void } } = {
+  account: (address) => createGrpcClient(accountV1.AccountServiceClient, address, { deadlineMs: DEADLINE_MS }),
+  mention: (address) => createGrpcClient(mentionV1.MentionServiceClient, address, { deadlineMs: DEADLINE_MS }),
+};
+
+/** The command's service, located and connected on first use (so bad usage never needs it running). */
+type Connect<S extends CliService> = () => Promise<Clients[S]>;
 
 interface OptionSpec {
   type: "string" | "boolean";
@@ -29,21 +47,35 @@ interface OptionSpec {
   help: string;
 }
 
-interface Command {
+interface Command<S extends CliService = CliService> {
   name: string;
   summary: string;
   usage: string;
+  /** The service it calls; its address option (`--<service>-addr`) comes with the command. */
+  service: S;
   options: Record<string, OptionSpec>;
   /** Checks its options first, then calls `client()`, so bad usage never needs a running service. */
-  run(values: Values, io: Io, client: () => Promise<AccountClient>): Promise<void>;
+  run(values: Values, io: Io, client: Connect<S>): Promise<number | void>;
 }
+
+/** A command with the client of its own service, listed among the others. */
+const command = <S extends CliService>(c: Command<S>): Command => c as unknown as Command;
 
 type Values = Record<string, string | boolean | undefined>;
 
 const COMMON: Record<string, OptionSpec> = {
-  "account-addr": { type: "string", value: "host:port", help: "the account service (default: EARSHOT_ACCOUNT_GRPC_ADDR, else <EARSHOT_DATA_DIR>/services.json)" },
   help: { type: "boolean", short: "h", help: "show help" },
 };
+
+const addressOption = (service: CliService): Record<string, OptionSpec> => ({
+  [`${service}-addr`]: {
+    type: "string",
+    value: "host:port",
+    help: `the ${service} service (default: EARSHOT_${service.toUpperCase()}_GRPC_ADDR, else <EARSHOT_DATA_DIR>/services.json)`,
+  },
+});
+
+const ADDRESS_OPTIONS: Record<string, OptionSpec> = { ...addressOption("account"), ...addressOption("mention") };
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -80,8 +112,9 @@ const readPassword = async (values: Values, io: Io): Promise<string> => {
 };
 
 const COMMANDS: Command[] = [
-  {
+  command({
     name: "user create",
+    service: "account",
     summary: "create a user and the workspace they own",
     usage: "earshot user create --email E --name N (--password P | --password-stdin)",
     options: {
@@ -97,9 +130,10 @@ const COMMANDS: Command[] = [
       const { user, workspace } = await (await client()).createUser({ email, name, password });
       io.out(`Created user ${user?.id} <${user?.email}> with workspace ${workspace?.id ?? user?.workspaceId}.`);
     },
-  },
-  {
+  }),
+  command({
     name: "key create",
+    service: "account",
     summary: "create an API key for a user (the key is printed once)",
     usage: "earshot key create --email E --scopes a:read,b:write [--name N] [--expires-in 30d]",
     options: {
@@ -130,9 +164,10 @@ const COMMANDS: Command[] = [
       io.out("Store it now: it will not be shown again.");
       io.out(plaintext);
     },
-  },
-  {
+  }),
+  command({
     name: "account reactivate",
+    service: "account",
     summary: "reactivate a deactivated account (keys work again, projects resume)",
     usage: "earshot account reactivate --email E",
     options: {
@@ -149,7 +184,49 @@ const COMMANDS: Command[] = [
       const { user } = await account.reactivateUser({ email });
       io.out(`Reactivated ${user?.email}: their keys work again and their projects resume.`);
     },
-  },
+  }),
+  command({
+    name: "posts import",
+    service: "mention",
+    summary: "match the posts of a JSONL file into a project's mentions, as collected posts are",
+    usage: "earshot posts import --project prj_... --file posts.jsonl [--batch-size 500]",
+    options: {
+      project: { type: "string", value: "ID", help: "the project the posts are for (a line's own projectId is ignored)" },
+      file: { type: "string", value: "FILE", help: "one post per line as JSON (source as a word: x, reddit, youtube, linkedin; ISO times)" },
+      "batch-size": { type: "string", value: "N", help: `posts per call, 1 to ${MAX_BATCH_SIZE} (default ${DEFAULT_BATCH_SIZE})` },
+    },
+    run: async (values, io, client) => {
+      const projectId = required(values, "project");
+      if (!isId("prj", projectId)) throw new UsageError(`--project must be a project id (prj_ and 26 characters), not "${projectId}".`);
+      const file = required(values, "file");
+      const size = text(values, "batch-size") ?? String(DEFAULT_BATCH_SIZE);
+      const batchSize = /^\d{1,4}$/.test(size) ? Number(size) : 0;
+      if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) throw new UsageError(`--batch-size must be a whole number from 1 to ${MAX_BATCH_SIZE}, not "${size}".`);
+      await access(file, constants.R_OK).catch((err: NodeJS.ErrnoException) => {
+        throw new UsageError(`--file: cannot read ${file} (${err.code ?? err.message}).`);
+      });
+      const mention = await client();
+      const shownBad = 100;
+      let bad = 0;
+      const totals = await importPosts({
+        file,
+        projectId,
+        batchSize,
+        ingest: (posts) => mention.ingestPosts({ posts }),
+        badLine: (line, reason) => {
+          bad += 1;
+          if (bad <= shownBad) io.err(`line ${line}: ${reason}`);
+        },
+      });
+      if (bad > shownBad) io.err(`... and ${bad - shownBad} more bad lines.`);
+      io.out(`Read ${totals.lines} posts from ${file} for ${projectId}.`);
+      io.out(
+        `created ${totals.created}, duplicates ${totals.duplicates}, unmatched ${totals.unmatched}, ` +
+          `skipped ${totals.skipped} (project paused, archived or unknown), bad lines ${totals.bad}`,
+      );
+      return totals.bad > 0 ? EXIT_FAILED : EXIT_OK;
+    },
+  }),
 ];
 
 const optionLines = (options: Record<string, OptionSpec>): string[] =>
@@ -162,23 +239,23 @@ export const mainHelp = (): string =>
   [
     "Usage: earshot <command> [options]",
     "",
-    "The Earshot operator CLI; it talks to the account service over gRPC.",
+    "The Earshot operator CLI; it talks to Earshot's services over gRPC.",
     "",
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(20)} ${c.summary}`),
     "",
     "Options:",
-    ...optionLines(COMMON),
+    ...optionLines({ ...ADDRESS_OPTIONS, ...COMMON }),
     "",
     "Run `earshot <command> --help` (or `earshot help <command>`) for a command's options.",
-    "Exit codes: 0 done, 1 refused by the service or failed, 64 bad usage.",
+    "Exit codes: 0 done, 1 refused by the service or failed (posts import: or some lines were bad), 64 bad usage.",
   ].join("\n");
 
 export const commandHelp = (c: Command): string =>
-  [`Usage: ${c.usage}`, "", `${c.summary[0]?.toUpperCase()}${c.summary.slice(1)}.`, "", "Options:", ...optionLines({ ...c.options, ...COMMON })].join("\n");
+  [`Usage: ${c.usage}`, "", `${c.summary[0]?.toUpperCase()}${c.summary.slice(1)}.`, "", "Options:", ...optionLines({ ...c.options, ...addressOption(c.service), ...COMMON })].join("\n");
 
 const ALL_OPTIONS = Object.fromEntries(
-  [COMMON, ...COMMANDS.map((c) => c.options)].flatMap((o) => Object.entries(o)).map(([flag, o]) => [flag, { type: o.type, ...(o.short ? { short: o.short } : {}) }]),
+  [COMMON, ADDRESS_OPTIONS, ...COMMANDS.map((c) => c.options)].flatMap((o) => Object.entries(o)).map(([flag, o]) => [flag, { type: o.type, ...(o.short ? { short: o.short } : {}) }]),
 ) as Record<string, { type: "string" | "boolean"; short?: string }>;
 
 const findCommand = (positionals: string[]): Command | undefined => COMMANDS.find((c) => c.name === positionals.join(" "));
@@ -217,25 +294,26 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     io.out(commandHelp(command));
     return EXIT_OK;
   }
-  const stray = Object.keys(values).filter((flag) => !(flag in command.options) && !(flag in COMMON));
+  const own = { ...command.options, ...addressOption(command.service), ...COMMON };
+  const stray = Object.keys(values).filter((flag) => !(flag in own));
   if (stray.length > 0) {
     io.err(`${stray.map((f) => `--${f}`).join(", ")} does not apply to ${command.name}.\n\n${commandHelp(command)}`);
     return EXIT_USAGE;
   }
 
-  let handle: { client: AccountClient; close: () => void } | undefined;
+  let handle: { close: () => void } | undefined;
   let address: string | undefined;
   let locating = false;
   const client = async () => {
     locating = true;
-    address = await resolveAccountAddress(text(values, "account-addr"), env);
+    address = await resolveServiceAddress(command.service, text(values, `${command.service}-addr`), env);
     locating = false;
-    handle = createGrpcClient(accountV1.AccountServiceClient, address, { deadlineMs: 10_000 });
-    return handle.client;
+    const connected = CONNECT[command.service](address);
+    handle = connected;
+    return connected.client;
   };
   try {
-    await command.run(values, io, client);
-    return EXIT_OK;
+    return (await command.run(values, io, client)) ?? EXIT_OK;
   } catch (err) {
     if (err instanceof UsageError) {
       // Not finding the service is not helped by the command's options list.
@@ -244,7 +322,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     }
     if (isDomainError(err)) {
       const fields = err.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("");
-      const hint = err.code === "unavailable" ? `\nIs Earshot running? The account service was expected at ${address}.` : "";
+      const hint = err.code === "unavailable" ? `\nIs Earshot running? The ${command.service} service was expected at ${address}.` : "";
       io.err(`${err.message}${fields}${hint}`);
       return EXIT_FAILED;
     }

@@ -26,13 +26,19 @@ const checkAddress = (address: string, from: string): string => {
   return address;
 };
 
+/** The services the CLI calls. */
+export type CliService = "account" | "mention";
+
 /**
- * Where the account service listens: `--account-addr`, else `EARSHOT_ACCOUNT_GRPC_ADDR`, else the
+ * Where a service listens: `--<service>-addr`, else `EARSHOT_<SERVICE>_GRPC_ADDR`, else the
  * `services.json` a running all-in-one writes into its data dir (`EARSHOT_DATA_DIR`, default ./.data).
  */
-export const resolveAccountAddress = async (flag: string | undefined, env: Env): Promise<string> => {
-  if (flag) return checkAddress(flag, "--account-addr");
-  if (env.EARSHOT_ACCOUNT_GRPC_ADDR) return checkAddress(env.EARSHOT_ACCOUNT_GRPC_ADDR, "EARSHOT_ACCOUNT_GRPC_ADDR");
+export const resolveServiceAddress = async (service: CliService, flag: string | undefined, env: Env): Promise<string> => {
+  const flagName = `--${service}-addr`;
+  const envName = `EARSHOT_${service.toUpperCase()}_GRPC_ADDR`;
+  if (flag) return checkAddress(flag, flagName);
+  const fromEnv = env[envName];
+  if (fromEnv) return checkAddress(fromEnv, envName);
   const file = servicesFilePath(env);
   let text: string | undefined;
   try {
@@ -41,16 +47,19 @@ export const resolveAccountAddress = async (flag: string | undefined, env: Env):
     // No file: Earshot is not running from this data dir; explained below.
   }
   if (text !== undefined) {
-    let account: unknown;
+    let address: unknown;
     try {
-      account = (JSON.parse(text) as { account?: unknown }).account;
+      address = (JSON.parse(text) as Record<string, unknown>)[service];
     } catch {
-      throw new UsageError(`${file} is not valid JSON; restart Earshot (make run) or pass --account-addr host:port.`);
+      throw new UsageError(`${file} is not valid JSON; restart Earshot (make run) or pass ${flagName} host:port.`);
     }
-    if (typeof account === "string" && account) return checkAddress(account, `"account" in ${file}`);
-    throw new UsageError(`${file} names no account service; restart Earshot (make run) or pass --account-addr host:port.`);
+    if (typeof address === "string" && address) return checkAddress(address, `"${service}" in ${file}`);
+    throw new UsageError(`${file} names no ${service} service; restart Earshot (make run) or pass ${flagName} host:port.`);
   }
   throw new UsageError(
-    `Cannot find the account service: start Earshot (make run) so ${file} exists, or pass --account-addr host:port (or set EARSHOT_ACCOUNT_GRPC_ADDR).`,
+    `Cannot find the ${service} service: start Earshot (make run) so ${file} exists, or pass ${flagName} host:port (or set ${envName}).`,
   );
 };
+
+/** Where the account service listens (see resolveServiceAddress). */
+export const resolveAccountAddress = (flag: string | undefined, env: Env): Promise<string> => resolveServiceAddress("account", flag, env);

@@ -53,6 +53,7 @@ export const keywordEvent = (
     caseSensitive: k.caseSensitive,
     active: k.active,
     fields,
+    updatedAt: k.updatedAt.toISOString(),
   });
 
 export const groupEvent = (

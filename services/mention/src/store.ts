@@ -91,6 +91,11 @@ export interface ProjectStateDoc extends Doc {
   workspaceId: string;
   status: "active" | "paused" | "archived";
   timezone: string;
+  /**
+   * Moves on with every keyword event written to the keyword copies of the project, so each process
+   * notices changes it did not write itself and reloads its matcher (domain/ingest-matchers.ts).
+   */
+  keywordsRevision?: number;
   updatedAt: Date;
 }
 

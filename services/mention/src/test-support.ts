@@ -1,6 +1,7 @@
 import {
   type CloudEvent,
   type DocumentStore,
+  LabeledCounter,
   ManualClock,
   newId,
   openEmbeddedStore,
@@ -8,12 +9,16 @@ import {
   Outbox,
   type OutboxRecord,
   silentLogger,
+  type Write,
 } from "@earshot/platform";
 import type { Caller, MentionDeps, Membership, ProjectRole } from "./domain/deps";
-import { type MentionDoc, openMentionCollections } from "./store";
+import { ProjectMatchers } from "./domain/ingest-matchers";
+import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
+import { MENTIONS, type MentionDoc, openMentionCollections } from "./store";
 
 // The domain-test world: the mention verbs on the embedded store with the real outbox, a ManualClock,
-// callers built as the RPC adapter builds them, and `seedMention` for tests about reads and triage.
+// callers built as the RPC adapter builds them, and `seedMention` for tests about reads and triage;
+// project and keyword events fed to the replicas as the bus would deliver them, and posts for ingestion.
 
 export interface MentionWorld {
   store: DocumentStore;
@@ -26,18 +31,62 @@ export interface MentionWorld {
   /** Stores a mention directly (as ingestion would have), with defaults for what the test leaves out. */
   seedMention(projectId: string, fields?: Partial<MentionDoc>): Promise<MentionDoc>;
   events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
+  /** Delivers a project event (earshot.project.v1) to the replicas, as `deps` (or the replica given) handles it. */
+  projectEvent(type: string, data: Record<string, unknown>, to?: MentionDeps): Promise<void>;
+  /** Delivers a keyword or keyword group event (earshot.keyword.v1) to the replicas. */
+  keywordEvent(type: string, data: Record<string, unknown>, to?: MentionDeps): Promise<void>;
+  /** An active project known from its project.created, in `workspaceId` (default wsp_1). */
+  newProject(workspaceId?: string): Promise<string>;
+  /** An active keyword (keyword.created delivered); `more` overrides the event's fields. */
+  addKeyword(projectId: string, value: string, more?: Record<string, unknown>, to?: MentionDeps): Promise<{ keywordId: string; groupId: string } & Record<string, unknown>>;
+  /** A valid post of the project (JSON form, as post.collected carries it); `fields` override. */
+  post(projectId: string, fields?: Record<string, unknown>): Record<string, unknown>;
+  /** The commits that wrote mentions so far, in order (each a list of writes). */
+  mentionCommits(): Write[][];
   close(): Promise<void>;
 }
 
 export const openMentionWorld = async (): Promise<MentionWorld> => {
-  const store = await openEmbeddedStore();
+  const embedded = await openEmbeddedStore();
+  const commits: Write[][] = [];
+  // The store as the service sees it, with its commits recorded (ingestion promises one per batch).
+  const store: DocumentStore = {
+    kind: embedded.kind,
+    collection: (name) => embedded.collection(name),
+    commit: (writes) => {
+      commits.push(writes);
+      return embedded.commit(writes);
+    },
+    close: () => embedded.close(),
+  };
   // Now, not a fixed date: stores expire TTL-indexed records (effects, outbox) by the real time.
   const clock = new ManualClock(new Date());
   const collections = await openMentionCollections(store);
-  const replica = (): MentionDeps => ({ collections, outbox: new Outbox(store, clock, "mention"), clock, logger: silentLogger() });
+  // Each replica is a process of its own: its own outbox queue and its own matchers.
+  const replica = (): MentionDeps => ({
+    collections,
+    outbox: new Outbox(store, clock, "mention"),
+    clock,
+    logger: silentLogger(),
+    matchers: new ProjectMatchers(),
+    ingested: new LabeledCounter("earshot_mention_posts_total", "Posts ingested, by outcome."),
+  });
   const deps = replica();
   await deps.outbox.ensureIndexes();
   let seeded = 0;
+  let sequence = 0;
+  const envelope = (type: string, source: string, data: Record<string, unknown>): CloudEvent => ({
+    specversion: "1.0",
+    id: newId("evt", clock.now().getTime()),
+    source,
+    type,
+    subject: String(data.keywordId ?? data.groupId ?? data.projectId),
+    time: clock.now().toISOString(),
+    datacontenttype: "application/json",
+    data,
+  });
+  const projectEvent = (type: string, data: Record<string, unknown>, to = deps) => handleProjectEvent(to, envelope(type, "earshot/project", data));
+  const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, envelope(type, "earshot/keyword", data));
   return {
     store,
     clock,
@@ -88,6 +137,48 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
     },
     events: async () =>
       (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { _id: 1 } })).map((r) => ({ ...r.event, topic: r.topic, key: r.key })),
+    projectEvent,
+    keywordEvent,
+    newProject: async (workspaceId = "wsp_1") => {
+      const projectId = newId("prj", clock.now().getTime());
+      await projectEvent("project.created", { projectId, workspaceId, ownerId: "usr_1", name: "Launch", digestTimezone: "Europe/Paris" });
+      return projectId;
+    },
+    addKeyword: async (projectId, value, more = {}, to = deps) => {
+      const data = {
+        keywordId: newId("kw", clock.now().getTime()),
+        projectId,
+        workspaceId: "wsp_1",
+        groupId: `kwg_brand_${projectId}`,
+        value,
+        sources: ["x", "reddit", "youtube", "linkedin"],
+        aliases: [],
+        excludedTerms: [],
+        filters: {},
+        caseSensitive: false,
+        active: true,
+        ...more,
+      };
+      await keywordEvent("keyword.created", data, to);
+      return data;
+    },
+    post: (projectId, fields = {}) => {
+      sequence += 1;
+      return {
+        projectId,
+        source: "x",
+        sourceId: `tweet-${sequence}`,
+        url: `https://x.com/someone/status/${sequence}`,
+        text: "Nothing to see here",
+        author: { id: "u1", handle: "@Someone", name: "Someone", followers: 10 },
+        publishedAt: new Date(clock.now().getTime() - 60_000).toISOString(),
+        collectedAt: clock.now().toISOString(),
+        lang: "en",
+        metrics: { likes: 1, replies: 0, shares: 0, views: 10 },
+        ...fields,
+      };
+    },
+    mentionCommits: () => commits.filter((writes) => writes.some((w) => w.collection === MENTIONS)),
     close: () => store.close(),
   };
 };

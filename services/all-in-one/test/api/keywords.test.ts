@@ -1,6 +1,8 @@
 import { type Actor, type ApiResponse, type Harness, startHarness } from "./harness";
-import { joinProject, memberIdOf, membershipEventApplied } from "./membership-events";
+import { busEvents, joinProject, memberIdOf, membershipEventApplied } from "./membership-events";
 import { createKeyword, createKeywordGroup, createProject, type KeywordData, keywordInput } from "./world";
+
+type UsageData = { limits: { keywords: { used: number; allowance: number } } };
 
 // Keywords and keyword groups beyond what every operation is tested for (operations.test.ts): the plan's
 // allowances, duplicate values under the case rule, the fixed default groups, deleting a group, listing
@@ -336,14 +338,19 @@ describe("a project the caller can no longer see", () => {
     expect((await groupsOf(owner, projectId)).map((g) => g.id)).toContain(groupId);
   });
 
-  it("answers 404 on an archived project's keywords and groups", async () => {
+  it("deactivates an archived project's keywords (freeing the allowance) and answers 404 on its keywords and groups", async () => {
     const owner = await h.newActor();
     const projectId = await createProject(h, owner);
     const keyword = await createKeyword(h, owner, projectId);
     const groupId = await createKeywordGroup(h, owner, projectId);
+    expect(((await h.call("get_usage", {}, owner.key)).body.data as UsageData).limits.keywords.used).toBe(1);
     const delivered = membershipEventApplied(h, "project.archived", (d) => d.projectId === projectId);
+    const deactivated = busEvents(h, "earshot.keyword.v1", 1, (e) => e.type === "keyword.deactivated" && (e.data as { keywordId: string }).keywordId === keyword.id);
     expect((await h.call("archive_project", { projectId }, owner.key)).status).toBe(200);
     await delivered;
+    // The keyword service's own deactivation, not only the edge dropping the membership.
+    await deactivated;
+    expect(((await h.call("get_usage", {}, owner.key)).body.data as UsageData).limits.keywords.used).toBe(0);
     const attempts: Array<[string, Record<string, unknown>]> = [
       ...reads(keyword.id, projectId),
       ["create_keyword", keywordInput(projectId)],

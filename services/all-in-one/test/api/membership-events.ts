@@ -36,3 +36,27 @@ export const memberIdOf = async (h: Harness, owner: Actor, projectId: string, us
   if (!row) throw new Error(`${userId} is not a member of ${projectId}`);
   return row.id;
 };
+
+/**
+ * Resolves with the events of `topic` that `match` accepts once `count` of them were published (after
+ * their service committed them): waiting on a service's own events instead of the clock.
+ */
+export const busEvents = async (h: Harness, topic: string, count: number, match: (event: CloudEvent) => boolean): Promise<CloudEvent[]> => {
+  const seen: CloudEvent[] = [];
+  let done!: (events: CloudEvent[]) => void;
+  const all = new Promise<CloudEvent[]>((resolve) => (done = resolve));
+  const subscription = await h.running.bus.subscribe(
+    { groupId: `test.${topic}.${Math.random().toString(36).slice(2)}`, topics: [topic], startFrom: "earliest" },
+    async (message) => {
+      const event = JSON.parse(message.value) as CloudEvent;
+      if (!match(event) || seen.some((e) => e.id === event.id)) return;
+      seen.push(event);
+      if (seen.length === count) done(seen);
+    },
+  );
+  try {
+    return await all;
+  } finally {
+    await subscription.stop();
+  }
+};

@@ -84,3 +84,29 @@ describe("keyword groups", () => {
     expect((await refusalOf(deleteKeywordGroup(world.deps, world.caller({ [projectId]: "viewer" }), rivals.group._id))).code).toBe("forbidden");
   });
 });
+
+describe("deleting a group with many inactive keywords", () => {
+  it("moves them to My brand in bounded commits and deletes the group", async () => {
+    const world = await openKeywordWorld();
+    const projectId = await world.newProject();
+    const editor = world.caller({ [projectId]: "editor" }, { allowances: { keywords: 1000 } });
+    const group = await createKeywordGroup(world.deps, editor, { projectId, name: "Old" });
+    for (let i = 0; i < 450; i++) {
+      const k = await createKeyword(world.deps, editor, keywordInput(projectId, `old ${i}`, { groupId: group.group._id }) as KeywordFields & { projectId: string });
+      await deleteKeyword(world.deps, editor, k._id);
+    }
+    const commit = world.store.commit.bind(world.store);
+    const sizes: number[] = [];
+    world.store.commit = async (writes) => {
+      sizes.push(writes.length);
+      return commit(writes);
+    };
+    await deleteKeywordGroup(world.deps, editor, group.group._id);
+    world.store.commit = commit;
+    expect(Math.max(...sizes)).toBeLessThan(450);
+    const [myBrand] = (await listKeywordGroups(world.deps, editor, { projectId })).groups;
+    expect(myBrand).toMatchObject({ keywordCount: 0, inactiveKeywordCount: 450 });
+    expect(await world.deps.collections.groups.findById(group.group._id)).toBeNull();
+    await world.close();
+  }, 60_000);
+});

@@ -111,30 +111,39 @@ export const updateKeywordGroup = (deps: KeywordDeps, caller: Caller, groupId: s
     return withCounts(deps, next);
   });
 
+/** Inactive keywords moved to My brand per commit when their group is deleted: bounded transactions. */
+const MOVE_BATCH = 200;
+
 /**
  * Deletes a custom group holding no active keyword. Its inactive keywords (kept for their history) move to
- * My brand, so a group that once had keywords can still be deleted. Keyword writes of the workspace go
- * through the workspace guard, so no keyword lands in the group between the check and the delete.
+ * My brand, in bounded commits, the group's delete in the last, so a group that once had many keywords can
+ * still be deleted. Keyword writes of the workspace go through the workspace guard, so no keyword lands in
+ * the group between a round's check and its commit.
  */
 export const deleteKeywordGroup = async (deps: KeywordDeps, caller: Caller, groupId: string): Promise<GroupView> => {
   const { group, access } = await loadGroup(deps, caller, groupId, "editor");
   if (group.kind !== "custom") throw fixed(group);
   const myBrand = (await ensureDefaultGroups(deps, access)).find((g) => g.kind === "my_brand") as KeywordGroupDoc;
-  return deps.guard.run(access.workspaceId, async (commit) => {
-    const current = await deps.collections.groups.findById(groupId);
-    if (!current) throw notFound("Keyword group");
-    const active = await deps.collections.keywords.count({ groupId, active: true });
-    if (active > 0) throw conflict(`The group holds ${active} active keyword${active === 1 ? "" : "s"}; move or delete them first.`, { groupId, activeKeywords: active });
-    const inactive = await deps.collections.keywords.find({ groupId, active: false });
-    const now = deps.clock.now();
-    const moved: KeywordDoc[] = inactive.map((k) => ({ ...k, groupId: myBrand._id, updatedAt: now, _v: (k._v ?? 1) + 1 }));
-    const writes: Write[] = [
-      ...moved.map((k, i) => ({ kind: "replace" as const, collection: KEYWORDS, doc: k, expectedVersion: inactive[i]?._v ?? 1 })),
-      { kind: "delete", collection: KEYWORD_GROUPS, id: groupId },
-    ];
-    await commit(writes, [...moved.map((k) => keywordEvent("keyword.updated", k, ["groupId"])), groupEvent("keyword_group.deleted", current)]);
-    return { group: current, keywordCount: 0, inactiveKeywordCount: 0 };
-  });
+  for (;;) {
+    const deleted = await deps.guard.run(access.workspaceId, async (commit): Promise<GroupView | undefined> => {
+      const current = await deps.collections.groups.findById(groupId);
+      if (!current) throw notFound("Keyword group");
+      const active = await deps.collections.keywords.count({ groupId, active: true });
+      if (active > 0) throw conflict(`The group holds ${active} active keyword${active === 1 ? "" : "s"}; move or delete them first.`, { groupId, activeKeywords: active });
+      const inactive = await deps.collections.keywords.find({ groupId, active: false }, { limit: MOVE_BATCH });
+      const now = deps.clock.now();
+      const moved: KeywordDoc[] = inactive.map((k) => ({ ...k, groupId: myBrand._id, updatedAt: now, _v: (k._v ?? 1) + 1 }));
+      const writes: Write[] = moved.map((k, i) => ({ kind: "replace" as const, collection: KEYWORDS, doc: k, expectedVersion: inactive[i]?._v ?? 1 }));
+      const events = moved.map((k) => keywordEvent("keyword.updated", k, ["groupId"]));
+      if (inactive.length === MOVE_BATCH) {
+        await commit(writes, events);
+        return undefined;
+      }
+      await commit([...writes, { kind: "delete", collection: KEYWORD_GROUPS, id: groupId }], [...events, groupEvent("keyword_group.deleted", current)]);
+      return { group: current, keywordCount: 0, inactiveKeywordCount: 0 };
+    });
+    if (deleted) return deleted;
+  }
 };
 
 export const listKeywordGroups = async (
@@ -148,5 +157,15 @@ export const listKeywordGroups = async (
   const page: Page<KeywordGroupDoc> = await withCursorErrors(() =>
     deps.collections.groups.findPage({ projectId: input.projectId }, { limit, cursor: input.cursor ?? null, sortField: "sortKey" }),
   );
-  return { groups: await Promise.all(page.items.map((g) => withCounts(deps, g))), nextCursor: page.nextCursor };
+  // Active keywords of a project are few (the allowance bounds them): one read, tallied per group.
+  const active = new Map<string, number>();
+  for (const k of await deps.collections.keywords.find({ projectId: input.projectId, active: true })) active.set(k.groupId, (active.get(k.groupId) ?? 0) + 1);
+  const groups = await Promise.all(
+    page.items.map(async (group) => ({
+      group,
+      keywordCount: active.get(group._id) ?? 0,
+      inactiveKeywordCount: await deps.collections.keywords.count({ groupId: group._id, active: false }),
+    })),
+  );
+  return { groups, nextCursor: page.nextCursor };
 };

@@ -71,6 +71,16 @@ const duplicate = async (deps: KeywordDeps, activeKey: string, self?: string) =>
 const duplicateConflict = (other: Pick<KeywordDoc, "_id" | "value"> | null) =>
   conflict(`The project already tracks "${other?.value ?? "this value"}" with the same case rule.`, other ? { keywordId: other._id } : undefined);
 
+/**
+ * Refuses a project archived since the access check. Archival deactivates keywords under the same
+ * workspace guard, so a write that passes this inside the guard commits before the archival's
+ * deactivation reads, or meets a version conflict and checks again.
+ */
+const requireLiveProject = async (deps: KeywordDeps, projectId: string, what: string) => {
+  const state = await deps.collections.projects.findById(projectId);
+  if (state?.status === "archived") throw notFound(what);
+};
+
 const checkAllowance = async (deps: KeywordDeps, caller: Caller, workspaceId: string) => {
   const used = await deps.collections.keywords.count({ workspaceId, active: true });
   if (used >= caller.allowances.keywords) throw usageLimited("keywords", caller.allowances.keywords);
@@ -102,6 +112,7 @@ export const createKeyword = async (
     effectKey,
     async (effect) => (await loadKeyword(deps, caller, effect.resourceId, "viewer")).keyword,
     async (commit) => {
+      await requireLiveProject(deps, projectId, "Project");
       const group = await targetGroup(deps, access, fields.groupId);
       const value = tidyPhrase(fields.value);
       const activeKey = activeKeyOf(projectId, value, fields.caseSensitive);
@@ -171,6 +182,7 @@ export const updateKeyword = async (deps: KeywordDeps, caller: Caller, keywordId
     // Read again under the guard: the version replaced is the one the checks saw.
     const current = await deps.collections.keywords.findById(keywordId);
     if (!current) throw notFound("Keyword");
+    await requireLiveProject(deps, current.projectId, "Keyword");
     const group = update.groupId === undefined || update.groupId === current.groupId ? { _id: current.groupId } : await targetGroup(deps, access, update.groupId);
     const { next, changed } = applyUpdate(current, update, group._id);
     if (changed.length === 0) return current;

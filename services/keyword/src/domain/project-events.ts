@@ -27,23 +27,37 @@ const setState = async (deps: KeywordDeps, projectId: string, workspaceId: strin
   await deps.collections.projects.updateOne({ _id: projectId }, { $set: { workspaceId, status, updatedAt: now } }, { upsert: true });
 };
 
-/** Deactivates every active keyword of an archived project, so they stop counting and being collected. */
-const deactivateProjectKeywords = async (deps: KeywordDeps, projectId: string) => {
+/**
+ * Deactivates every active keyword of an archived project, so they stop counting and being collected.
+ * Under the workspace guard: a keyword create or reactivation racing the archival either commits first
+ * (and is deactivated here) or re-checks after this and finds the project archived.
+ */
+const archiveProject = async (deps: KeywordDeps, projectId: string, workspaceId: string) => {
+  await setState(deps, projectId, workspaceId, "archived");
   for (;;) {
-    const batch = await deps.collections.keywords.find({ projectId, active: true }, { limit: ARCHIVE_BATCH });
-    if (batch.length === 0) return;
-    const now = deps.clock.now();
-    const next: KeywordDoc[] = batch.map((k) => ({
-      ...k,
-      active: false,
-      activeKey: undefined,
-      deactivatedAt: now,
-      deactivatedBy: "project_archived",
-      updatedAt: now,
-      _v: (k._v ?? 1) + 1,
-    }));
-    const writes: Write[] = next.map((k, i) => ({ kind: "replace", collection: KEYWORDS, doc: k, expectedVersion: batch[i]?._v ?? 1 }));
-    await deps.outbox.commit(writes, next.map((k) => keywordEvent("keyword.deactivated", k, ["active"])));
+    const done = await deps.guard.run(workspaceId, async (commit) => {
+      const batch = await deps.collections.keywords.find({ projectId, active: true }, { limit: ARCHIVE_BATCH });
+      // The last round commits too (nothing but the guard): a racing write that read the project before it
+      // was archived then meets a version conflict instead of committing an active keyword after this.
+      if (batch.length === 0) {
+        await commit([], []);
+        return true;
+      }
+      const now = deps.clock.now();
+      const next: KeywordDoc[] = batch.map((k) => ({
+        ...k,
+        active: false,
+        activeKey: undefined,
+        deactivatedAt: now,
+        deactivatedBy: "project_archived",
+        updatedAt: now,
+        _v: (k._v ?? 1) + 1,
+      }));
+      const writes: Write[] = next.map((k, i) => ({ kind: "replace", collection: KEYWORDS, doc: k, expectedVersion: batch[i]?._v ?? 1 }));
+      await commit(writes, next.map((k) => keywordEvent("keyword.deactivated", k, ["active"])));
+      return false;
+    });
+    if (done) return;
   }
 };
 
@@ -57,12 +71,11 @@ export const handleProjectEvent = async (deps: KeywordDeps, event: CloudEvent): 
       await ensureDefaultGroups(deps, { projectId, workspaceId });
       return;
     case "project.updated":
-      if (data.status && STATUSES.has(data.status)) await setState(deps, projectId, workspaceId, data.status as ProjectStateDoc["status"]);
-      if (data.status === "archived") await deactivateProjectKeywords(deps, projectId);
+      if (data.status === "archived") await archiveProject(deps, projectId, workspaceId);
+      else if (data.status && STATUSES.has(data.status)) await setState(deps, projectId, workspaceId, data.status as ProjectStateDoc["status"]);
       return;
     case "project.archived":
-      await setState(deps, projectId, workspaceId, "archived");
-      await deactivateProjectKeywords(deps, projectId);
+      await archiveProject(deps, projectId, workspaceId);
       return;
     default:
       return;

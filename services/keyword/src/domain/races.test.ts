@@ -60,3 +60,34 @@ describe("keyword races", () => {
     expect(codes.filter((c) => c === "ok").length).toBe(1);
   });
 });
+
+describe("archival racing keyword writes", () => {
+  it("never leaves an active keyword in a project archived while a create was between its checks and its commit", async () => {
+    const world = await openKeywordWorld();
+    const projectId = await world.newProject();
+    const caller = world.caller({ [projectId]: "editor" });
+    const other = world.replica();
+    // The create on the other replica reads the project (not archived yet), then the archival runs
+    // completely before the create commits.
+    const original = other.guard.runOnce.bind(other.guard);
+    other.guard.runOnce = ((...args: Parameters<typeof original>) => {
+      const [workspaceId, key, replay, fn] = args;
+      let archived = false;
+      return original(workspaceId, key, replay, async (commit) => {
+        const result = await fn(async (writes, events, effect) => {
+          if (!archived) {
+            archived = true;
+            await world.projectEvent("project.archived", { projectId, workspaceId: "wsp_1" });
+          }
+          await commit(writes, events, effect);
+        });
+        return result;
+      });
+    }) as typeof original;
+    const outcome = await createKeyword(other, caller, keywordInput(projectId, "Late") as KeywordFields & { projectId: string }).catch((e: { code: string }) => e.code);
+    expect(outcome).toBe("not_found");
+    expect(await world.deps.collections.keywords.count({ projectId, active: true })).toBe(0);
+    expect(await keywordsInUse(world.deps, "wsp_1")).toBe(0);
+    await world.close();
+  });
+});

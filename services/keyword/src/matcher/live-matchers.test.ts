@@ -49,3 +49,27 @@ describe("live matchers", () => {
     expect(live.matcherFor("prj_1")).toBeUndefined();
   });
 });
+
+describe("live matchers loading", () => {
+  it("applies an event that arrives while the project loads after the loaded keywords", async () => {
+    const live = new LiveMatchers();
+    let release!: (k: ReturnType<typeof Array.prototype.slice>) => void;
+    const fetched = new Promise<never[]>((resolve) => (release = resolve as typeof release));
+    const loading = live.ensure("prj_1", () => fetched);
+    const again = live.ensure("prj_1", async () => {
+      throw new Error("loads once");
+    });
+    live.apply("keyword.created", event("kw_9", "initech", { updatedAt: "2026-11-23T10:00:00.000Z" }));
+    release([]);
+    await Promise.all([loading, again]);
+    expect(live.matcherFor("prj_1")!.match(post("initech rocks")).map((h) => h.keywordId)).toEqual(["kw_9"]);
+  });
+
+  it("ignores a keyword state older than one it applied", () => {
+    const live = new LiveMatchers();
+    live.load("prj_1", []);
+    live.apply("keyword.deactivated", event("kw_1", "acme", { active: false, updatedAt: "2026-11-23T10:00:02.000Z" }));
+    live.apply("keyword.created", event("kw_1", "acme", { updatedAt: "2026-11-23T10:00:01.000Z" }));
+    expect(live.matcherFor("prj_1")!.match(post("acme"))).toEqual([]);
+  });
+});

@@ -18,6 +18,8 @@ export interface KeywordEventData {
   filters?: MatcherKeyword["filters"];
   caseSensitive?: boolean;
   active?: boolean;
+  /** ISO 8601; orders one keyword's states. */
+  updatedAt?: string;
 }
 
 const SOURCES = new Set<string>(["x", "reddit", "youtube", "linkedin"]);
@@ -46,11 +48,17 @@ export const keywordFromEvent = (d: KeywordEventData): MatcherKeyword => {
 
 interface ProjectEntry {
   keywords: Map<string, MatcherKeyword>;
+  /** The latest `updatedAt` applied per keyword, so an older state delivered late never wins. */
+  versions: Map<string, string>;
   matcher?: KeywordMatcher;
 }
 
+type PendingEvent = [type: string, data: KeywordEventData];
+
 export class LiveMatchers {
   private readonly projects = new Map<string, ProjectEntry>();
+  /** Projects being loaded: the events that arrive meanwhile, applied once the load is in. */
+  private readonly loading = new Map<string, { events: PendingEvent[]; done: Promise<void> }>();
   private compileCount = 0;
 
   /** Compiles so far: one per project after each change that a post then needed. */
@@ -65,7 +73,30 @@ export class LiveMatchers {
 
   /** Sets a project's active keywords, as loaded from the keyword service. */
   load(projectId: string, keywords: readonly MatcherKeyword[]): void {
-    this.projects.set(projectId, { keywords: new Map(keywords.map((k) => [k.id, k])) });
+    this.projects.set(projectId, { keywords: new Map(keywords.map((k) => [k.id, k])), versions: new Map() });
+  }
+
+  /**
+   * Loads a project once with `fetch` (however many posts ask at the same time). Events that arrive while
+   * it fetches are applied after the fetched keywords, so a change committed during the load is not lost.
+   */
+  async ensure(projectId: string, fetch: () => Promise<readonly MatcherKeyword[]>): Promise<void> {
+    if (this.projects.has(projectId)) return;
+    const pending = this.loading.get(projectId);
+    if (pending) return pending.done;
+    const events: PendingEvent[] = [];
+    const done = (async () => {
+      let keywords: readonly MatcherKeyword[];
+      try {
+        keywords = await fetch();
+      } finally {
+        this.loading.delete(projectId);
+      }
+      this.load(projectId, keywords);
+      for (const [type, data] of events) this.apply(type, data);
+    })();
+    this.loading.set(projectId, { events, done });
+    return done;
   }
 
   /** Forgets a project (paused, archived, or to be loaded again). */
@@ -76,8 +107,18 @@ export class LiveMatchers {
   /** Applies one keyword event; events of projects not loaded are skipped (their load reads the result). */
   apply(type: string, data: KeywordEventData): void {
     if (!type.startsWith("keyword.") || !data.projectId || !data.keywordId) return;
+    const pending = this.loading.get(data.projectId);
+    if (pending) {
+      pending.events.push([type, data]);
+      return;
+    }
     const entry = this.projects.get(data.projectId);
     if (!entry) return;
+    if (data.updatedAt) {
+      const seen = entry.versions.get(data.keywordId);
+      if (seen !== undefined && seen > data.updatedAt) return;
+      entry.versions.set(data.keywordId, data.updatedAt);
+    }
     if (data.active && type !== "keyword.deactivated") entry.keywords.set(data.keywordId, keywordFromEvent(data));
     else entry.keywords.delete(data.keywordId);
     entry.matcher = undefined;

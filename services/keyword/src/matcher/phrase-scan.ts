@@ -51,6 +51,13 @@ export const scanField = (text: string, field: number, folded: FrozenTrie | unde
       if (i === size) return;
     }
     let cp = text.charCodeAt(i);
+    if (cp === 0x20) {
+      // The commonest separator, and no phrase starts with a space.
+      prevWord = false;
+      prevNoSpace = false;
+      i++;
+      continue;
+    }
     let width = 1;
     if (cp >= HIGH_MIN && cp <= HIGH_MAX && i + 1 < size) {
       const low = text.charCodeAt(i + 1);

@@ -1,3 +1,4 @@
+import { DomainError } from "../errors";
 import { waitFor } from "../testing/tmp";
 import type { DeliveredMessage, EventBus } from "./port";
 import { deadLetterTopic, readDeadLetter } from "./redelivery";
@@ -112,6 +113,47 @@ export const describeBusContract = (adapterName: string, factory: () => Promise<
         error: "cannot handle poison",
         offset: expect.any(String),
       });
+      expect(fx.bus.metrics.deadLettered.value({ topic, group: groupId })).toBe(1);
+    }, timeoutMs * 3 + 5_000);
+
+    it("hands a burst to a batch subscription in runs of at most maxBatch, in order per key", async () => {
+      const topic = fx.topic("batches");
+      const calls: string[][] = [];
+      await fx.bus.subscribeBatches({ groupId: group("g"), topics: [topic], maxBatch: 10 }, async (ms) => void calls.push(ms.map((m) => m.value)));
+      await fx.bus.publish(Array.from({ length: 50 }, (_, i) => ({ topic, key: "prj_1", value: String(i) })));
+      await waitFor(() => calls.flat().length === 50, timeoutMs);
+      expect(calls.flat()).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+      expect(Math.max(...calls.map((c) => c.length))).toBeLessThanOrEqual(10);
+      expect(calls.length).toBeLessThan(50);
+    }, timeoutMs + 5_000);
+
+    it("retries a batch whose failure is transient as a whole", async () => {
+      const topic = fx.topic("batch-outage");
+      const calls: string[][] = [];
+      await fx.bus.subscribeBatches({ groupId: group("g"), topics: [topic], maxBatch: 10, redelivery: quick }, async (ms) => {
+        calls.push(ms.map((m) => m.value));
+        if (calls.length === 1) throw new DomainError("unavailable", "store away");
+      });
+      await fx.bus.publish(["1", "2", "3"].map((value) => ({ topic, key: "k", value })));
+      await waitFor(() => calls.length === 2, timeoutMs);
+      expect(calls[1]).toEqual(calls[0]);
+      expect(calls[0]!.length).toBeGreaterThan(1);
+    }, timeoutMs + 5_000);
+
+    it("splits a batch failing on its own, handles the good messages and dead-letters the poison one", async () => {
+      const topic = fx.topic("batch-poison");
+      const groupId = group("g");
+      const handled: string[] = [];
+      const letters: DeliveredMessage[] = [];
+      await fx.bus.subscribe({ groupId: group("dlq-reader"), topics: [deadLetterTopic(topic)] }, async (m) => void letters.push(m));
+      await fx.bus.subscribeBatches({ groupId, topics: [topic], maxBatch: 10, redelivery: { ...quick, maxAttempts: 2 } }, async (ms) => {
+        if (ms.some((m) => m.value === "poison")) throw new Error("cannot handle poison");
+        handled.push(...ms.map((m) => m.value));
+      });
+      await fx.bus.publish(["a", "poison", "b"].map((value) => ({ topic, key: "k", value })));
+      await waitFor(() => handled.length === 2 && letters.length === 1, timeoutMs * 3);
+      expect(handled).toEqual(["a", "b"]);
+      expect(readDeadLetter(letters[0] as DeliveredMessage)).toMatchObject({ original: { value: "poison" }, group: groupId, attempts: 2 });
       expect(fx.bus.metrics.deadLettered.value({ topic, group: groupId })).toBe(1);
     }, timeoutMs * 3 + 5_000);
 

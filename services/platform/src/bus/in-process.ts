@@ -1,6 +1,8 @@
 import type { Logger } from "../logger";
 import { createBusMetrics, type WritableBusMetrics } from "./metrics";
 import {
+  type BatchHandler,
+  type BatchSubscribeOptions,
   type BusMessage,
   type DeliveredMessage,
   type EventBus,
@@ -10,12 +12,13 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from "./port";
-import { abortableSleep, deliverWithRedelivery, type RedeliveryWait, resolveRedelivery } from "./redelivery";
+import { abortableSleep, checkMaxBatch, deliverBatchWithRedelivery, type RedeliveryWait, resolveRedelivery } from "./redelivery";
 
 // The embedded default's bus. Kafka semantics on one process: topics split into partitions by key, a
 // retained log per partition, consumer groups with their own positions (kept when a group stops, as Kafka
-// keeps committed offsets), one message at a time per partition and group (so order per key holds), and
-// the shared redelivery policy (bounded retries, then `<topic>.dlq`).
+// keeps committed offsets), one message (or, for a batch subscription, one run of consecutive messages) at
+// a time per partition and group (so order per key holds), and the shared redelivery policy (bounded
+// retries, then `<topic>.dlq`).
 //
 // publish() resolves only when every group subscribed at that moment has handled the message (or
 // dead-lettered it). The outbox relay marks an event published only after that, so an event is never lost
@@ -44,7 +47,9 @@ interface Entry {
 
 interface Group {
   id: string;
-  handler: MessageHandler;
+  /** A single-message subscription is a batch subscription of at most one message. */
+  handler: BatchHandler;
+  maxBatch: number;
   topics: Set<string>;
   policy: RedeliveryPolicy;
   /** Next offset to deliver, per topic and partition; outlives the subscription, like a committed offset. */
@@ -146,10 +151,11 @@ export class InProcessBus implements EventBus {
           const base = (this.bases.get(topic) as number[])[partition] as number;
           // A position behind the log's start belongs to messages trimmed while the group was away.
           const position = Math.max(group.positions.get(key) ?? base, base);
-          const entry = entries[position - base];
-          if (!entry || group.stop.signal.aborted) break;
-          const outcome = await deliverWithRedelivery({
-            message: entry.message,
+          const batch = entries.slice(position - base, position - base + group.maxBatch);
+          if (batch.length === 0 || group.stop.signal.aborted) break;
+          let settled = 0;
+          const outcome = await deliverBatchWithRedelivery({
+            messages: batch.map((e) => e.message),
             groupId: group.id,
             handler: group.handler,
             policy: group.policy,
@@ -159,11 +165,15 @@ export class InProcessBus implements EventBus {
             deadLetter: async (letter) => void this.append([letter]),
             metrics: this.metrics,
             ...(this.options.logger ? { logger: this.options.logger } : {}),
+            settled: () => {
+              const entry = batch[settled] as Entry;
+              settled += 1;
+              group.positions.set(key, position + settled);
+              entry.done.get(group.id)?.();
+              entry.done.delete(group.id);
+            },
           });
           if (outcome === "stopped") break;
-          group.positions.set(key, position + 1);
-          entry.done.get(group.id)?.();
-          entry.done.delete(group.id);
         }
       } catch (err) {
         // Only the dead-letter append can throw here; the message stays unhandled at the group's position.
@@ -174,12 +184,17 @@ export class InProcessBus implements EventBus {
     })();
   }
 
-  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeBatches({ ...options, maxBatch: 1 }, (messages) => handler(messages[0] as DeliveredMessage));
+  }
+
+  async subscribeBatches(options: BatchSubscribeOptions, handler: BatchHandler): Promise<Subscription> {
     if (this.closed) throw new Error("The bus is closed.");
     if (this.groups.has(options.groupId)) throw new Error(`Group ${options.groupId} already has a consumer in this process.`);
     const group: Group = {
       id: options.groupId,
       handler,
+      maxBatch: checkMaxBatch(options.maxBatch),
       topics: new Set(options.topics),
       policy: resolveRedelivery(this.options.redelivery, options.redelivery),
       positions: new Map(this.committed.get(options.groupId) ?? []),

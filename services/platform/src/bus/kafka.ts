@@ -1,5 +1,7 @@
 import {
   type Consumer,
+  type ConsumerRunConfig,
+  type EachBatchPayload,
   type EachMessagePayload,
   type IHeaders,
   Kafka,
@@ -12,8 +14,27 @@ import {
 import type { Logger } from "../logger";
 import { toKafkaJsError } from "./kafka-errors";
 import { createBusMetrics } from "./metrics";
-import type { BusMessage, DeliveredMessage, EventBus, MessageHandler, RedeliveryPolicy, SubscribeOptions, Subscription } from "./port";
-import { abortableSleep, deadLetterTopic, deliverWithRedelivery, type RedeliveryOutcome, type RedeliveryWait, resolveRedelivery } from "./redelivery";
+import type {
+  BatchHandler,
+  BatchSubscribeOptions,
+  BusMessage,
+  DeliveredMessage,
+  EventBus,
+  MessageHandler,
+  RedeliveryPolicy,
+  SubscribeOptions,
+  Subscription,
+} from "./port";
+import {
+  abortableSleep,
+  checkMaxBatch,
+  deadLetterTopic,
+  deliverBatchWithRedelivery,
+  deliverWithRedelivery,
+  type RedeliveryOutcome,
+  type RedeliveryWait,
+  resolveRedelivery,
+} from "./redelivery";
 
 // The production bus on Kafka (kafkajs). One idempotent producer for the whole bus, one consumer per
 // subscription, topics created on first use because production clusters disable auto-creation.
@@ -215,14 +236,30 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
     });
   };
 
-  const subscribe = async (sub: SubscribeOptions, handler: MessageHandler): Promise<Subscription> => {
+  /** What the consumer of a subscription runs: eachMessage or eachBatch over the shared redelivery. */
+  interface Consuming {
+    consumer: Consumer;
+    policy: RedeliveryPolicy;
+    /** Aborted when the subscription stops: wakes a redelivery backoff, so disconnect() does not wait it out. */
+    signal: AbortSignal;
+    /** Only reachable if a kafkajs restart raced with stop(): refuses to hand a stopped subscription anything. */
+    refuseIfStopped: () => void;
+  }
+
+  const deliveryFailed = (err: unknown, where: Record<string, unknown>): never => {
+    log?.warn({ err, ...where }, "message neither handled nor dead-lettered; it will be fetched again");
+    // Thrown back to kafkajs: the offset stays uncommitted (earlier messages of the batch are committed)
+    // and the partition is fetched again from this message after the retry backoff.
+    throw toKafkaJsError(err);
+  };
+
+  const consume = async (sub: SubscribeOptions, runConfig: (c: Consuming) => ConsumerRunConfig): Promise<Subscription> => {
     assertOpen();
     const policy = resolveRedelivery(options.redelivery, sub.redelivery);
     // The dead-letter topics too, up front: a missing one should fail the start, not the first poison message.
     await ensureTopics([...sub.topics, ...sub.topics.map(deadLetterTopic)]);
 
     let stopped = false;
-    // Wakes a redelivery backoff when the subscription stops, so disconnect() does not wait it out.
     const stopRequested = new AbortController();
     const consumer: Consumer = kafka.consumer({
       groupId: sub.groupId,
@@ -244,44 +281,11 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       else log?.error(fields, "Kafka consumer crashed and will not restart; this subscription receives nothing more");
     });
 
-    const eachMessage = async ({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> => {
-      if (stopped) {
-        // Only reachable if a kafkajs restart raced with stop(): never hand a stopped subscription a
-        // message; stop that consumer again and leave the offset for whoever takes the partition over.
-        void consumer.disconnect().catch(() => undefined);
-        throw new KafkaJSError("The subscription is stopped.", { retriable: true });
-      }
-      let outcome: RedeliveryOutcome;
-      try {
-        outcome = await deliverWithRedelivery({
-          message: toDelivered(topic, partition, message),
-          groupId: sub.groupId,
-          handler,
-          policy,
-          wait,
-          signal: stopRequested.signal,
-          deadLetter: (letter) => publish([letter]),
-          metrics,
-          ...(log ? { logger: log } : {}),
-          // kafkajs heartbeats only after a handled message or an empty fetch. Without this, backoffs adding
-          // up past the session timeout would get the member evicted and the group rebalanced. A rebalance
-          // it reports ends this attempt: thrown to kafkajs, which rejoins; the message comes back from its
-          // uncommitted offset to whoever owns the partition then.
-          afterFailure: () => heartbeat(),
-        });
-      } catch (err) {
-        log?.warn(
-          { err, group: sub.groupId, topic, partition, offset: message.offset },
-          "message neither handled nor dead-lettered; it will be fetched again",
-        );
-        // Thrown back to kafkajs: the offset stays uncommitted (earlier messages of the batch are
-        // committed) and the partition is fetched again from this message after the retry backoff.
-        throw toKafkaJsError(err);
-      }
-      if (outcome === "stopped") {
-        // Neither handled nor dead-lettered: the offset must not be committed.
-        throw new KafkaJSError("The subscription stopped before the message was handled.", { retriable: true });
-      }
+    const refuseIfStopped = (): void => {
+      if (!stopped) return;
+      // Stop that consumer again and leave the offset for whoever takes the partition over.
+      void consumer.disconnect().catch(() => undefined);
+      throw new KafkaJSError("The subscription is stopped.", { retriable: true });
     };
 
     const stopConsumer = async (): Promise<void> => {
@@ -299,7 +303,7 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       await consumer.subscribe({ topics: sub.topics, fromBeginning: sub.startFrom !== "latest" });
       // Resolves once the consumer has joined its group (or crashed trying, which the CRASH listener
       // reports); fetching then runs in the background.
-      await consumer.run({ autoCommit: true, eachMessage });
+      await consumer.run(runConfig({ consumer, policy, signal: stopRequested.signal, refuseIfStopped }));
     } catch (err) {
       await stopConsumer().catch((e: unknown) => log?.warn({ err: e }, "could not disconnect a Kafka consumer that failed to start"));
       throw err;
@@ -322,6 +326,78 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
     return subscription;
   };
 
+  const subscribe = (sub: SubscribeOptions, handler: MessageHandler): Promise<Subscription> =>
+    consume(sub, ({ policy, signal, refuseIfStopped }) => ({
+      autoCommit: true,
+      eachMessage: async ({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> => {
+        refuseIfStopped();
+        let outcome: RedeliveryOutcome;
+        try {
+          outcome = await deliverWithRedelivery({
+            message: toDelivered(topic, partition, message),
+            groupId: sub.groupId,
+            handler,
+            policy,
+            wait,
+            signal,
+            deadLetter: (letter) => publish([letter]),
+            metrics,
+            ...(log ? { logger: log } : {}),
+            // kafkajs heartbeats only after a handled message or an empty fetch. Without this, backoffs adding
+            // up past the session timeout would get the member evicted and the group rebalanced. A rebalance
+            // it reports ends this attempt: thrown to kafkajs, which rejoins; the message comes back from its
+            // uncommitted offset to whoever owns the partition then.
+            afterFailure: () => heartbeat(),
+          });
+        } catch (err) {
+          return deliveryFailed(err, { group: sub.groupId, topic, partition, offset: message.offset });
+        }
+        if (outcome === "stopped") {
+          // Neither handled nor dead-lettered: the offset must not be committed.
+          throw new KafkaJSError("The subscription stopped before the message was handled.", { retriable: true });
+        }
+      },
+    }));
+
+  const subscribeBatches = (sub: BatchSubscribeOptions, handler: BatchHandler): Promise<Subscription> => {
+    const maxBatch = checkMaxBatch(sub.maxBatch);
+    return consume(sub, ({ policy, signal, refuseIfStopped }) => ({
+      autoCommit: true,
+      // Offsets are resolved here as messages settle, never for a whole fetch that was not handled.
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload): Promise<void> => {
+        refuseIfStopped();
+        const messages = batch.messages.map((m) => toDelivered(batch.topic, batch.partition, m));
+        for (let i = 0; i < messages.length; i += maxBatch) {
+          // Stopping, or the partition was sought elsewhere (a rebalance): what is left is not ours to handle.
+          if (!isRunning() || isStale()) return;
+          const run = messages.slice(i, i + maxBatch);
+          let outcome: "handled" | "stopped";
+          try {
+            outcome = await deliverBatchWithRedelivery({
+              messages: run,
+              groupId: sub.groupId,
+              handler,
+              policy,
+              wait,
+              signal,
+              deadLetter: (letter) => publish([letter]),
+              metrics,
+              ...(log ? { logger: log } : {}),
+              afterFailure: () => heartbeat(),
+              settled: (m) => resolveOffset(m.offset),
+            });
+          } catch (err) {
+            return deliveryFailed(err, { group: sub.groupId, topic: batch.topic, partition: batch.partition, offset: run[0]?.offset });
+          }
+          if (outcome === "stopped") throw new KafkaJSError("The subscription stopped before the batch was handled.", { retriable: true });
+          await heartbeat();
+          await commitOffsetsIfNecessary();
+        }
+      },
+    }));
+  };
+
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       // Everything is released even when one part fails; the failures are reported together.
@@ -339,5 +415,5 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
       }
     })());
 
-  return { kind: "kafka", metrics, publish, subscribe, close };
+  return { kind: "kafka", metrics, publish, subscribe, subscribeBatches, close };
 };

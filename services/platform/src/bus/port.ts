@@ -21,6 +21,14 @@ export interface DeliveredMessage extends BusMessage {
  */
 export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
 
+/**
+ * Consecutive messages of one partition, in order, handled together: all of them count as handled when it
+ * resolves. One that throws gets the same messages again while the failure is transient (an outage); any
+ * other failure splits the batch, and each of its messages is then delivered alone under the redelivery
+ * policy, so one poison message is dead-lettered without taking its neighbours along.
+ */
+export type BatchHandler = (messages: DeliveredMessage[]) => Promise<void>;
+
 /** How often, and how patiently, a failing message is handed to a group again before it is dead-lettered. */
 export interface RedeliveryPolicy {
   /** Deliveries of one message to one group, the first included. Default 5. */
@@ -49,6 +57,14 @@ export interface SubscribeOptions {
    * published just as the subscription starts may be missed.
    */
   startFrom?: "earliest" | "latest";
+}
+
+export interface BatchSubscribeOptions extends SubscribeOptions {
+  /**
+   * Most messages per call (1..10,000). The bus hands what has arrived, up to this many; it never waits for
+   * a batch to fill, so a quiet topic gets batches of one and a burst gets full ones.
+   */
+  maxBatch: number;
 }
 
 export interface Subscription {
@@ -81,6 +97,11 @@ export interface EventBus {
   /** Resolves once the messages are durably accepted (Kafka: acks=all; in-process: handled by every subscribed group). */
   publish(messages: BusMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<Subscription>;
+  /**
+   * Like `subscribe`, with the messages of a partition handed over in batches: for consumers whose work
+   * is cheaper done together (one commit for many messages) than one message at a time.
+   */
+  subscribeBatches(options: BatchSubscribeOptions, handler: BatchHandler): Promise<Subscription>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from "../logger";
 import type { WritableBusMetrics } from "./metrics";
-import type { BusMessage, DeliveredMessage, MessageHandler, RedeliveryPolicy } from "./port";
+import type { BatchHandler, BusMessage, DeliveredMessage, MessageHandler, RedeliveryPolicy } from "./port";
 import { isTransient } from "./transient";
 
 // The one redelivery policy of every bus adapter: a failing handler gets the message again after an
@@ -173,4 +173,58 @@ export const deliverWithRedelivery = async (run: RedeliveryRun): Promise<Redeliv
     "message handling failed on every attempt; moved to the dead-letter topic",
   );
   return "dead-lettered";
+};
+
+/** Bounds of `maxBatch`: a batch is held in memory and handled in one go. */
+export const MAX_BATCH = 10_000;
+
+export const checkMaxBatch = (maxBatch: number): number => {
+  if (!Number.isInteger(maxBatch) || maxBatch < 1 || maxBatch > MAX_BATCH) throw new Error(`maxBatch must be an integer from 1 to ${MAX_BATCH}, got ${maxBatch}`);
+  return maxBatch;
+};
+
+export interface BatchRedeliveryRun extends Omit<RedeliveryRun, "message" | "handler"> {
+  /** Consecutive messages of one partition, oldest first. */
+  messages: DeliveredMessage[];
+  handler: BatchHandler;
+  /** Called, in order, for each message the adapter may move past (handled or dead-lettered). */
+  settled: (message: DeliveredMessage) => void;
+}
+
+/**
+ * Delivers a batch: the whole batch again while its failures are transient (an outage, at the capped
+ * backoff, as for one message), and on a failure of its own each message alone through
+ * `deliverWithRedelivery`, so the policy, the dead letters and the metrics are those of single messages.
+ * `stopped`: the subscription stopped; the messages not reported to `settled` stay for the group.
+ */
+export const deliverBatchWithRedelivery = async (run: BatchRedeliveryRun): Promise<"handled" | "stopped"> => {
+  const { messages, handler, policy, logger } = run;
+  const first = messages[0];
+  if (!first) return "handled";
+  if (messages.length > 1) {
+    const where = { group: run.groupId, topic: first.topic, partition: first.partition, offset: first.offset, count: messages.length };
+    for (let attempt = 1; ; attempt++) {
+      if (run.signal.aborted) return "stopped";
+      try {
+        await handler(messages);
+        for (const m of messages) run.settled(m);
+        return "handled";
+      } catch (err) {
+        if (!isTransient(err)) {
+          logger?.warn({ err, ...where }, "batch handling failed; delivering its messages one by one");
+          break;
+        }
+        const delayMs = backoffDelay(policy, attempt);
+        logger?.warn({ err, ...where, attempt, transient: true, delayMs }, "batch handling failed; redelivering");
+        await run.afterFailure?.();
+        await run.wait(delayMs, run.signal);
+      }
+    }
+  }
+  for (const message of messages) {
+    const outcome = await deliverWithRedelivery({ ...run, message, handler: (m) => handler([m]) });
+    if (outcome === "stopped") return "stopped";
+    run.settled(message);
+  }
+  return "handled";
 };

@@ -5,7 +5,7 @@ import { systemClock } from "../clock";
 import { silentLogger } from "../logger";
 import { openEmbeddedStore } from "../store/embedded";
 import { buildCloudEvent, topicForDomain } from "./cloud-event";
-import { PROCESSED_EVENTS_COLLECTION, subscribeEvents } from "./consumer";
+import { PROCESSED_EVENTS_COLLECTION, subscribeEventBatches, subscribeEvents } from "./consumer";
 
 const topic = topicForDomain("project");
 const eventMessage = (id: string) => {
@@ -68,5 +68,58 @@ describe("event consumer", () => {
     expect(bus.metrics.deadLettered.readings()).toEqual([]);
     await bus.close();
     await store.close();
+  });
+
+  describe("in batches", () => {
+    const open = async () => ({ bus: createInProcessBus({ wait: async () => undefined }), store: await openEmbeddedStore() });
+
+    it("hands a burst over in few calls, each event once, and skips the events handled before", async () => {
+      const { bus, store } = await open();
+      const calls: string[][] = [];
+      const options = { bus, store, clock: systemClock, logger: silentLogger(), groupId: "posts", topics: [topic], maxBatch: 100 };
+      const sub = await subscribeEventBatches({ ...options, handle: async (events) => void calls.push(events.map((e) => e.id)) });
+      const ids = Array.from({ length: 250 }, (_, i) => `evt_${String(i).padStart(3, "0")}`);
+      // One repeat inside the burst, and the burst's first event again afterwards.
+      await bus.publish([...ids, "evt_007"].map(eventMessage));
+      await bus.publish([eventMessage("evt_000")]);
+      expect(calls.flat()).toEqual(ids);
+      expect(calls.length).toBeLessThanOrEqual(3);
+      expect(await store.collection(PROCESSED_EVENTS_COLLECTION).count({})).toBe(250);
+      // A consumer started again (a restart) finds them handled too.
+      await sub.stop();
+      await store.collection(PROCESSED_EVENTS_COLLECTION).deleteOne({ _id: "posts:evt_249" });
+      const again: string[] = [];
+      await bus.publish([eventMessage("evt_249"), eventMessage("evt_100")]);
+      await subscribeEventBatches({ ...options, handle: async (events) => void again.push(...events.map((e) => e.id)) });
+      await bus.publish([eventMessage("evt_250")]);
+      expect(again).toEqual(["evt_249", "evt_250"]);
+      await bus.close();
+      await store.close();
+    });
+
+    it("records nothing as handled when the batch handler fails, so the events come again", async () => {
+      const { bus, store } = await open();
+      let calls = 0;
+      await subscribeEventBatches({
+        bus,
+        store,
+        clock: systemClock,
+        logger: silentLogger(),
+        groupId: "posts",
+        topics: [topic],
+        maxBatch: 10,
+        redelivery: { maxAttempts: 1 },
+        handle: async () => {
+          calls += 1;
+          throw new Error("cannot");
+        },
+      });
+      await bus.publish([eventMessage("evt_1"), eventMessage("evt_2")]);
+      // The batch, then each event alone (dead-lettered after its one attempt).
+      expect(calls).toBe(3);
+      expect(await store.collection(PROCESSED_EVENTS_COLLECTION).count({})).toBe(0);
+      await bus.close();
+      await store.close();
+    });
   });
 });

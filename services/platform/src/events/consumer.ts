@@ -67,3 +67,61 @@ export const subscribeEvents = async (options: EventConsumerOptions): Promise<Su
     }
   });
 };
+
+export interface EventBatchConsumerOptions extends Omit<EventConsumerOptions, "handle"> {
+  /** Most events per call; the bus hands what has arrived, up to this many (see BatchSubscribeOptions). */
+  maxBatch: number;
+  /**
+   * Handles the events of a batch not handled before, in their order (at least one). When it resolves they
+   * are all recorded as handled; when it throws, the batch comes again (split into single events unless
+   * the failure is transient), so it must tolerate seeing some of them twice.
+   */
+  handle: (events: CloudEvent[]) => Promise<void>;
+}
+
+/**
+ * `subscribeEvents` for consumers that do their work for many events at once: the repeats of a batch are
+ * found with one read and the batch is recorded as handled with one write.
+ */
+export const subscribeEventBatches = async (options: EventBatchConsumerOptions): Promise<Subscription> => {
+  const processed = options.store.collection<ProcessedEvent>(PROCESSED_EVENTS_COLLECTION);
+  await ensureProcessedEventIndexes(options.store);
+  const markerOf = (event: CloudEvent) => `${options.groupId}:${event.id}`;
+  return options.bus.subscribeBatches(
+    {
+      groupId: options.groupId,
+      topics: options.topics,
+      maxBatch: options.maxBatch,
+      ...(options.redelivery ? { redelivery: options.redelivery } : {}),
+      ...(options.startFrom ? { startFrom: options.startFrom } : {}),
+    },
+    async (messages) => {
+      const byMarker = new Map<string, CloudEvent>();
+      for (const message of messages) {
+        const event = parseCloudEvent(message.value);
+        if (!event) options.logger.error({ topic: message.topic, offset: message.offset }, "dropping a message that is not a CloudEvent");
+        // A repeat inside the batch is one event.
+        else if (!byMarker.has(markerOf(event))) byMarker.set(markerOf(event), event);
+      }
+      if (byMarker.size === 0) return;
+      const seen = await processed.find({ _id: { $in: [...byMarker.keys()] } });
+      for (const marker of seen) byMarker.delete(marker._id);
+      if (seen.length > 0) options.logger.debug({ count: seen.length }, "duplicate events skipped");
+      if (byMarker.size === 0) return;
+      await options.handle([...byMarker.values()]);
+      const now = options.clock.now();
+      const markers = [...byMarker.keys()].map((_id) => ({ _id, processedAt: now }));
+      try {
+        await processed.insertMany(markers);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        // Another consumer of the group recorded some of them meanwhile (a rebalance): record the rest.
+        for (const marker of markers) {
+          await processed.insertOne(marker).catch((e: unknown) => {
+            if (!isUniqueViolation(e)) throw e;
+          });
+        }
+      }
+    },
+  );
+};

@@ -5,3 +5,4 @@ export * from "./server";
 export * from "./client";
 export * from "./call-context";
 export * from "./health";
+export * from "./common-enums";

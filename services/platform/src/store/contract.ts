@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { DomainError } from "../errors";
 import { InvalidCursorError } from "./checks";
 import { type Doc, type DocumentStore, IndexConflictError, UniqueViolationError, UnsupportedQueryError, VersionConflictError } from "./port";
@@ -11,6 +12,27 @@ export interface StoreFixture {
   reopen: () => Promise<DocumentStore>;
   cleanup: () => Promise<void>;
 }
+
+/** Rows of the paged-list tests: an equality field and two sort fields that sort after it by name. */
+interface Row extends Doc {
+  group: string | string[];
+  rank: number;
+  stamp: Date;
+  tags: string[];
+}
+
+const ROW_CONDITIONS: Array<{ filter: Record<string, unknown>; test: (r: Row) => boolean }> = [
+  { filter: {}, test: () => true },
+  { filter: { tags: "a" }, test: (r) => r.tags.includes("a") },
+  { filter: { rank: { $gte: 2 } }, test: (r) => r.rank >= 2 },
+  { filter: { $or: [{ tags: "b" }, { rank: 0 }] }, test: (r) => r.tags.includes("b") || r.rank === 0 },
+  { filter: { rank: { $gt: 0, $lt: 3 } }, test: (r) => r.rank > 0 && r.rank < 3 },
+  { filter: { rank: { $lte: 2 }, tags: "c" }, test: (r) => r.rank <= 2 && r.tags.includes("c") },
+  {
+    filter: { stamp: { $gte: new Date(Date.UTC(2026, 0, 1, 0, 0, 1)), $lt: new Date(Date.UTC(2026, 0, 1, 0, 0, 3)) } },
+    test: (r) => r.stamp.getUTCSeconds() >= 1 && r.stamp.getUTCSeconds() < 3,
+  },
+];
 
 interface Item extends Doc {
   name: string;
@@ -304,6 +326,98 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       expect(second.nextCursor).toBeNull();
     });
 
+    // Lists page an equality ordered by another field with a compound index on both (the embedded store
+    // walks that index instead of sorting every match): pages must come out exactly as without it.
+    it("pages an equality ordered by a field of a compound index exactly as a sorted filter reads it", async () => {
+      const row = fc.record({
+        group: fc.constantFrom("p", "q"),
+        rank: fc.integer({ min: 0, max: 4 }),
+        second: fc.integer({ min: 0, max: 3 }),
+        tags: fc.subarray(["a", "b", "c"]),
+      });
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(row, { maxLength: 40 }),
+          fc.constantFrom<"rank" | "stamp">("rank", "stamp"),
+          fc.constantFrom<1 | -1>(1, -1),
+          fc.integer({ min: 1, max: 8 }),
+          fc.nat({ max: ROW_CONDITIONS.length - 1 }),
+          async (raw, sortField, direction, limit, which) => {
+            run += 1;
+            const rows = store.collection<Row>(`rows_${run}`);
+            await rows.ensureIndex({ fields: { group: 1, [sortField]: direction } });
+            // Ids in another order than insertion, and many ties on the sort field.
+            const docs: Row[] = raw.map((r, i) => ({
+              _id: `row_${String((i * 7919) % 1000).padStart(3, "0")}_${i}`,
+              group: r.group,
+              rank: r.rank,
+              stamp: new Date(Date.UTC(2026, 0, 1, 0, 0, r.second)),
+              tags: r.tags,
+            }));
+            if (docs.length > 0) await rows.insertMany(docs);
+            const condition = ROW_CONDITIONS[which] as (typeof ROW_CONDITIONS)[number];
+            const read: string[] = [];
+            let cursor: string | null = null;
+            do {
+              const page: Awaited<ReturnType<typeof rows.findPage>> = await rows.findPage({ group: "p", ...condition.filter }, { limit, cursor, sortField, direction });
+              expect(page.items.length).toBeLessThanOrEqual(limit);
+              read.push(...page.items.map((d) => d._id));
+              cursor = page.nextCursor;
+            } while (cursor);
+            const value = (r: Row) => (sortField === "rank" ? r.rank : r.stamp.getTime());
+            const expected = docs
+              .filter((r) => r.group === "p" && condition.test(r))
+              .sort((a, b) => direction * (value(a) - value(b)) || direction * (a._id < b._id ? -1 : 1))
+              .map((r) => r._id);
+            expect(read).toEqual(expected);
+          },
+        ),
+        { seed: 20261123, numRuns: 40 },
+      );
+    });
+
+    it("keeps a paged equality on a compound index right while rows arrive between pages", async () => {
+      const rows = store.collection<Row>("rows_live");
+      await rows.ensureIndex({ fields: { group: 1, rank: -1 } });
+      const stamp = new Date("2026-01-01T00:00:00Z");
+      const first = Array.from({ length: 30 }, (_, i) => ({ _id: `row_${String(i).padStart(3, "0")}`, group: "p", rank: i % 10, stamp, tags: [] }));
+      await rows.insertMany(first);
+      const read: string[] = [];
+      const late: string[] = [];
+      let cursor: string | null = null;
+      let n = 0;
+      do {
+        const page: Awaited<ReturnType<typeof rows.findPage>> = await rows.findPage({ group: "p" }, { limit: 4, cursor, sortField: "rank", direction: -1 });
+        read.push(...page.items.map((d) => d._id));
+        cursor = page.nextCursor;
+        n += 1;
+        // One row above every rank (behind the cursor: not read), one at the lowest rank (ahead: read).
+        await rows.insertOne({ _id: `row_hi_${n}`, group: "p", rank: 99, stamp, tags: [] });
+        await rows.insertOne({ _id: `row_lo_${String(n).padStart(2, "0")}`, group: "p", rank: 0, stamp, tags: [] });
+        late.push(`row_lo_${String(n).padStart(2, "0")}`);
+      } while (cursor);
+      expect(new Set(read).size).toBe(read.length);
+      expect(read.filter((id) => id.startsWith("row_hi"))).toEqual([]);
+      expect(read.filter((id) => !id.startsWith("row_lo")).sort()).toEqual(first.map((r) => r._id).sort());
+      // Rank 0 sorts last; the rows of rank 0 that arrived before the walk got there are read.
+      expect(read.filter((id) => id.startsWith("row_lo")).length).toBeGreaterThan(0);
+    });
+
+    it("finds a document whose equality field is an array holding the value, in a page as in a find", async () => {
+      const rows = store.collection<Row>("rows_multi");
+      await rows.ensureIndex({ fields: { group: 1, rank: -1 } });
+      const stamp = new Date("2026-01-01T00:00:00Z");
+      await rows.insertMany([
+        { _id: "row_1", group: "p", rank: 1, stamp, tags: [] },
+        { _id: "row_2", group: ["p", "q"], rank: 2, stamp, tags: [] },
+        { _id: "row_3", group: "q", rank: 3, stamp, tags: [] },
+      ]);
+      const page = await rows.findPage({ group: "p" }, { limit: 10, sortField: "rank", direction: -1 });
+      expect(page.items.map((d) => d._id)).toEqual(["row_2", "row_1"]);
+      expect((await rows.find({ group: "p" }, { sort: { rank: -1 } })).map((d) => d._id)).toEqual(["row_2", "row_1"]);
+    });
+
     it("refuses a forged cursor whose sort value or id would be read as query operators", async () => {
       await items().insertMany([1, 2].map((n) => ({ _id: `itm_${n}`, name: "c", n })));
       const forge = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
@@ -417,6 +531,22 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
         ]),
       ).rejects.toBeInstanceOf(UniqueViolationError);
       expect(await items().findById("itm_1")).toMatchObject({ name: "a", _v: 1 });
+    });
+
+    it("commits many new documents with other writes, and none of them when one clashes on a unique index", async () => {
+      await items().ensureIndex({ fields: { name: 1 }, unique: true });
+      await items().insertOne({ _id: "itm_0", name: "taken", n: 0 });
+      const fresh = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => ({ kind: "insert" as const, collection: "items", doc: { _id: `itm_${from + i}`, name: `n${from + i}`, n: i } as Item }));
+      await store.commit([...fresh(1, 51), { kind: "replace", collection: "items", doc: { _id: "itm_0", name: "taken", n: 1, _v: 1 } as Item, expectedVersion: 1 }, ...fresh(51, 61)]);
+      expect(await items().count({})).toBe(61);
+      expect(await items().findById("itm_0")).toMatchObject({ n: 1, _v: 2 });
+      expect(await items().findById("itm_60")).toMatchObject({ name: "n60", _v: 1 });
+      await expect(
+        store.commit([...fresh(100, 130), { kind: "insert", collection: "items", doc: { _id: "itm_130", name: "taken", n: 9 } as Item }, ...fresh(131, 140)]),
+      ).rejects.toBeInstanceOf(UniqueViolationError);
+      expect(await items().count({})).toBe(61);
+      expect(await items().findById("itm_100")).toBeNull();
     });
 
     it("refuses a unit of work whose expected version is stale", async () => {

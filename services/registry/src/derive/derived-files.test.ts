@@ -26,36 +26,36 @@ describe("files derived from the service registry", () => {
   });
 
   it("a new registry entry gets its references, dependency, deployable, manifest, chart template, values, schema and address", () => {
-    const mention: ServiceEntry = { name: "mention", protoPackage: "earshot.mention.v1", client: SERVICES[0].client, module: "@earshot/mention" };
-    const services = [...SERVICES, mention];
+    const alert: ServiceEntry = { name: "alert", protoPackage: "earshot.alert.v1", client: SERVICES[0].client, module: "@earshot/alert" };
+    const services = [...SERVICES, alert];
     const ds = deployables(services);
-    const added = ds.find((d) => d.name === "mention")!;
-    expect(added).toMatchObject({ protocol: "grpc", port: 50051, entry: "dist/main.js", module: "@earshot/mention" });
+    const added = ds.find((d) => d.name === "alert")!;
+    expect(added).toMatchObject({ protocol: "grpc", port: 50051, entry: "dist/main.js", module: "@earshot/alert" });
 
     const rootRefs = (JSON.parse(renderRootTsconfig(services)) as { references: Array<{ path: string }> }).references.map((r) => r.path);
-    expect(rootRefs).toContain("services/mention");
+    expect(rootRefs).toContain("services/alert");
     // A service builds after the libraries it uses and before the applications that host or call it.
-    expect(rootRefs.indexOf("services/mention")).toBeGreaterThan(rootRefs.indexOf("services/registry"));
-    expect(rootRefs.indexOf("services/mention")).toBeLessThan(rootRefs.indexOf("services/all-in-one"));
-    expect(renderAllInOneTsconfig(services)).toContain('{ "path": "../mention" }');
-    expect(withServiceDependencies({ dependencies: { zod: "4" } }, services, "0.1.0").dependencies).toMatchObject({ "@earshot/mention": "0.1.0", zod: "4" });
-    expect(withDeployables({ name: "@earshot/mention" }, "@earshot/mention", ds).earshot).toEqual({
-      deployables: [{ name: "mention", entry: "dist/main.js", protocol: "grpc", port: 50051 }],
+    expect(rootRefs.indexOf("services/alert")).toBeGreaterThan(rootRefs.indexOf("services/registry"));
+    expect(rootRefs.indexOf("services/alert")).toBeLessThan(rootRefs.indexOf("services/all-in-one"));
+    expect(renderAllInOneTsconfig(services)).toContain('{ "path": "../alert" }');
+    expect(withServiceDependencies({ dependencies: { zod: "4" } }, services, "0.1.0").dependencies).toMatchObject({ "@earshot/alert": "0.1.0", zod: "4" });
+    expect(withDeployables({ name: "@earshot/alert" }, "@earshot/alert", ds).earshot).toEqual({
+      deployables: [{ name: "alert", entry: "dist/main.js", protocol: "grpc", port: 50051 }],
     });
 
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/mention", "Service/mention"]);
-    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["mention"]);
-    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("mention.yaml");
-    expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("mention")]).toBe("mention:50051");
+    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/alert", "Service/alert"]);
+    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["alert"]);
+    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("alert.yaml");
+    expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("alert")]).toBe("alert:50051");
 
-    expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "mention" "values" .Values.mention "protocol" "grpc")');
-    expect(renderChartConfigMap(ds)).toContain('MENTION_GRPC_ADDR: {{ printf "mention:%v" .Values.mention.port | quote }}');
+    expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "alert" "values" .Values.alert "protocol" "grpc")');
+    expect(renderChartConfigMap(ds)).toContain('ALERT_GRPC_ADDR: {{ printf "alert:%v" .Values.alert.port | quote }}');
     const values = yaml.load(renderValues(ds)) as Record<string, unknown>;
-    expect(values.mention).toMatchObject({ enabled: true, port: 50051 });
+    expect(values.alert).toMatchObject({ enabled: true, port: 50051 });
     const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(JSON.parse(renderValuesSchema(ds)));
     expect(validate(values)).toBe(true);
-    const { mention: _dropped, ...withoutBlock } = values;
+    const { alert: _dropped, ...withoutBlock } = values;
     expect(validate(withoutBlock)).toBe(false);
   });
 });

@@ -1,0 +1,200 @@
+// Ingestion through `earshot posts import` into the all-in-one (embedded store, in-process bus): one
+// project with 1,000 active keywords, a generated JSONL of realistic posts (a seeded PRNG, so every run
+// reads the same file), imported with the CLI as an operator would. Prints posts/s and mentions/s for the
+// first import and for the same file imported again (every post a duplicate).
+//
+// The free plan allows a workspace 100 active keywords, so the first 100 are created over the API and
+// the other 900 with the keyword service's own CreateKeyword, called as the edge calls it but with a
+// caller allowed 1,000: the keyword events then reach the mention service exactly as for API keywords.
+// Usage: node services/platform/test/ts-child.js bench/ingest-bench.ts (after make build).
+// BENCH_POSTS (default 50,000) and BENCH_KEYWORDS (default 1,000) change the sizes.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { once } from "node:events";
+import { createGrpcClient, runWithCaller } from "@earshot/platform";
+import { commonV1, keywordV1, mentionV1 } from "@earshot/proto";
+
+const repo = resolve(__dirname, "..");
+const POSTS = Number(process.env.BENCH_POSTS ?? 50_000);
+const KEYWORDS = Number(process.env.BENCH_KEYWORDS ?? 1_000);
+const OVER_API = Math.min(100, KEYWORDS);
+
+// mulberry32: small, fast and good enough to make the same data on every run.
+const prng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const random = prng(20261124);
+const int = (n: number) => Math.floor(random() * n);
+const pick = <T>(list: readonly T[]): T => list[int(list.length)] as T;
+const chance = (p: number) => random() < p;
+
+const SYLLABLES = ["zen", "tri", "vo", "lux", "ka", "mi", "ro", "nex", "qua", "sol", "ta", "ver", "ax", "io", "pli", "dra", "fen", "gor", "hal", "jin", "kor", "lem", "mor", "nav"];
+const SUFFIXES = ["Labs", "Cloud", "AI", "Pay", "Motors", "Studio", "Health", "Foods", "Games", "Energy"];
+const WORDS = (
+  "the a of and to in is it that for on with as was at by this be from or have an they which one you had not but what all were when we there can " +
+  "new launch update price phone app release today review service support customer team product feature week love hate great bad slow fast " +
+  "problem issue fixed works broken waiting order shipping delivery store online account login screen battery camera deal sale buy think"
+).split(" ");
+
+/** Distinct brand-like names: 1,000 of them from three syllables and an optional suffix. */
+const keywordValues = (n: number): string[] => {
+  const names = new Set<string>();
+  while (names.size < n) {
+    let s = "";
+    for (let i = 0; i < 3; i++) s += pick(SYLLABLES);
+    const name = s.charAt(0).toUpperCase() + s.slice(1);
+    names.add(chance(0.3) ? `${name} ${pick(SUFFIXES)}` : name);
+  }
+  return [...names];
+};
+
+/** A post of 8 to 40 common words; about a third name one or two keywords somewhere in them. */
+const postLine = (i: number, brands: readonly string[]): string => {
+  const words = Array.from({ length: 8 + int(33) }, () => pick(WORDS));
+  if (chance(0.33)) {
+    for (let k = 0, n = chance(0.2) ? 2 : 1; k < n; k++) words.splice(int(words.length), 0, chance(0.5) ? pick(brands) : pick(brands).toLowerCase());
+  }
+  const source = chance(0.7) ? "x" : "reddit";
+  const id = `bench-${i}`;
+  return JSON.stringify({
+    source,
+    sourceId: id,
+    url: source === "x" ? `https://x.com/user${i % 5000}/status/${id}` : `https://www.reddit.com/r/tech/comments/${id}/`,
+    ...(source === "reddit" ? { title: words.slice(0, 6).join(" ") } : {}),
+    text: words.join(" "),
+    author: { id: `u${i % 5000}`, handle: `user${i % 5000}`, name: `User ${i % 5000}`, followers: int(100_000) },
+    publishedAt: new Date(Date.UTC(2026, 10, 1) + i * 37_000).toISOString(),
+    lang: "en",
+    metrics: { likes: int(500), replies: int(50), shares: int(20), views: int(10_000) },
+  });
+};
+
+const startChild = (args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> =>
+  new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) resolvePromise({ child, match: m });
+    });
+    child.stderr?.on("data", (d: Buffer) => process.stderr.write(d));
+    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
+  });
+
+const runCliImport = (dataDir: string, projectId: string, file: string): Promise<{ ms: number; out: string; code: number | null }> =>
+  new Promise((resolvePromise) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ["services/cli/dist/cli.js", "posts", "import", "--project", projectId, "--file", file], {
+      cwd: repo,
+      env: { ...process.env, EARSHOT_DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("exit", (code) => resolvePromise({ ms: Number(process.hrtime.bigint() - started) / 1e6, out, code }));
+  });
+
+const main = async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "earshot-ingest-bench-"));
+  let earshot: ChildProcess | undefined;
+  try {
+    const started = await startChild(
+      ["services/all-in-one/dist/main.js"],
+      { EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000" },
+      /Earshot is running at (http:\/\/\S+)/,
+    );
+    earshot = started.child;
+    const base = started.match[1] as string;
+    const { apiKey } = JSON.parse(await readFile(join(dataDir, "bootstrap.json"), "utf8")) as { apiKey: string };
+    const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
+    const auth = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
+    const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${base}/api/v1${path}`, { method, headers: auth, ...(body ? { body: JSON.stringify(body) } : {}) });
+      if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { data: T }).data;
+    };
+    const account = await api<{ id: string; email: string; workspace: { id: string } }>("GET", "/account");
+    const project = await api<{ id: string }>("POST", "/projects", { name: "Ingestion benchmark" });
+
+    const values = keywordValues(KEYWORDS);
+    const keywordsStarted = Date.now();
+    for (const value of values.slice(0, OVER_API)) {
+      await api("POST", "/keywords", { projectId: project.id, value, sources: ["x", "reddit"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false });
+    }
+    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { deadlineMs: 30_000 });
+    const caller: commonV1.Caller = {
+      userId: account.id,
+      workspaceId: account.workspace.id,
+      email: account.email,
+      memberships: [{ projectId: project.id, role: commonV1.Role.ROLE_OWNER, workspaceId: account.workspace.id }],
+      allowances: { projects: 10, keywords: KEYWORDS, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20 },
+    };
+    for (const value of values.slice(OVER_API)) {
+      await runWithCaller(caller, () =>
+        keyword.client.createKeyword({
+          projectId: project.id,
+          value,
+          sources: [commonV1.Source.SOURCE_X, commonV1.Source.SOURCE_REDDIT],
+          aliases: [],
+          excludedTerms: [],
+          filters: undefined,
+          caseSensitive: false,
+        }),
+      );
+    }
+    keyword.close();
+    const keywordMs = Date.now() - keywordsStarted;
+
+    // The keyword events travel through the outbox and the bus: wait until the last keyword matches.
+    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string);
+    const last = values[values.length - 1] as string;
+    for (let attempt = 0; ; attempt++) {
+      const probe: mentionV1.Post = {
+        projectId: project.id,
+        source: commonV1.Source.SOURCE_X,
+        sourceId: `probe-${attempt}`,
+        url: "https://x.com/probe/status/1",
+        text: `probe ${last}`,
+        author: { id: "probe", handle: "probe", name: "Probe" },
+        publishedAt: new Date(),
+      };
+      if ((await mention.client.ingestPosts({ posts: [probe] })).created === 1) break;
+      if (attempt > 600) throw new Error("the mention service never learned the keywords");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    mention.close();
+
+    const file = join(dataDir, "posts.jsonl");
+    const out = createWriteStream(file);
+    for (let i = 0; i < POSTS; i++) if (!out.write(`${postLine(i, values)}\n`)) await once(out, "drain");
+    out.end();
+    await once(out, "finish");
+
+    const first = await runCliImport(dataDir, project.id, file);
+    const again = await runCliImport(dataDir, project.id, file);
+    const created = Number(/created (\d+)/.exec(first.out)?.[1] ?? 0);
+    const rate = (n: number, ms: number) => Math.round((n / ms) * 1000).toLocaleString("en-US");
+    process.stdout.write(`\nnode ${process.version}; ${KEYWORDS} active keywords (${OVER_API} over the API, ${KEYWORDS - OVER_API} over gRPC) in ${keywordMs} ms\n`);
+    process.stdout.write(`first import (exit ${first.code}):  ${POSTS} posts in ${first.ms.toFixed(0)} ms = ${rate(POSTS, first.ms)} posts/s, ${created} mentions = ${rate(created, first.ms)} mentions/s\n  ${first.out.trim().split("\n").join("\n  ")}\n`);
+    process.stdout.write(`same file again (exit ${again.code}): ${POSTS} posts in ${again.ms.toFixed(0)} ms = ${rate(POSTS, again.ms)} posts/s\n  ${again.out.trim().split("\n").join("\n  ")}\n`);
+  } finally {
+    earshot?.kill("SIGTERM");
+    if (earshot) await once(earshot, "exit").catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+void main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

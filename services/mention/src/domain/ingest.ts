@@ -1,0 +1,153 @@
+import { compareTermMatches, type KeywordHit } from "@earshot/keyword/matcher";
+import { isUniqueViolation, newId, validationFailed, type Write } from "@earshot/platform/core";
+import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
+import type { MentionDeps } from "./deps";
+import { mentionCreatedEvent } from "./ingest-events";
+import { checkPost, type Post } from "./ingest-post";
+import { scoreSentiment } from "./sentiment";
+import { authorKeyOf, wordsOf } from "./words";
+
+// The one path by which posts become mentions, for collected posts (the post.collected consumer) and
+// imported ones (IngestPosts) alike. A batch costs one read of its projects' states, one read of the
+// post keys it would create, and one commit of the new mentions with their `mention.created` events;
+// matching runs on each project's live matcher, never fetching keywords per post. A post already stored
+// for its project (however it came: redelivered, collected again, imported twice) is a duplicate.
+
+/** Posts per call: a batch is one commit, and a commit is kept to a size every store takes in one go. */
+export const MAX_POSTS_PER_BATCH = 1_000;
+
+export interface RefusedPost {
+  /** Position in the batch. */
+  index: number;
+  path: string;
+  message: string;
+}
+
+export interface IngestResult {
+  created: number;
+  duplicates: number;
+  unmatched: number;
+  /** Posts of projects that are paused, archived or unknown to this service. */
+  skipped: number;
+  refused: RefusedPost[];
+}
+
+export const postKeyOf = (projectId: string, source: string, sourceId: string): string => `${projectId}|${source}|${sourceId}`;
+
+const buildMention = (post: Post, hits: KeywordHit[], state: ProjectStateDoc, now: Date): MentionDoc => {
+  const { author } = post;
+  return {
+    _id: newId("men", now.getTime()),
+    projectId: post.projectId,
+    workspaceId: state.workspaceId,
+    source: post.source,
+    sourceId: post.sourceId,
+    postKey: postKeyOf(post.projectId, post.source, post.sourceId),
+    url: post.url,
+    title: post.title,
+    text: post.text,
+    author: { id: author.id, handle: author.handle, name: author.name, url: author.url, followers: author.followers },
+    authorKey: authorKeyOf(author.handle),
+    publishedAt: post.publishedAt,
+    lang: post.lang,
+    parentId: post.parentId,
+    metrics: post.metrics,
+    keywordIds: hits.map((h) => h.keywordId),
+    groupIds: [...new Set(hits.map((h) => h.groupId))],
+    matches: hits.flatMap((h) => h.matches).sort(compareTermMatches),
+    sentiment: scoreSentiment(post.title, post.text),
+    words: wordsOf(post.title, post.text),
+    status: "open",
+    collectedAt: post.collectedAt ?? now,
+    matchedAt: now,
+    updatedAt: now,
+    history: [],
+    _v: 1,
+  };
+};
+
+const insertOf = (m: MentionDoc): Write => ({ kind: "insert", collection: MENTIONS, doc: m });
+
+/** Stores the mentions with their events in one commit; returns how many were new. */
+const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise<{ created: number; clashes: number }> => {
+  if (mentions.length === 0) return { created: 0, clashes: 0 };
+  try {
+    await deps.outbox.commit(mentions.map(insertOf), mentions.map(mentionCreatedEvent));
+    return { created: mentions.length, clashes: 0 };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  // Another replica stored some of these posts between the read and the commit (the same post delivered
+  // to both): the commit took nothing, so one by one, and whatever clashes now is a duplicate.
+  let created = 0;
+  let clashes = 0;
+  for (const m of mentions) {
+    try {
+      await deps.outbox.commit([insertOf(m)], [mentionCreatedEvent(m)]);
+      created += 1;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      clashes += 1;
+    }
+  }
+  return { created, clashes };
+};
+
+/**
+ * Matches and stores a batch of posts (each a Post: source as a word, times as Dates or ISO strings).
+ * Refuses more than MAX_POSTS_PER_BATCH; a post that is not valid is refused alone, with why.
+ */
+export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]): Promise<IngestResult> => {
+  if (input.length > MAX_POSTS_PER_BATCH) throw validationFailed([{ path: "posts", message: `must hold at most ${MAX_POSTS_PER_BATCH} posts` }]);
+  const result: IngestResult = { created: 0, duplicates: 0, unmatched: 0, skipped: 0, refused: [] };
+  const byProject = new Map<string, Post[]>();
+  input.forEach((value, index) => {
+    const checked = checkPost(value);
+    if (!checked.ok) {
+      result.refused.push({ index, ...checked.error });
+      deps.logger.warn({ index, field: checked.error.path, reason: checked.error.message }, "post refused");
+      return;
+    }
+    const list = byProject.get(checked.post.projectId);
+    if (list) list.push(checked.post);
+    else byProject.set(checked.post.projectId, [checked.post]);
+  });
+
+  const states = new Map((await deps.collections.projects.find({ _id: { $in: [...byProject.keys()] } })).map((s) => [s._id, s]));
+  const now = deps.clock.now();
+  const candidates = new Map<string, MentionDoc>();
+  for (const [projectId, posts] of byProject) {
+    const state = states.get(projectId);
+    // Paused (an account deactivation pauses its owner's projects), archived, or not heard of yet.
+    if (state?.status !== "active") {
+      result.skipped += posts.length;
+      continue;
+    }
+    const matcher = await deps.matchers.matcherFor(deps, projectId, state.keywordsRevision ?? 0);
+    for (const post of posts) {
+      const hits = matcher.match(post);
+      if (hits.length === 0) {
+        result.unmatched += 1;
+        continue;
+      }
+      const key = postKeyOf(projectId, post.source, post.sourceId);
+      // The same post twice in one batch: the first one counts.
+      if (candidates.has(key)) result.duplicates += 1;
+      else candidates.set(key, buildMention(post, hits, state, now));
+    }
+  }
+
+  if (candidates.size > 0) {
+    const stored = await deps.collections.mentions.find({ postKey: { $in: [...candidates.keys()] } });
+    for (const m of stored) candidates.delete(m.postKey);
+    result.duplicates += stored.length;
+    const { created, clashes } = await storeMentions(deps, [...candidates.values()]);
+    result.created += created;
+    result.duplicates += clashes;
+  }
+
+  const outcomes = { created: result.created, duplicate: result.duplicates, unmatched: result.unmatched, skipped: result.skipped, refused: result.refused.length };
+  for (const [outcome, n] of Object.entries(outcomes)) if (n > 0) deps.ingested.inc({ outcome }, n);
+  deps.logger.debug({ posts: input.length, ...outcomes }, "posts ingested");
+  return result;
+};

@@ -1,0 +1,200 @@
+import { type AsyncService, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import type { commonV1, mentionV1 } from "@earshot/proto";
+import { type AnalyticsBucket, getMentionAnalytics } from "../domain/analytics";
+import { createCategory, deleteCategory, listCategories, updateCategory } from "../domain/categories";
+import type { Caller, MentionDeps } from "../domain/deps";
+import { exportMentions } from "../domain/export";
+import { categorizeMention, getMention, listMentions, type MentionSummary, updateMentionStatus } from "../domain/mentions";
+import { createMentionView, deleteMentionView, listMentionViews, updateMentionView } from "../domain/views";
+import type { MentionFilterInput } from "../fields";
+import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
+
+// gRPC adapter for the reads, triage, categories and views: decode, call a domain verb, encode. No rules
+// live here. The caller comes from the call metadata, never from the request. Proto3 zero values and
+// absent fields mean "not given"; an empty filter list filters nothing.
+
+/** Every MentionService RPC but ingestion and usage, which act for no person. */
+export type MentionReadService = Omit<AsyncService<mentionV1.MentionServiceServer>, "ingestPosts" | "getWorkspaceUsage">;
+
+const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
+
+const idOf = (id: string, what: string) => {
+  // An empty id names nothing: the same answer as an id nobody has.
+  if (!id) throw notFound(what);
+  return id;
+};
+
+const limitOf = (limit: number) => (limit === 0 ? undefined : limit);
+
+/** Proto filters as the domain reads them: empty lists and absent members left out. */
+export const filtersOf = (f: mentionV1.MentionFilters | undefined): MentionFilterInput => {
+  const out: Record<string, unknown> = {};
+  if (!f) return out;
+  const lists: Array<[keyof MentionFilterInput, string[]]> = [
+    ["status", f.status],
+    ["keywordId", f.keywordIds],
+    ["groupId", f.groupIds],
+    ["source", f.sources],
+    ["categoryId", f.categoryIds],
+    ["sentiment", f.sentiments],
+  ];
+  for (const [name, values] of lists) if (values.length > 0) out[name] = [...values];
+  if (f.q !== undefined) out.q = f.q;
+  if (f.author !== undefined) out.author = f.author;
+  if (f.since) out.since = f.since.toISOString();
+  if (f.until) out.until = f.until.toISOString();
+  return out as MentionFilterInput;
+};
+
+export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({
+  status: [...(f.status ?? [])],
+  keywordIds: [...(f.keywordId ?? [])],
+  groupIds: [...(f.groupId ?? [])],
+  sources: [...(f.source ?? [])],
+  categoryIds: [...(f.categoryId ?? [])],
+  sentiments: [...(f.sentiment ?? [])],
+  q: f.q,
+  author: f.author,
+  since: f.since ? new Date(f.since) : undefined,
+  until: f.until ? new Date(f.until) : undefined,
+});
+
+const int64 = (n: number | undefined) => (n === undefined ? undefined : String(n));
+
+export const toMentionMessage = (m: MentionSummary | MentionDoc): mentionV1.Mention => ({
+  id: m._id,
+  projectId: m.projectId,
+  source: SOURCE_WORDS.value(m.source) ?? (0 as commonV1.Source),
+  sourceId: m.sourceId,
+  url: m.url,
+  title: m.title,
+  text: m.text,
+  author: { id: m.author.id, handle: m.author.handle, name: m.author.name, url: m.author.url, followers: int64(m.author.followers) },
+  publishedAt: m.publishedAt,
+  lang: m.lang,
+  parentId: m.parentId,
+  metrics: m.metrics
+    ? { likes: String(m.metrics.likes), replies: String(m.metrics.replies), shares: String(m.metrics.shares), views: String(m.metrics.views) }
+    : undefined,
+  keywordIds: [...m.keywordIds],
+  groupIds: [...m.groupIds],
+  matches: m.matches.map((t) => ({ keywordId: t.keywordId, term: t.term, field: t.field, start: t.start, end: t.end })),
+  sentiment: { label: m.sentiment.label, score: m.sentiment.score, method: m.sentiment.method },
+  status: m.status,
+  categoryId: m.categoryId ?? "",
+  collectedAt: m.collectedAt,
+  matchedAt: m.matchedAt,
+  updatedAt: m.updatedAt,
+  history: "history" in m ? m.history.map((h) => ({ field: h.field, from: h.from, to: h.to, byUserId: h.byUserId, at: h.at })) : [],
+});
+
+export const toCategoryMessage = (c: CategoryDoc): mentionV1.Category => ({
+  id: c._id,
+  projectId: c.projectId,
+  name: c.name,
+  description: c.description,
+  icon: c.icon,
+  order: c.order,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+export const toViewMessage = (v: MentionViewDoc): mentionV1.MentionView => ({
+  id: v._id,
+  projectId: v.projectId,
+  name: v.name,
+  filters: toFiltersMessage(v.filters),
+  order: v.order,
+  createdAt: v.createdAt,
+  updatedAt: v.updatedAt,
+});
+
+const countsOf = (counts: Record<string, number>): Record<string, string> => Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, String(n)]));
+
+const toBucketMessage = (b: AnalyticsBucket): mentionV1.AnalyticsBucket => ({ start: b.start, counts: countsOf(b.counts) });
+
+export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
+  getMention: async (req, ctx) => ({ mention: toMentionMessage(await getMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"))) }),
+  listMentions: async (req, ctx) => {
+    const page = await listMentions(deps, callerOf(ctx), {
+      projectId: req.projectId,
+      filters: filtersOf(req.filters),
+      viewId: req.viewId,
+      limit: limitOf(req.limit),
+      cursor: req.cursor || undefined,
+    });
+    return { mentions: page.items.map(toMentionMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  exportMentions: async (req, ctx) => {
+    const page = await exportMentions(deps, callerOf(ctx), {
+      projectId: req.projectId,
+      filters: filtersOf(req.filters),
+      viewId: req.viewId,
+      limit: limitOf(req.limit),
+      cursor: req.cursor || undefined,
+    });
+    return { mentions: page.items.map(toMentionMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  updateMentionStatus: async (req, ctx) => ({
+    mention: toMentionMessage(await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.status)),
+  }),
+  categorizeMention: async (req, ctx) => ({
+    mention: toMentionMessage(await categorizeMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.categoryId || null)),
+  }),
+  getMentionAnalytics: async (req, ctx) => {
+    const a = await getMentionAnalytics(deps, callerOf(ctx), {
+      projectId: req.projectId,
+      since: req.since?.toISOString(),
+      until: req.until?.toISOString(),
+      interval: req.interval || undefined,
+      groupBy: req.groupBy || undefined,
+      filters: filtersOf(req.filters),
+    });
+    return {
+      buckets: a.buckets.map(toBucketMessage),
+      totals: countsOf(a.totals),
+      total: String(a.total),
+      shareOfVoice: { myBrand: String(a.shareOfVoice.myBrand), competitors: String(a.shareOfVoice.competitors), myBrandShare: a.shareOfVoice.myBrandShare },
+      timezone: a.timezone,
+    };
+  },
+  createCategory: async (req, ctx) => ({
+    category: toCategoryMessage(
+      await createCategory(
+        deps,
+        callerOf(ctx),
+        { projectId: req.projectId, name: req.name, description: req.description, icon: req.icon, order: req.order },
+        ctx.idempotencyKey,
+      ),
+    ),
+  }),
+  listCategories: async (req, ctx) => {
+    const page = await listCategories(deps, callerOf(ctx), { projectId: req.projectId, limit: limitOf(req.limit), cursor: req.cursor || undefined });
+    return { categories: page.items.map(toCategoryMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  updateCategory: async (req, ctx) => ({
+    category: toCategoryMessage(
+      await updateCategory(deps, callerOf(ctx), idOf(req.categoryId, "Category"), { name: req.name, description: req.description, icon: req.icon, order: req.order }),
+    ),
+  }),
+  deleteCategory: async (req, ctx) => ({ category: toCategoryMessage(await deleteCategory(deps, callerOf(ctx), idOf(req.categoryId, "Category"))) }),
+  createMentionView: async (req, ctx) => ({
+    view: toViewMessage(
+      await createMentionView(deps, callerOf(ctx), { projectId: req.projectId, name: req.name, filters: filtersOf(req.filters), order: req.order }, ctx.idempotencyKey),
+    ),
+  }),
+  listMentionViews: async (req, ctx) => {
+    const page = await listMentionViews(deps, callerOf(ctx), { projectId: req.projectId, limit: limitOf(req.limit), cursor: req.cursor || undefined });
+    return { views: page.items.map(toViewMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  updateMentionView: async (req, ctx) => ({
+    view: toViewMessage(
+      await updateMentionView(deps, callerOf(ctx), idOf(req.viewId, "Mention view"), {
+        name: req.name,
+        filters: req.filters ? filtersOf(req.filters) : undefined,
+        order: req.order,
+      }),
+    ),
+  }),
+  deleteMentionView: async (req, ctx) => ({ view: toViewMessage(await deleteMentionView(deps, callerOf(ctx), idOf(req.viewId, "Mention view"))) }),
+});
