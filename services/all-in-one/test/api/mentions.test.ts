@@ -73,9 +73,11 @@ describe("list_mentions filters", () => {
     projectId = await createProject(h, owner);
     editor = await h.addMember(owner, projectId, "editor");
     groups = await defaultGroups(owner, projectId);
-    brand = (await createKeyword(h, owner, projectId, { value: "Zephyrix" })).id;
-    rival = (await createKeyword(h, owner, projectId, { value: "Quorvane", groupId: groups.competitors })).id;
-    third = (await createKeyword(h, owner, projectId, { value: "Lumenfold" })).id;
+    // Listening on every source, so posts from all four become mentions.
+    const everywhere = { sources: SOURCES };
+    brand = (await createKeyword(h, owner, projectId, { value: "Zephyrix", ...everywhere })).id;
+    rival = (await createKeyword(h, owner, projectId, { value: "Quorvane", groupId: groups.competitors, ...everywhere })).id;
+    third = (await createKeyword(h, owner, projectId, { value: "Lumenfold", ...everywhere })).id;
     now = Date.now();
     await ingestPosts(
       h,
