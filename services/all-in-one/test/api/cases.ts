@@ -508,8 +508,8 @@ export const CASES: Record<string, OperationCase> = {
       };
     },
     bad: async (_h, w) => ({
-      input: { projectId: w.projectId, name: "", filters: { status: ["closed"], colour: "red", since: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" } },
-      fields: ["name", "filters.status.0", "filters.colour", "filters.until"],
+      input: { projectId: w.projectId, name: "", filters: { status: ["closed"], colour: "red", since: "last week" } },
+      fields: ["name", "filters.status.0", "filters.colour", "filters.since"],
     }),
     tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, name: "Viewer's view", filters: {} }, as: "viewer" }),
     foreign: async (_h, w) => ({

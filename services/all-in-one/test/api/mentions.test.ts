@@ -193,6 +193,16 @@ describe("list_mentions filters", () => {
       expect(overridden.length).toBeGreaterThan(0);
     });
 
+    it("refuses filters whose until is not after since, naming filters.until", async () => {
+      const res = await h.call(
+        "create_mention_view",
+        { projectId, name: "Backwards", filters: { since: new Date(now).toISOString(), until: new Date(now - HOUR).toISOString() } },
+        editor.key,
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.errors?.map((e) => e.path)).toEqual(["filters.until"]);
+    });
+
     it("refuses a view of another project with 400 naming viewId", async () => {
       const other = await createProject(h, owner);
       const view = dataOf<{ id: string }>(await h.call("create_mention_view", { projectId: other, name: "Elsewhere", filters: {} }, owner.key));
