@@ -14,7 +14,7 @@ import {
   SPACE,
   WORD,
 } from "./char-classes";
-import { childOf, type FrozenTrie, NODE, TERMINAL } from "./phrase-trie";
+import { childOf, type FrozenTrie, NODE, rootChild, TERMINAL } from "./phrase-trie";
 
 // Finds every phrase occurrence in one field. One pass over the code points finds where a match may
 // start (the code point before is not a word character, or one of the two is in a no-space script);
@@ -74,12 +74,18 @@ export const scanField = (text: string, field: number, folded: FrozenTrie | unde
         // Most places start no phrase: look at the root's edge before anything else.
         const unit = width === 1 ? (folded.step[cp] as number) : NOT_SIMPLE;
         if (unit === NOT_SIMPLE) startWalk(text, i, cp, width, c, field, folded, sink);
-        else if (folded.root[unit] !== 0) walkOn(text, i, i + 1, folded.root[unit] as number, field, folded, sink);
+        else {
+          const ref = rootChild(folded, unit);
+          if (ref !== 0) walkOn(text, i, i + 1, ref, field, folded, sink);
+        }
       }
       if (exact !== undefined) {
         const unit = width === 1 ? (exact.step[cp] as number) : NOT_SIMPLE;
         if (unit === NOT_SIMPLE) startWalk(text, i, cp, width, c, field, exact, sink);
-        else if (exact.root[unit] !== 0) walkOn(text, i, i + 1, exact.root[unit] as number, field, exact, sink);
+        else {
+          const ref = rootChild(exact, unit);
+          if (ref !== 0) walkOn(text, i, i + 1, ref, field, exact, sink);
+        }
       }
     }
     prevWord = (c & WORD) !== 0;
@@ -92,8 +98,10 @@ export const scanField = (text: string, field: number, folded: FrozenTrie | unde
 const startWalk = (text: string, start: number, cp: number, width: number, c: number, field: number, trie: FrozenTrie, sink: OccurrenceSink): void => {
   const kind = trie.fold ? c & FOLD_MASK : FOLD_SELF;
   const first = kind === FOLD_SELF ? text.charCodeAt(start) : kind === FOLD_ONE ? foldedUnitOf(cp) : kind === FOLD_MANY ? foldedUnitsOf(cp).charCodeAt(0) : -1;
-  if (first < 0 || trie.root[first] === 0) return;
-  if (width === 1 && kind !== FOLD_MANY) walkOn(text, start, start + 1, trie.root[first] as number, field, trie, sink);
+  if (first < 0) return;
+  const ref = rootChild(trie, first);
+  if (ref === 0) return;
+  if (width === 1 && kind !== FOLD_MANY) walkOn(text, start, start + 1, ref, field, trie, sink);
   else walkGeneral(text, start, start, 0, field, trie, sink);
 };
 
@@ -124,7 +132,7 @@ const walkOn = (text: string, start: number, i: number, ref: number, field: numb
 /** Any unit: whitespace runs, accents that fold away, folds to several units, surrogate pairs. */
 const walkGeneral = (text: string, start: number, i: number, node: number, field: number, trie: FrozenTrie, sink: OccurrenceSink): void => {
   const table = classTable();
-  const { root, edgeStart, edgeUnit, edgeChild, phraseAt, fold } = trie;
+  const { edgeStart, edgeUnit, edgeChild, phraseAt, fold } = trie;
   const size = text.length;
   let inSpace = false;
   while (i < size) {
@@ -144,7 +152,7 @@ const walkGeneral = (text: string, start: number, i: number, node: number, field
       if (inSpace) continue;
       inSpace = true;
       // Phrases never end with a space, so there is nothing to note here.
-      node = (node === 0 ? (root[0x20] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, 0x20)) & NODE;
+      node = (node === 0 ? rootChild(trie, 0x20) : childOf(edgeStart, edgeUnit, edgeChild, node, 0x20)) & NODE;
       if (node === 0) return;
       continue;
     }
@@ -159,14 +167,14 @@ const walkGeneral = (text: string, start: number, i: number, node: number, field
     let ref = 0;
     if (kind === FOLD_SELF) {
       const unit = text.charCodeAt(i);
-      ref = node === 0 ? (root[unit] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
+      ref = node === 0 ? rootChild(trie, unit) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
       if (width === 2 && ref !== 0) ref = childOf(edgeStart, edgeUnit, edgeChild, ref & NODE, text.charCodeAt(i + 1));
     } else if (kind === FOLD_ONE) {
       const unit = foldedUnitOf(cp);
-      ref = node === 0 ? (root[unit] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
+      ref = node === 0 ? rootChild(trie, unit) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
     } else {
       const units = foldedUnitsOf(cp);
-      ref = node === 0 ? (root[units.charCodeAt(0)] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, units.charCodeAt(0));
+      ref = node === 0 ? rootChild(trie, units.charCodeAt(0)) : childOf(edgeStart, edgeUnit, edgeChild, node, units.charCodeAt(0));
       for (let k = 1; k < units.length && ref !== 0; k++) ref = childOf(edgeStart, edgeUnit, edgeChild, ref & NODE, units.charCodeAt(k));
     }
     if (ref === 0) return;
