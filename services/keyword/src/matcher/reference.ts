@@ -133,7 +133,15 @@ export const referenceMatch = (keywords: readonly MatcherKeyword[], post: Matcha
     const blank = (p: string) => phraseUnits(p, !k.caseSensitive).length === 0;
     if (k.excludedTerms.some((p) => !blank(p) && occursAnywhere(p))) continue;
     if ((k.filters.allOf ?? []).some((p) => !blank(p) && !occursAnywhere(p))) continue;
-    const terms = [...new Set([k.value, ...k.aliases].map((t) => t.trim().replace(/\s+/g, " ")))];
+    // One term per phrase as matched, the first written (value, then aliases).
+    const terms: string[] = [];
+    const phrases = new Set<string>();
+    for (const written of [k.value, ...k.aliases].map((t) => t.trim().replace(/\s+/g, " "))) {
+      const phrase = phraseUnits(written, !k.caseSensitive).join(",");
+      if (phrases.has(phrase)) continue;
+      phrases.add(phrase);
+      terms.push(written);
+    }
     const matches: TermMatch[] = [];
     for (const term of terms) {
       for (const [field, value] of fields) {
