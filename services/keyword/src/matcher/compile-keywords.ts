@@ -1,4 +1,4 @@
-import { canonicalPhrase, collapseSpaces } from "./canonical";
+import { canonicalPhrase, collapseSpaces, exactUnits } from "./canonical";
 import { PhraseTrieBuilder } from "./phrase-trie";
 import { compilePostFilters, type PostFilters, sourceMask } from "./post-filters";
 import type { MatcherKeyword } from "./types";
@@ -40,7 +40,8 @@ export class PhraseTable {
       id = this.termOf.length;
       this.ids.set(key, id);
       this.termOf.push([]);
-      (caseSensitive ? this.exact : this.folded).add(units, id);
+      if (caseSensitive) this.exact.add(exactUnits(units), id);
+      else this.folded.add(units, id);
     }
     return id;
   }
