@@ -19,8 +19,16 @@ describe("canonical phrases", () => {
     expect(canonicalPhrase("ガ", false)).toBe("カ\u3099");
   });
 
+  it("composes a case-sensitive phrase (NFC), so canonically equivalent phrases are one", () => {
+    expect(canonicalPhrase("Cafe\u0301", true)).toBe("Caf\u00e9");
+    expect(canonicalPhrase("Vie\u0323\u0302t", true)).toBe(canonicalPhrase("Vi\u00ea\u0323t", true));
+    expect(canonicalPhrase("Vie\u0323\u0302t", true)).toBe("Vi\u1ec7t");
+    expect(canonicalPhrase("\u1112\u1161\u11ab", true)).toBe("한");
+  });
+
   it("makes duplicates equal: same canonical value and case rule", () => {
     const duplicate = (a: string, b: string, caseSensitive: boolean) => canonicalPhrase(a, caseSensitive) === canonicalPhrase(b, caseSensitive);
+    expect(duplicate("Café", "Cafe\u0301", true)).toBe(true);
     expect(duplicate("Acme  Cloud", " acme cloud", false)).toBe(true);
     expect(duplicate("Acme Cloud", "acme cloud", true)).toBe(false);
     expect(duplicate("#acme", "acme", false)).toBe(false);

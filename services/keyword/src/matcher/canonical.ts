@@ -1,8 +1,9 @@
 import { classOf, FOLD_MASK, FOLD_NONE, FOLD_ONE, FOLD_SELF, foldedUnitOf, foldedUnitsOf, SPACE } from "./char-classes";
 
 // The two canonical forms of a phrase: as written (what a match reports as its `term`) and as matched
-// (what the tries hold, and what decides whether two keywords are duplicates). The scanner reads texts
-// by the same rules (phrase-scan.ts), so a phrase and the text it occurs in are always comparable.
+// (what decides whether two keywords are duplicates, and what the tries hold: folded as it is, exact
+// decomposed). The scanner reads texts by the same rules (phrase-scan.ts), so a phrase and the text it
+// occurs in are always comparable.
 
 const WHITESPACE_RUN = /\s+/g;
 
@@ -11,9 +12,9 @@ export const collapseSpaces = (phrase: string): string => phrase.trim().replace(
 
 /**
  * The form the matcher compares: code point by code point, folded (lower case, NFD, generic accents
- * removed) unless `caseSensitive`; every whitespace run one space, none at the ends. Two keywords of a
- * project are duplicates when these and their case rules are equal. An empty result means the phrase
- * can never match (it is ignored).
+ * removed) unless `caseSensitive`, else composed (NFC: canonically equivalent phrases are equal); every
+ * whitespace run one space, none at the ends. Two keywords of a project are duplicates when these and
+ * their case rules are equal. An empty result means the phrase can never match (it is ignored).
  */
 export const canonicalPhrase = (phrase: string, caseSensitive: boolean): string => {
   let out = "";
@@ -35,5 +36,8 @@ export const canonicalPhrase = (phrase: string, caseSensitive: boolean): string 
       out += kind === FOLD_SELF ? ch : kind === FOLD_ONE ? String.fromCharCode(foldedUnitOf(cp)) : foldedUnitsOf(cp);
     }
   }
-  return out;
+  return caseSensitive ? out.normalize("NFC") : out;
 };
+
+/** The units the exact trie holds for a case-sensitive canonical phrase: its canonical decomposition, as texts are read. */
+export const exactUnits = (canonical: string): string => canonical.normalize("NFD");

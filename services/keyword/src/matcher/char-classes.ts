@@ -1,5 +1,5 @@
 // What the matcher needs to know about a code point: is it a word character, is it written in a script
-// without spaces, is it whitespace, and what does it fold to. Regular expressions and String methods
+// without spaces, is it whitespace, what does it fold to, and what is its canonical decomposition. Regular expressions and String methods
 // answer that slowly, so each code point is asked once and the answer kept in flat typed arrays that the
 // hot loop reads without allocating.
 
@@ -16,6 +16,10 @@ export const FOLD_ONE = 16;
 export const FOLD_NONE = 32;
 /** Folds to several code units, read from `foldedUnits`. */
 export const FOLD_MANY = 48;
+/** Its canonical decomposition (NFD) is not itself: read from `decomposedUnitsOf`. */
+export const DECOMPOSES = 64;
+/** Its decomposition starts with a non-starter (canonical combining class > 0): a mark that canonical ordering may move. */
+export const NON_STARTER = 128;
 
 const LETTER_DIGIT_MARK = /^[\p{L}\p{N}\p{M}]$/u;
 // Scripts written without spaces between words: no word boundary is needed next to their characters.
@@ -34,6 +38,15 @@ const isVariationSelector = (cp: number): boolean => (cp >= 0xfe00 && cp <= 0xfe
 
 const isSurrogate = (cp: number): boolean => cp >= 0xd800 && cp <= 0xdfff;
 
+// JavaScript does not expose combining classes, but normalisation applies them: canonical ordering swaps
+// two adjacent non-starters when the first has the higher class, and never moves a starter (class 0).
+// U+0334 has class 1 and U+0345 class 240, the highest: a non-starter after U+0345, or before U+0334,
+// trades places with it unless its class is 240, or 1, respectively.
+const LOWEST_CLASS = "\u0334";
+const HIGHEST_CLASS = "\u0345";
+const isNonStarter = (ch: string): boolean =>
+  (ch + LOWEST_CLASS).normalize("NFD") !== ch + LOWEST_CLASS || (HIGHEST_CLASS + ch).normalize("NFD") !== HIGHEST_CLASS + ch;
+
 /** The case- and accent-insensitive form of one code point (lower case, NFD, generic accents removed). */
 export const foldCodePoint = (cp: number): string => {
   if (isSurrogate(cp)) return String.fromCharCode(cp);
@@ -45,6 +58,7 @@ export const foldCodePoint = (cp: number): string => {
 let classes: Uint8Array | undefined;
 const foldedUnit = new Uint16Array(0x10000);
 const foldedMany = new Map<number, string>();
+const decomposed = new Map<number, string>();
 
 /** In a step table: this unit needs the general path (not learned yet, whitespace, a surrogate, or a fold to none or several units). */
 export const NOT_SIMPLE = 0xffff;
@@ -63,6 +77,12 @@ const learn = (table: Uint8Array, cp: number): number => {
   if (LETTER_DIGIT_MARK.test(ch) && !isVariationSelector(cp)) c |= WORD;
   if (NO_SPACE_SCRIPT.test(ch)) c |= NO_SPACE;
   if (WHITESPACE.test(ch)) c |= SPACE;
+  const nfd = ch.normalize("NFD");
+  if (nfd !== ch) {
+    c |= DECOMPOSES;
+    decomposed.set(cp, nfd);
+  }
+  if (isNonStarter(String.fromCodePoint(nfd.codePointAt(0) as number))) c |= NON_STARTER;
   const folded = foldCodePoint(cp);
   if (folded.length === 0) c |= FOLD_NONE;
   else if (folded !== ch) {
@@ -75,7 +95,8 @@ const learn = (table: Uint8Array, cp: number): number => {
     }
   }
   if (cp <= 0xffff && (c & SPACE) === 0) {
-    exactStep[cp] = cp;
+    // Exact reading decomposes, and a mark may be reordered with the next: both need the general path.
+    if ((c & (DECOMPOSES | NON_STARTER)) === 0) exactStep[cp] = cp;
     const kind = c & FOLD_MASK;
     if (kind === FOLD_SELF) foldedStep[cp] = cp;
     else if (kind === FOLD_ONE) foldedStep[cp] = foldedUnit[cp] as number;
@@ -101,3 +122,6 @@ export const foldedUnitOf = (cp: number): number => foldedUnit[cp] as number;
 
 /** The units a FOLD_MANY code point folds to. */
 export const foldedUnitsOf = (cp: number): string => foldedMany.get(cp) as string;
+
+/** The canonical decomposition (NFD) of a DECOMPOSES code point. */
+export const decomposedUnitsOf = (cp: number): string => decomposed.get(cp) as string;

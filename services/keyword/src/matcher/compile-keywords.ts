@@ -1,4 +1,4 @@
-import { canonicalPhrase, collapseSpaces } from "./canonical";
+import { canonicalPhrase, collapseSpaces, exactUnits } from "./canonical";
 import { PhraseTrieBuilder } from "./phrase-trie";
 import { compilePostFilters, type PostFilters, sourceMask } from "./post-filters";
 import type { MatcherKeyword } from "./types";
@@ -8,7 +8,7 @@ import type { MatcherKeyword } from "./types";
 // trie by its case rule.
 
 export interface CompiledTerm {
-  /** As the keyword wrote it, canonicalised: what a match reports. */
+  /** As the keyword first wrote the phrase (value, then aliases), spaces collapsed: what a match reports. */
   term: string;
   phrase: number;
 }
@@ -40,7 +40,8 @@ export class PhraseTable {
       id = this.termOf.length;
       this.ids.set(key, id);
       this.termOf.push([]);
-      (caseSensitive ? this.exact : this.folded).add(units, id);
+      if (caseSensitive) this.exact.add(exactUnits(units), id);
+      else this.folded.add(units, id);
     }
     return id;
   }
@@ -55,13 +56,13 @@ const strings = (list: readonly string[] | undefined): string[] => (Array.isArra
 export const compileKeyword = (k: MatcherKeyword, index: number, phrases: PhraseTable): CompiledKeyword => {
   const exact = k.caseSensitive === true;
   const terms: CompiledTerm[] = [];
-  const written = new Set<string>();
+  // Terms that are one phrase once canonical match the same spans: the first written stands for all.
+  const taken = new Set<number>();
   for (const raw of strings([k.value, ...strings(k.aliases)])) {
     const term = collapseSpaces(raw);
-    if (written.has(term)) continue;
-    written.add(term);
     const phrase = phrases.idOf(term, exact);
-    if (phrase < 0) continue;
+    if (phrase < 0 || taken.has(phrase)) continue;
+    taken.add(phrase);
     terms.push({ term, phrase });
     const keywords = phrases.termOf[phrase] as number[];
     if (keywords[keywords.length - 1] !== index) keywords.push(index);

@@ -1,7 +1,7 @@
 import { type CompiledKeyword, compileKeyword, PhraseTable } from "./compile-keywords";
 import { OccurrenceLog } from "./occurrence-log";
 import { scanField } from "./phrase-scan";
-import type { FrozenTrie } from "./phrase-trie";
+import { type FrozenTrie, trieBytes } from "./phrase-trie";
 import { PostFacts, passesFilters, sourceBit } from "./post-filters";
 import {
   compareTermMatches,
@@ -38,10 +38,8 @@ class CompiledMatcher implements KeywordMatcher {
     const phrases = new PhraseTable();
     this.keywords = input.map((k, i) => compileKeyword(k, i, phrases));
     this.size = this.keywords.length;
-    const folded = phrases.folded.freeze();
-    const exact = phrases.exact.freeze();
-    this.folded = folded.phraseCount > 0 ? folded : undefined;
-    this.exact = exact.phraseCount > 0 ? exact : undefined;
+    this.folded = phrases.folded.freeze();
+    this.exact = phrases.exact.freeze();
     const count = phrases.size;
     this.termStart = new Int32Array(count + 1);
     for (let p = 0; p < count; p++) this.termStart[p + 1] = (this.termStart[p] as number) + (phrases.termOf[p] as number[]).length;
@@ -69,6 +67,12 @@ class CompiledMatcher implements KeywordMatcher {
       hits.push({ keywordId: keyword.id, groupId: keyword.groupId, matches: this.matchesOf(keyword) });
     }
     return hits;
+  }
+
+  /** The bytes of typed arrays this matcher keeps for itself (tables shared by every matcher left out). */
+  retainedBytes(): number {
+    const tries = (this.folded ? trieBytes(this.folded) : 0) + (this.exact ? trieBytes(this.exact) : 0);
+    return tries + this.termStart.byteLength + this.termKeywords.byteLength + this.candidateOf.byteLength + this.log.retainedBytes();
   }
 
   /** Keywords with a term that occurred, in keyword order. */
@@ -109,3 +113,6 @@ class CompiledMatcher implements KeywordMatcher {
 
 /** Compiles the keywords into one matcher; recompile when they change, never per post. */
 export const compileMatcher = (keywords: readonly MatcherKeyword[]): KeywordMatcher => new CompiledMatcher(keywords);
+
+/** The typed-array bytes a compiled matcher keeps (what one project's matcher costs a service); 0 for any other matcher. */
+export const retainedBytesOf = (matcher: KeywordMatcher): number => (matcher instanceof CompiledMatcher ? matcher.retainedBytes() : 0);

@@ -45,7 +45,38 @@ const cases: Case[] = [
   { name: "accents fold both ways", keywords: [k("Café"), k("cafe", { id: "k2" })], post: p("cafe CAFÉ"), want: ["k text cafe", "k text CAFÉ", "k2 text cafe", "k2 text CAFÉ"] },
   { name: "a decomposed accent is inside the match", keywords: [k("café")], post: p(`un cafe${ACUTE} noir`), want: [`k text cafe${ACUTE}`] },
   { name: "a decomposed accent does not make a longer word", keywords: [k("cafe")], post: p(`cafe${ACUTE}s`), want: [] },
-  { name: "case-sensitive keywords fold neither case nor accents", keywords: [k("Café", { caseSensitive: true })], post: p(`Cafe café CAFÉ Cafe${ACUTE} Café`), want: ["k text Café"] },
+  {
+    name: "case-sensitive keywords fold neither case nor accents, but a decomposed accent is the same letter",
+    keywords: [k("Café", { caseSensitive: true })],
+    post: p(`Cafe café CAFÉ Cafe${ACUTE} Café`),
+    want: [`k text Cafe${ACUTE}`, "k text Café"],
+  },
+  { name: "case-sensitive: a precomposed keyword matches decomposed text", keywords: [k("Café", { caseSensitive: true })], post: p(`Cafe${ACUTE} au lait`), want: [`k text Cafe${ACUTE}`] },
+  { name: "case-sensitive: a decomposed keyword matches precomposed text", keywords: [k(`Cafe${ACUTE}`, { caseSensitive: true })], post: p("Café au lait"), want: ["k text Café"] },
+  {
+    name: "case-sensitive: marks written in another order are the same letter",
+    keywords: [k("Việt", { caseSensitive: true })],
+    post: p("Vie\u0302\u0323t, Viê\u0323t, Vie\u0323\u0302t, Việt; not Viêt"),
+    want: ["k text Vie\u0302\u0323t", "k text Viê\u0323t", "k text Vie\u0323\u0302t", "k text Việt"],
+  },
+  {
+    name: "case-sensitive: Hangul syllables match their conjoining jamo, and a compatibility ideograph its unified one",
+    keywords: [k("한국", { caseSensitive: true }), k("\uf900", { id: "k2", caseSensitive: true })],
+    post: p(`${"한국".normalize("NFD")} 한국 \u8c48`),
+    want: [`k text ${"한국".normalize("NFD")}`, "k text 한국", "k2 text \u8c48"],
+  },
+  {
+    name: "case-sensitive: a canonical singleton is its target, a compatibility form is not",
+    keywords: [k("Å", { caseSensitive: true }), k("fi", { id: "k2", caseSensitive: true })],
+    post: p("\u212b ﬁ fi Ａ"),
+    want: ["k text \u212b", "k2 text fi"],
+  },
+  {
+    name: "case-sensitive: a match never starts or ends inside marks written out of canonical order",
+    keywords: [k("ปู", { caseSensitive: true }), k("ปู่", { id: "k2", caseSensitive: true }), k("\u0e39", { id: "k3", caseSensitive: true })],
+    post: p("ปู่ ป\u0e48\u0e39"),
+    want: ["k text ปู", "k2 text ปู่", "k2 text ป\u0e48\u0e39", "k3 text \u0e39"],
+  },
   { name: "Turkish dotted capital I folds to i", keywords: [k("istanbul")], post: p("İSTANBUL"), want: ["k text İSTANBUL"] },
 
   // Sigils and punctuation inside phrases
@@ -71,7 +102,7 @@ const cases: Case[] = [
   { name: "allOf: every phrase must also appear", keywords: [k("acme", { filters: { allOf: ["launch", "cloud"] } })], post: p("acme cloud launch"), want: ["k text acme"] },
   { name: "allOf: one missing phrase drops the keyword", keywords: [k("acme", { filters: { allOf: ["launch", "cloud"] } })], post: p("acme launches in the cloud"), want: [] },
   { name: "an alias matches and is reported as written", keywords: [k("acme", { aliases: ["  Acme\tCloud "] })], post: p("the ACME cloud"), want: ["k text ACME", "k text ACME cloud"] },
-  { name: "value and alias equal once folded: both terms reported, by term", keywords: [k("acme", { aliases: ["ACME"] })], post: p("Acme"), want: ["k text Acme", "k text Acme"] },
+  { name: "value and aliases equal once folded: one match per span", keywords: [k("Acme", { aliases: ["acme", "ACME"] })], post: p("acme"), want: ["k text acme"] },
   { name: "blank phrases never match and never exclude", keywords: [k("   ", { aliases: ["acme"], excludedTerms: [" "], filters: { allOf: ["\t"] } })], post: p("acme"), want: ["k text acme"] },
 
   // Whitespace
@@ -141,6 +172,17 @@ describe("compileMatcher: what a match reports", () => {
           { keywordId: "kw_1", term: "cafe", field: "text", start: 12, end: 17 },
         ],
       },
+    ]);
+  });
+
+  it("reports one match per span for terms that are one phrase, under the first written of value and aliases", () => {
+    const hits = compileMatcher([k("Acme", { aliases: ["acme", "ACME", "acme  cloud"] }), k("ACME", { id: "k2", aliases: ["Acme"] })]).match(p("acme cloud"));
+    expect(hits.map((h) => h.matches)).toEqual([
+      [
+        { keywordId: "k", term: "Acme", field: "text", start: 0, end: 4 },
+        { keywordId: "k", term: "acme cloud", field: "text", start: 0, end: 10 },
+      ],
+      [{ keywordId: "k2", term: "ACME", field: "text", start: 0, end: 4 }],
     ]);
   });
 

@@ -38,10 +38,13 @@ const PHRASES = [
   "𝐀b",
   "한국",
   "\ud83d",
+  "Việt",
+  "ê\u0323",
+  "ปู่",
 ];
 
 const STRIP = /[\u0300-\u036f]/g;
-const variantsOf = (p: string): string[] => [p, p.toUpperCase(), p.toLowerCase(), p.normalize("NFD"), p.normalize("NFD").replace(STRIP, "")];
+const variantsOf = (p: string): string[] => [p, p.toUpperCase(), p.toLowerCase(), p.normalize("NFC"), p.normalize("NFD"), p.normalize("NFD").replace(STRIP, "")];
 const VARIANTS = [...new Set(PHRASES.flatMap((p) => variantsOf(p)))];
 
 const CONFUSERS = [
@@ -82,6 +85,15 @@ const CONFUSERS = [
   "\ude80",
   "İ",
   "1",
+  // Marks that canonical ordering moves (dot below is class 220, circumflex 230, Thai tone 107 after
+  // vowel 103), a precomposed letter with a mark, conjoining jamo.
+  "\u0323",
+  "\u0302",
+  "ê",
+  "\u0e48",
+  "\u0e39",
+  "\u1100",
+  "\u1161",
 ];
 
 /** Texts mixing the keywords' own phrases (and their variants) with other phrases and boundary characters. */

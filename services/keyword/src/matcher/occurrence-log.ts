@@ -13,13 +13,14 @@ export class OccurrenceLog implements OccurrenceSink {
   private readonly phraseCount: Int32Array;
   private readonly phraseHead: Int32Array;
   private readonly phraseTail: Int32Array;
-  private seen = new Int32Array(64);
+  // Small to start with and grown by doubling: a matcher lives as long as its project, most posts note little.
+  private seen = new Int32Array(8);
   /** Phrases that occurred in this post, in the order first seen: seenPhrase(0 .. seenCount - 1). */
   seenCount = 0;
-  private field = new Uint8Array(256);
-  private start = new Int32Array(256);
-  private end = new Int32Array(256);
-  private next = new Int32Array(256);
+  private field = new Uint8Array(16);
+  private start = new Int32Array(16);
+  private end = new Int32Array(16);
+  private next = new Int32Array(16);
   private count = 0;
 
   constructor(phrases: number) {
@@ -101,6 +102,11 @@ export class OccurrenceLog implements OccurrenceSink {
 
   endOf(occ: number): number {
     return this.end[occ] as number;
+  }
+
+  retainedBytes(): number {
+    const perPhrase = this.phraseEpoch.byteLength + this.phraseCount.byteLength + this.phraseHead.byteLength + this.phraseTail.byteLength;
+    return perPhrase + this.seen.byteLength + this.field.byteLength + this.start.byteLength + this.end.byteLength + this.next.byteLength;
   }
 
   private grow(): void {

@@ -1,6 +1,8 @@
 import {
   classOf,
   classTable,
+  DECOMPOSES,
+  decomposedUnitsOf,
   FOLD_MANY,
   FOLD_MASK,
   FOLD_NONE,
@@ -10,19 +12,23 @@ import {
   foldedUnitsOf,
   KNOWN,
   NO_SPACE,
+  NON_STARTER,
   NOT_SIMPLE,
   SPACE,
   WORD,
 } from "./char-classes";
-import { childOf, type FrozenTrie, NODE, TERMINAL } from "./phrase-trie";
+import { endsWithNonStarter, insideReorderedRun, nonStarterRunEnd, reorderedRun } from "./mark-runs";
+import { childOf, type FrozenTrie, NODE, rootChild, TERMINAL } from "./phrase-trie";
 
 // Finds every phrase occurrence in one field. One pass over the code points finds where a match may
 // start (the code point before is not a word character, or one of the two is in a no-space script);
 // from each such place the tries are walked, folding on the fly, until they have no edge for the next
-// unit. Nothing is allocated per character; the text is never copied.
+// unit. Nothing is allocated per character; the text is never copied (but for a run of marks written
+// out of canonical order, which is rare).
 //
 // The text is read as the tries were built (see canonical.ts): code point by code point, folded or
-// exact, every whitespace run as one space (accents that fold away do not interrupt a run).
+// exact (decomposed, runs of marks in canonical order: mark-runs.ts), every whitespace run as one space
+// (accents that fold away do not interrupt a run).
 
 export interface OccurrenceSink {
   /** `phrase` occurs in field `field` at [start, end) of the original string. */
@@ -74,12 +80,18 @@ export const scanField = (text: string, field: number, folded: FrozenTrie | unde
         // Most places start no phrase: look at the root's edge before anything else.
         const unit = width === 1 ? (folded.step[cp] as number) : NOT_SIMPLE;
         if (unit === NOT_SIMPLE) startWalk(text, i, cp, width, c, field, folded, sink);
-        else if (folded.root[unit] !== 0) walkOn(text, i, i + 1, folded.root[unit] as number, field, folded, sink);
+        else {
+          const ref = rootChild(folded, unit);
+          if (ref !== 0) walkOn(text, i, i + 1, ref, field, folded, sink);
+        }
       }
       if (exact !== undefined) {
         const unit = width === 1 ? (exact.step[cp] as number) : NOT_SIMPLE;
         if (unit === NOT_SIMPLE) startWalk(text, i, cp, width, c, field, exact, sink);
-        else if (exact.root[unit] !== 0) walkOn(text, i, i + 1, exact.root[unit] as number, field, exact, sink);
+        else {
+          const ref = rootChild(exact, unit);
+          if (ref !== 0) walkOn(text, i, i + 1, ref, field, exact, sink);
+        }
       }
     }
     prevWord = (c & WORD) !== 0;
@@ -90,10 +102,20 @@ export const scanField = (text: string, field: number, folded: FrozenTrie | unde
 
 /** Walks `trie` from `start`, where code point `cp` of class `c` begins, if the root has an edge for it. */
 const startWalk = (text: string, start: number, cp: number, width: number, c: number, field: number, trie: FrozenTrie, sink: OccurrenceSink): void => {
+  if (!trie.fold && (c & (DECOMPOSES | NON_STARTER)) !== 0) {
+    if ((c & NON_STARTER) !== 0) {
+      // A mark may begin a run read in another order, so its first unit is not known yet.
+      if (insideReorderedRun(text, start)) return;
+    } else if (rootChild(trie, decomposedUnitsOf(cp).charCodeAt(0)) === 0) return;
+    walkGeneral(text, start, start, 0, field, trie, sink);
+    return;
+  }
   const kind = trie.fold ? c & FOLD_MASK : FOLD_SELF;
   const first = kind === FOLD_SELF ? text.charCodeAt(start) : kind === FOLD_ONE ? foldedUnitOf(cp) : kind === FOLD_MANY ? foldedUnitsOf(cp).charCodeAt(0) : -1;
-  if (first < 0 || trie.root[first] === 0) return;
-  if (width === 1 && kind !== FOLD_MANY) walkOn(text, start, start + 1, trie.root[first] as number, field, trie, sink);
+  if (first < 0) return;
+  const ref = rootChild(trie, first);
+  if (ref === 0) return;
+  if (width === 1 && kind !== FOLD_MANY) walkOn(text, start, start + 1, ref, field, trie, sink);
   else walkGeneral(text, start, start, 0, field, trie, sink);
 };
 
@@ -121,12 +143,17 @@ const walkOn = (text: string, start: number, i: number, ref: number, field: numb
   }
 };
 
-/** Any unit: whitespace runs, accents that fold away, folds to several units, surrogate pairs. */
+/**
+ * Any unit: whitespace runs, accents that fold away, folds to several units, surrogate pairs, and in
+ * exact reading decompositions and runs of marks (mark-runs.ts).
+ */
 const walkGeneral = (text: string, start: number, i: number, node: number, field: number, trie: FrozenTrie, sink: OccurrenceSink): void => {
   const table = classTable();
-  const { root, edgeStart, edgeUnit, edgeChild, phraseAt, fold } = trie;
+  const { edgeStart, edgeUnit, edgeChild, phraseAt, fold } = trie;
   const size = text.length;
   let inSpace = false;
+  // Exact reading: the end of a run of marks already found in canonical order.
+  let orderedTo = 0;
   while (i < size) {
     let cp = text.charCodeAt(i);
     let width = 1;
@@ -144,7 +171,7 @@ const walkGeneral = (text: string, start: number, i: number, node: number, field
       if (inSpace) continue;
       inSpace = true;
       // Phrases never end with a space, so there is nothing to note here.
-      node = (node === 0 ? (root[0x20] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, 0x20)) & NODE;
+      node = (node === 0 ? rootChild(trie, 0x20) : childOf(edgeStart, edgeUnit, edgeChild, node, 0x20)) & NODE;
       if (node === 0) return;
       continue;
     }
@@ -154,24 +181,41 @@ const walkGeneral = (text: string, start: number, i: number, node: number, field
       continue;
     }
     inSpace = false;
-    // Each code point yields one, two (a surrogate pair) or several (a fold) units; only after its
-    // last unit may a phrase end.
+    // Each code point yields one, two (a surrogate pair) or several (a fold, a decomposition) units,
+    // and a run of marks read in canonical order one block of them; only after the last may a phrase end.
+    let next = i + width;
+    let units: string | undefined;
+    if (kind === FOLD_MANY) units = foldedUnitsOf(cp);
+    else if (!fold && (c & (DECOMPOSES | NON_STARTER)) !== 0) {
+      if ((c & DECOMPOSES) !== 0) units = decomposedUnitsOf(cp);
+      if (i >= orderedTo && endsWithNonStarter(cp, c)) {
+        const runEnd = nonStarterRunEnd(text, next);
+        if (runEnd > next) {
+          const reordered = reorderedRun(text, i, runEnd);
+          if (reordered === undefined) orderedTo = runEnd;
+          else {
+            units = reordered;
+            next = runEnd;
+          }
+        }
+      }
+    }
     let ref = 0;
-    if (kind === FOLD_SELF) {
-      const unit = text.charCodeAt(i);
-      ref = node === 0 ? (root[unit] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
-      if (width === 2 && ref !== 0) ref = childOf(edgeStart, edgeUnit, edgeChild, ref & NODE, text.charCodeAt(i + 1));
+    if (units !== undefined) {
+      ref = node === 0 ? rootChild(trie, units.charCodeAt(0)) : childOf(edgeStart, edgeUnit, edgeChild, node, units.charCodeAt(0));
+      for (let k = 1; k < units.length && ref !== 0; k++) ref = childOf(edgeStart, edgeUnit, edgeChild, ref & NODE, units.charCodeAt(k));
     } else if (kind === FOLD_ONE) {
       const unit = foldedUnitOf(cp);
-      ref = node === 0 ? (root[unit] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
+      ref = node === 0 ? rootChild(trie, unit) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
     } else {
-      const units = foldedUnitsOf(cp);
-      ref = node === 0 ? (root[units.charCodeAt(0)] as number) : childOf(edgeStart, edgeUnit, edgeChild, node, units.charCodeAt(0));
-      for (let k = 1; k < units.length && ref !== 0; k++) ref = childOf(edgeStart, edgeUnit, edgeChild, ref & NODE, units.charCodeAt(k));
+      const unit = text.charCodeAt(i);
+      ref = node === 0 ? rootChild(trie, unit) : childOf(edgeStart, edgeUnit, edgeChild, node, unit);
+      if (width === 2 && ref !== 0) ref = childOf(edgeStart, edgeUnit, edgeChild, ref & NODE, text.charCodeAt(i + 1));
     }
     if (ref === 0) return;
     node = ref & NODE;
-    i += width;
+    i = next;
+    // A block's boundary is decided by the character it starts with.
     if ((ref & TERMINAL) !== 0) noteIfBoundary(text, start, i, c, fold, phraseAt[node] as number, field, sink);
   }
 };

@@ -2,10 +2,16 @@
 // nodes; each node ends at most one phrase.
 //
 // Built with an open-addressing hash of (node, unit) edges, then frozen into the layout the scanner
-// reads: the root's children in a direct table (every walk starts there), every other node's edges
-// sorted by unit in one contiguous run, nodes numbered breadth-first. Most walks end within two or
-// three units, so the edges they touch sit together at the front of the arrays and stay in cache,
+// reads: the root's children in a paged direct table (every walk starts there), every other node's
+// edges sorted by unit in one contiguous run, nodes numbered breadth-first. Most walks end within two
+// or three units, so the edges they touch sit together at the front of the arrays and stay in cache,
 // where a hash would scatter them over megabytes.
+//
+// The root table has one page of 256 cells per 256-unit block that some phrase starts in, plus one
+// empty page shared by every other block, behind an index of 256 page offsets in the same array: a
+// lookup is two loads and no branch, and a trie of a few Latin phrases holds 3 KB of root instead of a
+// 256 KB table. A project's matcher lives as long as the
+// project, so its size is what a service pays per project.
 
 import { stepTable } from "./char-classes";
 
@@ -18,9 +24,15 @@ const NONE = -1;
 export const TERMINAL = 0x40000000;
 export const NODE = TERMINAL - 1;
 
+const PAGE_BITS = 8;
+const PAGE_MASK = (1 << PAGE_BITS) - 1;
+
 /** The frozen trie. Node 0 is the root. */
 export interface FrozenTrie {
-  /** Child of the root per unit (with TERMINAL), or 0. */
+  /**
+   * The root's children: root[unit >>> 8] is where the page of that block of 256 units starts in `root`
+   * (an empty page for blocks no phrase starts in), root[page + (unit & 0xff)] the child (with TERMINAL) or 0.
+   */
   readonly root: Int32Array;
   /** Edges of node n: edgeUnit/edgeChild[edgeStart[n] .. edgeStart[n + 1]), sorted by unit; children with TERMINAL. */
   readonly edgeStart: Int32Array;
@@ -34,6 +46,16 @@ export interface FrozenTrie {
   /** The step table of `fold` (see char-classes.ts). */
   readonly step: Uint16Array;
 }
+
+/** The child of the root over `unit` (with TERMINAL), or 0. */
+export const rootChild = (trie: FrozenTrie, unit: number): number => {
+  const root = trie.root;
+  return root[(root[unit >>> PAGE_BITS] as number) + (unit & PAGE_MASK)] as number;
+};
+
+/** The bytes of typed arrays the trie holds for itself (the step table is shared by all tries). */
+export const trieBytes = (trie: FrozenTrie): number =>
+  trie.root.byteLength + trie.edgeStart.byteLength + trie.edgeUnit.byteLength + trie.edgeChild.byteLength + trie.phraseAt.byteLength;
 
 /** The child of non-root node `node` over `unit` (with TERMINAL), or 0. */
 export const childOf = (edgeStart: Int32Array, edgeUnit: Uint16Array, edgeChild: Int32Array, node: number, unit: number): number => {
@@ -65,24 +87,26 @@ const slotOf = (node: number, unit: number, mask: number): number => {
 };
 
 export class PhraseTrieBuilder {
-  constructor(private readonly fold: boolean) {}
+  private rootChildren!: Map<number, number>;
+  private phraseAt!: Int32Array;
+  private keyNode!: Int32Array; // 0 = empty slot (the root's edges live in `rootChildren`)
+  private keyUnit!: Uint16Array;
+  private child!: Int32Array;
+  private mask!: number;
+  private nodes!: number;
+  private edges!: number;
+  private phrases!: number;
 
-  private readonly root = new Int32Array(0x10000);
-  private phraseAt = new Int32Array(1024).fill(NONE);
-  private keyNode = new Int32Array(1024); // 0 = empty slot (the root's edges live in `root`)
-  private keyUnit = new Uint16Array(1024);
-  private child = new Int32Array(1024);
-  private mask = 1023;
-  private nodes = 1;
-  private edges = 0;
-  private phrases = 0;
+  constructor(private readonly fold: boolean) {
+    this.clear();
+  }
 
   /** Adds `units` (non-empty) as phrase `phrase`; each unit sequence must be added once. */
   add(units: string, phrase: number): void {
     let node = 0;
     for (let i = 0; i < units.length; i++) {
       const unit = units.charCodeAt(i);
-      let next = node === 0 ? (this.root[unit] as number) : this.find(node, unit);
+      let next = node === 0 ? (this.rootChildren.get(unit) ?? 0) : this.find(node, unit);
       if (next === 0) {
         next = this.nodes++;
         if (this.nodes > this.phraseAt.length) {
@@ -90,7 +114,7 @@ export class PhraseTrieBuilder {
           grown.set(this.phraseAt);
           this.phraseAt = grown;
         }
-        if (node === 0) this.root[unit] = next;
+        if (node === 0) this.rootChildren.set(unit, next);
         else this.link(node, unit, next);
       }
       node = next;
@@ -99,7 +123,28 @@ export class PhraseTrieBuilder {
     this.phrases++;
   }
 
-  freeze(): FrozenTrie {
+  /** The trie of the phrases added, or undefined when there are none; the builder starts over empty. */
+  freeze(): FrozenTrie | undefined {
+    const frozen = this.phrases === 0 ? undefined : this.frozen();
+    // The builder's arrays are garbage once frozen; a long-lived holder must not keep them.
+    this.clear();
+    return frozen;
+  }
+
+  /** Sized for a few phrases and grown by doubling: most projects have a handful of keywords. */
+  private clear(): void {
+    this.rootChildren = new Map();
+    this.phraseAt = new Int32Array(16).fill(NONE);
+    this.keyNode = new Int32Array(16);
+    this.keyUnit = new Uint16Array(16);
+    this.child = new Int32Array(16);
+    this.mask = 15;
+    this.nodes = 1;
+    this.edges = 0;
+    this.phrases = 0;
+  }
+
+  private frozen(): FrozenTrie {
     const fold = this.fold;
     const n = this.nodes;
     // Every non-root edge, grouped by parent (counting sort), each group sorted by unit.
@@ -123,15 +168,14 @@ export class PhraseTrieBuilder {
     for (let k = 1; k < n; k++) sortRun(units, kids, start[k] as number, start[k + 1] as number);
 
     // Breadth-first numbering: the root's children in unit order, then theirs, and so on.
+    const rootUnits = [...this.rootChildren.keys()].sort((a, b) => a - b);
     const order = new Int32Array(n);
     const renumber = new Int32Array(n);
     let tail = 1;
-    for (let unit = 0; unit < 0x10000; unit++) {
-      const c = this.root[unit] as number;
-      if (c !== 0) {
-        renumber[c] = tail;
-        order[tail++] = c;
-      }
+    for (const unit of rootUnits) {
+      const c = this.rootChildren.get(unit) as number;
+      renumber[c] = tail;
+      order[tail++] = c;
     }
     for (let head = 1; head < tail; head++) {
       const old = order[head] as number;
@@ -142,9 +186,17 @@ export class PhraseTrieBuilder {
       }
     }
 
-    const root = new Int32Array(0x10000);
     const ref = (old: number): number => (old === 0 ? 0 : (renumber[old] as number) | ((this.phraseAt[old] as number) >= 0 ? TERMINAL : 0));
-    for (let unit = 0; unit < 0x10000; unit++) root[unit] = ref(this.root[unit] as number);
+    // The index, then the empty page every block without a phrase start points at, then one page per block with one.
+    const PAGE = 1 << PAGE_BITS;
+    const blocks = new Set(rootUnits.map((unit) => unit >>> PAGE_BITS));
+    const root = new Int32Array((2 + blocks.size) * PAGE).fill(PAGE, 0, PAGE);
+    let page = 2 * PAGE;
+    for (const block of blocks) {
+      root[block] = page;
+      page += PAGE;
+    }
+    for (const unit of rootUnits) root[(root[unit >>> PAGE_BITS] as number) + (unit & PAGE_MASK)] = ref(this.rootChildren.get(unit) as number);
     const edgeStart = new Int32Array(n + 1);
     const edgeUnit = new Uint16Array(this.edges);
     const edgeChild = new Int32Array(this.edges);

@@ -20,21 +20,50 @@ const foldChar = (ch: string): string => {
   return lower.normalize("NFD").replace(/[\u0300-\u036F]|[\u1AB0-\u1AFF]|[\u1DC0-\u1DFF]|[\u20D0-\u20FF]|[\uFE20-\uFE2F]/g, "");
 };
 
-/** Every unit of `s` after folding (or not), each whitespace run as one space, with where it came from. */
+// Canonical ordering moves a mark past a following one of lower combining class and never moves a
+// starter; U+0334 (class 1) and U+0345 (class 240) catch every class above 0.
+const isNonStarter = (ch: string): boolean => {
+  const first = String.fromCodePoint(ch.normalize("NFD").codePointAt(0) as number);
+  return (first + "\u0334").normalize("NFD") !== `${first}\u0334` || ("\u0345" + first).normalize("NFD") !== `\u0345${first}`;
+};
+const endsWithNonStarter = (ch: string): boolean => isNonStarter([...ch.normalize("NFD")].pop() as string);
+
+/**
+ * Every unit of `s` after folding (or not), each whitespace run as one space, with where it came from.
+ * Folded: character by character. Exact: the canonical decomposition (NFD); a character ending with a
+ * mark and the marks after it whose NFD is not the NFD of each in turn are read as one character.
+ */
 const entriesOf = (s: string, fold: boolean): Entry[] => {
   const out: Entry[] = [];
-  let origin = 0;
-  for (const ch of s) {
+  const chars = [...s];
+  const origins: number[] = [];
+  let at = 0;
+  for (const ch of chars) {
+    origins.push(at);
+    at += ch.length;
+  }
+  const push = (units: string, origin: number) => {
+    for (let k = 0; k < units.length; k++) out.push({ unit: units.charCodeAt(k), origin, firstOfChar: k === 0, lastOfChar: k === units.length - 1, space: false });
+  };
+  for (let i = 0; i < chars.length; ) {
+    const ch = chars[i] as string;
+    const origin = origins[i] as number;
     if (isWhitespace(ch)) {
       const previous = out[out.length - 1];
       if (!previous?.space) out.push({ unit: 0x20, origin, firstOfChar: true, lastOfChar: true, space: true });
+      i++;
+    } else if (fold) {
+      push(foldChar(ch), origin);
+      i++;
     } else {
-      const units = fold ? foldChar(ch) : ch;
-      for (let k = 0; k < units.length; k++) {
-        out.push({ unit: units.charCodeAt(k), origin, firstOfChar: k === 0, lastOfChar: k === units.length - 1, space: false });
-      }
+      let j = i + 1;
+      if (endsWithNonStarter(ch)) while (j < chars.length && isNonStarter(chars[j] as string)) j++;
+      const run = chars.slice(i, j);
+      const canonical = run.join("").normalize("NFD");
+      if (canonical !== run.map((c) => c.normalize("NFD")).join("")) push(canonical, origin);
+      else run.forEach((c, k) => push(c.normalize("NFD"), origins[i + k] as number));
+      i = j;
     }
-    origin += ch.length;
   }
   return out;
 };
@@ -133,7 +162,15 @@ export const referenceMatch = (keywords: readonly MatcherKeyword[], post: Matcha
     const blank = (p: string) => phraseUnits(p, !k.caseSensitive).length === 0;
     if (k.excludedTerms.some((p) => !blank(p) && occursAnywhere(p))) continue;
     if ((k.filters.allOf ?? []).some((p) => !blank(p) && !occursAnywhere(p))) continue;
-    const terms = [...new Set([k.value, ...k.aliases].map((t) => t.trim().replace(/\s+/g, " ")))];
+    // One term per phrase as matched, the first written (value, then aliases).
+    const terms: string[] = [];
+    const phrases = new Set<string>();
+    for (const written of [k.value, ...k.aliases].map((t) => t.trim().replace(/\s+/g, " "))) {
+      const phrase = phraseUnits(written, !k.caseSensitive).join(",");
+      if (phrases.has(phrase)) continue;
+      phrases.add(phrase);
+      terms.push(written);
+    }
     const matches: TermMatch[] = [];
     for (const term of terms) {
       for (const [field, value] of fields) {
