@@ -1,3 +1,4 @@
+import { testProjectCaller } from "@earshot/platform/testing";
 import {
   type CloudEvent,
   type DocumentStore,
@@ -61,19 +62,7 @@ export const openKeywordWorld = async (): Promise<KeywordWorld> => {
     clock,
     deps,
     replica,
-    caller: (roles = {}, overrides = {}) => {
-      const memberships = new Map(
-        Object.entries(roles).map(([projectId, r]) => [projectId, typeof r === "string" ? { role: r, workspaceId: overrides.workspaceId ?? "wsp_1" } : r]),
-      );
-      const { allowances, ...rest } = overrides;
-      return {
-        userId: "usr_1",
-        workspaceId: "wsp_1",
-        ...rest,
-        allowances: { projects: 10, keywords: 100, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20, ...allowances },
-        membership: (id) => memberships.get(id),
-      };
-    },
+    caller: testProjectCaller,
     projectEvent,
     newProject: async (workspaceId = "wsp_1") => {
       clock.advance(1000);

@@ -1,3 +1,4 @@
+import { testProjectCaller } from "@earshot/platform/testing";
 import {
   type CloudEvent,
   type DocumentStore,
@@ -92,17 +93,7 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
     clock,
     deps,
     replica,
-    caller: (roles = {}, overrides = {}) => {
-      const memberships = new Map(
-        Object.entries(roles).map(([projectId, r]) => [projectId, typeof r === "string" ? { role: r, workspaceId: overrides.workspaceId ?? "wsp_1" } : r]),
-      );
-      return {
-        userId: overrides.userId ?? "usr_1",
-        workspaceId: overrides.workspaceId ?? "wsp_1",
-        allowances: { projects: 10, keywords: 100, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20 },
-        membership: (id) => memberships.get(id),
-      };
-    },
+    caller: testProjectCaller,
     seedMention: async (projectId, fields = {}) => {
       seeded += 1;
       const now = clock.now();

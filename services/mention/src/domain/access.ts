@@ -1,24 +1,12 @@
-import { notFound, requireProjectRole } from "@earshot/platform/core";
+import { accessProjectOf, type ProjectAccess as Access } from "@earshot/platform/core";
 import type { ProjectStateDoc } from "../store";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 
-// Who may do what with a project's mentions, categories and views (spec section 5): viewers read, editors
-// and owners triage and organise. Someone who is not a member gets not_found, so existence never leaks;
-// an archived project's mentions are gone for everyone.
+// Who may do what with a project's mentions, categories and views (spec section 5): viewers read, editors and owners
+// write; a non-member or an archived project answers not_found. The rule is the platform's; this names the
+// service's own record of projects.
 
-export interface ProjectAccess {
-  projectId: string;
-  workspaceId: string;
-  role: ProjectRole;
-  /** What this service knows of the project; null for a project it has not heard of yet. */
-  state: ProjectStateDoc | null;
-}
+export type ProjectAccess = Access<ProjectStateDoc>;
 
-export const accessProject = async (deps: MentionDeps, caller: Caller, projectId: string, minimum: ProjectRole, what = "Project"): Promise<ProjectAccess> => {
-  const membership = caller.membership(projectId);
-  if (!membership) throw notFound(what);
-  const state = await deps.collections.projects.findById(projectId);
-  if (state?.status === "archived") throw notFound(what);
-  requireProjectRole(membership.role, minimum);
-  return { projectId, workspaceId: state?.workspaceId ?? membership.workspaceId, role: membership.role, state };
-};
+export const accessProject = (deps: MentionDeps, caller: Caller, projectId: string, minimum: ProjectRole, what = "Project"): Promise<ProjectAccess> =>
+  accessProjectOf(caller, projectId, minimum, (id) => deps.collections.projects.findById(id), what);

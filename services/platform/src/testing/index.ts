@@ -1,4 +1,4 @@
-// Test support: temp dirs, waiting on a condition, container-runtime detection, and the contract suites
+// Test support: test callers, temp dirs, waiting on a condition, container-runtime detection, and the contract suites
 // every store and bus adapter must pass.
 export * from "./tmp";
 export * from "./containers";
@@ -6,3 +6,4 @@ export { describeStoreContract, type StoreFixture } from "../store/contract";
 export { describeBusContract, type BusFixture } from "../bus/contract";
 export * from "./service-under-test";
 export * from "./refusal";
+export { testCaller, testProjectCaller } from "./caller";
