@@ -1,10 +1,12 @@
 import { edgeSettingsShape } from "@earshot/edge";
+import { integrationSettingsShape } from "@earshot/integration";
 import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
 import { z } from "zod";
 
 export const allInOneConfigSchema = z.object({
   ...baseConfigShape,
   ...edgeSettingsShape,
+  ...integrationSettingsShape,
   /** Where the HTTP API listens. Loopback by default: set HOST=0.0.0.0 to serve other machines (or a container's port). */
   HOST: z.string().default("127.0.0.1"),
   PORT: configPort.default(8080),

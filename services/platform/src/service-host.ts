@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { EventBus } from "./bus/port";
 import { type Clock, systemClock } from "./clock";
 import { type BaseConfig, grpcServiceConfigSchema, loadConfig } from "./config";
@@ -82,8 +83,10 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
 };
 
 /** The `main` of a service deployed on its own: config from env, Kafka/MongoDB when configured. */
-export const runServiceMain = async (module: ServiceModule): Promise<void> => {
-  const config = loadConfig(grpcServiceConfigSchema);
+/** `settings` adds a service's own settings to the shared ones (they reach it as `deps.config`). */
+export const runServiceMain = async (module: ServiceModule, settings: z.ZodRawShape = {}): Promise<void> => {
+  // The service's own settings ride along (the host passes the whole object on); the shared ones are typed.
+  const config = { ...loadConfig(z.object(settings)), ...loadConfig(grpcServiceConfigSchema) };
   const logger = createLogger(module.name, { level: config.LOG_LEVEL });
   const bus = openEventBus(config, logger);
   const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });

@@ -32,10 +32,10 @@ const event = <D>(type: ProjectEventType, projectId: string, data: D): StagedEve
 });
 
 export const projectCreatedEvent = (p: ProjectDoc): StagedEvent<projectV1Events.ProjectCreated> =>
-  event("project.created", p._id, { projectId: p._id, workspaceId: p.workspaceId, ownerId: p.ownerId, name: p.name, digestTimezone: p.digestTimezone });
+  event("project.created", p._id, { projectId: p._id, workspaceId: p.workspaceId, ownerId: p.ownerId, name: p.name, digestTimezone: p.digestTimezone, enabledSources: [...p.enabledSources] });
 
 export const projectUpdatedEvent = (p: ProjectDoc, fields: string[]): StagedEvent<projectV1Events.ProjectUpdated> =>
-  event("project.updated", p._id, { projectId: p._id, workspaceId: p.workspaceId, fields, status: p.status, digestTimezone: p.digestTimezone });
+  event("project.updated", p._id, { projectId: p._id, workspaceId: p.workspaceId, fields, status: p.status, digestTimezone: p.digestTimezone, enabledSources: [...p.enabledSources] });
 
 export const projectArchivedEvent = (p: ProjectDoc): StagedEvent<projectV1Events.ProjectArchived> =>
   event("project.archived", p._id, { projectId: p._id, workspaceId: p.workspaceId });

@@ -1,4 +1,4 @@
-import { accountV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
+import { accountV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
 // The one list of Earshot's gRPC services. Everything that must know every service is derived from it:
@@ -40,6 +40,7 @@ export const SERVICES = [
   { name: "project", protoPackage: "earshot.project.v1", client: projectV1.ProjectServiceClient, module: "@earshot/project" },
   { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword" },
   { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention" },
+  { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration" },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

@@ -6,7 +6,7 @@ import type { Deployable, ServiceEntry } from "../services";
 // deployables, which the image's entrypoint reads (deploy/entrypoint.js).
 
 /** Packages every build has, around the registered services: libraries first, then their users. */
-const LIBRARIES = ["proto", "services/platform", "services/registry"];
+const LIBRARIES = ["proto", "services/platform", "services/registry", "services/simulators"];
 const APPLICATIONS = ["services/edge", "services/all-in-one", "services/cli"];
 
 export const renderRootTsconfig = (services: readonly ServiceEntry[]): string => {
@@ -21,7 +21,7 @@ ${paths.map((p) => `    { "path": "${p}" }`).join(",\n")}
 };
 
 export const renderAllInOneTsconfig = (services: readonly ServiceEntry[]): string => {
-  const refs = ["../platform", "../../proto", "../registry", ...services.map((s) => `../${packageDir(s.module).slice("services/".length)}`), "../edge"];
+  const refs = ["../platform", "../../proto", "../registry", "../simulators", ...services.map((s) => `../${packageDir(s.module).slice("services/".length)}`), "../edge"];
   return `{
   "extends": "../../tsconfig.base.json",
   "compilerOptions": { "rootDir": "src", "outDir": "dist" },

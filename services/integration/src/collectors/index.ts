@@ -1,0 +1,17 @@
+import type { Source } from "@earshot/platform/core";
+import type { Collector } from "./collector";
+import type { CollectorDeps } from "./collector-deps";
+import { createLinkedinCollector } from "./linkedin";
+import { createRedditCollector } from "./reddit";
+import { createXCollector } from "./x";
+import { createYoutubeCollector } from "./youtube";
+
+export type { CollectedPost, CollectKeyword, Collector, LinkedinAccess, PollInput, PollOutcome, QuotaLedger } from "./collector";
+export type { CollectorDeps } from "./collector-deps";
+
+export const createCollectors = (deps: CollectorDeps): Record<Source, Collector> => ({
+  x: createXCollector(deps),
+  reddit: createRedditCollector(deps),
+  youtube: createYoutubeCollector(deps),
+  linkedin: createLinkedinCollector(deps),
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+// The integration service's settings (DESIGN.md "Collection"). The URLs default to the real platforms;
+// the paths of each platform's API are appended to them. A platform without credentials is not polled
+// (its source reports idle); `make run` points such platforms at the local simulators instead.
+
+const url = z.string().url().transform((u) => u.replace(/\/+$/, ""));
+const optionalSecret = z.string().min(1).optional();
+
+export const integrationSettingsShape = {
+  EARSHOT_X_API_URL: url.default("https://api.x.com"),
+  EARSHOT_X_BEARER_TOKEN: optionalSecret,
+  EARSHOT_REDDIT_API_URL: url.default("https://oauth.reddit.com"),
+  EARSHOT_REDDIT_AUTH_URL: url.default("https://www.reddit.com"),
+  EARSHOT_REDDIT_CLIENT_ID: optionalSecret,
+  EARSHOT_REDDIT_CLIENT_SECRET: optionalSecret,
+  /** Reddit requires `<platform>:<app id>:<version> (by /u/<user>)`. */
+  EARSHOT_REDDIT_USER_AGENT: z.string().min(1).default("server:earshot:0.1.0 (by /u/earshot)"),
+  EARSHOT_YOUTUBE_API_URL: url.default("https://www.googleapis.com/youtube/v3"),
+  EARSHOT_YOUTUBE_API_KEY: optionalSecret,
+  /** Quota units a day the YouTube key may spend (search.list costs 100). */
+  EARSHOT_YOUTUBE_DAILY_QUOTA: z.coerce.number().int().min(0).default(10_000),
+  EARSHOT_LINKEDIN_API_URL: url.default("https://api.linkedin.com/rest"),
+  EARSHOT_LINKEDIN_AUTH_URL: url.default("https://www.linkedin.com"),
+  EARSHOT_LINKEDIN_CLIENT_ID: optionalSecret,
+  EARSHOT_LINKEDIN_CLIENT_SECRET: optionalSecret,
+  /** The `LinkedIn-Version` header (YYYYMM). */
+  EARSHOT_LINKEDIN_VERSION: z.string().regex(/^\d{6}$/).default("202510"),
+  EARSHOT_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(300),
+  /** 32 bytes, base64 or hex: the AES-256-GCM key of stored provider tokens. Generated into the data dir on the embedded default. */
+  EARSHOT_ENCRYPTION_KEY: z.string().min(1).optional(),
+  /** Comma-separated sources served by local simulators (set by the all-in-one); reported by get_source_health. */
+  EARSHOT_SIMULATED_SOURCES: z.string().default(""),
+};
+
+export const integrationSettingsSchema = z.object(integrationSettingsShape);
+export type IntegrationSettings = z.infer<typeof integrationSettingsSchema>;
+
+/** The settings out of a host's configuration object (defaults fill what it leaves out). */
+export const integrationSettingsOf = (config: unknown): IntegrationSettings => integrationSettingsSchema.parse(config ?? {});

@@ -1,0 +1,26 @@
+import type { Clock, Logger, Outbox } from "@earshot/platform/core";
+import type { Source } from "@earshot/platform/core";
+import type { Collector } from "../collectors/collector";
+import type { IntegrationSettings } from "../config";
+import type { LinkedinApi } from "../linkedin/linkedin-api";
+import type { IntegrationCollections } from "../store";
+import type { TokenSealer } from "./token-sealer";
+
+export interface IntegrationDeps {
+  collections: IntegrationCollections;
+  outbox: Outbox;
+  clock: Clock;
+  logger: Logger;
+  settings: IntegrationSettings;
+  /** One collector per source. */
+  collectors: Record<Source, Collector>;
+  linkedinApi: LinkedinApi;
+  sealer: TokenSealer;
+  /** Names this process in leases (unique per process). */
+  replicaId: string;
+  /** Sources served by local simulators (reported by get_source_health). */
+  simulated: ReadonlySet<Source>;
+}
+
+/** Who a verb acts for: the caller with their memberships, as the edge resolved them. */
+export type { ProjectCaller as Caller, ProjectMembership as Membership, ProjectRole } from "@earshot/platform/core";

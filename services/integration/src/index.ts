@@ -1,0 +1,2 @@
+export { INTEGRATION_SERVICE_NAME, integrationService } from "./service";
+export { integrationSettingsShape } from "./config";

@@ -1,0 +1,148 @@
+import type { Collection, Doc, DocumentStore } from "@earshot/platform";
+import type { Source } from "@earshot/platform/core";
+import type { CollectKeyword } from "./collectors/collector";
+
+// The integration service's documents: replicas of the projects and keywords it collects for (from the
+// project and keyword services' events), one poller per (project, source) with its lease, cursor and
+// health, poll records for the last day's figures, the shared daily quotas, and LinkedIn connections.
+
+/** A project as the project service's events describe it. Archived is final. */
+export interface ProjectCopyDoc extends Doc {
+  workspaceId: string;
+  ownerId: string;
+  status: "active" | "paused" | "archived";
+  enabledSources: Source[];
+  updatedAt: Date;
+}
+
+/** A keyword as the keyword service's events describe it; `active` false once deactivated. */
+export interface KeywordCopyDoc extends Doc, Omit<CollectKeyword, "id"> {
+  projectId: string;
+  active: boolean;
+  updatedAt: Date;
+}
+
+/** `<projectId>:<source>`. */
+export const pollerId = (projectId: string, source: Source): string => `${projectId}:${source}`;
+
+export interface PollerDoc extends Doc {
+  projectId: string;
+  source: Source;
+  /** Whether the project, the source and a keyword on it all say "collect" (reconciled from the replicas). */
+  enabled: boolean;
+  /** The replica that holds the lease, until `leaseUntil`; a lease past its time is free to take. */
+  leaseOwner?: string;
+  leaseUntil?: Date;
+  nextPollAt: Date;
+  /** The collector's cursor (JSON), saved with each poll's emission. */
+  cursor?: unknown;
+  /** Source ids emitted lately, newest last (bounded): a post found again is not emitted twice. */
+  recentIds: string[];
+  backoffUntil?: Date;
+  lastSuccessAt?: Date;
+  lastError?: { at: Date; message: string; status: number };
+  quotaLeft?: number;
+  updatedAt: Date;
+}
+
+/** One poll's findings, kept a day for get_source_health. */
+export interface PollRecordDoc extends Doc {
+  pollerId: string;
+  projectId: string;
+  source: Source;
+  at: Date;
+  found: number;
+  /** collectedAt - publishedAt of each post found (ms), at most 500 kept per poll. */
+  lagsMs: number[];
+  expiresAt: Date;
+}
+
+/** A provider's daily budget (`<source>:<YYYY-MM-DD>`, UTC). */
+export interface QuotaDoc extends Doc {
+  source: Source;
+  day: string;
+  used: number;
+  updatedAt: Date;
+}
+
+export type LinkedinStatus = "disconnected" | "pending_page" | "connected" | "reauthorization_required";
+
+export interface LinkedinPageDoc {
+  organizationUrn: string;
+  name: string;
+}
+
+/** A project's LinkedIn connection (`_id` = project id). Tokens are sealed (AES-256-GCM). */
+export interface LinkedinConnectionDoc extends Doc {
+  workspaceId: string;
+  ownerId: string;
+  status: LinkedinStatus;
+  accessToken?: string;
+  refreshToken?: string;
+  tokenExpiresAt?: Date;
+  /** The Pages the authorizing member administers (from organizationAcls at the callback). */
+  pages: LinkedinPageDoc[];
+  page?: LinkedinPageDoc;
+  connectedAt?: Date;
+  lastSyncAt?: Date;
+  updatedAt: Date;
+}
+
+/** An authorization in flight (`_id` = SHA-256 of the state sent to LinkedIn). */
+export interface LinkedinStateDoc extends Doc {
+  projectId: string;
+  workspaceId: string;
+  userId: string;
+  redirectUri: string;
+  expiresAt: Date;
+  usedAt?: Date;
+}
+
+/** LinkedIn syncs a workspace ran on a UTC day (`<workspaceId>:<YYYY-MM-DD>`). */
+export interface LinkedinSyncDayDoc extends Doc {
+  workspaceId: string;
+  day: string;
+  count: number;
+  updatedAt: Date;
+}
+
+export interface IntegrationCollections {
+  projects: Collection<ProjectCopyDoc>;
+  keywords: Collection<KeywordCopyDoc>;
+  pollers: Collection<PollerDoc>;
+  pollRecords: Collection<PollRecordDoc>;
+  quotas: Collection<QuotaDoc>;
+  linkedin: Collection<LinkedinConnectionDoc>;
+  linkedinStates: Collection<LinkedinStateDoc>;
+  linkedinSyncs: Collection<LinkedinSyncDayDoc>;
+}
+
+export const PROJECTS = "projects";
+export const KEYWORDS = "keywords";
+export const POLLERS = "pollers";
+export const POLL_RECORDS = "poll_records";
+export const QUOTAS = "quotas";
+export const LINKEDIN = "linkedin_connections";
+export const LINKEDIN_STATES = "linkedin_states";
+export const LINKEDIN_SYNCS = "linkedin_syncs";
+
+export const openIntegrationCollections = async (store: DocumentStore): Promise<IntegrationCollections> => {
+  const c: IntegrationCollections = {
+    projects: store.collection<ProjectCopyDoc>(PROJECTS),
+    keywords: store.collection<KeywordCopyDoc>(KEYWORDS),
+    pollers: store.collection<PollerDoc>(POLLERS),
+    pollRecords: store.collection<PollRecordDoc>(POLL_RECORDS),
+    quotas: store.collection<QuotaDoc>(QUOTAS),
+    linkedin: store.collection<LinkedinConnectionDoc>(LINKEDIN),
+    linkedinStates: store.collection<LinkedinStateDoc>(LINKEDIN_STATES),
+    linkedinSyncs: store.collection<LinkedinSyncDayDoc>(LINKEDIN_SYNCS),
+  };
+  await c.keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
+  await c.pollers.ensureIndex({ fields: { enabled: 1, nextPollAt: 1 } });
+  await c.pollers.ensureIndex({ fields: { projectId: 1 } });
+  await c.pollRecords.ensureIndex({ fields: { pollerId: 1, at: -1 } });
+  await c.pollRecords.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+  await c.linkedin.ensureIndex({ fields: { ownerId: 1 } });
+  await c.linkedinStates.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+  return c;
+};

@@ -1,0 +1,31 @@
+import { linkedinSimulator } from "./linkedin";
+import { SIM_PLATFORMS, type SimPlatform } from "./platform-simulator";
+import { redditSimulator } from "./reddit";
+import { type SimulatorOptions, type SimulatorServer, startSimulatorServer } from "./server";
+import { simulatedSettings } from "./settings";
+import { xSimulator } from "./x";
+import { youtubeSimulator } from "./youtube";
+
+export type { PlatformSimulator, SimPlatform } from "./platform-simulator";
+export { SIM_PLATFORMS } from "./platform-simulator";
+export type { SimulatorServer } from "./server";
+export { SIM_CREDENTIALS, SIM_PREFIXES, simulatedSettings } from "./settings";
+export type { Fault, LoggedRequest, PublishInput, SimAuthor, SimPost } from "./world";
+export { SimWorld } from "./world";
+
+export interface RunningSimulators extends SimulatorServer {
+  platforms: readonly SimPlatform[];
+  /** EARSHOT_* settings pointing the integration service at these simulators. */
+  settings: Record<string, string>;
+}
+
+/** Starts the simulators of the given platforms (default all four) on one loopback HTTP server. */
+export const startSimulators = async (options: Omit<SimulatorOptions, "factories"> = {}): Promise<RunningSimulators> => {
+  const platforms = options.platforms ?? SIM_PLATFORMS;
+  const server = await startSimulatorServer({
+    ...options,
+    platforms,
+    factories: { x: xSimulator, reddit: redditSimulator, youtube: youtubeSimulator, linkedin: linkedinSimulator },
+  });
+  return { ...server, platforms, settings: simulatedSettings(server.origin, platforms) };
+};
