@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
+import { testProjectCaller } from "@earshot/platform/testing";
+import { type RunningSimulators, type SimPlatform, startSimulators } from "@earshot/simulators";
+import { integrationSettingsOf, type IntegrationSettings } from "./config";
+import type { IntegrationDeps } from "./domain/deps";
+import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
+import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./linkedin/lifecycle";
+import { openIntegrationCollections } from "./store";
+import { wireIntegration } from "./wiring";
+
+// The domain-test world: the integration service's parts on the embedded store with the real outbox, a
+// ManualClock, real collectors pointed at local simulators over HTTP, callers built as the RPC adapter
+// builds them, and project, keyword and account events delivered as the bus would.
+
+export interface IntegrationWorld {
+  store: DocumentStore;
+  clock: ManualClock;
+  sims: RunningSimulators;
+  settings: IntegrationSettings;
+  deps: IntegrationDeps;
+  /** Another process over the same store (its own outbox queue, collectors and replica id). */
+  replica(): IntegrationDeps;
+  caller: typeof testProjectCaller;
+  /** Events staged in the outbox so far, oldest first. */
+  events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
+  projectEvent(type: string, data: Record<string, unknown>, to?: IntegrationDeps): Promise<void>;
+  keywordEvent(type: string, data: Record<string, unknown>, to?: IntegrationDeps): Promise<void>;
+  accountEvent(type: string, data: Record<string, unknown>, to?: IntegrationDeps): Promise<void>;
+  /** An active project (project.created delivered), owner `usr_1` in `wsp_1` unless told. */
+  newProject(fields?: Record<string, unknown>): Promise<string>;
+  /** An active keyword on every source (keyword.created delivered); `more` overrides the event's fields. */
+  addKeyword(projectId: string, value: string, more?: Record<string, unknown>): Promise<Record<string, unknown> & { keywordId: string }>;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  /** Platforms the simulators serve and the collectors are pointed at (default all four). */
+  platforms?: readonly SimPlatform[];
+  /** Simulators generate posts for searched terms (default false: only published posts exist). */
+  generate?: boolean;
+  /** More settings (EARSHOT_* names), over the simulators'. */
+  settings?: Record<string, string>;
+}
+
+export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<IntegrationWorld> => {
+  const store = await openEmbeddedStore();
+  // Now, not a fixed date: stores expire TTL-indexed records by the real time.
+  const clock = new ManualClock(new Date());
+  const sims = await startSimulators({ platforms: options.platforms, generate: options.generate ?? false, now: () => clock.now().getTime() });
+  const settings = integrationSettingsOf({ EARSHOT_POLL_INTERVAL_SECONDS: "60", ...sims.settings, ...options.settings });
+  const collections = await openIntegrationCollections(store);
+  const key = randomBytes(32);
+  const replica = (): IntegrationDeps =>
+    wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 } });
+  const deps = replica();
+  await deps.outbox.ensureIndexes();
+  const envelope = (type: string, source: string, data: Record<string, unknown>): CloudEvent => ({
+    specversion: "1.0",
+    id: newId("evt", clock.now().getTime()),
+    source,
+    type,
+    subject: String(data.keywordId ?? data.projectId ?? data.userId),
+    time: clock.now().toISOString(),
+    datacontenttype: "application/json",
+    data,
+  });
+  const projectEvent = async (type: string, data: Record<string, unknown>, to = deps) => {
+    const event = envelope(type, "earshot/project", data);
+    await handleProjectEvent(to, event);
+    await handleLinkedinProjectEvent(to, event);
+  };
+  const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, envelope(type, "earshot/keyword", data));
+  const accountEvent = (type: string, data: Record<string, unknown>, to = deps) => handleLinkedinAccountEvent(to, envelope(type, "earshot/account", data));
+  return {
+    store,
+    clock,
+    sims,
+    settings,
+    deps,
+    replica,
+    caller: testProjectCaller,
+    events: async () =>
+      (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { _id: 1 } })).map((r) => ({ ...r.event, topic: r.topic, key: r.key })),
+    projectEvent,
+    keywordEvent,
+    accountEvent,
+    newProject: async (fields = {}) => {
+      const projectId = newId("prj", clock.now().getTime());
+      await projectEvent("project.created", {
+        projectId,
+        workspaceId: "wsp_1",
+        ownerId: "usr_1",
+        name: "Launch",
+        digestTimezone: "UTC",
+        enabledSources: ["x", "reddit", "youtube", "linkedin"],
+        ...fields,
+      });
+      return projectId;
+    },
+    addKeyword: async (projectId, value, more = {}) => {
+      const data = {
+        keywordId: newId("kw", clock.now().getTime()),
+        projectId,
+        workspaceId: "wsp_1",
+        groupId: `kwg_brand_${projectId}`,
+        value,
+        sources: ["x", "reddit", "youtube", "linkedin"],
+        aliases: [],
+        excludedTerms: [],
+        filters: {},
+        caseSensitive: false,
+        active: true,
+        ...more,
+      };
+      await keywordEvent("keyword.created", data);
+      return data;
+    },
+    close: async () => {
+      await sims.close();
+      await store.close();
+    },
+  };
+};
+
+export { refusalOf } from "@earshot/platform/testing";
