@@ -25,6 +25,14 @@ const LAGS_KEPT = 500;
 
 export const intervalMs = (deps: IntegrationDeps): number => deps.settings.EARSHOT_POLL_INTERVAL_SECONDS * 1000;
 
+/** Why the scheduler aborts a poll that ran too long: recorded as the source's last error, unlike a pause. */
+export class PollTimedOut extends Error {
+  constructor(ms: number) {
+    super(`the poll took longer than ${Math.round(ms / 1000)} s and was abandoned`);
+    this.name = "PollTimedOut";
+  }
+}
+
 export interface PollResult {
   /** Posts emitted (0 when the poll was discarded or failed). */
   postsFound: number;
@@ -186,7 +194,7 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
   } catch (err) {
     // The poller changed under the poll (disabled, lease taken over): its new state stands as it is.
     if (isVersionConflict(err)) return discarded;
-    if (signal.aborted) {
+    if (signal.aborted && !(signal.reason instanceof PollTimedOut)) {
       await release(deps, claimed);
       return discarded;
     }

@@ -226,6 +226,31 @@ describe("scheduler", () => {
     expect((await collected(projectId)).map((p) => p.sourceId)).toEqual([old.sourceId, fresh.sourceId]);
   });
 
+  it("abandons a poll that runs too long and records it as the source's last error", async () => {
+    const scheduler = new Scheduler(world.deps, { pollTimeoutMs: 1 });
+    const projectId = await world.newProject();
+    await world.addKeyword(projectId, "acme", { sources: ["x"] });
+    x.answer((input) => new Promise((_resolve, reject) => input.signal.addEventListener("abort", () => reject(input.signal.reason))));
+    await scheduler.tick();
+    const poller = await world.deps.collections.pollers.findById(pollerId(projectId, "x"));
+    expect(poller?.lastError?.message).toMatch(/took longer/);
+    expect(poller?.leaseOwner).toBeUndefined();
+    expect(poller?.nextPollAt).toEqual(new Date(world.clock.now().getTime() + INTERVAL_MS));
+  });
+
+  it("polls free pollers even when more than a batch of due ones are leased elsewhere", async () => {
+    const other = world.replica();
+    const leased = [await projectWithKeyword(), await projectWithKeyword()];
+    for (const projectId of leased) {
+      for (const source of ["x", "reddit"] as const) await claimPoller(other, (await world.deps.collections.pollers.findById(pollerId(projectId, source)))!);
+    }
+    world.clock.advance(1);
+    const free = await projectWithKeyword();
+    await new Scheduler(world.deps, { batchSize: 2 }).tick();
+    expect(x.pollsOf(free)).toHaveLength(1);
+    expect(reddit.pollsOf(free)).toHaveLength(1);
+  });
+
   it("runs ticks on its own timers once started and waits for its polls when stopped", async () => {
     const scheduler = new Scheduler(world.deps);
     const projectId = await world.newProject();

@@ -1,6 +1,6 @@
 import type { PollerDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
-import { claimPoller, intervalMs, leaseIsLive, type PollResult, runPoll } from "./poll";
+import { claimPoller, intervalMs, leaseIsLive, PollTimedOut, type PollResult, runPoll } from "./poll";
 import { reconcileProject } from "./pollers";
 
 // Polls each enabled (project, source) every interval, one replica at a time. Each tick claims the due
@@ -99,7 +99,11 @@ export class Scheduler {
 
   private async duePollers(): Promise<PollerDoc[]> {
     const now = this.deps.clock.now();
-    const due = await this.deps.collections.pollers.find({ enabled: true, nextPollAt: { $lte: now } }, { sort: { nextPollAt: 1 }, limit: this.batchSize });
+    // Leases held elsewhere are left out by the query, so a batch of them cannot starve the free ones.
+    const due = await this.deps.collections.pollers.find(
+      { enabled: true, nextPollAt: { $lte: now }, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] },
+      { sort: { nextPollAt: 1 }, limit: this.batchSize },
+    );
     return due.filter((p) => !leaseIsLive(p, now) && !this.inFlight.has(p._id));
   }
 
@@ -113,7 +117,7 @@ export class Scheduler {
     }
     if (!claimed) return; // another replica took it
     const controller = new AbortController();
-    const timeout = setTimeout(() => controller.abort(new Error("the poll took too long")), this.pollTimeoutMs);
+    const timeout = setTimeout(() => controller.abort(new PollTimedOut(this.pollTimeoutMs)), this.pollTimeoutMs);
     timeout.unref();
     const done = runPoll(this.deps, claimed, controller.signal)
       .catch((err: unknown): PollResult => {
