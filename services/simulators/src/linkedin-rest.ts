@@ -52,7 +52,9 @@ export const linkedinRest = (world: SimWorld, auth: LinkedinAuth, content: Linke
     sendJson(res, 200, { id: org.id, localizedName: org.localizedName, vanityName: org.vanityName, name: { localized: { en_US: org.localizedName }, preferredLocale: { country: "US", language: "en" } } });
   };
 
-  const notifications = (res: ServerResponse, q: URLSearchParams, who: IssuedToken) => {
+  const notifications = (res: ServerResponse, q: URLSearchParams, who: IssuedToken, rawQuery: string) => {
+    // Rest.li's structural characters stay as they are: `List%28...` is not a list to LinkedIn.
+    if (/[?&](actions|timeRange)=%28|[?&]actions=List%28/i.test(rawQuery)) return linkedinError(res, 400, "ILLEGAL_ARGUMENT", "Rest.li parentheses, commas and colons must not be percent-encoded", 100);
     if (q.get("q") !== "criteria") return linkedinError(res, 400, "ILLEGAL_ARGUMENT", "q must be criteria", 100);
     const entity = q.get("organizationalEntity") ?? "";
     if (!organizationByUrn(entity)) return linkedinError(res, 400, "ILLEGAL_ARGUMENT", "organizationalEntity must be an organization URN", 100);
@@ -124,7 +126,7 @@ export const linkedinRest = (world: SimWorld, auth: LinkedinAuth, content: Linke
     // Rest.li 2.0 wants URNs encoded wherever they appear in a URL; an unencoded one is refused.
     if (/urn:li:/.test(path) || /=urn:li:/.test(url.search)) return linkedinError(res, 400, "ILLEGAL_ARGUMENT", "URNs in the URL must be URL-encoded (urn%3Ali%3A...)", 100);
     if (path === "/organizationAcls") return acls(res, q, who);
-    if (path === "/organizationalEntityNotifications") return notifications(res, q, who);
+    if (path === "/organizationalEntityNotifications") return notifications(res, q, who, url.search);
     const org = /^\/organizations\/([^/]+)$/.exec(path);
     if (org?.[1]) return organization(res, decodeURIComponent(org[1]));
     const postPath = /^\/posts\/([^/]+)$/.exec(path);
