@@ -1,4 +1,4 @@
-// YouTube's identifiers, derived from the world's post keys so they are stable and reversible: a video id
+// YouTube's identifiers, derived from the world's post keys so they are stable and unique: a video id
 // is 11 characters of base64url (66 bits, enough for a 64-bit key), as YouTube's are; a comment thread id
 // wraps the same encoding the way YouTube's `Ug…4AaABAg` ids look; a channel id is `UC` + 22 characters.
 
@@ -14,26 +14,9 @@ const encode = (value: bigint, length: number): string => {
   return out;
 };
 
-const decode = (text: string): bigint | undefined => {
-  let value = 0n;
-  for (const c of text) {
-    const digit = ALPHABET.indexOf(c);
-    if (digit < 0) return undefined;
-    value = (value << 6n) | BigInt(digit);
-  }
-  return value;
-};
-
 export const youtubeVideoId = (key: bigint): string => encode(key, 11);
 
-export const keyOfYoutubeVideoId = (id: string): bigint | undefined => (/^[A-Za-z0-9_-]{11}$/.test(id) ? decode(id) : undefined);
-
 export const youtubeCommentId = (key: bigint): string => `Ugz${encode(key, 11)}4AaABAg`;
-
-export const keyOfYoutubeCommentId = (id: string): bigint | undefined => {
-  const m = /^Ugz([A-Za-z0-9_-]{11})4AaABAg$/.exec(id);
-  return m?.[1] ? decode(m[1]) : undefined;
-};
 
 /** A channel id for an author the post did not name a channel for. */
 export const youtubeChannelIdOf = (seed: string): string => {

@@ -20,7 +20,8 @@ export interface YoutubeSearchQuery {
 
 const quote = (phrase: string) => `"${phrase.replace(/"/g, " ").replace(/\s+/g, " ").trim()}"`;
 
-const isChannelId = (value: string) => /^UC[A-Za-z0-9_-]{22}$/.test(value);
+// Channel ids start `UC` (24 characters on YouTube); handles (`@name`) cannot restrict a search.
+const isChannelId = (value: string) => /^UC[A-Za-z0-9_-]+$/.test(value);
 
 export const buildYoutubeQueries = (keywords: readonly CollectKeyword[]): YoutubeSearchQuery[] => {
   const groups = new Map<string, { channelId?: string; exclusions: string[]; phrases: string[] }>();
