@@ -80,6 +80,16 @@ describe("LinkedIn simulator", () => {
     expect(((await badClient.json()) as any).error).toBe("invalid_client");
   });
 
+  it("expires a code not exchanged within 30 minutes", async () => {
+    let now = NOW;
+    sims = await startSimulators({ platforms: ["linkedin"], now: () => now });
+    const code = new URL((await decide({ action: "allow", member: "member-b" })).headers.get("location") ?? "").searchParams.get("code") ?? "";
+    now += 30 * 60_000 + 1;
+    const late = await exchange(code);
+    expect(late.status).toBe(400);
+    expect(((await late.json()) as any).error).toBe("invalid_grant");
+  });
+
   it("requires an issued token, LinkedIn-Version and the Rest.li header", async () => {
     sims = await startSimulators({ platforms: ["linkedin"], now: () => NOW });
     const unknown = await call("/organizationAcls?q=roleAssignee", "nope");
