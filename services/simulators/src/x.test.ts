@@ -79,6 +79,15 @@ describe("X simulator", () => {
     expect(since.data.map((d) => d.id)).toEqual([posts[24]!.key.toString(), posts[23]!.key.toString()]);
   });
 
+  it("refuses a since_id or start_time older than the 7 days recent search covers", async () => {
+    const old = sims.world.keyAt(NOW - 8 * 86_400_000, 1).toString();
+    const bySince = await search({ query: "acme", since_id: old });
+    expect(bySince.status).toBe(400);
+    expect(((await bySince.json()) as { errors: Array<{ parameters: object }> }).errors[0]?.parameters).toEqual({ since_id: [old] });
+    const start = new Date(NOW - 8 * 86_400_000).toISOString();
+    expect((await search({ query: "acme", start_time: start })).status).toBe(400);
+  });
+
   it("answers faults: 429 with a zero remaining and the reset, and 5xx with a JSON body", async () => {
     sims.world.fail("x", { status: 429, retryAfterSeconds: 30 });
     const limited = await search({ query: "acme" });

@@ -89,6 +89,9 @@ export const xSimulator: PlatformSimulatorFactory = (world) => {
       const startRaw = q.get("start_time");
       const startMs = startRaw === null ? undefined : Date.parse(startRaw);
       if (startMs !== undefined && Number.isNaN(startMs)) return invalid(res, headers, "start_time", startRaw ?? "", "The `start_time` query parameter value is not a valid RFC 3339 date-time");
+      const oldest = now - SEVEN_DAYS_MS;
+      if (sinceId !== undefined && msOfId(sinceId) < oldest) return invalid(res, headers, "since_id", sinceRaw ?? "", `Invalid 'since_id':'${sinceRaw}'. 'since_id' must be a tweet id created after ${new Date(oldest).toISOString()}`);
+      if (startMs !== undefined && startMs < oldest) return invalid(res, headers, "start_time", startRaw ?? "", `Invalid 'start_time':'${startRaw}'. 'start_time' must be on or after ${new Date(oldest).toISOString()}`);
       const tokenRaw = q.get("next_token") ?? q.get("pagination_token");
       const beforeKey = tokenRaw === null ? undefined : decodeToken(tokenRaw);
       if (tokenRaw !== null && beforeKey === undefined) return invalid(res, headers, "next_token", tokenRaw, "The `next_token` query parameter value is not valid");

@@ -130,6 +130,26 @@ describe("X collector", () => {
     expect(globex?.query).toMatchObject({ query: '("globex") -"spam" -is:retweet', start_time: new Date(kit.clock.now - TEST_INTERVAL_SECONDS * 1000).toISOString() });
   });
 
+  it("resumes from the start of X's 7-day window when its cursor is older than that", async () => {
+    kit.sims.world.publish("x", { text: "acme week one", createdAtMs: minutesAgo(1) });
+    const collector = createXCollector(kit.deps);
+    const first = await collector.poll(kit.input([keyword("acme")]));
+    expect(first.posts).toHaveLength(1);
+    kit.clock.now += 8 * 86_400_000;
+    const later = kit.sims.world.publish("x", { text: "acme week two", createdAtMs: minutesAgo(1) });
+    const second = await collector.poll(kit.input([keyword("acme")], first.cursor));
+    expect(second.posts.map((x) => x.sourceId)).toEqual([later.key.toString()]);
+    const req = searches(kit)[1];
+    expect(req?.query.since_id).toBeUndefined();
+    expect(req?.query.start_time).toBe(new Date(kit.clock.now - 7 * 86_400_000 + 60_000).toISOString());
+  });
+
+  it("starts afresh from a cursor it cannot read", async () => {
+    kit.sims.world.publish("x", { text: "acme", createdAtMs: minutesAgo(1) });
+    const out = await createXCollector(kit.deps).poll(kit.input([keyword("acme")], { v: 1, queries: { '("acme") -is:retweet': { sinceId: "not-a-number" } } }));
+    expect(out.posts).toHaveLength(1);
+  });
+
   it("throws ProviderRateLimited with the simulator's reset on 429", async () => {
     kit.sims.world.fail("x", { status: 429, retryAfterSeconds: 120 });
     const err = await createXCollector(kit.deps)

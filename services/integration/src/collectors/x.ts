@@ -19,6 +19,12 @@ export const X_DIALECT: QueryDialect = {
   always: "-is:retweet",
 };
 
+/** How far back recent search reaches. */
+const X_WINDOW_MS = 7 * 86_400_000;
+const X_EPOCH_MS = 1288834974657;
+/** When a post was created, from its snowflake id. */
+const msOfXId = (id: string): number => Number(BigInt(id) >> 22n) + X_EPOCH_MS;
+
 /** Pages one poll reads per query at most (100 posts each). */
 export const X_MAX_PAGES = 5;
 
@@ -31,7 +37,9 @@ interface XQueryState {
 }
 
 const isState = (v: unknown): v is XQueryState =>
-  isRecord(v) && ["sinceId", "startTime", "nextToken", "passNewest"].every((k) => v[k] === undefined || typeof v[k] === "string");
+  isRecord(v) &&
+  ["sinceId", "passNewest"].every((k) => v[k] === undefined || (typeof v[k] === "string" && /^\d{1,19}$/.test(v[k]))) &&
+  ["startTime", "nextToken"].every((k) => v[k] === undefined || typeof v[k] === "string");
 
 export const createXCollector = (deps: CollectorDeps): Collector => {
   const { settings, http, logger } = deps;
@@ -58,8 +66,11 @@ export const createXCollector = (deps: CollectorDeps): Collector => {
           expansions: "author_id",
           "user.fields": "username,name",
         });
-        if (state.sinceId) params.set("since_id", state.sinceId);
-        else if (state.startTime) params.set("start_time", state.startTime);
+        // Recent search refuses a since_id or start_time older than its 7 days: a cursor that old (a long
+        // outage, or a query that has found nothing for a week) resumes from the window's start instead.
+        const oldest = input.now.getTime() - X_WINDOW_MS + 60_000;
+        if (state.sinceId && msOfXId(state.sinceId) > oldest) params.set("since_id", state.sinceId);
+        else if (state.sinceId || state.startTime) params.set("start_time", new Date(Math.max(oldest, state.startTime ? Date.parse(state.startTime) : 0)).toISOString());
         if (state.nextToken) params.set("next_token", state.nextToken);
         const res = await http.request<unknown>({
           source: "x",
