@@ -3,6 +3,7 @@ import { accountOperations } from "./operations/account";
 import { categoryOperations } from "./operations/categories";
 import { keywordGroupOperations } from "./operations/keyword-groups";
 import { keywordOperations } from "./operations/keywords";
+import { linkedinOperations } from "./operations/linkedin";
 import { memberOperations } from "./operations/members";
 import { mentionExportOperations } from "./operations/mention-export";
 import { mentionViewOperations } from "./operations/mention-views";
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...categoryOperations,
   ...mentionViewOperations,
   ...accountOperations,
+  ...linkedinOperations,
 ];
 
 export * from "./operation";
