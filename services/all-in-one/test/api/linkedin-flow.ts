@@ -1,4 +1,3 @@
-import type { RunningSimulators } from "@earshot/simulators";
 import { waitFor } from "../../../platform/src/testing/tmp";
 import type { Actor, ApiResponse, Harness } from "./harness";
 import { createKeyword, createProject, uniqueName } from "./world";
@@ -50,22 +49,20 @@ export const authorizeLinkedin = async (h: Harness, owner: Actor, projectId: str
 export const selectPage = async (h: Harness, owner: Actor, projectId: string, organizationUrn = ACME): Promise<ApiResponse> =>
   h.call("select_linkedin_page", { projectId, organizationUrn }, owner.key);
 
-const notificationsOf = (sims: RunningSimulators, organizationUrn: string) =>
-  sims.world.requests("linkedin").filter((r) => r.path.endsWith("/organizationalEntityNotifications") && r.query.organizationalEntity === organizationUrn);
-
 /**
- * A project with a keyword on LinkedIn and its Page connected, once the scheduler's first LinkedIn poll
- * (a new poller polls at once) reached the simulator: only syncs poll it after that.
+ * A project of `owner` with a keyword on LinkedIn and member-a's Acme Corp Page connected, synced once:
+ * after that first sync the poller is free and due only in a poll interval, so the next sync_linkedin
+ * answers at once. The sync counts against the owner's workspace.
  */
-export const connectedProject = async (h: Harness, sims: RunningSimulators, owner: Actor, keyword = uniqueName("Zephyr").replace(/\s+/g, "")) => {
+export const connectedProject = async (h: Harness, owner: Actor, keyword = uniqueName("Zephyr").replace(/\s+/g, "")): Promise<{ projectId: string; keyword: string }> => {
   const projectId = await createProject(h, owner);
   await createKeyword(h, owner, projectId, { value: keyword, sources: ["linkedin"] });
   const callback = await authorizeLinkedin(h, owner, projectId);
   if (callback.status !== 200) throw new Error(`callback page answered ${callback.status}: ${callback.html}`);
-  const before = notificationsOf(sims, ACME).length;
   const selected = await selectPage(h, owner, projectId);
   if (selected.status !== 200) throw new Error(`select_linkedin_page failed: ${JSON.stringify(selected.body)}`);
-  await waitFor(() => notificationsOf(sims, ACME).length > before, 10_000);
+  const synced = await syncLinkedin(h, owner, projectId);
+  if (synced.status !== 200) throw new Error(`sync_linkedin failed: ${JSON.stringify(synced.body)}`);
   return { projectId, keyword };
 };
 
