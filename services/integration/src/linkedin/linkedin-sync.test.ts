@@ -62,14 +62,15 @@ it("answers 402 usage_limited linkedin_syncs once the day's allowance is spent, 
   await expect(syncLinkedin(w.deps, owner(projectId, 2), projectId)).resolves.toMatchObject({ integration: { syncsLeftToday: 1 } });
 });
 
-it("never lets racing syncs exceed the allowance", async () => {
-  const projects = await Promise.all([connectedProject("alpha"), connectedProject("beta"), connectedProject("gamma")]);
+it("never lets racing syncs exceed the allowance, on two replicas", async () => {
+  // One sync per project (two syncs of one project meet its poller's lease instead), six at once.
+  const projects = await Promise.all(["alpha", "beta", "gamma", "delta", "epsilon", "zeta"].map((k) => connectedProject(k)));
   const replica = w.replica();
-  const outcomes = await Promise.allSettled(projects.flatMap((p) => [syncLinkedin(w.deps, owner(p, 2), p), syncLinkedin(replica, owner(p, 2), p)]));
-  expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(2);
+  const outcomes = await Promise.allSettled(projects.map((p, i) => syncLinkedin(i % 2 === 0 ? w.deps : replica, owner(p, 3), p)));
+  expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
   const reasons = outcomes.flatMap((o) => (o.status === "rejected" ? [(o.reason as { code: string }).code] : []));
-  expect(reasons).toEqual(["usage_limited", "usage_limited", "usage_limited", "usage_limited"]);
-  expect(await syncsOn(w.deps, "wsp_1", w.clock.now())).toBe(2);
+  expect(reasons).toEqual(["usage_limited", "usage_limited", "usage_limited"]);
+  expect(await syncsOn(w.deps, "wsp_1", w.clock.now())).toBe(3);
 });
 
 it("passes LinkedIn's 429 on as rate_limited with its Retry-After, without counting the sync", async () => {
