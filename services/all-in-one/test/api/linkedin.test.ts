@@ -122,12 +122,13 @@ describe("the callback page", () => {
   });
 
   it("completes another owner's state for their project only", async () => {
+    const mine = await createProject(h, w.owner);
     const other = await h.newActor();
     const theirs = await createProject(h, other);
     const page = await authorizeLinkedin(h, other, theirs, "member-b");
     expect(page.html).toContain(`project <code>${theirs}</code>`);
     expect(page.html).toContain(GLOBEX);
-    expect((await h.call("get_linkedin_integration", { projectId: w.projectId }, w.owner.key)).body.data).toMatchObject({ pages: [] });
+    expect((await h.call("get_linkedin_integration", { projectId: mine }, w.owner.key)).body.data).toMatchObject({ status: "disconnected", pages: [] });
     expect((await selectPage(h, w.owner, theirs, GLOBEX)).status).toBe(404);
     expect((await h.call("get_linkedin_integration", { projectId: theirs }, w.owner.key)).status).toBe(404);
   });
