@@ -164,7 +164,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
         const begun = await options.idempotency.begin(
           principal.userId,
           request.idempotencyKey,
-          fingerprintOf(op.method, request.concretePath, request.body),
+          fingerprintOf(op.method, request.concretePath, request.body, request.query),
         );
         if (begun.kind === "replay") {
           return { status: begun.response.status, body: begun.response.body, headers: { ...headers, ...begun.response.headers, "Idempotent-Replayed": "true" } };
