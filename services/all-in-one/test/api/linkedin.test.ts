@@ -165,6 +165,17 @@ it("answers LinkedIn's 429 with 429 rate_limited and its Retry-After, and does n
   expect((await h.call("get_usage", {}, owner.key)).body.data).toMatchObject({ limits: { linkedinSyncsPerDay: { used: 1 } } });
 });
 
+it("disconnects when archive_project archives the project and when the owner deactivates their account", async () => {
+  const owner = await h.newActor();
+  const { projectId: archived } = await connectedProject(h, owner);
+  const { projectId: owned } = await connectedProject(h, owner);
+  const disconnected = busEvents(h, "earshot.integration.v1", 2, (e) => e.type === "integration.linkedin.disconnected" && [archived, owned].includes((e.data as { projectId: string }).projectId));
+  expect((await h.call("archive_project", { projectId: archived }, owner.key)).status).toBe(200);
+  expect((await h.call("delete_account", { confirmation: "DELETE" }, owner.key)).status).toBe(200);
+  const reasons = Object.fromEntries((await disconnected).map((e) => [(e.data as { projectId: string }).projectId, (e.data as { reason: string }).reason]));
+  expect(reasons).toEqual({ [archived]: "project_archived", [owned]: "account_deactivated" });
+});
+
 it("is the owner's: members get 403, another workspace 404", async () => {
   for (const [op, input] of [
     ["get_linkedin_integration", { projectId: w.projectId }],
