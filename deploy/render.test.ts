@@ -19,7 +19,8 @@ if (!available) console.log("[k8s-tools] SKIPPED chart and manifest rendering: h
 
 const run = (bin: string, args: string[]) => spawnSync(bin, args, { cwd: root, encoding: "utf8" });
 const objectsOf = (text: string): K8sObject[] => (yaml.loadAll(text) as Array<K8sObject | null>).filter((o): o is K8sObject => o !== null);
-const REQUIRED_VALUES = ["--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092"];
+const ENCRYPTION_KEY = ["--set", `global.encryptionKey=${"ab".repeat(32)}`];
+const REQUIRED_VALUES = ["--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092", ...ENCRYPTION_KEY];
 
 const expectWellFormed = (objects: K8sObject[]) => {
   for (const o of objects) expect({ apiVersion: typeof o.apiVersion, kind: typeof o.kind, name: typeof o.metadata?.name }).toEqual({ apiVersion: "string", kind: "string", name: "string" });
@@ -47,9 +48,24 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
   });
 
   it("helm template refuses to render without the Kafka brokers, naming the value", () => {
-    const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0"]);
+    const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", ...ENCRYPTION_KEY]);
     expect(res.status).not.toBe(0);
     expect(res.stderr).toContain("global.kafkaBrokers is required");
+  });
+
+  it("helm template refuses to render without the token encryption key, naming the value", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092"]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain("global.encryptionKey (or global.existingSecret) is required");
+  });
+
+  it("helm template puts the provider credentials given into the Secret and no empty ones", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.providers.EARSHOT_X_BEARER_TOKEN=tok", "--set", "global.providers.EARSHOT_YOUTUBE_API_KEY="]);
+    expect(res.status).toBe(0);
+    const secret = objectsOf(res.stdout).find((o) => o.kind === "Secret") as (K8sObject & { stringData?: Record<string, string> }) | undefined;
+    expect(secret?.stringData?.EARSHOT_X_BEARER_TOKEN).toBe("tok");
+    expect(secret?.stringData).not.toHaveProperty("EARSHOT_YOUTUBE_API_KEY");
+    expect(secret?.stringData?.EARSHOT_ENCRYPTION_KEY).toBe("ab".repeat(32));
   });
 
   it("kubectl kustomize renders the base with a Deployment and a Service for every registered deployable", () => {

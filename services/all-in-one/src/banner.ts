@@ -1,10 +1,14 @@
+import type { RunningSimulators } from "@earshot/simulators";
 import type { RunningEarshot } from "./all-in-one";
 
 /**
  * What `make run` prints once Earshot is up. On the first start it says where the owner's credentials
  * are, never the credentials themselves: terminal scrollback, CI logs and log collectors keep stdout.
  */
-export const startupBanner = (running: Pick<RunningEarshot, "url" | "adminUrl" | "dataDir" | "services" | "bootstrap">): string => {
+export const startupBanner = (
+  running: Pick<RunningEarshot, "url" | "adminUrl" | "dataDir" | "services" | "bootstrap">,
+  simulators?: Pick<RunningSimulators, "origin" | "platforms">,
+): string => {
   const lines = [
     "",
     `Earshot is running at ${running.url}  (API: ${running.url}/api/v1, health: ${running.url}/readyz)`,
@@ -14,6 +18,13 @@ export const startupBanner = (running: Pick<RunningEarshot, "url" | "adminUrl" |
     `  docs: ${running.url}/docs`,
     "",
   ];
+  if (simulators && simulators.platforms.length > 0) {
+    lines.push(
+      `Simulated sources (no credentials configured): ${simulators.platforms.join(", ")}, served by local simulators at ${simulators.origin}.`,
+      "  Mentions they produce are generated. Configure a platform's credentials (README: Sources) to collect from it for real.",
+      "",
+    );
+  }
   if (running.bootstrap) {
     const file = `${running.dataDir}/bootstrap.json`;
     lines.push(

@@ -2,13 +2,25 @@ import { createLogger, onShutdownSignal } from "@earshot/platform";
 import { startAllInOne } from "./all-in-one";
 import { startupBanner } from "./banner";
 import { loadAllInOneConfig } from "./config";
+import { simulateMissingSources } from "./simulated-sources";
 
 const main = async () => {
-  const config = loadAllInOneConfig();
-  const logger = createLogger("earshot", { level: config.LOG_LEVEL });
-  const running = await startAllInOne(config, logger);
-  onShutdownSignal(logger, running.stop, 10_000);
-  process.stdout.write(startupBanner(running));
+  const configured = loadAllInOneConfig();
+  const logger = createLogger("earshot", { level: configured.LOG_LEVEL });
+  const simulated = await simulateMissingSources(configured, logger);
+  const running = await startAllInOne(simulated.config, logger).catch(async (err: unknown) => {
+    await simulated.stop();
+    throw err;
+  });
+  onShutdownSignal(
+    logger,
+    async () => {
+      await running.stop();
+      await simulated.stop();
+    },
+    10_000,
+  );
+  process.stdout.write(startupBanner(running, simulated.simulators));
 };
 
 void main().catch((err: unknown) => {

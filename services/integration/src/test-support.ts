@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
 import { testProjectCaller } from "@earshot/platform/testing";
 import { type RunningSimulators, type SimPlatform, startSimulators } from "@earshot/simulators";
+import type { Source } from "@earshot/platform/core";
+import type { Collector } from "./collectors/collector";
 import { integrationSettingsOf, type IntegrationSettings } from "./config";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
@@ -41,6 +43,8 @@ export interface WorldOptions {
   generate?: boolean;
   /** More settings (EARSHOT_* names), over the simulators'. */
   settings?: Record<string, string>;
+  /** Collectors used instead of the real ones for these sources, in every replica (tests of the scheduling around them). */
+  collectors?: Partial<Record<Source, Collector>>;
 }
 
 export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<IntegrationWorld> => {
@@ -51,8 +55,10 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
   const settings = integrationSettingsOf({ EARSHOT_POLL_INTERVAL_SECONDS: "60", ...sims.settings, ...options.settings });
   const collections = await openIntegrationCollections(store);
   const key = randomBytes(32);
-  const replica = (): IntegrationDeps =>
-    wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 } });
+  const replica = (): IntegrationDeps => {
+    const wired = wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 } });
+    return { ...wired, collectors: { ...wired.collectors, ...options.collectors } };
+  };
   const deps = replica();
   await deps.outbox.ensureIndexes();
   const envelope = (type: string, source: string, data: Record<string, unknown>): CloudEvent => ({

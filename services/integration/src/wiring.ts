@@ -47,6 +47,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     logger: input.logger,
     settings: input.settings,
     collectors: createCollectors(collectorDeps),
+    quota: collectorDeps.quota,
     linkedinApi: new LinkedinApi(collectorDeps),
     sealer: new TokenSealer(input.key),
     replicaId: input.replicaId ?? `${process.pid}-${randomUUID().slice(0, 8)}`,

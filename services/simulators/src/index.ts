@@ -4,7 +4,7 @@ import { redditSimulator } from "./reddit";
 import { type SimulatorOptions, type SimulatorServer, startSimulatorServer } from "./server";
 import { simulatedSettings } from "./settings";
 import { xSimulator } from "./x";
-import { youtubeSimulator } from "./youtube";
+import { youtubeSimulatorWith } from "./youtube";
 
 export type { PlatformSimulator, SimPlatform } from "./platform-simulator";
 export { SIM_PLATFORMS } from "./platform-simulator";
@@ -12,6 +12,8 @@ export type { SimulatorServer } from "./server";
 export { SIM_CREDENTIALS, SIM_PREFIXES, simulatedSettings } from "./settings";
 export type { Fault, LoggedRequest, PublishInput, SimAuthor, SimPost } from "./world";
 export { SimWorld } from "./world";
+export { youtubeChannelIdOf, youtubeCommentId, youtubeVideoId } from "./youtube-ids";
+export { SIM_LINKEDIN_MEMBERS, SIM_LINKEDIN_ORGANIZATIONS, type SimLinkedinMember, type SimLinkedinOrganization } from "./linkedin-members";
 
 export interface RunningSimulators extends SimulatorServer {
   platforms: readonly SimPlatform[];
@@ -20,12 +22,12 @@ export interface RunningSimulators extends SimulatorServer {
 }
 
 /** Starts the simulators of the given platforms (default all four) on one loopback HTTP server. */
-export const startSimulators = async (options: Omit<SimulatorOptions, "factories"> = {}): Promise<RunningSimulators> => {
+export const startSimulators = async (options: Omit<SimulatorOptions, "factories"> & { youtubeDailyQuota?: number } = {}): Promise<RunningSimulators> => {
   const platforms = options.platforms ?? SIM_PLATFORMS;
   const server = await startSimulatorServer({
     ...options,
     platforms,
-    factories: { x: xSimulator, reddit: redditSimulator, youtube: youtubeSimulator, linkedin: linkedinSimulator },
+    factories: { x: xSimulator, reddit: redditSimulator, youtube: youtubeSimulatorWith({ dailyQuota: options.youtubeDailyQuota }), linkedin: linkedinSimulator },
   });
   return { ...server, platforms, settings: simulatedSettings(server.origin, platforms) };
 };

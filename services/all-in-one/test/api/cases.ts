@@ -545,6 +545,21 @@ export const CASES: Record<string, OperationCase> = {
     tooWeak: async (h, w) => ({ input: { viewId: await createView(h, w.owner, w.projectId) }, as: "viewer" }),
     foreign: async (h, w) => ({ foreign: { input: { viewId: await createView(h, w.stranger, w.strangerProjectId) } }, missing: { input: { viewId: MISSING_VIEW } } }),
   },
+  get_source_health: {
+    happy: async (_h, w) => ({
+      input: { projectId: w.projectId },
+      as: "viewer",
+      status: 200,
+      check: (b) => {
+        const data = b.data as { projectId: string; sources: Array<{ source: string; state: string; postsLast24h: number }> };
+        expect(data.projectId).toBe(w.projectId);
+        expect(data.sources.map((s) => s.source)).toEqual(["x", "reddit", "youtube", "linkedin"]);
+        for (const s of data.sources) expect(["collecting", "idle", "stopped", "backing_off"]).toContain(s.state);
+      },
+    }),
+    bad: async () => ({ input: { projectId: "x".repeat(65) }, fields: ["projectId"] }),
+    foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
+  },
   get_account: {
     happy: async (_h, w) => ({ input: {}, status: 200, check: (b) => expect(b.data).toMatchObject({ id: w.owner.userId, name: "Olive Owner", status: "active" }) }),
     bad: async () => ({ input: {}, fields: [] }),

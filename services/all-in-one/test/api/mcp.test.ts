@@ -99,6 +99,22 @@ describe("MCP tools", () => {
     await client.close();
   });
 
+  it("reports a project's source health as a tool, the same as REST and as its output schema says", async () => {
+    const client = await connect(owner.key);
+    const { tools } = await client.listTools();
+    const projectId = await createProject(h, owner);
+    const got = await client.callTool({ name: "get_source_health", arguments: { projectId } });
+    expect(got.isError).toBeFalsy();
+    const data = (got.structuredContent as { data: { projectId: string; sources: Array<{ source: string }> } }).data;
+    expect(data.projectId).toBe(projectId);
+    expect(data.sources.map((s) => s.source)).toEqual(["x", "reddit", "youtube", "linkedin"]);
+    const rest = await h.call("get_source_health", { projectId }, owner.key);
+    expect(rest.body.data).toEqual(data);
+    const validate = strictAjv().compile(tools.find((t) => t.name === "get_source_health")!.outputSchema!);
+    expect({ valid: validate(got.structuredContent), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+    await client.close();
+  });
+
   it("answers a failing operation with an isError result carrying the REST problem details", async () => {
     const client = await connect(owner.key);
     const bad = await client.callTool({ name: "create_project", arguments: { name: "", color: "red" } });

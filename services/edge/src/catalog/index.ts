@@ -9,6 +9,7 @@ import { mentionExportOperations } from "./operations/mention-export";
 import { mentionViewOperations } from "./operations/mention-views";
 import { mentionOperations } from "./operations/mentions";
 import { projectOperations } from "./operations/projects";
+import { sourceHealthOperations } from "./operations/source-health";
 
 /** Every operation of the API. REST routes, MCP tools and the OpenAPI document are built from this list. */
 export const OPERATIONS: readonly Operation[] = [
@@ -21,6 +22,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...categoryOperations,
   ...mentionViewOperations,
   ...accountOperations,
+  ...sourceHealthOperations,
   ...linkedinOperations,
 ];
 

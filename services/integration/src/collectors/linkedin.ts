@@ -1,9 +1,118 @@
-import type { Collector } from "./collector";
+import { z } from "zod";
+import { LINKEDIN_RETENTION_MS, LinkedinApi } from "../linkedin/linkedin-api";
+import { type LinkedinComment, linkedinCommentSchema, type LinkedinNotification, linkedinNotificationSchema, linkedinPostSchema } from "../linkedin/linkedin-wire";
+import type { CollectedPost, Collector, PollInput, PollOutcome } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
+import { commentIdOf, mapLinkedinComment, mapLinkedinPost } from "./linkedin-map";
+import { ProviderRejected } from "./provider-errors";
 
-// PLACEHOLDER until the linkedin collector is written.
-export const createLinkedinCollector = (_deps: CollectorDeps): Collector => ({
-  source: "linkedin",
-  configured: false,
-  poll: () => Promise.reject(new Error("linkedin collector not written yet")),
-});
+// LinkedIn has no keyword search: what a project gets is the notifications of its selected Page, the
+// shares that mention it (SHARE_MENTION) and the comments on its posts (COMMENT), since the last one seen.
+// Each notification is resolved to its post (`/posts/{urn}`) or its comment (the comments of the source
+// post). The mention service then matches them against the project's keywords like any other post.
+
+export interface LinkedinCollectorOptions {
+  /** Notifications asked for per call (LinkedIn's page size, at most 100; default 50). */
+  pageSize?: number;
+  /** Pages of notifications read per poll (default 20). */
+  maxPages?: number;
+  /** How far back the first poll looks (default 24 h). */
+  firstPollLookbackMs?: number;
+}
+
+const MAX_SEEN = 500;
+const MAX_COMMENT_PAGES = 10;
+
+const cursorSchema = z.object({ v: z.literal(1), organizationUrn: z.string(), since: z.number().int().min(0), seen: z.array(z.string()) });
+type LinkedinCursor = z.infer<typeof cursorSchema>;
+
+export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCollectorOptions = {}): Collector => {
+  const api = new LinkedinApi(deps);
+  const pageSize = options.pageSize ?? 50;
+  const maxPages = options.maxPages ?? 20;
+  const lookbackMs = options.firstPollLookbackMs ?? 24 * 3_600_000;
+
+  const poll = async (input: PollInput): Promise<PollOutcome> => {
+    const access = input.linkedin;
+    if (!access) throw new ProviderRejected("linkedin", 0, "no LinkedIn Page selected");
+    const { accessToken, organizationUrn } = access;
+    const nowMs = input.now.getTime();
+    const stored = cursorSchema.safeParse(input.cursor);
+    // Another Page selected since: its history starts over.
+    const cursor: LinkedinCursor | undefined = stored.success && stored.data.organizationUrn === organizationUrn ? stored.data : undefined;
+    // LinkedIn keeps 60 days of notifications and refuses to look further back (a minute's margin for clocks).
+    const startMs = Math.max(cursor?.since ?? nowMs - lookbackMs, nowMs - LINKEDIN_RETENTION_MS + 60_000);
+    const seen = new Set(cursor?.seen ?? []);
+    let skipped = 0;
+    const skip = (what: string, detail: unknown) => {
+      skipped += 1;
+      deps.logger.warn({ source: "linkedin", projectId: input.projectId, detail }, `linkedin: skipped ${what}`);
+    };
+
+    const notifications: LinkedinNotification[] = [];
+    for (let page = 0, start = 0; page < maxPages; page++) {
+      const list = await api.notifications({ accessToken, organizationUrn, startMs, endMs: nowMs + 1, start, count: pageSize, signal: input.signal });
+      for (const raw of list.elements) {
+        const n = linkedinNotificationSchema.safeParse(raw);
+        if (n.success) notifications.push(n.data);
+        else skip("a malformed notification", n.error.issues[0]);
+      }
+      start += list.elements.length;
+      if (list.elements.length < pageSize || (list.paging?.total !== undefined && start >= list.paging.total)) break;
+    }
+
+    const commentsByPost = new Map<string, LinkedinComment[]>();
+    const commentsOf = async (postUrn: string): Promise<LinkedinComment[]> => {
+      const known = commentsByPost.get(postUrn);
+      if (known) return known;
+      const out: LinkedinComment[] = [];
+      for (let page = 0, start = 0; page < MAX_COMMENT_PAGES; page++) {
+        const list = await api.comments(accessToken, postUrn, start, 100, input.signal);
+        for (const raw of list.elements) {
+          const c = linkedinCommentSchema.safeParse(raw);
+          if (c.success) out.push(c.data);
+          else skip("a malformed comment", c.error.issues[0]);
+        }
+        start += list.elements.length;
+        if (list.elements.length < 100 || (list.paging?.total !== undefined && start >= list.paging.total)) break;
+      }
+      commentsByPost.set(postUrn, out);
+      return out;
+    };
+
+    const posts: CollectedPost[] = [];
+    let since = cursor?.since ?? startMs;
+    // Oldest first, so `since` only passes what was read.
+    for (const n of notifications.sort((a, b) => a.lastModifiedAt - b.lastModifiedAt)) {
+      since = Math.max(since, n.lastModifiedAt);
+      const activity = n.generatedActivity ?? n.sourcePost;
+      if (seen.has(activity)) continue;
+      try {
+        if (n.action === "SHARE_MENTION") {
+          const post = linkedinPostSchema.safeParse(await api.post(accessToken, activity, input.signal));
+          if (!post.success) skip("a malformed post", post.error.issues[0]);
+          else posts.push(mapLinkedinPost(post.data, n.lastModifiedAt));
+        } else {
+          const id = commentIdOf(activity);
+          const comment = (await commentsOf(n.sourcePost)).find((c) => c.commentUrn === activity || (id !== undefined && c.id === id));
+          if (!comment) skip("a comment no longer listed", activity);
+          else posts.push(mapLinkedinComment(comment, activity, n.sourcePost));
+        }
+      } catch (err) {
+        // A post deleted since it was notified is gone, not an error of the source.
+        if (err instanceof ProviderRejected && err.status === 404) skip("a deleted post", activity);
+        else throw err;
+      }
+      seen.add(activity);
+    }
+
+    return { posts, cursor: { v: 1, organizationUrn, since, seen: [...seen].slice(-MAX_SEEN) } satisfies LinkedinCursor, skipped };
+  };
+
+  return {
+    source: "linkedin",
+    // Each project brings its own member token; the application's client credentials make connecting possible.
+    configured: api.configured,
+    poll,
+  };
+};

@@ -30,6 +30,8 @@ export class ProviderRejected extends Error {
     readonly source: string,
     readonly status: number,
     detail: string,
+    /** The provider's answer (bounded), for collectors that tell its error reasons apart (YouTube's 403s). */
+    readonly body = "",
   ) {
     super(`${source} answered ${status}: ${detail}`);
     this.name = "ProviderRejected";

@@ -1,9 +1,201 @@
-import type { Collector } from "./collector";
+import type { CollectedPost, Collector, PollInput, PollOutcome } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
+import { ProviderRejected, QuotaExhausted } from "./provider-errors";
+import { laterOf, MAX_SEEN, readYoutubeCursor, type YoutubeCursor, type YoutubeQueryState, type YoutubeWatched } from "./youtube-cursor";
+import { mapYoutubeComment, mapYoutubeVideo, unescapeHtml, youtubeListSchema, youtubeSearchItemSchema, type YoutubeSearchItem, youtubeThreadSchema, youtubeVideoStatsSchema } from "./youtube-map";
+import { buildYoutubeQueries, type YoutubeSearchQuery } from "./youtube-query";
+import { nextPacificMidnight } from "./youtube-quota-reset";
 
-// PLACEHOLDER until the youtube collector is written.
-export const createYoutubeCollector = (_deps: CollectorDeps): Collector => ({
-  source: "youtube",
-  configured: false,
-  poll: () => Promise.reject(new Error("youtube collector not written yet")),
-});
+// YouTube (Data API v3): one search.list per query for the videos published since the last poll, then
+// videos.list for their statistics and commentThreads.list for the comments of the newest videos found.
+// Quota is the constraint (search 100 units, the others 1, 10,000 a day by default): every call takes its
+// units from the shared ledger first, and a refusal ends the poll (QuotaExhausted when nothing was found
+// yet, else the posts so far with backoffUntil) so the poller waits for the day's reset.
+
+export interface YoutubeCollectorOptions {
+  /** search.list pages read per query and poll; the rest is read by the next polls (default 3). */
+  maxSearchPages?: number;
+  /** Videos whose comments are read each poll, the newest found (default 5). */
+  commentVideos?: number;
+  /** How far back the first poll of a query looks (default 24 h). */
+  firstPollLookbackMs?: number;
+}
+
+const COSTS = { search: 100, list: 1 } as const;
+
+const isQuotaExceeded = (err: unknown): boolean => err instanceof ProviderRejected && err.status === 403 && /"reason"\s*:\s*"(quotaExceeded|dailyLimitExceeded)"/.test(err.body);
+
+const isGone = (err: unknown): boolean => err instanceof ProviderRejected && (err.status === 404 || (err.status === 403 && /"reason"\s*:\s*"commentsDisabled"/.test(err.body)));
+
+/** Ends the poll: the day's budget is spent until `resetAt`. */
+class OutOfQuota {
+  constructor(readonly resetAt: Date) {}
+}
+
+export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeCollectorOptions = {}): Collector => {
+  const { settings, http, quota, logger } = deps;
+  const maxPages = options.maxSearchPages ?? 3;
+  const commentVideos = options.commentVideos ?? 5;
+  const lookbackMs = options.firstPollLookbackMs ?? 24 * 3_600_000;
+
+  const call = async (path: string, params: Record<string, string>, units: number, input: PollInput, state: { quotaLeft?: number }) => {
+    const granted = await quota.take("youtube", units, input.now);
+    state.quotaLeft = granted.left;
+    if (!granted.granted) throw new OutOfQuota(granted.resetAt);
+    const url = `${settings.EARSHOT_YOUTUBE_API_URL}${path}?${new URLSearchParams({ ...params, key: settings.EARSHOT_YOUTUBE_API_KEY ?? "" })}`;
+    try {
+      return (await http.request({ source: "youtube", url, signal: input.signal })).json;
+    } catch (err) {
+      // Google's own count said no (another user of the key, or a budget set higher than the key's):
+      // its quota resets at midnight Pacific time, so that is when to come back.
+      if (isQuotaExceeded(err)) throw new OutOfQuota(nextPacificMidnight(input.now));
+      throw err;
+    }
+  };
+
+  const poll = async (input: PollInput): Promise<PollOutcome> => {
+    const cursor = readYoutubeCursor(input.cursor);
+    const seen = new Set(cursor.seen);
+    const state: { quotaLeft?: number } = {};
+    const found: { item: YoutubeSearchItem; term: string }[] = [];
+    const posts: CollectedPost[] = [];
+    const queries: YoutubeCursor["queries"] = {};
+    let skipped = 0;
+    let stop: OutOfQuota | undefined;
+    const defaultAfter = new Date(input.now.getTime() - lookbackMs).toISOString();
+
+    const skip = (what: string, detail: unknown) => {
+      skipped += 1;
+      logger.warn({ source: "youtube", projectId: input.projectId, detail }, `youtube: skipped a malformed ${what}`);
+    };
+
+    const searchQuery = async (query: YoutubeSearchQuery, from: YoutubeQueryState): Promise<YoutubeQueryState> => {
+      let pageToken = from.pageToken;
+      let newest = from.newest ?? from.after;
+      for (let page = 0; page < maxPages; page++) {
+        const json = await call(
+          "/search",
+          {
+            part: "snippet",
+            q: query.q,
+            type: "video",
+            order: "date",
+            publishedAfter: new Date(from.after).toISOString().replace(/\.\d{3}Z$/, "Z"),
+            maxResults: "50",
+            ...(query.channelId ? { channelId: query.channelId } : {}),
+            ...(pageToken ? { pageToken } : {}),
+          },
+          COSTS.search,
+          input,
+          state,
+        );
+        const list = youtubeListSchema.safeParse(json);
+        if (!list.success) {
+          skip("search answer", list.error.issues[0]);
+          return { after: from.after, newest };
+        }
+        for (const raw of list.data.items) {
+          const item = youtubeSearchItemSchema.safeParse(raw);
+          if (!item.success) {
+            skip("search item", item.error.issues[0]);
+            continue;
+          }
+          newest = laterOf(newest, item.data.snippet.publishedAt);
+          if (seen.has(item.data.id.videoId)) continue;
+          seen.add(item.data.id.videoId);
+          const hay = unescapeHtml(`${item.data.snippet.title} ${item.data.snippet.description}`).toLowerCase();
+          found.push({ item: item.data, term: query.phrases.find((p) => hay.includes(p.toLowerCase())) ?? query.phrases[0] ?? "" });
+        }
+        pageToken = list.data.nextPageToken;
+        // The last page read: the next search starts from the newest video seen.
+        if (!pageToken) return { after: newest };
+      }
+      return { after: from.after, newest, ...(pageToken ? { pageToken } : {}) };
+    };
+
+    for (const query of buildYoutubeQueries(input.keywords)) {
+      const from = cursor.queries[query.id] ?? { after: defaultAfter };
+      queries[query.id] = from;
+      if (stop) continue;
+      try {
+        queries[query.id] = await searchQuery(query, from);
+      } catch (err) {
+        if (!(err instanceof OutOfQuota)) throw err;
+        stop = err;
+      }
+    }
+
+    // Statistics, 50 videos a call; a video is still worth emitting without them.
+    const stats = new Map<string, { views?: number; likes?: number; comments?: number }>();
+    for (let i = 0; i < found.length && !stop; i += 50) {
+      const ids = found.slice(i, i + 50).map((f) => f.item.id.videoId);
+      try {
+        const list = youtubeListSchema.safeParse(await call("/videos", { part: "statistics", id: ids.join(",") }, COSTS.list, input, state));
+        for (const raw of list.success ? list.data.items : []) {
+          const v = youtubeVideoStatsSchema.safeParse(raw);
+          if (!v.success) skip("video statistics", v.error.issues[0]);
+          else stats.set(v.data.id, { views: v.data.statistics.viewCount, likes: v.data.statistics.likeCount, comments: v.data.statistics.commentCount });
+        }
+      } catch (err) {
+        if (!(err instanceof OutOfQuota)) throw err;
+        stop = err;
+      }
+    }
+    for (const f of found) posts.push(mapYoutubeVideo(f.item, stats.get(f.item.id.videoId)));
+
+    // Comments of the newest videos found (these and earlier polls'), newer than the last one read.
+    const fresh: YoutubeWatched[] = found.map((f) => ({ videoId: f.item.id.videoId, publishedAt: f.item.snippet.publishedAt, term: f.term }));
+    const watch = [...fresh, ...cursor.watch.filter((w) => !fresh.some((f) => f.videoId === w.videoId))]
+      .sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt))
+      .slice(0, commentVideos);
+    const kept: YoutubeWatched[] = [];
+    for (const w of watch) {
+      if (stop) {
+        kept.push(w);
+        continue;
+      }
+      try {
+        const json = await call("/commentThreads", { part: "snippet", videoId: w.videoId, searchTerms: w.term, order: "time", maxResults: "100", textFormat: "plainText" }, COSTS.list, input, state);
+        const list = youtubeListSchema.safeParse(json);
+        let commentsAfter = w.commentsAfter;
+        for (const raw of list.success ? list.data.items : []) {
+          const thread = youtubeThreadSchema.safeParse(raw);
+          if (!thread.success) {
+            skip("comment thread", thread.error.issues[0]);
+            continue;
+          }
+          const c = thread.data.snippet.topLevelComment;
+          if (w.commentsAfter && Date.parse(c.snippet.publishedAt) < Date.parse(w.commentsAfter)) continue;
+          commentsAfter = laterOf(commentsAfter, c.snippet.publishedAt);
+          if (seen.has(c.id)) continue;
+          seen.add(c.id);
+          posts.push(mapYoutubeComment(thread.data));
+        }
+        kept.push({ ...w, ...(commentsAfter ? { commentsAfter } : {}) });
+      } catch (err) {
+        if (err instanceof OutOfQuota) {
+          stop = err;
+          kept.push(w);
+        } else if (!isGone(err)) throw err;
+        // A video gone or with comments turned off leaves the watch list.
+      }
+    }
+
+    if (stop && !posts.length) throw new QuotaExhausted("youtube", stop.resetAt);
+    const emitted = new Set(posts.map((p) => p.sourceId));
+    const recent = [...cursor.seen.filter((id) => !emitted.has(id)), ...emitted].slice(-MAX_SEEN);
+    return {
+      posts,
+      cursor: { v: 1, queries, watch: kept, seen: recent } satisfies YoutubeCursor,
+      skipped,
+      ...(state.quotaLeft !== undefined ? { quotaLeft: state.quotaLeft } : {}),
+      ...(stop ? { backoffUntil: stop.resetAt } : {}),
+    };
+  };
+
+  return {
+    source: "youtube",
+    configured: Boolean(settings.EARSHOT_YOUTUBE_API_KEY),
+    poll,
+  };
+};

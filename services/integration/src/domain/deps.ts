@@ -1,6 +1,6 @@
 import type { Clock, Logger, Outbox } from "@earshot/platform/core";
 import type { Source } from "@earshot/platform/core";
-import type { Collector } from "../collectors/collector";
+import type { Collector, QuotaLedger } from "../collectors/collector";
 import type { IntegrationSettings } from "../config";
 import type { LinkedinApi } from "../linkedin/linkedin-api";
 import type { IntegrationCollections } from "../store";
@@ -14,6 +14,8 @@ export interface IntegrationDeps {
   settings: IntegrationSettings;
   /** One collector per source. */
   collectors: Record<Source, Collector>;
+  /** The daily provider budgets the collectors spend (YouTube), shared across replicas. */
+  quota: QuotaLedger;
   linkedinApi: LinkedinApi;
   sealer: TokenSealer;
   /** Names this process in leases (unique per process). */

@@ -1,12 +1,193 @@
+import type { PollerDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
+import { claimPoller, intervalMs, leaseIsLive, PollTimedOut, type PollResult, runPoll } from "./poll";
+import { reconcileProject } from "./pollers";
 
-// PLACEHOLDER: polls each enabled (project, source) every interval, one replica at a time.
+// Polls each enabled (project, source) every interval, one replica at a time. Each tick claims the due
+// pollers whose lease is free (or past its time) and runs them a few at a time; once an interval it also
+// reconciles every known project, so a missed event is repaired within one interval. Ticks are driven by
+// the service's clock: tests call `tick()` with a manual clock, `start()` runs them on real timers.
+
+export interface SchedulerOptions {
+  /** Polls running at once in this replica. */
+  concurrency?: number;
+  /** Due pollers looked at per tick. */
+  batchSize?: number;
+  /** Longest wait between ticks on real timers (a project change wakes the loop sooner). */
+  maxTickDelayMs?: number;
+  /** A poll still running after this long (real time) is aborted, well inside its lease. */
+  pollTimeoutMs?: number;
+}
+
+interface InFlight {
+  projectId: string;
+  controller: AbortController;
+  done: Promise<PollResult>;
+}
+
 export class Scheduler {
-  constructor(private readonly deps: IntegrationDeps) {}
-  start(): void {
-    void this.deps;
+  private readonly concurrency: number;
+  private readonly batchSize: number;
+  private readonly maxTickDelayMs: number;
+  private readonly pollTimeoutMs: number;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private lastFullReconcile: number | undefined;
+  private stopped = true;
+  /** Set by stop(): a tick under way claims nothing more. */
+  private halting = false;
+
+  constructor(
+    private readonly deps: IntegrationDeps,
+    options: SchedulerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? 4;
+    this.batchSize = options.batchSize ?? 100;
+    this.maxTickDelayMs = options.maxTickDelayMs ?? 5_000;
+    this.pollTimeoutMs = options.pollTimeoutMs ?? 5 * 60 * 1000;
   }
-  /** A project's replicas changed: reconcile its pollers now. */
-  projectChanged(_projectId: string): void {}
-  async stop(): Promise<void> {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.halting = false;
+    this.schedule(0);
+  }
+
+  /** A project's replicas changed: reconcile its pollers now and abort its polls no longer enabled. */
+  projectChanged(projectId: string): Promise<void> {
+    const work = this.reconcileAndAbort(projectId).catch((err: unknown) => this.deps.logger.warn({ err, projectId }, "could not reconcile a project's pollers"));
+    this.track(work);
+    if (!this.stopped) void work.then(() => this.schedule(0));
+    return work;
+  }
+
+  /** Claims and runs what is due now (and the interval's full reconcile when due); resolves when done. */
+  async tick(): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    if (this.lastFullReconcile === undefined || now - this.lastFullReconcile >= intervalMs(this.deps)) {
+      this.lastFullReconcile = now;
+      await this.reconcileAll();
+    }
+    const due = await this.duePollers();
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length && !this.halting) {
+        const poller = due[next++]!;
+        await this.runOne(poller);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, due.length) }, worker));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.halting = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const f of this.inFlight.values()) f.controller.abort();
+    await this.running;
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private async duePollers(): Promise<PollerDoc[]> {
+    const now = this.deps.clock.now();
+    // Leases held elsewhere are left out by the query, so a batch of them cannot starve the free ones.
+    const due = await this.deps.collections.pollers.find(
+      { enabled: true, nextPollAt: { $lte: now }, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] },
+      { sort: { nextPollAt: 1 }, limit: this.batchSize },
+    );
+    return due.filter((p) => !leaseIsLive(p, now) && !this.inFlight.has(p._id));
+  }
+
+  private async runOne(poller: PollerDoc): Promise<void> {
+    let claimed: PollerDoc | null;
+    try {
+      claimed = await claimPoller(this.deps, poller);
+    } catch (err) {
+      this.deps.logger.warn({ err, pollerId: poller._id }, "could not claim a poller");
+      return;
+    }
+    if (!claimed) return; // another replica took it
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(new PollTimedOut(this.pollTimeoutMs)), this.pollTimeoutMs);
+    timeout.unref();
+    const done = runPoll(this.deps, claimed, controller.signal)
+      .catch((err: unknown): PollResult => {
+        // runPoll records provider failures itself; this is the store failing under it.
+        this.deps.logger.warn({ err, pollerId: poller._id }, "poll could not be recorded");
+        return { postsFound: 0, committed: false, error: err };
+      })
+      .finally(() => {
+        clearTimeout(timeout);
+        this.inFlight.delete(poller._id);
+      });
+    this.inFlight.set(poller._id, { projectId: poller.projectId, controller, done });
+    this.track(done);
+    await done;
+  }
+
+  private async reconcileAll(): Promise<void> {
+    const [projects, enabled] = await Promise.all([
+      this.deps.collections.projects.find({ status: { $ne: "archived" } }),
+      this.deps.collections.pollers.find({ enabled: true }),
+    ]);
+    const ids = new Set([...projects.map((p) => p._id), ...enabled.map((p) => p.projectId)]);
+    for (const projectId of ids) {
+      try {
+        await reconcileProject(this.deps, projectId);
+      } catch (err) {
+        this.deps.logger.warn({ err, projectId }, "could not reconcile a project's pollers");
+      }
+    }
+  }
+
+  private async reconcileAndAbort(projectId: string): Promise<void> {
+    await reconcileProject(this.deps, projectId);
+    for (const [id, f] of this.inFlight) {
+      if (f.projectId !== projectId) continue;
+      const poller = await this.deps.collections.pollers.findById(id);
+      if (!poller?.enabled) f.controller.abort();
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // One tick at a time: a wake-up during a tick runs once it ends.
+      if (this.running) return void this.running.then(() => this.schedule(0));
+      this.running = this.loopTick().finally(() => {
+        this.running = undefined;
+      });
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async loopTick(): Promise<void> {
+    try {
+      await this.tick();
+    } catch (err) {
+      this.deps.logger.warn({ err }, "scheduler tick failed; will try again");
+    }
+    if (!this.stopped) this.schedule(await this.untilNextDue());
+  }
+
+  private async untilNextDue(): Promise<number> {
+    try {
+      const [next] = await this.deps.collections.pollers.find({ enabled: true }, { sort: { nextPollAt: 1 }, limit: 1 });
+      const wait = next ? next.nextPollAt.getTime() - this.deps.clock.now().getTime() : this.maxTickDelayMs;
+      return Math.min(this.maxTickDelayMs, Math.max(50, wait));
+    } catch {
+      return this.maxTickDelayMs;
+    }
+  }
 }

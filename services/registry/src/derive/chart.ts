@@ -66,8 +66,16 @@ export const renderValues = (ds: readonly Deployable[]): string => `${yamlHeader
 global:
   # MongoDB connection string (a replica set: outbox writes use transactions). Ignored when existingSecret is set.
   mongoUrl: ""
-  # A Secret holding MONGO_URL (and optionally EARSHOT_SMTP_URL) instead of the values here.
+  # A Secret holding MONGO_URL, EARSHOT_ENCRYPTION_KEY (and optionally EARSHOT_SMTP_URL and the provider
+  # credentials) instead of the values here.
   existingSecret: ""
+  # EARSHOT_ENCRYPTION_KEY: 32 random bytes as 64 hex digits (openssl rand -hex 32), encrypting stored provider
+  # tokens. Required unless existingSecret is set; keep it: tokens sealed with a lost key must be authorized again.
+  encryptionKey: ""
+  # Provider credentials by setting name (README "Sources"); platforms left empty are not polled. E.g.
+  # EARSHOT_X_BEARER_TOKEN, EARSHOT_REDDIT_CLIENT_ID, EARSHOT_REDDIT_CLIENT_SECRET, EARSHOT_YOUTUBE_API_KEY,
+  # EARSHOT_LINKEDIN_CLIENT_ID, EARSHOT_LINKEDIN_CLIENT_SECRET.
+  providers: {}
   # Kafka brokers: "kafka-0:9092,kafka-1:9092" or a list. Required.
   # With --set, escape commas ('kafka-0:9092\\,kafka-1:9092') or pass a list ('{kafka-0:9092,kafka-1:9092}').
   kafkaBrokers: ""
@@ -151,6 +159,15 @@ const global = {
   properties: {
     mongoUrl: { type: "string" },
     existingSecret: { type: "string" },
+    encryptionKey: { type: "string", description: "EARSHOT_ENCRYPTION_KEY: 64 hex digits." },
+    providers: {
+      type: "object",
+      description: "Provider credentials by setting name.",
+      propertyNames: {
+        enum: ["EARSHOT_X_BEARER_TOKEN", "EARSHOT_REDDIT_CLIENT_ID", "EARSHOT_REDDIT_CLIENT_SECRET", "EARSHOT_REDDIT_USER_AGENT", "EARSHOT_YOUTUBE_API_KEY", "EARSHOT_LINKEDIN_CLIENT_ID", "EARSHOT_LINKEDIN_CLIENT_SECRET"],
+      },
+      additionalProperties: { type: "string" },
+    },
     kafkaBrokers: {
       description: "KAFKA_BROKERS: host:port, comma-separated, or a list of them.",
       anyOf: [{ type: "string" }, { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }],

@@ -1,0 +1,31 @@
+import { silentLogger } from "@earshot/platform";
+import { startupBanner } from "../src/banner";
+import { loadAllInOneConfig } from "../src/config";
+import { platformsWithoutCredentials, simulateMissingSources } from "../src/simulated-sources";
+
+describe("simulated sources at start-up", () => {
+  it("simulates exactly the platforms without credentials and points the integration settings at them", async () => {
+    const config = loadAllInOneConfig({ LOG_LEVEL: "silent", EARSHOT_X_BEARER_TOKEN: "real-token", EARSHOT_YOUTUBE_API_KEY: "real-key" });
+    expect(platformsWithoutCredentials(config)).toEqual(["reddit", "linkedin"]);
+    const simulated = await simulateMissingSources(config, silentLogger());
+    try {
+      expect(simulated.simulators?.platforms).toEqual(["reddit", "linkedin"]);
+      const origin = simulated.simulators?.origin ?? "";
+      expect(simulated.config.EARSHOT_REDDIT_API_URL.startsWith(origin)).toBe(true);
+      expect(simulated.config.EARSHOT_LINKEDIN_AUTH_URL.startsWith(origin)).toBe(true);
+      expect(simulated.config.EARSHOT_X_API_URL).toBe("https://api.x.com");
+      expect(simulated.config.EARSHOT_X_BEARER_TOKEN).toBe("real-token");
+      expect(simulated.config.EARSHOT_SIMULATED_SOURCES).toBe("reddit,linkedin");
+      const banner = startupBanner({ url: "http://127.0.0.1:1", dataDir: "/data", services: [], bootstrap: undefined }, simulated.simulators);
+      expect(banner).toContain("Simulated sources (no credentials configured): reddit, linkedin");
+    } finally {
+      await simulated.stop();
+    }
+  });
+
+  it("simulates nothing when told not to", async () => {
+    const simulated = await simulateMissingSources(loadAllInOneConfig({ LOG_LEVEL: "silent", EARSHOT_SIMULATORS: "off" }), silentLogger());
+    expect(simulated.simulators).toBeUndefined();
+    expect(simulated.config.EARSHOT_SIMULATED_SOURCES).toBe("");
+  });
+});

@@ -1,0 +1,220 @@
+import { conflict, DomainError, isVersionConflict, type Source, type StagedEvent, type Write } from "@earshot/platform/core";
+import { randomUUID } from "node:crypto";
+import type { CollectedPost, CollectKeyword, LinkedinAccess, PollOutcome } from "../collectors/collector";
+import { ProviderRateLimited, QuotaExhausted } from "../collectors/provider-errors";
+import { POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
+import type { IntegrationDeps } from "./deps";
+import { readPollerFacts } from "./pollers";
+
+// One poll of one claimed poller. The poller's lease is held at a known version; everything the poll
+// produces (the new cursor and recent ids, the health figures, a poll record and one post.collected
+// event per new post) is committed in ONE unit of work that replaces the poller at that version. So a
+// lease lost to another replica, or a poller disabled meanwhile (pause, archive, source removed), makes
+// the commit fail and nothing is emitted; the cursor did not move, so nothing is lost either.
+
+export const POST_EVENT_SOURCE = "earshot/integration";
+
+/** Source ids remembered per poller: a post found again within this many is not emitted twice. */
+export const RECENT_IDS_KEPT = 5_000;
+
+/** A lease lasts longer than a poll may take (the scheduler aborts a poll well before it ends). */
+export const LEASE_MS = 10 * 60 * 1000;
+
+const DAY_MS = 24 * 3600 * 1000;
+const LAGS_KEPT = 500;
+
+export const intervalMs = (deps: IntegrationDeps): number => deps.settings.EARSHOT_POLL_INTERVAL_SECONDS * 1000;
+
+/** Why the scheduler aborts a poll that ran too long: recorded as the source's last error, unlike a pause. */
+export class PollTimedOut extends Error {
+  constructor(ms: number) {
+    super(`the poll took longer than ${Math.round(ms / 1000)} s and was abandoned`);
+    this.name = "PollTimedOut";
+  }
+}
+
+export interface PollResult {
+  /** Posts emitted (0 when the poll was discarded or failed). */
+  postsFound: number;
+  /** Whether the poll's findings were committed. */
+  committed: boolean;
+  error?: unknown;
+}
+
+/** Takes the poller's lease for this replica; null when another writer changed it first. */
+export const claimPoller = async (deps: IntegrationDeps, poller: PollerDoc): Promise<PollerDoc | null> => {
+  const now = deps.clock.now();
+  try {
+    return await deps.collections.pollers.updateVersioned(poller._id, poller._v ?? 1, {
+      $set: { leaseOwner: deps.replicaId, leaseUntil: new Date(now.getTime() + LEASE_MS) },
+    });
+  } catch (err) {
+    if (isVersionConflict(err)) return null;
+    throw err;
+  }
+};
+
+export const leaseIsLive = (poller: PollerDoc, now: Date): boolean => Boolean(poller.leaseOwner && poller.leaseUntil && poller.leaseUntil > now);
+
+/** Gives the lease back without changing anything else; a lease already lost stays lost. */
+const release = async (deps: IntegrationDeps, claimed: PollerDoc, fields: Partial<PollerDoc> = {}): Promise<void> => {
+  try {
+    await deps.collections.pollers.updateVersioned(claimed._id, claimed._v ?? 1, { $set: { ...fields, leaseOwner: undefined, leaseUntil: undefined, updatedAt: deps.clock.now() } });
+  } catch (err) {
+    if (!isVersionConflict(err)) throw err;
+  }
+};
+
+const keywordsFor = (keywords: Awaited<ReturnType<typeof readPollerFacts>>["keywords"], source: Source): CollectKeyword[] =>
+  keywords
+    .filter((k) => k.active && k.sources.includes(source))
+    .map((k) => ({
+      id: k._id,
+      value: k.value,
+      aliases: k.aliases,
+      excludedTerms: k.excludedTerms,
+      caseSensitive: k.caseSensitive,
+      sources: k.sources,
+      filters: k.filters,
+    }));
+
+const stillCollecting = async (deps: IntegrationDeps, claimed: PollerDoc): Promise<boolean> => {
+  const [project, poller] = await Promise.all([deps.collections.projects.findById(claimed.projectId), deps.collections.pollers.findById(claimed._id)]);
+  return project?.status === "active" && poller?.enabled === true && poller._v === claimed._v;
+};
+
+const newPosts = (posts: CollectedPost[], recentIds: string[]): CollectedPost[] => {
+  const seen = new Set(recentIds);
+  const out: CollectedPost[] = [];
+  for (const post of posts) {
+    if (seen.has(post.sourceId)) continue;
+    seen.add(post.sourceId);
+    out.push(post);
+  }
+  return out;
+};
+
+export const postCollectedEvent = (projectId: string, post: CollectedPost, collectedAt: Date): StagedEvent => ({
+  type: "post.collected",
+  source: POST_EVENT_SOURCE,
+  subject: projectId,
+  key: projectId,
+  data: { ...post, projectId, collectedAt: collectedAt.toISOString() },
+});
+
+const lagsOf = (posts: CollectedPost[], collectedAt: Date): number[] =>
+  posts
+    .map((p) => collectedAt.getTime() - new Date(p.publishedAt).getTime())
+    .filter((lag) => Number.isFinite(lag))
+    .map((lag) => Math.max(0, lag))
+    .slice(0, LAGS_KEPT);
+
+const commitOutcome = async (deps: IntegrationDeps, claimed: PollerDoc, outcome: PollOutcome): Promise<number> => {
+  const collectedAt = deps.clock.now();
+  const posts = newPosts(outcome.posts, claimed.recentIds);
+  const backoffUntil = outcome.backoffUntil && outcome.backoffUntil > collectedAt ? outcome.backoffUntil : undefined;
+  const poller: PollerDoc = {
+    ...claimed,
+    cursor: outcome.cursor,
+    recentIds: [...claimed.recentIds, ...posts.map((p) => p.sourceId)].slice(-RECENT_IDS_KEPT),
+    lastSuccessAt: collectedAt,
+    quotaLeft: outcome.quotaLeft !== undefined && Number.isFinite(outcome.quotaLeft) ? outcome.quotaLeft : undefined,
+    backoffUntil,
+    nextPollAt: backoffUntil ?? new Date(collectedAt.getTime() + intervalMs(deps)),
+    leaseOwner: undefined,
+    leaseUntil: undefined,
+    updatedAt: collectedAt,
+  };
+  const record: PollRecordDoc = {
+    _id: `${claimed._id}:${collectedAt.getTime()}:${randomUUID().slice(0, 8)}`,
+    pollerId: claimed._id,
+    projectId: claimed.projectId,
+    source: claimed.source,
+    at: collectedAt,
+    found: posts.length,
+    lagsMs: lagsOf(posts, collectedAt),
+    expiresAt: new Date(collectedAt.getTime() + DAY_MS),
+  };
+  const writes: Write[] = [
+    { kind: "replace", collection: POLLERS, doc: poller, expectedVersion: claimed._v ?? 1 },
+    { kind: "insert", collection: POLL_RECORDS, doc: record },
+  ];
+  await deps.outbox.commit(
+    writes,
+    posts.map((p) => postCollectedEvent(claimed.projectId, p, collectedAt)),
+  );
+  return posts.length;
+};
+
+const errorStatus = (err: unknown): number => {
+  const status = (err as { status?: unknown }).status;
+  return typeof status === "number" ? status : 0;
+};
+
+const recordFailure = async (deps: IntegrationDeps, claimed: PollerDoc, err: unknown): Promise<void> => {
+  const at = deps.clock.now();
+  const message = err instanceof Error ? err.message : String(err);
+  const lastError = { at, message, status: err instanceof QuotaExhausted ? 0 : errorStatus(err) };
+  const reset = err instanceof ProviderRateLimited ? err.retryAt : err instanceof QuotaExhausted ? err.resetAt : undefined;
+  if (reset && reset > at) {
+    await release(deps, claimed, { lastError, backoffUntil: reset, nextPollAt: reset, ...(err instanceof QuotaExhausted ? { quotaLeft: 0 } : {}) });
+  } else {
+    await release(deps, claimed, { lastError, nextPollAt: new Date(at.getTime() + intervalMs(deps)) });
+  }
+  deps.logger.warn({ err, projectId: claimed.projectId, source: claimed.source }, "poll failed");
+};
+
+const linkedinAccessOf = (deps: IntegrationDeps, facts: Awaited<ReturnType<typeof readPollerFacts>>): LinkedinAccess | undefined => {
+  const conn = facts.linkedin;
+  if (!conn?.accessToken || !conn.page) return undefined;
+  return { accessToken: deps.sealer.open(conn.accessToken), organizationUrn: conn.page.organizationUrn };
+};
+
+/**
+ * Runs one poll of a poller this replica has claimed (`claimed` is the poller as the claim left it).
+ * Never throws for a provider's failure unless `rethrow`: the failure is recorded on the poller.
+ */
+export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal: AbortSignal, options: { rethrow?: boolean } = {}): Promise<PollResult> => {
+  const discarded: PollResult = { postsFound: 0, committed: false };
+  try {
+    const facts = await readPollerFacts(deps, claimed.projectId);
+    const keywords = keywordsFor(facts.keywords, claimed.source);
+    const linkedin = claimed.source === "linkedin" ? linkedinAccessOf(deps, facts) : undefined;
+    if (facts.project?.status !== "active" || !claimed.enabled || keywords.length === 0 || (claimed.source === "linkedin" && !linkedin)) {
+      await release(deps, claimed);
+      return discarded;
+    }
+    const outcome = await deps.collectors[claimed.source].poll({ projectId: claimed.projectId, keywords, cursor: claimed.cursor, now: deps.clock.now(), signal, linkedin });
+    // Re-read right before committing: a pause or a removed source since the poll began emits nothing.
+    if (signal.aborted || !(await stillCollecting(deps, claimed))) {
+      await release(deps, claimed);
+      return discarded;
+    }
+    return { postsFound: await commitOutcome(deps, claimed, outcome), committed: true };
+  } catch (err) {
+    // The poller changed under the poll (disabled, lease taken over): its new state stands as it is.
+    if (isVersionConflict(err)) return discarded;
+    if (signal.aborted && !(signal.reason instanceof PollTimedOut)) {
+      await release(deps, claimed);
+      return discarded;
+    }
+    await recordFailure(deps, claimed, err);
+    if (options.rethrow) throw err;
+    return { ...discarded, error: err };
+  }
+};
+
+/**
+ * One poll of a (project, source) now, due or not (LinkedIn's metered sync). Refused (conflict) while
+ * another poll of it holds a live lease, or when the source is not collected for the project. A
+ * provider's failure is recorded on the poller and then thrown, so the caller can answer it.
+ */
+export const pollNow = async (deps: IntegrationDeps, projectId: string, source: Source, signal?: AbortSignal): Promise<{ postsFound: number }> => {
+  const poller = await deps.collections.pollers.findById(pollerId(projectId, source));
+  if (!poller?.enabled) throw new DomainError("conflict", `${source} is not collected for this project (source disabled, no active keyword on it, or not connected).`);
+  if (leaseIsLive(poller, deps.clock.now())) throw conflict("a poll of this source is running");
+  const claimed = await claimPoller(deps, poller);
+  if (!claimed) throw conflict("a poll of this source is running");
+  const result = await runPoll(deps, claimed, signal ?? new AbortController().signal, { rethrow: true });
+  return { postsFound: result.postsFound };
+};
