@@ -13,6 +13,7 @@ import { requestContext } from "./http/request-context";
 import { mcpRouter } from "./mcp/mcp-route";
 import type { PublicOrigins } from "./oauth/public-origins";
 import { invitationRoutes } from "./pages/invitations";
+import { linkedinCallbackRoutes } from "./pages/linkedin-callback";
 import type { Pipeline } from "./pipeline/execute";
 import { restRouter } from "./rest/router";
 
@@ -72,6 +73,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
     app.get("/docs", (_req, res) => void res.setHeader("Content-Security-Policy", REFERENCE_PAGE_CSP).type("html").send(reference));
     app.use("/api/v1", restRouter(options.operations, options.pipeline, (req) => `${options.publicOrigins?.of(req) ?? options.publicUrl}/api/v1`));
     app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
+    app.use(linkedinCallbackRoutes(options.backends, options.logger));
   }
 
   app.use((req: Request, res: Response) => {

@@ -1,6 +1,7 @@
 import { OPERATIONS } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { ManualClock } from "@earshot/platform";
+import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { CASES } from "./cases";
 import { type Harness, startHarness } from "./harness";
 import { buildWorld, type World } from "./world";
@@ -10,13 +11,17 @@ import { buildWorld, type World } from "./world";
 
 let h: Harness;
 let w: World;
+let sims: RunningSimulators;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // LinkedIn's operations need LinkedIn: its simulator, polled by syncs only (the interval is a day).
+  sims = await startSimulators({ platforms: ["linkedin"], generate: false });
+  h = await startHarness({ ...sims.settings, EARSHOT_POLL_INTERVAL_SECONDS: "86400" });
   w = await buildWorld(h);
 }, 60_000);
 afterAll(async () => {
   await h?.stop();
+  await sims?.close();
 });
 
 const keyOf = (call: { as?: keyof World; key?: string }) => call.key ?? (w[call.as ?? "owner"] as { key: string }).key;

@@ -3,6 +3,7 @@ import { accountOperations } from "./operations/account";
 import { categoryOperations } from "./operations/categories";
 import { keywordGroupOperations } from "./operations/keyword-groups";
 import { keywordOperations } from "./operations/keywords";
+import { linkedinOperations } from "./operations/linkedin";
 import { memberOperations } from "./operations/members";
 import { mentionExportOperations } from "./operations/mention-export";
 import { mentionViewOperations } from "./operations/mention-views";
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...mentionViewOperations,
   ...accountOperations,
   ...sourceHealthOperations,
+  ...linkedinOperations,
 ];
 
 export * from "./operation";

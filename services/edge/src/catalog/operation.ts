@@ -26,6 +26,11 @@ export interface HandlerContext {
   principal: Principal;
   /** The origin clients use, for links (share URLs, invitation links). */
   publicUrl: string;
+  /**
+   * The origin this request reached: the public URL when one is set, else the loopback name the client
+   * used (as OAuth issuers are). Browser round trips (the LinkedIn callback) must come back to it.
+   */
+  origin: string;
   requestId: string;
   credentials: CredentialVerifier;
   /** This process's cache of callers' memberships, for a handler that has just granted one. */

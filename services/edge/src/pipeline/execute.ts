@@ -78,6 +78,15 @@ const bearerOf = (authorization: string | undefined): string | undefined => {
   return m?.[1];
 };
 
+/** The origin of the resource a request reached (`<origin>/api/v1`, `<origin>/mcp`). */
+const originOf = (audience: string, fallback: string): string => {
+  try {
+    return new URL(audience).origin;
+  } catch {
+    return new URL(fallback).origin;
+  }
+};
+
 const defaultChallenge = (error?: { error: string; scope?: string }) =>
   error
     ? `Bearer realm="earshot", error="${error.error}"${error.scope ? `, scope="${error.scope}"` : ""}`
@@ -155,7 +164,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
         const begun = await options.idempotency.begin(
           principal.userId,
           request.idempotencyKey,
-          fingerprintOf(op.method, request.concretePath, request.body),
+          fingerprintOf(op.method, request.concretePath, request.body, request.query),
         );
         if (begun.kind === "replay") {
           return { status: begun.response.status, body: begun.response.body, headers: { ...headers, ...begun.response.headers, "Idempotent-Replayed": "true" } };
@@ -173,6 +182,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
             backends: options.backends,
             principal,
             publicUrl: options.publicUrl,
+            origin: originOf(request.audience, options.publicUrl),
             requestId: request.requestId,
             credentials: options.verifier,
             memberships: options.memberships,

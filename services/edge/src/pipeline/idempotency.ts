@@ -47,8 +47,17 @@ export type IdempotencyBegin =
     }
   | { kind: "replay"; response: StoredResponse };
 
-export const fingerprintOf = (method: string, path: string, body: unknown): string =>
-  createHash("sha256").update(`${method} ${path}\n${canonicalJson(body ?? {})}`).digest("base64url");
+/**
+ * A write's identity: method, concrete path, the query a write may carry (disconnect_linkedin's
+ * projectId), and the canonical body. Query values are compared as text, the form REST brings them in,
+ * so a key is shared by a REST request and the MCP call standing for it; no query adds nothing.
+ */
+export const fingerprintOf = (method: string, path: string, body: unknown, query: Record<string, unknown> = {}): string => {
+  const entries = Object.entries(query).filter(([, v]) => v !== undefined);
+  const asText = (v: unknown): unknown => (Array.isArray(v) ? v.map(asText) : typeof v === "object" && v !== null ? canonicalJson(v) : String(v));
+  const target = entries.length === 0 ? path : `${path}?${canonicalJson(Object.fromEntries(entries.map(([k, v]) => [k, asText(v)])))}`;
+  return createHash("sha256").update(`${method} ${target}\n${canonicalJson(body ?? {})}`).digest("base64url");
+};
 
 /** One request's identity for the services: the same owner, key and payload always give the same effect key. */
 export const effectKeyOf = (owner: string, key: string, fingerprint: string): string =>

@@ -77,6 +77,14 @@ describe("canonical JSON fingerprints", () => {
     expect(fingerprintOf("POST", "/p", { a: 1 })).not.toBe(fingerprintOf("POST", "/q", { a: 1 }));
     expect(fingerprintOf("POST", "/p", { a: 1 })).not.toBe(fingerprintOf("PATCH", "/p", { a: 1 }));
   });
+
+  it("tells a write's query apart (the same key with another projectId is another request), as text whichever transport", () => {
+    expect(fingerprintOf("DELETE", "/p", undefined, { projectId: "prj_1" })).not.toBe(fingerprintOf("DELETE", "/p", undefined, { projectId: "prj_2" }));
+    expect(fingerprintOf("DELETE", "/p", undefined, { projectId: "prj_1" })).not.toBe(fingerprintOf("DELETE", "/p", undefined));
+    expect(fingerprintOf("DELETE", "/p", undefined, {})).toBe(fingerprintOf("DELETE", "/p", undefined));
+    // REST brings query values as text, an MCP call as JSON: the same request either way.
+    expect(fingerprintOf("DELETE", "/p", undefined, { limit: 5 })).toBe(fingerprintOf("DELETE", "/p", undefined, { limit: "5" }));
+  });
 });
 
 describe("idempotency store", () => {

@@ -1,6 +1,28 @@
 import type { CloudEvent } from "@earshot/platform/core";
 import type { IntegrationDeps } from "../domain/deps";
+import { endLinkedinConnection } from "./disconnect";
 
-// PLACEHOLDER: LinkedIn connections end when their project is archived or their owner's account deactivated.
-export const handleLinkedinProjectEvent = async (_deps: IntegrationDeps, _event: CloudEvent): Promise<void> => undefined;
-export const handleLinkedinAccountEvent = async (_deps: IntegrationDeps, _event: CloudEvent): Promise<void> => undefined;
+// LinkedIn connections end with their project (archived: `project.archived`, or a `project.updated`
+// saying status archived) and with their owner's account (`user.deactivated`: every connection the user
+// owns, and the authorizations they started, which must not complete after).
+
+const stringOf = (data: unknown, field: string): string | undefined => {
+  const value = (data as Record<string, unknown> | undefined)?.[field];
+  return typeof value === "string" && value ? value : undefined;
+};
+
+export const handleLinkedinProjectEvent = async (deps: IntegrationDeps, event: CloudEvent): Promise<void> => {
+  const projectId = stringOf(event.data, "projectId");
+  if (!projectId) return;
+  const archived = event.type === "project.archived" || (event.type === "project.updated" && stringOf(event.data, "status") === "archived");
+  if (archived) await endLinkedinConnection(deps, projectId, "project_archived");
+};
+
+export const handleLinkedinAccountEvent = async (deps: IntegrationDeps, event: CloudEvent): Promise<void> => {
+  if (event.type !== "user.deactivated") return;
+  const userId = stringOf(event.data, "userId");
+  if (!userId) return;
+  await deps.collections.linkedinStates.deleteMany({ userId });
+  const owned = await deps.collections.linkedin.find({ ownerId: userId, status: { $ne: "disconnected" } });
+  for (const connection of owned) await endLinkedinConnection(deps, connection._id, "account_deactivated");
+};

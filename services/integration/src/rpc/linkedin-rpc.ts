@@ -1,17 +1,54 @@
-import type { AsyncService } from "@earshot/platform";
+import { type AsyncService, notFound, requireProjectCaller, type RpcContext } from "@earshot/platform";
 import type { integrationV1 } from "@earshot/proto";
 import type { IntegrationDeps } from "../domain/deps";
+import { completeLinkedinAuthorization } from "../linkedin/callback";
+import { getLinkedinConnectUrl } from "../linkedin/connect";
+import { disconnectLinkedin } from "../linkedin/disconnect";
+import { getLinkedinIntegration, type LinkedinView } from "../linkedin/get";
+import { selectLinkedinPage } from "../linkedin/select";
+import { syncLinkedin } from "../linkedin/sync";
+import { syncsOn } from "../linkedin/sync-allowance";
 
 type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getSourceHealth">;
 
-// PLACEHOLDER until the LinkedIn connection is written.
-const notYet = () => Promise.reject(new Error("not written yet"));
-export const linkedinRpc = (_deps: IntegrationDeps): Handlers => ({
-  getLinkedinConnectUrl: notYet,
-  completeLinkedinAuthorization: notYet,
-  getLinkedinIntegration: notYet,
-  selectLinkedinPage: notYet,
-  syncLinkedin: notYet,
-  disconnectLinkedin: notYet,
-  getWorkspaceUsage: notYet,
+// gRPC adapter of the LinkedIn connection: decode, call a domain verb, encode. The caller comes from the
+// call metadata; the callback and the usage count act for no person (the state binds the one, the edge
+// names the caller's own workspace for the other).
+
+const toIntegration = (v: LinkedinView): integrationV1.LinkedinIntegration => ({
+  projectId: v.projectId,
+  status: v.status,
+  pages: v.pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name })),
+  page: v.page ? { organizationUrn: v.page.organizationUrn, name: v.page.name } : undefined,
+  connectedAt: v.connectedAt,
+  lastSyncAt: v.lastSyncAt,
+  syncsLeftToday: v.syncsLeftToday,
+  syncsPerDay: v.syncsPerDay,
+  tokenExpiresAt: v.tokenExpiresAt,
+});
+
+export const linkedinRpc = (deps: IntegrationDeps): Handlers => ({
+  getLinkedinConnectUrl: async (req: integrationV1.GetLinkedinConnectUrlRequest, ctx: RpcContext) =>
+    getLinkedinConnectUrl(deps, requireProjectCaller(ctx), { projectId: req.projectId, redirectUri: req.redirectUri }),
+  completeLinkedinAuthorization: async (req: integrationV1.CompleteLinkedinAuthorizationRequest) => {
+    const done = await completeLinkedinAuthorization(deps, { state: req.state, code: req.code, error: req.error, errorDescription: req.errorDescription });
+    return { projectId: done.projectId, integration: toIntegration(done.integration) };
+  },
+  getLinkedinIntegration: async (req: integrationV1.GetLinkedinIntegrationRequest, ctx: RpcContext) => ({
+    integration: toIntegration(await getLinkedinIntegration(deps, requireProjectCaller(ctx), req.projectId)),
+  }),
+  selectLinkedinPage: async (req: integrationV1.SelectLinkedinPageRequest, ctx: RpcContext) => ({
+    integration: toIntegration(await selectLinkedinPage(deps, requireProjectCaller(ctx), { projectId: req.projectId, organizationUrn: req.organizationUrn })),
+  }),
+  syncLinkedin: async (req: integrationV1.SyncLinkedinRequest, ctx: RpcContext) => {
+    const done = await syncLinkedin(deps, requireProjectCaller(ctx), req.projectId);
+    return { integration: toIntegration(done.integration), postsFound: done.postsFound };
+  },
+  disconnectLinkedin: async (req: integrationV1.DisconnectLinkedinRequest, ctx: RpcContext) => ({
+    integration: toIntegration(await disconnectLinkedin(deps, requireProjectCaller(ctx), req.projectId)),
+  }),
+  getWorkspaceUsage: async (req: integrationV1.GetWorkspaceUsageRequest) => {
+    if (!req.workspaceId) throw notFound("Workspace");
+    return { linkedinSyncsToday: await syncsOn(deps, req.workspaceId, deps.clock.now()) };
+  },
 });

@@ -75,11 +75,12 @@ export const accountOperations = [
     annotations: READ,
     handler: async (_input, ctx) => {
       const workspace = { workspaceId: ctx.principal.workspaceId };
-      const [account, usage, keywords, mentions] = await Promise.all([
+      const [account, usage, keywords, mentions, integration] = await Promise.all([
         ctx.backends.account.getUser({ id: ctx.principal.userId }),
         ctx.backends.project.getWorkspaceUsage(workspace),
         ctx.backends.keyword.getWorkspaceUsage(workspace),
         ctx.backends.mention.getWorkspaceUsage(workspace),
+        ctx.backends.integration.getWorkspaceUsage(workspace),
       ]);
       const a = account.workspace?.allowances;
       return {
@@ -90,7 +91,7 @@ export const accountOperations = [
             seats: { allowance: a?.seats ?? 0, used: usage.seats },
             keywords: { allowance: a?.keywords ?? 0, used: keywords.keywords },
             webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, used: 0 },
-            linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: 0 },
+            linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: integration.linkedinSyncsToday },
             // No plan limits mentions: they are counted, never refused.
             mentionsThisMonth: { allowance: null, used: Number(mentions.mentionsThisMonth) },
           },

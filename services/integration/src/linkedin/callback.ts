@@ -1,0 +1,97 @@
+import { type FieldError, validationFailed, withVersionRetry } from "@earshot/platform/core";
+import { ProviderRejected } from "../collectors/provider-errors";
+import type { IntegrationDeps } from "../domain/deps";
+import { reconcileProject } from "../domain/pollers";
+import type { LinkedinConnectionDoc, LinkedinStateDoc } from "../store";
+import { stateIdOf } from "./connect";
+import { commitConnection } from "./connection-writes";
+import { type LinkedinView, viewOf } from "./get";
+import { providerRefusal } from "./provider-refusals";
+
+// LinkedIn sends the member's browser back here with the state and a code (or an error when they
+// declined). No caller: the state is the proof, so it is checked strictly and used once, and the project
+// must still be live and still owned by the member who asked. The tokens are stored sealed; the Pages the
+// member administers are kept for the owner to choose one.
+
+export interface CallbackInput {
+  state: string;
+  code: string;
+  error: string;
+  errorDescription: string;
+}
+
+export interface CallbackResult {
+  projectId: string;
+  integration: LinkedinView;
+}
+
+const refuse = (path: string, message: string) => validationFailed([{ path, message } satisfies FieldError], `The LinkedIn authorization could not be completed: ${path} ${message}.`);
+
+/** Claims the state: exactly one callback gets it, whatever the outcome after. */
+const claimState = async (deps: IntegrationDeps, state: string): Promise<LinkedinStateDoc> => {
+  if (!state) throw refuse("state", "is missing: open the connect URL again");
+  const now = deps.clock.now();
+  const _id = stateIdOf(state);
+  const found = await deps.collections.linkedinStates.findById(_id);
+  if (!found) throw refuse("state", "is unknown: ask for a new connect URL with get_linkedin_connect_url");
+  if (found.usedAt) throw refuse("state", "was already used: ask for a new connect URL");
+  if (found.expiresAt.getTime() <= now.getTime()) throw refuse("state", "has expired (it lasts 10 minutes): ask for a new connect URL");
+  const claimed = await deps.collections.linkedinStates.findOneAndUpdate({ _id, usedAt: { $exists: false } }, { $set: { usedAt: now } });
+  if (!claimed) throw refuse("state", "was already used: ask for a new connect URL");
+  return claimed;
+};
+
+/** The project the state names, if it is still live and still owned by the member who asked. */
+const requireOwnedProject = async (deps: IntegrationDeps, claimed: LinkedinStateDoc) => {
+  const project = await deps.collections.projects.findById(claimed.projectId);
+  if (!project || project.status === "archived") throw refuse("state", "names a project that was archived or no longer exists");
+  if (project.ownerId !== claimed.userId) throw refuse("state", "was issued to someone who no longer owns this project");
+  return project;
+};
+
+export const completeLinkedinAuthorization = async (deps: IntegrationDeps, input: CallbackInput): Promise<CallbackResult> => {
+  const claimed = await claimState(deps, input.state);
+  if (input.error) {
+    const why = input.errorDescription ? ` (${input.errorDescription})` : "";
+    throw refuse("error", `says the LinkedIn member cancelled or declined the authorization: ${input.error}${why}`);
+  }
+  if (!input.code) throw refuse("code", "is missing: LinkedIn sent no authorization code");
+  await requireOwnedProject(deps, claimed);
+  const api = deps.linkedinApi;
+  let tokens;
+  let pages;
+  try {
+    tokens = await api.exchangeCode({ code: input.code, redirectUri: claimed.redirectUri });
+    pages = await api.administeredPages(tokens.accessToken);
+  } catch (err) {
+    if (err instanceof ProviderRejected) throw refuse("code", `was refused by LinkedIn (${err.status}): start again from a new connect URL`);
+    throw providerRefusal(err, deps.clock.now()) ?? err;
+  }
+  // Checked again: the exchange took a while, and an archival or deactivation may have landed meanwhile.
+  const project = await requireOwnedProject(deps, claimed);
+  const sealed = { accessToken: deps.sealer.seal(tokens.accessToken), refreshToken: tokens.refreshToken ? deps.sealer.seal(tokens.refreshToken) : undefined };
+  const ownPages = pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name }));
+  const { before, connection } = await withVersionRetry(async () => {
+    const now = deps.clock.now();
+    const before = await deps.collections.linkedin.findById(claimed.projectId);
+    // A re-authorization that still administers the chosen Page keeps it (fresh tokens, same collection).
+    const kept = before?.status === "connected" && before.page && ownPages.some((p) => p.organizationUrn === before.page?.organizationUrn) ? before.page : undefined;
+    const next: LinkedinConnectionDoc = {
+      _id: claimed.projectId,
+      workspaceId: project.workspaceId,
+      ownerId: project.ownerId,
+      status: kept ? "connected" : "pending_page",
+      accessToken: sealed.accessToken,
+      tokenExpiresAt: new Date(now.getTime() + tokens.expiresInSeconds * 1000),
+      pages: ownPages,
+      updatedAt: now,
+    };
+    if (sealed.refreshToken) next.refreshToken = sealed.refreshToken;
+    if (kept) next.page = kept;
+    if (kept && before?.connectedAt) next.connectedAt = before.connectedAt;
+    if (before?.lastSyncAt) next.lastSyncAt = before.lastSyncAt;
+    return { before, connection: await commitConnection(deps, before, next) };
+  });
+  if (before?.status === "connected" && connection.status !== "connected") await reconcileProject(deps, claimed.projectId);
+  return { projectId: claimed.projectId, integration: await viewOf(deps, claimed.projectId, project.workspaceId, 0, connection) };
+};
