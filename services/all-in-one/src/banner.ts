@@ -13,7 +13,7 @@ export const startupBanner = (
     "",
     `Earshot is running at ${running.url}  (API: ${running.url}/api/v1, health: ${running.url}/readyz)`,
     `  data: ${running.dataDir}`,
-    ...running.services.map((s) => `  ${s.name.padEnd(8)} gRPC ${s.address}`),
+    ...running.services.map((s) => `  ${s.name.padEnd(11)} gRPC ${s.address}`),
     ...(running.adminUrl ? [`  metrics: ${running.adminUrl}/metrics`] : []),
     `  docs: ${running.url}/docs`,
     "",
