@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- these tests walk the providers' raw JSON as it is on the wire */
 import { startSimulators, type RunningSimulators } from "./index";
 import { SIM_CREDENTIALS, SIM_PREFIXES } from "./settings";
 import { youtubeVideoId } from "./youtube-ids";
