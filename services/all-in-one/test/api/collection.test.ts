@@ -1,0 +1,55 @@
+import type { CloudEvent } from "@earshot/platform";
+import { type RunningSimulators, startSimulators } from "@earshot/simulators";
+import { type Harness, startHarness } from "./harness";
+import { ACME, authorizeLinkedin, selectPage } from "./linkedin-flow";
+import { busEvents } from "./membership-events";
+import { createProject, listAllMentions } from "./world";
+
+// The loop the integration service exists for, over HTTP against a running all-in-one with every platform
+// simulated (as `make run` does without credentials): a project and a keyword are enough for mentions from
+// X, Reddit and YouTube to be listed within a poll interval or two, and LinkedIn's once the owner has
+// connected a Page. The simulators generate a post per searched term every second; polls run every second.
+
+let sims: RunningSimulators;
+let h: Harness;
+
+beforeAll(async () => {
+  sims = await startSimulators({ generate: true, generateEveryMs: 1_000, backfill: 2 });
+  h = await startHarness({ ...sims.settings, EARSHOT_POLL_INTERVAL_SECONDS: "1", EARSHOT_SIMULATED_SOURCES: "x,reddit,youtube,linkedin" });
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+  await sims?.close();
+});
+
+const SOURCES = ["x", "reddit", "youtube", "linkedin"] as const;
+
+it("lists mentions of a new keyword from all four simulated sources, and says so in source health", async () => {
+  const owner = await h.newActor();
+  const projectId = await createProject(h, owner);
+  const mentionOf = (source: string) => (e: CloudEvent) => e.type === "mention.created" && (e.data as { projectId: string; source: string }).projectId === projectId && (e.data as { source: string }).source === source;
+  const stored = Promise.all(SOURCES.map((source) => busEvents(h, "earshot.mention.v1", 1, mentionOf(source))));
+
+  const keyword = await h.call("create_keyword", { projectId, value: "Quillfeather", sources: [...SOURCES], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
+  expect(keyword.status).toBe(201);
+  expect((await authorizeLinkedin(h, owner, projectId)).status).toBe(200);
+  expect((await selectPage(h, owner, projectId, ACME)).status).toBe(200);
+  await stored;
+
+  const mentions = await listAllMentions(h, owner, projectId);
+  expect(new Set(mentions.map((m) => m.source))).toEqual(new Set(SOURCES));
+  for (const m of mentions) expect(`${m.title ?? ""} ${m.text}`.toLowerCase()).toContain("quillfeather");
+  const urls = Object.fromEntries(SOURCES.map((s) => [s, mentions.find((m) => m.source === s)?.url]));
+  expect(urls.x).toMatch(/^https:\/\/x\.com\/[^/]+\/status\/\d+$/);
+  expect(urls.reddit).toMatch(/^https:\/\/www\.reddit\.com\/r\/[^/]+\/comments\//);
+  expect(urls.youtube).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=/);
+  expect(urls.linkedin).toMatch(/^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:/);
+
+  const health = await h.call("get_source_health", { projectId }, owner.key);
+  expect(health.status).toBe(200);
+  const sources = (health.body.data as { sources: Array<{ source: string; state: string; simulated: boolean; lastSuccessAt: string | null; postsLast24h: number }> }).sources;
+  expect(sources.map((s) => s.source)).toEqual([...SOURCES]);
+  for (const s of sources) {
+    expect({ source: s.source, simulated: s.simulated, succeeded: s.lastSuccessAt !== null, found: s.postsLast24h > 0 }).toEqual({ source: s.source, simulated: true, succeeded: true, found: true });
+  }
+}, 60_000);
