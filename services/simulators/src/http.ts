@@ -48,3 +48,14 @@ export const basicCredentials = (header: string | undefined): { user: string; pa
 };
 
 export const bearerToken = (header: string | undefined): string | undefined => /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
+
+const decoded = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** A request's path and query, decoded, as faults restricted to one item match them. */
+export const requestTarget = (path: string, url: URL): string => `${decoded(path)}?${[...url.searchParams].map(([k, v]) => `${k}=${v}`).join("&")}`;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { bearerToken, sendJson } from "./http";
+import { bearerToken, requestTarget, sendJson } from "./http";
 import type { IssuedToken, LinkedinAuth } from "./linkedin-auth";
 import type { LinkedinAction, LinkedinContent } from "./linkedin-content";
 import { organizationByUrn, SIM_LINKEDIN_ORGANIZATIONS } from "./linkedin-members";
@@ -115,10 +115,11 @@ export const linkedinRest = (world: SimWorld, auth: LinkedinAuth, content: Linke
     if (typeof version !== "string" || !version) return linkedinError(res, 400, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.");
     if (!/^\d{6}(\.\d{2})?$/.test(version)) return linkedinError(res, 426, "NONEXISTENT_VERSION", `Requested version ${version} is not active`);
     if (req.headers["x-restli-protocol-version"] !== "2.0.0") return linkedinError(res, 400, "ILLEGAL_ARGUMENT", "X-Restli-Protocol-Version: 2.0.0 is required");
-    const fault = world.takeFault("linkedin");
+    const fault = world.takeFault("linkedin", requestTarget(path, url));
     if (fault) {
       if (fault.status === 429)
         return sendJson(res, 429, { status: 429, message: "Resource level throttle APPLICATION DAY limit for calls to this resource is reached." }, fault.retryAfterSeconds > 0 ? { "retry-after": String(fault.retryAfterSeconds) } : {});
+      if (fault.status === 403) return linkedinError(res, 403, "ACCESS_DENIED", `Not enough permissions to access: ${path}`, 100);
       return linkedinError(res, fault.status, fault.status >= 500 ? "INTERNAL_SERVER_ERROR" : "ILLEGAL_ARGUMENT", fault.status >= 500 ? "Internal Server Error" : "Bad Request");
     }
     if (req.method !== "GET") return linkedinError(res, 405, "METHOD_NOT_ALLOWED", "Method not allowed");

@@ -149,4 +149,16 @@ describe("LinkedIn simulator", () => {
     expect(limited.headers.get("retry-after")).toBe("120");
     expect(limited.body).toEqual({ status: 429, message: "Resource level throttle APPLICATION DAY limit for calls to this resource is reached." });
   });
+
+  it("answers 403 ACCESS_DENIED for the one post a fault names, and the others as usual", async () => {
+    sims = await startSimulators({ platforms: ["linkedin"], generate: false, now: () => NOW });
+    const hidden = sims.world.publish("linkedin", { organizationUrn: "urn:li:organization:2001", text: "Globex, privately", createdAtMs: NOW - 10_000 });
+    const open = sims.world.publish("linkedin", { organizationUrn: "urn:li:organization:2001", text: "Globex, publicly", createdAtMs: NOW - 5_000 });
+    const token = await tokenFor("member-b");
+    sims.world.fail("linkedin", { status: 403, matching: `/posts/urn:li:share:${hidden.key}` });
+    expect((await call(`/posts/${encodeURIComponent(`urn:li:share:${open.key}`)}`, token)).status).toBe(200);
+    const denied = await call(`/posts/${encodeURIComponent(`urn:li:share:${hidden.key}`)}`, token);
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual(expect.objectContaining({ status: 403, code: "ACCESS_DENIED" }));
+  });
 });

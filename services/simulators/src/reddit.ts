@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { basicCredentials, bearerToken, sendJson, sendText } from "./http";
+import { basicCredentials, bearerToken, requestTarget, sendJson, sendText } from "./http";
 import type { PlatformSimulatorFactory } from "./platform-simulator";
 import { matchesQuery, parseQuery, QuerySyntaxError, searchSpecOf } from "./query-syntax";
 import { RateWindow } from "./rate-window";
@@ -140,7 +140,7 @@ export const redditSimulator: PlatformSimulatorFactory = (world) => {
       const now = world.now();
       const expires = token === undefined ? undefined : tokens.get(token);
       if (expires === undefined || expires <= now) return sendJson(res, 401, { message: "Unauthorized", error: 401 }, { "www-authenticate": 'Bearer realm="reddit", error="invalid_token"' });
-      const fault = world.takeFault("reddit");
+      const fault = world.takeFault("reddit", requestTarget(path, url));
       const state = window.take(now);
       const secondsLeft = Math.max(0, Math.ceil((state.resetAtMs - now) / 1000));
       if (fault?.status === 429)

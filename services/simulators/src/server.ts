@@ -7,7 +7,8 @@ import { type PublishInput, SimWorld, type WorldOptions } from "./world";
 // One HTTP server for every simulated platform, each under its own prefixes (standing for the platform's
 // base URLs), plus a control API under /_sim that tests and demos use:
 //   POST /_sim/posts      {platform, text, ...}            publish a post now; answers the post's ids
-//   POST /_sim/faults     {platform, status, count?, retryAfterSeconds?}   next requests answer status
+//   POST /_sim/faults     {platform, status, count?, retryAfterSeconds?, matching?, reason?}
+//                                                          next requests (naming `matching`) answer status
 //   POST /_sim/malformed  {platform, count?}               next answers are malformed
 //   GET  /_sim/requests?platform=x                         requests received (method, path, query, headers)
 //   POST /_sim/reset                                       forget posts, faults, logs
@@ -64,7 +65,13 @@ const handleControl = async (world: SimWorld, simulators: PlatformSimulator[], r
     case "/faults": {
       const status = Number(body.status);
       if (!Number.isInteger(status) || status < 400 || status > 599) return sendJson(res, 400, { error: "status must be an HTTP error status" });
-      world.fail(platform, { status, count: body.count === undefined ? 1 : Number(body.count), retryAfterSeconds: body.retryAfterSeconds === undefined ? 60 : Number(body.retryAfterSeconds) });
+      world.fail(platform, {
+        status,
+        count: body.count === undefined ? 1 : Number(body.count),
+        retryAfterSeconds: body.retryAfterSeconds === undefined ? 60 : Number(body.retryAfterSeconds),
+        ...(typeof body.matching === "string" && body.matching ? { matching: body.matching } : {}),
+        ...(typeof body.reason === "string" && body.reason ? { reason: body.reason } : {}),
+      });
       return sendJson(res, 200, { ok: true });
     }
     case "/malformed":

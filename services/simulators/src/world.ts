@@ -50,7 +50,13 @@ export interface Fault {
   /** Requests left to answer with it. */
   count: number;
   retryAfterSeconds: number;
+  /** Only requests whose path and query (decoded) contain this answer with it: one video, one post. */
+  matching?: string;
+  /** The platform's reason for the error, where it names one (YouTube's `errors[].reason`). */
+  reason?: string;
 }
+
+export type FaultInput = { status: number; count?: number; retryAfterSeconds?: number; matching?: string; reason?: string };
 
 export interface LoggedRequest {
   method: string;
@@ -221,20 +227,30 @@ export class SimWorld {
     };
   }
 
-  /** The next `count` requests to a platform's API answer `status` (429 carries the platform's reset headers). */
-  fail(platform: SimPlatform, fault: { status: number; count?: number; retryAfterSeconds?: number }): void {
+  /**
+   * The next `count` requests to a platform's API answer `status` (429 carries the platform's reset headers);
+   * with `matching`, only the requests naming that text in their path or query (one item's fetch).
+   */
+  fail(platform: SimPlatform, fault: FaultInput): void {
     const list = this.faults.get(platform) ?? [];
-    list.push({ status: fault.status, count: fault.count ?? 1, retryAfterSeconds: fault.retryAfterSeconds ?? 60 });
+    list.push({
+      status: fault.status,
+      count: fault.count ?? 1,
+      retryAfterSeconds: fault.retryAfterSeconds ?? 60,
+      ...(fault.matching ? { matching: fault.matching } : {}),
+      ...(fault.reason ? { reason: fault.reason } : {}),
+    });
     this.faults.set(platform, list);
   }
 
-  /** The fault this request answers with, if one is pending (consumes it). */
-  takeFault(platform: SimPlatform): Fault | undefined {
+  /** The fault the request to `target` (its decoded path and query) answers with, if one is pending (consumes it). */
+  takeFault(platform: SimPlatform, target = ""): Fault | undefined {
     const list = this.faults.get(platform);
-    const fault = list?.[0];
+    const at = list?.findIndex((f) => f.matching === undefined || target.includes(f.matching)) ?? -1;
+    const fault = list?.[at];
     if (!list || !fault) return undefined;
     fault.count -= 1;
-    if (fault.count <= 0) list.shift();
+    if (fault.count <= 0) list.splice(at, 1);
     return { ...fault };
   }
 

@@ -84,8 +84,15 @@ describe("X simulator", () => {
     const bySince = await search({ query: "acme", since_id: old });
     expect(bySince.status).toBe(400);
     expect(((await bySince.json()) as { errors: Array<{ parameters: object }> }).errors[0]?.parameters).toEqual({ since_id: [old] });
-    const start = new Date(NOW - 8 * 86_400_000).toISOString();
+    const start = new Date(NOW - 8 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
     expect((await search({ query: "acme", start_time: start })).status).toBe(400);
+  });
+
+  it("refuses a start_time with fractions of a second, as X documents YYYY-MM-DDTHH:mm:ssZ", async () => {
+    const refused = await search({ query: "acme", start_time: new Date(NOW - 60_000).toISOString() });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: Array<{ parameters: object }> }).errors[0]?.parameters).toEqual({ start_time: [new Date(NOW - 60_000).toISOString()] });
+    expect((await search({ query: "acme", start_time: new Date(NOW - 60_000).toISOString().replace(/\.\d{3}Z$/, "Z") })).status).toBe(200);
   });
 
   it("answers faults: 429 with a zero remaining and the reset, and 5xx with a JSON body", async () => {

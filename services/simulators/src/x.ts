@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { bearerToken, sendJson, sendText } from "./http";
+import { bearerToken, requestTarget, sendJson, sendText } from "./http";
 import type { PlatformSimulatorFactory } from "./platform-simulator";
 import { matchesQuery, parseQuery, QuerySyntaxError, searchSpecOf } from "./query-syntax";
 import { RateWindow } from "./rate-window";
@@ -58,7 +58,7 @@ export const xSimulator: PlatformSimulatorFactory = (world) => {
     handle: ({ res, url, path, req }) => {
       if (bearerToken(req.headers.authorization) !== SIM_CREDENTIALS.xBearerToken) return problem(res, 401, "Unauthorized");
       const now = world.now();
-      const fault = world.takeFault("x");
+      const fault = world.takeFault("x", requestTarget(path, url));
       if (fault?.status === 429) {
         const reset = Math.ceil((now + fault.retryAfterSeconds * 1000) / 1000);
         return problem(res, 429, "Too Many Requests", { "x-rate-limit-limit": String(window.limit), "x-rate-limit-remaining": "0", "x-rate-limit-reset": String(reset) });
@@ -88,7 +88,9 @@ export const xSimulator: PlatformSimulatorFactory = (world) => {
       const sinceId = sinceRaw === null ? undefined : BigInt(sinceRaw);
       const startRaw = q.get("start_time");
       const startMs = startRaw === null ? undefined : Date.parse(startRaw);
-      if (startMs !== undefined && Number.isNaN(startMs)) return invalid(res, headers, "start_time", startRaw ?? "", "The `start_time` query parameter value is not a valid RFC 3339 date-time");
+      // X documents the form YYYY-MM-DDTHH:mm:ssZ: no fractions of a second, no offsets.
+      if (startMs !== undefined && (Number.isNaN(startMs) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(startRaw ?? "")))
+        return invalid(res, headers, "start_time", startRaw ?? "", `Invalid 'start_time':'${startRaw}'. 'start_time' must be a date-time of the form YYYY-MM-DDTHH:mm:ssZ`);
       const oldest = now - SEVEN_DAYS_MS;
       if (sinceId !== undefined && msOfId(sinceId) < oldest) return invalid(res, headers, "since_id", sinceRaw ?? "", `Invalid 'since_id':'${sinceRaw}'. 'since_id' must be a tweet id created after ${new Date(oldest).toISOString()}`);
       if (startMs !== undefined && startMs < oldest) return invalid(res, headers, "start_time", startRaw ?? "", `Invalid 'start_time':'${startRaw}'. 'start_time' must be on or after ${new Date(oldest).toISOString()}`);

@@ -100,4 +100,26 @@ describe("YouTube simulator", () => {
     expect(res.headers.get("retry-after")).toBe("30");
     expect(((await res.json()) as any).error.errors[0].reason).toBe("rateLimitExceeded");
   });
+
+  it("answers a fault restricted to one video only for that video's requests, with the reason it names", async () => {
+    sims = await startSimulators({ platforms: ["youtube"], generate: false, now: () => NOW });
+    const hidden = sims.world.publish("youtube", { title: "acme private", text: "x", createdAtMs: NOW - 5_000 });
+    const open = sims.world.publish("youtube", { title: "acme public", text: "x", createdAtMs: NOW - 4_000 });
+    await get("/search", { part: "snippet", q: "acme" });
+    sims.world.fail("youtube", { status: 403, reason: "forbidden", matching: `videoId=${youtubeVideoId(hidden.key)}` });
+    expect((await get("/commentThreads", { part: "snippet", videoId: youtubeVideoId(open.key) })).status).toBe(200);
+    const refused = await get("/commentThreads", { part: "snippet", videoId: youtubeVideoId(hidden.key) });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.errors[0].reason).toBe("forbidden");
+    expect((await get("/commentThreads", { part: "snippet", videoId: youtubeVideoId(hidden.key) })).status).toBe(200);
+  });
+
+  it("answers Google's 403 rate-limit reasons with Retry-After when told to", async () => {
+    sims = await startSimulators({ platforms: ["youtube"], generate: false, now: () => NOW });
+    sims.world.fail("youtube", { status: 403, reason: "userRateLimitExceeded", retryAfterSeconds: 45 });
+    const res = await fetch(`${sims.origin}${SIM_PREFIXES.youtubeApi}/search?part=snippet&q=x&key=${SIM_CREDENTIALS.youtubeApiKey}`);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("retry-after")).toBe("45");
+    expect(((await res.json()) as any).error.errors[0]).toEqual(expect.objectContaining({ reason: "userRateLimitExceeded", domain: "usageLimits" }));
+  });
 });

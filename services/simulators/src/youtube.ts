@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { escapeHtml, sendJson } from "./http";
+import { escapeHtml, requestTarget, sendJson } from "./http";
 import type { PlatformSimulator, PlatformSimulatorFactory, SimRequest } from "./platform-simulator";
 import { SIM_CREDENTIALS, SIM_PREFIXES } from "./settings";
 import { channelOf, YoutubeCatalog, type YoutubeVideo } from "./youtube-catalog";
@@ -220,9 +220,14 @@ export const youtubeSimulatorWith =
         const route = (routes as Record<string, readonly [(r: SimRequest) => void, number]>)[path];
         if (!route) return googleError(res, 404, "notFound", "global", "Not Found");
         if (req.method !== "GET") return googleError(res, 405, "httpMethodNotAllowed", "global", "Method Not Allowed");
-        const fault = world.takeFault("youtube");
+        const fault = world.takeFault("youtube", requestTarget(path, url));
         if (fault) {
-          if (fault.status === 429) return googleError(res, 429, "rateLimitExceeded", "youtube.quota", "The request cannot be completed because you have exceeded your rate limit.", fault.retryAfterSeconds > 0 ? { "retry-after": String(fault.retryAfterSeconds) } : {});
+          const retryAfter: Record<string, string> = fault.retryAfterSeconds > 0 ? { "retry-after": String(fault.retryAfterSeconds) } : {};
+          if (fault.status === 429) return googleError(res, 429, "rateLimitExceeded", "youtube.quota", "The request cannot be completed because you have exceeded your rate limit.", retryAfter);
+          // Google answers its per-user and per-second limits as 403s that name the limit in `reason`.
+          if (fault.status === 403 && (fault.reason === "rateLimitExceeded" || fault.reason === "userRateLimitExceeded"))
+            return googleError(res, 403, fault.reason, "usageLimits", "The request cannot be completed because you have exceeded your rate limit.", retryAfter);
+          if (fault.status === 403 && fault.reason) return googleError(res, 403, fault.reason, "youtube.commentThread", "The request is not properly authorized to access this resource.");
           if (fault.status === 403) return googleError(res, 403, "quotaExceeded", "youtube.quota", "The request cannot be completed because you have exceeded your quota.");
           return googleError(res, fault.status, fault.status >= 500 ? "backendError" : "badRequest", "global", fault.status >= 500 ? "Backend Error" : "Bad Request");
         }

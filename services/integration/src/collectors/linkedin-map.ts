@@ -1,11 +1,15 @@
 import type { LinkedinComment, LinkedinPost } from "../linkedin/linkedin-wire";
 import type { CollectedPost } from "./collector";
 
-// LinkedIn posts and comments as Posts. LinkedIn links any activity by its URN
-// (`https://www.linkedin.com/feed/update/<urn>/`); a member's handle is the id inside the member's URN
-// (the API gives no display name for members who are not connections of the Page).
+// LinkedIn posts and comments as Posts. LinkedIn links a post by its URN
+// (`https://www.linkedin.com/feed/update/<urn>/`) and a comment as its post's link naming the comment
+// (`https://www.linkedin.com/feed/update/<post urn>?commentUrn=<comment urn, encoded>`, the form of
+// LinkedIn's own "copy link to comment"); a member's handle is the id inside the member's URN (the API
+// gives no display name for members who are not connections of the Page).
 
 export const linkedinUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
+
+export const linkedinCommentUrl = (postUrn: string, commentUrn: string) => `https://www.linkedin.com/feed/update/${postUrn}?commentUrn=${encodeURIComponent(commentUrn)}`;
 
 const idOfUrn = (urn: string) => urn.slice(urn.lastIndexOf(":") + 1) || urn;
 
@@ -23,7 +27,7 @@ export const mapLinkedinPost = (post: LinkedinPost, fallbackTimeMs: number): Col
 export const mapLinkedinComment = (comment: LinkedinComment, commentUrn: string, postUrn: string): CollectedPost => ({
   source: "linkedin",
   sourceId: commentUrn,
-  url: linkedinUrl(commentUrn),
+  url: linkedinCommentUrl(postUrn, commentUrn),
   text: comment.message.text,
   author: authorOf(comment.actor),
   publishedAt: new Date(comment.created.time).toISOString(),

@@ -1,3 +1,4 @@
+import { createLogger } from "@earshot/platform";
 import { type RunningSimulators, SIM_CREDENTIALS, SIM_PREFIXES, startSimulators } from "@earshot/simulators";
 import { LinkedinApi } from "../linkedin/linkedin-api";
 import { linkedinAccessToken, linkedinTestDeps } from "../linkedin/linkedin-test-support";
@@ -53,7 +54,7 @@ describe("LinkedIn collector against the simulator", () => {
       const commentUrn = `urn:li:comment:(${shareUrn},${comment.key})`;
       expect(out.posts).toEqual([
         { source: "linkedin", sourceId: shareUrn, url: `https://www.linkedin.com/feed/update/${shareUrn}/`, text: "Loving the new Acme Corp dashboard", author: { id: "urn:li:person:janedoe", handle: "janedoe", name: "janedoe" }, publishedAt: new Date(NOW - 60_000).toISOString() },
-        { source: "linkedin", sourceId: commentUrn, url: `https://www.linkedin.com/feed/update/${commentUrn}/`, text: "Acme support rocks", author: { id: "urn:li:person:bob", handle: "bob", name: "bob" }, publishedAt: new Date(NOW - 30_000).toISOString(), parentId: shareUrn },
+        { source: "linkedin", sourceId: commentUrn, url: `https://www.linkedin.com/feed/update/${shareUrn}?commentUrn=${encodeURIComponent(commentUrn)}`, text: "Acme support rocks", author: { id: "urn:li:person:bob", handle: "bob", name: "bob" }, publishedAt: new Date(NOW - 30_000).toISOString(), parentId: shareUrn },
       ]);
       const calls = sims.world.requests("linkedin").filter((r) => !r.path.startsWith("/oauth"));
       for (const c of calls) expect(c.headers).toEqual(expect.objectContaining({ authorization: `Bearer ${token}`, "linkedin-version": "202510", "x-restli-protocol-version": "2.0.0" }));
@@ -65,6 +66,39 @@ describe("LinkedIn collector against the simulator", () => {
       const out = await collector({ pageSize: 3 }).poll(input());
       expect(out.posts.map((p) => p.text)).toEqual(Array.from({ length: 7 }, (_, i) => `Acme mention ${i}`));
       expect(notificationCalls().map((c) => c.query.start)).toEqual(["0", "3", "6"]);
+    });
+
+    it("reads notifications beyond one poll's pages on the next poll before moving past them", async () => {
+      for (let i = 0; i < 8; i++) sims.world.publish("linkedin", { organizationUrn: ACME, text: `Acme mention ${i}`, createdAtMs: NOW - 10_000 + i });
+      const first = await collector({ pageSize: 3, maxPages: 2 }).poll(input());
+      expect(first.posts.map((p) => p.text).sort()).toEqual([2, 3, 4, 5, 6, 7].map((i) => `Acme mention ${i}`));
+      now += 60_000;
+      const later = sims.world.publish("linkedin", { organizationUrn: ACME, text: "Acme mention later", createdAtMs: now - 1_000 });
+      const second = await collector({ pageSize: 3, maxPages: 2 }).poll(input(JSON.parse(JSON.stringify(first.cursor))));
+      expect(second.posts.map((p) => p.text)).toEqual(["Acme mention 0", "Acme mention 1"]);
+      const third = await collector({ pageSize: 3, maxPages: 2 }).poll(input(second.cursor));
+      expect(third.posts.map((p) => p.sourceId)).toEqual([`urn:li:share:${later.key}`]);
+      expect(notificationCalls()[3]?.query.timeRange).toBe(`(start:${NOW - 10_000 + 7},end:${now + 1})`);
+      expect((await collector({ pageSize: 3, maxPages: 2 }).poll(input(third.cursor))).posts).toEqual([]);
+    });
+
+    it("skips a post or comment LinkedIn refuses to show, logs it, and goes on with the rest", async () => {
+      const hidden = sims.world.publish("linkedin", { organizationUrn: ACME, text: "Acme, privately", createdAtMs: NOW - 30_000 });
+      const open = sims.world.publish("linkedin", { organizationUrn: ACME, text: "Acme, publicly", createdAtMs: NOW - 20_000 });
+      const unseen = sims.world.publish("linkedin", { organizationUrn: ACME, kind: "comment", parentKey: open.key, text: "Acme comment nobody may see", createdAtMs: NOW - 10_000 });
+      const last = sims.world.publish("linkedin", { organizationUrn: ACME, text: "Acme, later", createdAtMs: NOW - 5_000 });
+      sims.world.fail("linkedin", { status: 403, matching: `/posts/urn:li:share:${hidden.key}` });
+      sims.world.fail("linkedin", { status: 403, matching: `/socialActions/urn:li:share:${open.key}/comments` });
+      const logs: Array<Record<string, unknown>> = [];
+      const logger = createLogger("integration-test", { level: "warn", destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
+      const out = await createLinkedinCollector({ ...linkedinTestDeps(sims, () => now), logger }).poll(input());
+      expect(out.posts.map((p) => p.sourceId)).toEqual([`urn:li:share:${open.key}`, `urn:li:share:${last.key}`]);
+      expect(out.skipped).toBe(2);
+      expect(logs.map((l) => [l.level, l.msg, l.detail])).toEqual([
+        [40, "linkedin: skipped an activity LinkedIn refused (403)", `urn:li:share:${hidden.key}`],
+        [40, "linkedin: skipped an activity LinkedIn refused (403)", `urn:li:comment:(urn:li:share:${open.key},${unseen.key})`],
+      ]);
+      expect((await collector().poll(input(out.cursor))).posts).toEqual([]);
     });
 
     it("resumes from the last notification after a restart and never emits one twice", async () => {

@@ -4,12 +4,16 @@ import { type LinkedinComment, linkedinCommentSchema, type LinkedinNotification,
 import type { CollectedPost, Collector, PollInput, PollOutcome } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
 import { commentIdOf, mapLinkedinComment, mapLinkedinPost } from "./linkedin-map";
-import { ProviderRejected } from "./provider-errors";
+import { isItemRefusal, ProviderRejected } from "./provider-errors";
 
 // LinkedIn has no keyword search: what a project gets is the notifications of its selected Page, the
 // shares that mention it (SHARE_MENTION) and the comments on its posts (COMMENT), since the last one seen.
 // Each notification is resolved to its post (`/posts/{urn}`) or its comment (the comments of the source
 // post). The mention service then matches them against the project's keywords like any other post.
+// Notifications come newest first: when a time range holds more than one poll reads (maxPages), the pass
+// keeps its range and offset in the cursor and the next poll goes on from there; `since` moves to the
+// newest notification only once the pass is complete, so the older ones are not lost. A post or comment
+// LinkedIn refuses to show (deleted, or not visible to the Page) is skipped; the poll goes on.
 
 export interface LinkedinCollectorOptions {
   /** Notifications asked for per call (LinkedIn's page size, at most 100; default 50). */
@@ -23,7 +27,8 @@ export interface LinkedinCollectorOptions {
 const MAX_SEEN = 500;
 const MAX_COMMENT_PAGES = 10;
 
-const cursorSchema = z.object({ v: z.literal(1), organizationUrn: z.string(), since: z.number().int().min(0), seen: z.array(z.string()) });
+const passSchema = z.object({ startMs: z.number().int().min(0), endMs: z.number().int().min(0), offset: z.number().int().min(0), newest: z.number().int().min(0) });
+const cursorSchema = z.object({ v: z.literal(1), organizationUrn: z.string(), since: z.number().int().min(0), seen: z.array(z.string()), pass: passSchema.optional() });
 type LinkedinCursor = z.infer<typeof cursorSchema>;
 
 export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCollectorOptions = {}): Collector => {
@@ -40,8 +45,10 @@ export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCo
     const stored = cursorSchema.safeParse(input.cursor);
     // Another Page selected since: its history starts over.
     const cursor: LinkedinCursor | undefined = stored.success && stored.data.organizationUrn === organizationUrn ? stored.data : undefined;
+    const pass = cursor?.pass;
     // LinkedIn keeps 60 days of notifications and refuses to look further back (a minute's margin for clocks).
-    const startMs = Math.max(cursor?.since ?? nowMs - lookbackMs, nowMs - LINKEDIN_RETENTION_MS + 60_000);
+    const startMs = Math.max(pass?.startMs ?? cursor?.since ?? nowMs - lookbackMs, nowMs - LINKEDIN_RETENTION_MS + 60_000);
+    const endMs = pass?.endMs ?? nowMs + 1;
     const seen = new Set(cursor?.seen ?? []);
     let skipped = 0;
     const skip = (what: string, detail: unknown) => {
@@ -50,24 +57,36 @@ export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCo
     };
 
     const notifications: LinkedinNotification[] = [];
-    for (let page = 0, start = 0; page < maxPages; page++) {
-      const list = await api.notifications({ accessToken, organizationUrn, startMs, endMs: nowMs + 1, start, count: pageSize, signal: input.signal });
+    let offset = pass?.offset ?? 0;
+    let complete = false;
+    for (let page = 0; page < maxPages && !complete; page++) {
+      const list = await api.notifications({ accessToken, organizationUrn, startMs, endMs, start: offset, count: pageSize, signal: input.signal });
       for (const raw of list.elements) {
         const n = linkedinNotificationSchema.safeParse(raw);
         if (n.success) notifications.push(n.data);
         else skip("a malformed notification", n.error.issues[0]);
       }
-      start += list.elements.length;
-      if (list.elements.length < pageSize || (list.paging?.total !== undefined && start >= list.paging.total)) break;
+      offset += list.elements.length;
+      complete = list.elements.length < pageSize || (list.paging?.total !== undefined && offset >= list.paging.total);
     }
 
     const commentsByPost = new Map<string, LinkedinComment[]>();
+    const refusedPosts = new Map<string, ProviderRejected>();
     const commentsOf = async (postUrn: string): Promise<LinkedinComment[]> => {
       const known = commentsByPost.get(postUrn);
       if (known) return known;
+      // A post whose comments were refused once is not asked again for its other comments this poll.
+      const refused = refusedPosts.get(postUrn);
+      if (refused) throw refused;
       const out: LinkedinComment[] = [];
       for (let page = 0, start = 0; page < MAX_COMMENT_PAGES; page++) {
-        const list = await api.comments(accessToken, postUrn, start, 100, input.signal);
+        let list;
+        try {
+          list = await api.comments(accessToken, postUrn, start, 100, input.signal);
+        } catch (err) {
+          if (isItemRefusal(err)) refusedPosts.set(postUrn, err);
+          throw err;
+        }
         for (const raw of list.elements) {
           const c = linkedinCommentSchema.safeParse(raw);
           if (c.success) out.push(c.data);
@@ -81,10 +100,10 @@ export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCo
     };
 
     const posts: CollectedPost[] = [];
-    let since = cursor?.since ?? startMs;
-    // Oldest first, so `since` only passes what was read.
+    const since = cursor?.since ?? startMs;
+    let newest = pass?.newest ?? since;
     for (const n of notifications.sort((a, b) => a.lastModifiedAt - b.lastModifiedAt)) {
-      since = Math.max(since, n.lastModifiedAt);
+      newest = Math.max(newest, n.lastModifiedAt);
       const activity = n.generatedActivity ?? n.sourcePost;
       if (seen.has(activity)) continue;
       try {
@@ -99,14 +118,17 @@ export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCo
           else posts.push(mapLinkedinComment(comment, activity, n.sourcePost));
         }
       } catch (err) {
-        // A post deleted since it was notified is gone, not an error of the source.
-        if (err instanceof ProviderRejected && err.status === 404) skip("a deleted post", activity);
+        // A post deleted since it was notified, or one the Page may not see, is that item's fate, not the source's.
+        if (isItemRefusal(err)) skip(`an activity LinkedIn refused (${err.status})`, activity);
         else throw err;
       }
       seen.add(activity);
     }
 
-    return { posts, cursor: { v: 1, organizationUrn, since, seen: [...seen].slice(-MAX_SEEN) } satisfies LinkedinCursor, skipped };
+    const next: LinkedinCursor = complete
+      ? { v: 1, organizationUrn, since: newest, seen: [...seen].slice(-MAX_SEEN) }
+      : { v: 1, organizationUrn, since, seen: [...seen].slice(-MAX_SEEN), pass: { startMs, endMs, offset, newest } };
+    return { posts, cursor: next, skipped };
   };
 
   return {

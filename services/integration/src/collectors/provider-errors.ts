@@ -32,6 +32,8 @@ export class ProviderRejected extends Error {
     detail: string,
     /** The provider's answer (bounded), for collectors that tell its error reasons apart (YouTube's 403s). */
     readonly body = "",
+    /** The answer's headers, for providers that signal limits in a 4xx other than 429 (YouTube's 403s). */
+    readonly headers?: Headers,
   ) {
     super(`${source} answered ${status}: ${detail}`);
     this.name = "ProviderRejected";
@@ -58,6 +60,12 @@ export class QuotaExhausted extends Error {
     this.name = "QuotaExhausted";
   }
 }
+
+/**
+ * Whether a refusal concerns the one item asked for (private, deleted, not visible to the account) rather
+ * than the source: such an item is skipped and the poll goes on. A 401 is the credentials, never the item.
+ */
+export const isItemRefusal = (err: unknown): err is ProviderRejected => err instanceof ProviderRejected && err.status !== 401;
 
 export type ProviderError = ProviderRateLimited | ProviderUnavailable | ProviderRejected | ProviderMalformed | QuotaExhausted;
 

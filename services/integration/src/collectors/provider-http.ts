@@ -153,7 +153,7 @@ export class ProviderHttp {
         }
         throw new ProviderUnavailable(req.source, res.status, excerpt(text));
       }
-      if (res.status < 200 || res.status >= 300) throw new ProviderRejected(req.source, res.status, excerpt(text), text.slice(0, 4096));
+      if (res.status < 200 || res.status >= 300) throw new ProviderRejected(req.source, res.status, excerpt(text), text.slice(0, 4096), res.headers);
       let json: T;
       try {
         json = JSON.parse(text) as T;

@@ -88,6 +88,22 @@ describe("Reddit collector", () => {
     expect(third.posts).toEqual([]);
   });
 
+  it("reads a listing longer than one poll's pages on the next poll before moving past it", async () => {
+    const published = Array.from({ length: 520 }, (_, i) => kit.sims.world.publish("reddit", { title: `acme ${i}`, text: "", createdAtMs: minutesAgo(4) + i * 100 }));
+    const collector = createRedditCollector(kit.deps);
+    const first = await collector.poll(kit.input([keyword("acme", { id: "kw_a" })]));
+    expect(first.posts).toHaveLength(500);
+    kit.clock.now += TEST_INTERVAL_SECONDS * 1000;
+    const fresh = kit.sims.world.publish("reddit", { title: "acme fresh", text: "", createdAtMs: kit.clock.now - 1000 });
+    const second = await createRedditCollector(kit.deps).poll(kit.input([keyword("acme", { id: "kw_a" })], JSON.parse(JSON.stringify(first.cursor))));
+    expect(second.posts.map((x) => x.title)).toEqual(Array.from({ length: 20 }, (_, i) => `acme ${19 - i}`));
+    const third = await collector.poll(kit.input([keyword("acme", { id: "kw_a" })], second.cursor));
+    expect(third.posts.map((x) => x.sourceId)).toEqual([`t3_${fresh.key.toString(36)}`]);
+    expect((await collector.poll(kit.input([keyword("acme", { id: "kw_a" })], third.cursor))).posts).toEqual([]);
+    const all = [...first.posts, ...second.posts, ...third.posts].map((x) => x.sourceId);
+    expect(new Set(all)).toEqual(new Set([...published, fresh].map((p) => `t3_${p.key.toString(36)}`)));
+  });
+
   it("looks back one poll interval for a listing it never read and keeps unchanged listings' cursors", async () => {
     kit.sims.world.publish("reddit", { title: "acme ancient", text: "", createdAtMs: kit.clock.now - 3 * TEST_INTERVAL_SECONDS * 1000 });
     const recent = kit.sims.world.publish("reddit", { title: "acme recent", text: "", createdAtMs: minutesAgo(1) });
@@ -126,6 +142,19 @@ describe("Reddit collector", () => {
     expect(calls).toHaveLength(3);
     expect(calls[1]?.headers.authorization).toBe(calls[0]?.headers.authorization);
     expect(calls[2]?.headers.authorization).not.toBe(calls[1]?.headers.authorization);
+  });
+
+  it("keeps another project's poll going when the poll that asked for the shared token is aborted", async () => {
+    const p = kit.sims.world.publish("reddit", { title: "acme shared", text: "", createdAtMs: minutesAgo(1) });
+    const collector = createRedditCollector(kit.deps);
+    const stopped = new AbortController();
+    // The first poll starts the token request; the second waits on it; then the first is stopped.
+    const first = collector.poll({ ...kit.input([keyword("acme")]), projectId: "prj_stopped", signal: stopped.signal });
+    const second = collector.poll({ ...kit.input([keyword("acme")]), projectId: "prj_other" });
+    stopped.abort(new Error("project paused"));
+    await expect(first).rejects.toThrow("project paused");
+    expect((await second).posts.map((x) => x.sourceId)).toEqual([`t3_${p.key.toString(36)}`]);
+    expect(tokenCalls(kit)).toHaveLength(1);
   });
 
   it("asks for a new token when the cached one is about to expire", async () => {

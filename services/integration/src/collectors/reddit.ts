@@ -12,8 +12,10 @@ import { RedditTokens } from "./reddit-token";
 // - keywords naming subreddits: `/r/{sub}/search?restrict_sr=1` for each, and `/r/{sub}/comments`, whose
 //   comments the mention service matches itself (Reddit has no comment search).
 // Each listing is read newest first with `after` until it reaches the newest item the previous poll saw
-// (Reddit's `before` is unreliable with sort=new), at most REDDIT_MAX_PAGES pages. A listing never read
-// before looks back one poll interval.
+// (Reddit's `before` is unreliable with sort=new), at most REDDIT_MAX_PAGES pages a poll. A pass longer
+// than that goes on next poll from its saved `after`, and only when it reaches the old boundary (or the
+// listing's end) does `newest` move to the newest item of the pass, so nothing between is lost (as x.ts
+// does with `next_token`). A listing never read before looks back one poll interval.
 
 export const REDDIT_DIALECT: QueryDialect = { maxLength: 512, exclude: (term) => `NOT ${term}` };
 
@@ -25,12 +27,17 @@ interface RedditListingState {
   newestMs?: number;
   /** A listing never read: items older than this are not news. */
   floorMs?: number;
+  /** A pass in progress: the `after` to read next, and the newest item the pass has seen. */
+  after?: string;
+  passNewest?: string;
+  passNewestMs?: number;
 }
 
+const FULLNAME = /^t[13]_[0-9a-z]+$/;
 const isState = (v: unknown): v is RedditListingState =>
   isRecord(v) &&
-  (v.newest === undefined || (typeof v.newest === "string" && /^t[13]_[0-9a-z]+$/.test(v.newest))) &&
-  ["newestMs", "floorMs"].every((k) => v[k] === undefined || typeof v[k] === "number");
+  ["newest", "after", "passNewest"].every((k) => v[k] === undefined || (typeof v[k] === "string" && FULLNAME.test(v[k]))) &&
+  ["newestMs", "floorMs", "passNewestMs"].every((k) => v[k] === undefined || typeof v[k] === "number");
 
 /** Reddit's `t` windows, smallest first. */
 const WINDOWS: ReadonlyArray<readonly [string, number]> = [
@@ -106,11 +113,10 @@ export const createRedditCollector = (deps: CollectorDeps): Collector => {
       if (budget.exhausted) continue;
       const seenOrder = prev.newest ? idOrder(prev.newest) : undefined;
       const floorMs = prev.newestMs ?? prev.floorMs ?? now - intervalMs;
-      let newest: { name: string; ms: number } | undefined;
-      let after: string | undefined;
+      let newest: { name: string; ms: number } | undefined = prev.passNewest && prev.passNewestMs !== undefined ? { name: prev.passNewest, ms: prev.passNewestMs } : undefined;
+      let after = prev.after;
       let reached = false;
-      let pages = 0;
-      for (; pages < REDDIT_MAX_PAGES && !reached && !budget.exhausted; pages++) {
+      for (let pages = 0; pages < REDDIT_MAX_PAGES && !reached && !budget.exhausted; pages++) {
         const params = new URLSearchParams({ ...listing.params, limit: "100", raw_json: "1" });
         if (listing.params.q) params.set("t", windowFor(now - floorMs));
         if (after) params.set("after", after);
@@ -134,11 +140,17 @@ export const createRedditCollector = (deps: CollectorDeps): Collector => {
         }
         if (bad) logger.warn({ source: "reddit", projectId: input.projectId, listing: listing.path, skipped: bad }, "reddit: skipped listing items that could not be read");
         skipped += bad;
-        after = typeof body.data.after === "string" && body.data.after ? body.data.after : undefined;
+        after = typeof body.data.after === "string" && FULLNAME.test(body.data.after) ? body.data.after : undefined;
         if (!after) break;
       }
-      if (!reached && after && pages >= REDDIT_MAX_PAGES) logger.warn({ source: "reddit", projectId: input.projectId, listing: listing.path }, "reddit: more new items than one poll reads; older ones are left");
-      if (newest) states.set(listing.key, { newest: newest.name, newestMs: newest.ms });
+      const { after: _after, passNewest: _passNewest, passNewestMs: _passNewestMs, ...boundary } = prev;
+      if (reached || !after) {
+        // The pass is complete: the next one stops at its newest item (or where this one stopped, when it found none).
+        states.set(listing.key, newest ? { newest: newest.name, newestMs: newest.ms } : boundary);
+      } else {
+        logger.info({ source: "reddit", projectId: input.projectId, listing: listing.path }, "reddit: more new items than one poll reads; the next poll goes on from here");
+        states.set(listing.key, { ...boundary, after, ...(newest ? { passNewest: newest.name, passNewestMs: newest.ms } : {}) });
+      }
     }
     return { posts: [...posts.values()], cursor: cursorOf(states), skipped, ...budget.outcome() };
   };

@@ -1,6 +1,6 @@
 import { ProviderMalformed, ProviderRateLimited, ProviderUnavailable } from "./provider-errors";
 import { type CollectorKit, keyword, postProblems, startCollectorKit, TEST_INTERVAL_SECONDS } from "./query-test-kit";
-import { createXCollector } from "./x";
+import { createXCollector, xTime } from "./x";
 
 const searches = (kit: CollectorKit) => kit.sims.world.requests("x").filter((r) => r.path === "/2/tweets/search/recent");
 
@@ -120,14 +120,14 @@ describe("X collector", () => {
     const collector = createXCollector(kit.deps);
     const first = await collector.poll(kit.input([keyword("acme", { id: "kw_a" })]));
     expect(first.posts.map((x) => x.sourceId)).toEqual([recent.key.toString()]);
-    expect(searches(kit)[0]?.query.start_time).toBe(new Date(kit.clock.now - TEST_INTERVAL_SECONDS * 1000).toISOString());
+    expect(searches(kit)[0]?.query.start_time).toBe(xTime(kit.clock.now - TEST_INTERVAL_SECONDS * 1000));
     kit.clock.now += 60_000;
     const second = await collector.poll(kit.input([keyword("acme", { id: "kw_a" }), keyword("globex", { id: "kw_b", excludedTerms: ["spam"] })], first.cursor));
     expect(second.posts).toEqual([]);
     const [acme, globex] = searches(kit).slice(1);
     expect(acme?.query).toMatchObject({ query: '("acme") -is:retweet', since_id: recent.key.toString() });
     expect(acme?.query.start_time).toBeUndefined();
-    expect(globex?.query).toMatchObject({ query: '("globex") -"spam" -is:retweet', start_time: new Date(kit.clock.now - TEST_INTERVAL_SECONDS * 1000).toISOString() });
+    expect(globex?.query).toMatchObject({ query: '("globex") -"spam" -is:retweet', start_time: xTime(kit.clock.now - TEST_INTERVAL_SECONDS * 1000) });
   });
 
   it("resumes from the start of X's 7-day window when its cursor is older than that", async () => {
@@ -141,7 +141,15 @@ describe("X collector", () => {
     expect(second.posts.map((x) => x.sourceId)).toEqual([later.key.toString()]);
     const req = searches(kit)[1];
     expect(req?.query.since_id).toBeUndefined();
-    expect(req?.query.start_time).toBe(new Date(kit.clock.now - 7 * 86_400_000 + 60_000).toISOString());
+    expect(req?.query.start_time).toBe(xTime(kit.clock.now - 7 * 86_400_000 + 60_000));
+  });
+
+  it("sends start_time as X documents it, YYYY-MM-DDTHH:mm:ssZ without milliseconds", async () => {
+    kit.clock.now += 123;
+    const recent = kit.sims.world.publish("x", { text: "acme now", createdAtMs: kit.clock.now - 1_000 });
+    const out = await createXCollector(kit.deps).poll(kit.input([keyword("acme")]));
+    expect(out.posts.map((x) => x.sourceId)).toEqual([recent.key.toString()]);
+    expect(searches(kit)[0]?.query.start_time).toBe("2026-11-23T11:55:00Z");
   });
 
   it("starts afresh from a cursor it cannot read", async () => {

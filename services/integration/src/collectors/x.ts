@@ -25,6 +25,9 @@ const X_EPOCH_MS = 1288834974657;
 /** When a post was created, from its snowflake id. */
 const msOfXId = (id: string): number => Number(BigInt(id) >> 22n) + X_EPOCH_MS;
 
+/** X's documented time form, YYYY-MM-DDTHH:mm:ssZ (no fractions of a second). */
+export const xTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
 /** Pages one poll reads per query at most (100 posts each). */
 export const X_MAX_PAGES = 5;
 
@@ -70,7 +73,7 @@ export const createXCollector = (deps: CollectorDeps): Collector => {
         // outage, or a query that has found nothing for a week) resumes from the window's start instead.
         const oldest = input.now.getTime() - X_WINDOW_MS + 60_000;
         if (state.sinceId && msOfXId(state.sinceId) > oldest) params.set("since_id", state.sinceId);
-        else if (state.sinceId || state.startTime) params.set("start_time", new Date(Math.max(oldest, state.startTime ? Date.parse(state.startTime) : 0)).toISOString());
+        else if (state.sinceId || state.startTime) params.set("start_time", xTime(Math.max(oldest, state.startTime ? Date.parse(state.startTime) : 0)));
         if (state.nextToken) params.set("next_token", state.nextToken);
         const res = await http.request<unknown>({
           source: "x",

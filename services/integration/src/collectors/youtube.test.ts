@@ -1,4 +1,4 @@
-import { silentLogger } from "@earshot/platform";
+import { createLogger, silentLogger } from "@earshot/platform";
 import { type RunningSimulators, startSimulators, youtubeCommentId, youtubeVideoId } from "@earshot/simulators";
 import { integrationSettingsOf } from "../config";
 import type { CollectKeyword, PollInput, QuotaLedger } from "./collector";
@@ -200,6 +200,49 @@ describe("YouTube collector against the simulator", () => {
     const err = await collector().poll(input([keyword("k1", "acme")])).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderRateLimited);
     expect((err as ProviderRateLimited).retryAt.getTime()).toBe(NOW + 90_000);
+  });
+
+  it.each(["rateLimitExceeded", "userRateLimitExceeded"])("surfaces Google's 403 %s as ProviderRateLimited, with the Retry-After or a minute", async (reason) => {
+    sims.world.fail("youtube", { status: 403, reason, retryAfterSeconds: 120 });
+    const named = await collector().poll(input([keyword("k1", "acme")])).catch((e: unknown) => e);
+    expect(named).toBeInstanceOf(ProviderRateLimited);
+    expect((named as ProviderRateLimited).retryAt.getTime()).toBe(NOW + 120_000);
+    sims.world.fail("youtube", { status: 403, reason, retryAfterSeconds: 0 });
+    const unnamed = await collector().poll(input([keyword("k1", "acme")])).catch((e: unknown) => e);
+    expect(unnamed).toBeInstanceOf(ProviderRateLimited);
+    expect((unnamed as ProviderRateLimited).retryAt.getTime()).toBe(NOW + 60_000);
+  });
+
+  it("skips a video whose comments are refused, logs it at warn, drops it from the watch list and goes on", async () => {
+    const hidden = sims.world.publish("youtube", { title: "acme private", text: "x", createdAtMs: NOW - 60_000 });
+    const open = sims.world.publish("youtube", { title: "acme public", text: "x", createdAtMs: NOW - 50_000 });
+    sims.world.publish("youtube", { kind: "comment", parentKey: hidden.key, text: "acme hidden comment", createdAtMs: NOW - 40_000 });
+    const visible = sims.world.publish("youtube", { kind: "comment", parentKey: open.key, text: "acme visible comment", createdAtMs: NOW - 30_000 });
+    sims.world.fail("youtube", { status: 403, reason: "forbidden", matching: `videoId=${youtubeVideoId(hidden.key)}` });
+    const logs: Array<Record<string, unknown>> = [];
+    const logger = createLogger("integration-test", { level: "warn", destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
+    const c = createYoutubeCollector({ settings: integrationSettingsOf(sims.settings), http: new ProviderHttp({ retryBaseMs: 1, random: () => 0, now: () => now }), quota: memoryQuotaLedger(1_000_000).ledger, logger, now: () => new Date(now) });
+    const out = await c.poll(input([keyword("k1", "acme")]));
+    expect(out.posts.map((p) => p.sourceId).sort()).toEqual([youtubeVideoId(hidden.key), youtubeVideoId(open.key), youtubeCommentId(visible.key)].sort());
+    expect(out.skipped).toBe(1);
+    expect(logs).toEqual([expect.objectContaining({ level: 40, videoId: youtubeVideoId(hidden.key), status: 403 })]);
+    expect((out.cursor as { watch: Array<{ videoId: string }> }).watch.map((w) => w.videoId)).toEqual([youtubeVideoId(open.key)]);
+  });
+
+  it("reads a video's new comments beyond one poll's pages on the next poll before moving past them", async () => {
+    const video = sims.world.publish("youtube", { title: "acme busy", text: "x", createdAtMs: NOW - 600_000 });
+    const first = await collector(undefined, { commentPages: 1 }).poll(input([keyword("k1", "acme")]));
+    expect(first.posts).toHaveLength(1);
+    for (let i = 0; i < 150; i++) sims.world.publish("youtube", { kind: "comment", parentKey: video.key, text: `acme comment ${i}`, createdAtMs: NOW + 1_000 + i * 100 });
+    now += 60_000;
+    const second = await collector(undefined, { commentPages: 1 }).poll(input([keyword("k1", "acme")], first.cursor));
+    expect(second.posts).toHaveLength(100);
+    const third = await collector(undefined, { commentPages: 1 }).poll(input([keyword("k1", "acme")], second.cursor));
+    expect(third.posts.map((p) => p.text)).toEqual(Array.from({ length: 50 }, (_, i) => `acme comment ${49 - i}`));
+    now += 60_000;
+    sims.world.publish("youtube", { kind: "comment", parentKey: video.key, text: "acme comment late", createdAtMs: now - 1_000 });
+    const fourth = await collector(undefined, { commentPages: 1 }).poll(input([keyword("k1", "acme")], third.cursor));
+    expect(fourth.posts.map((p) => p.text)).toEqual(["acme comment late"]);
   });
 
   it("retries a 5xx and then succeeds", async () => {

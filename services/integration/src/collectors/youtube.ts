@@ -1,6 +1,7 @@
 import type { CollectedPost, Collector, PollInput, PollOutcome } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
-import { ProviderRejected, QuotaExhausted } from "./provider-errors";
+import { isItemRefusal, ProviderRateLimited, ProviderRejected, QuotaExhausted } from "./provider-errors";
+import { resetOf } from "./provider-http";
 import { laterOf, MAX_SEEN, readYoutubeCursor, type YoutubeCursor, type YoutubeQueryState, type YoutubeWatched } from "./youtube-cursor";
 import { mapYoutubeComment, mapYoutubeVideo, unescapeHtml, youtubeListSchema, youtubeSearchItemSchema, type YoutubeSearchItem, youtubeThreadSchema, youtubeVideoStatsSchema } from "./youtube-map";
 import { buildYoutubeQueries, type YoutubeSearchQuery } from "./youtube-query";
@@ -17,6 +18,8 @@ export interface YoutubeCollectorOptions {
   maxSearchPages?: number;
   /** Videos whose comments are read each poll, the newest found (default 5). */
   commentVideos?: number;
+  /** commentThreads pages (100 each) read per video and poll; the rest is read by the next polls (default 3). */
+  commentPages?: number;
   /** How far back the first poll of a query looks (default 24 h). */
   firstPollLookbackMs?: number;
 }
@@ -25,7 +28,11 @@ const COSTS = { search: 100, list: 1 } as const;
 
 const isQuotaExceeded = (err: unknown): boolean => err instanceof ProviderRejected && err.status === 403 && /"reason"\s*:\s*"(quotaExceeded|dailyLimitExceeded)"/.test(err.body);
 
-const isGone = (err: unknown): boolean => err instanceof ProviderRejected && (err.status === 404 || (err.status === 403 && /"reason"\s*:\s*"commentsDisabled"/.test(err.body)));
+/** Google's per-second and per-user limits come as 403s naming the limit, not as 429s. */
+const isRateLimited = (err: unknown): err is ProviderRejected => err instanceof ProviderRejected && err.status === 403 && /"reason"\s*:\s*"(rateLimitExceeded|userRateLimitExceeded)"/.test(err.body);
+
+/** When Google names no time to come back after a rate limit. */
+const RATE_LIMIT_WAIT_MS = 60_000;
 
 /** Ends the poll: the day's budget is spent until `resetAt`. */
 class OutOfQuota {
@@ -36,6 +43,7 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
   const { settings, http, quota, logger } = deps;
   const maxPages = options.maxSearchPages ?? 3;
   const commentVideos = options.commentVideos ?? 5;
+  const commentPages = options.commentPages ?? 3;
   const lookbackMs = options.firstPollLookbackMs ?? 24 * 3_600_000;
 
   const call = async (path: string, params: Record<string, string>, units: number, input: PollInput, state: { quotaLeft?: number }) => {
@@ -49,6 +57,10 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
       // Google's own count said no (another user of the key, or a budget set higher than the key's):
       // its quota resets at midnight Pacific time, so that is when to come back.
       if (isQuotaExceeded(err)) throw new OutOfQuota(nextPacificMidnight(input.now));
+      if (isRateLimited(err)) {
+        const now = deps.now().getTime();
+        throw new ProviderRateLimited("youtube", (err.headers && resetOf(err.headers, now)) ?? new Date(now + RATE_LIMIT_WAIT_MS), err.status);
+      }
       throw err;
     }
   };
@@ -143,7 +155,9 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
     }
     for (const f of found) posts.push(mapYoutubeVideo(f.item, stats.get(f.item.id.videoId)));
 
-    // Comments of the newest videos found (these and earlier polls'), newer than the last one read.
+    // Comments of the newest videos found (these and earlier polls'), newer than the last one read. They
+    // come newest first, so `commentsAfter` moves only once a pass reaches it (or the last page): a pass
+    // longer than `commentPages` goes on from its page token next poll, and nothing between is lost.
     const fresh: YoutubeWatched[] = found.map((f) => ({ videoId: f.item.id.videoId, publishedAt: f.item.snippet.publishedAt, term: f.term }));
     const watch = [...fresh, ...cursor.watch.filter((w) => !fresh.some((f) => f.videoId === w.videoId))]
       .sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt))
@@ -154,31 +168,53 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
         kept.push(w);
         continue;
       }
+      let pageToken = w.commentsPageToken;
+      let passNewest = w.commentsNewest;
+      let complete = false;
       try {
-        const json = await call("/commentThreads", { part: "snippet", videoId: w.videoId, searchTerms: w.term, order: "time", maxResults: "100", textFormat: "plainText" }, COSTS.list, input, state);
-        const list = youtubeListSchema.safeParse(json);
-        let commentsAfter = w.commentsAfter;
-        for (const raw of list.success ? list.data.items : []) {
-          const thread = youtubeThreadSchema.safeParse(raw);
-          if (!thread.success) {
-            skip("comment thread", thread.error.issues[0]);
-            continue;
+        for (let page = 0; page < commentPages && !complete; page++) {
+          const json = await call(
+            "/commentThreads",
+            { part: "snippet", videoId: w.videoId, searchTerms: w.term, order: "time", maxResults: "100", textFormat: "plainText", ...(pageToken ? { pageToken } : {}) },
+            COSTS.list,
+            input,
+            state,
+          );
+          const list = youtubeListSchema.safeParse(json);
+          if (!list.success) skip("comment list", list.error.issues[0]);
+          for (const raw of list.success ? list.data.items : []) {
+            const thread = youtubeThreadSchema.safeParse(raw);
+            if (!thread.success) {
+              skip("comment thread", thread.error.issues[0]);
+              continue;
+            }
+            const c = thread.data.snippet.topLevelComment;
+            if (w.commentsAfter && Date.parse(c.snippet.publishedAt) < Date.parse(w.commentsAfter)) {
+              complete = true;
+              continue;
+            }
+            passNewest = laterOf(passNewest, c.snippet.publishedAt);
+            if (seen.has(c.id)) continue;
+            seen.add(c.id);
+            posts.push(mapYoutubeComment(thread.data));
           }
-          const c = thread.data.snippet.topLevelComment;
-          if (w.commentsAfter && Date.parse(c.snippet.publishedAt) < Date.parse(w.commentsAfter)) continue;
-          commentsAfter = laterOf(commentsAfter, c.snippet.publishedAt);
-          if (seen.has(c.id)) continue;
-          seen.add(c.id);
-          posts.push(mapYoutubeComment(thread.data));
+          pageToken = list.success ? list.data.nextPageToken : undefined;
+          if (!pageToken) complete = true;
         }
-        kept.push({ ...w, ...(commentsAfter ? { commentsAfter } : {}) });
       } catch (err) {
-        if (err instanceof OutOfQuota) {
-          stop = err;
-          kept.push(w);
-        } else if (!isGone(err)) throw err;
-        // A video gone or with comments turned off leaves the watch list.
+        if (err instanceof OutOfQuota) stop = err;
+        else if (isItemRefusal(err)) {
+          // A video gone, private or with comments turned off: its comments are not the source's failure.
+          skipped += 1;
+          logger.warn({ source: "youtube", projectId: input.projectId, videoId: w.videoId, status: err.status, detail: err.message }, "youtube: skipped a video whose comments were refused");
+          continue;
+        } else throw err;
       }
+      const { commentsPageToken: _t, commentsNewest: _n, ...base } = w;
+      if (complete) {
+        const commentsAfter = passNewest ?? w.commentsAfter;
+        kept.push({ ...base, ...(commentsAfter ? { commentsAfter } : {}) });
+      } else kept.push({ ...base, ...(pageToken ? { commentsPageToken: pageToken } : {}), ...(passNewest ? { commentsNewest: passNewest } : {}) });
     }
 
     if (stop && !posts.length) throw new QuotaExhausted("youtube", stop.resetAt);
