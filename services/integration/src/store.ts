@@ -57,7 +57,7 @@ export interface PollRecordDoc extends Doc {
   expiresAt: Date;
 }
 
-/** A provider's daily budget (`<source>:<YYYY-MM-DD>`, UTC). */
+/** A provider's daily budget (`<source>:<YYYY-MM-DD>`; YouTube's day is Google's, in Pacific time). */
 export interface QuotaDoc extends Doc {
   source: Source;
   day: string;

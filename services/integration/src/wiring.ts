@@ -36,7 +36,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
   const collectorDeps = {
     settings: input.settings,
     http: new ProviderHttp({ ...input.http, now: () => now().getTime() }),
-    quota: createQuotaLedger(input.collections, input.settings, input.clock),
+    quota: createQuotaLedger(input.collections, input.settings),
     logger: input.logger,
     now,
   };

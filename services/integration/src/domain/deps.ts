@@ -2,8 +2,8 @@ import type { Clock, Logger, Outbox } from "@earshot/platform/core";
 import type { Source } from "@earshot/platform/core";
 import type { Collector, QuotaLedger } from "../collectors/collector";
 import type { IntegrationSettings } from "../config";
-import type { LinkedinApi } from "../linkedin/linkedin-api";
 import type { IntegrationCollections } from "../store";
+import type { LinkedinClient } from "./linkedin-client";
 import type { TokenSealer } from "./token-sealer";
 
 export interface IntegrationDeps {
@@ -16,7 +16,8 @@ export interface IntegrationDeps {
   collectors: Record<Source, Collector>;
   /** The daily provider budgets the collectors spend (YouTube), shared across replicas. */
   quota: QuotaLedger;
-  linkedinApi: LinkedinApi;
+  /** LinkedIn's authorization and Page listing (the HTTP client in production). */
+  linkedinApi: LinkedinClient;
   sealer: TokenSealer;
   /** Names this process in leases (unique per process). */
   replicaId: string;

@@ -2,6 +2,7 @@ import { conflict, DomainError, isVersionConflict, type Source, type StagedEvent
 import { randomUUID } from "node:crypto";
 import type { CollectedPost, CollectKeyword, LinkedinAccess, PollOutcome } from "../collectors/collector";
 import { ProviderRateLimited, QuotaExhausted } from "../collectors/provider-errors";
+import { needsReauthorization, requireLinkedinReauthorization, usableLinkedinToken } from "../linkedin/token-lifecycle";
 import { POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
 import { readPollerFacts } from "./pollers";
@@ -164,10 +165,11 @@ const recordFailure = async (deps: IntegrationDeps, claimed: PollerDoc, err: unk
   deps.logger.warn({ err, projectId: claimed.projectId, source: claimed.source }, "poll failed");
 };
 
-const linkedinAccessOf = (deps: IntegrationDeps, facts: Awaited<ReturnType<typeof readPollerFacts>>): LinkedinAccess | undefined => {
+/** The member's token (refreshed first when it is about to expire) and the selected Page. */
+const linkedinAccessOf = async (deps: IntegrationDeps, facts: Awaited<ReturnType<typeof readPollerFacts>>, signal: AbortSignal): Promise<LinkedinAccess | undefined> => {
   const conn = facts.linkedin;
-  if (!conn?.accessToken || !conn.page) return undefined;
-  return { accessToken: deps.sealer.open(conn.accessToken), organizationUrn: conn.page.organizationUrn };
+  if (conn?.status !== "connected" || !conn.page) return undefined;
+  return { accessToken: await usableLinkedinToken(deps, conn, signal), organizationUrn: conn.page.organizationUrn };
 };
 
 /**
@@ -179,8 +181,12 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
   try {
     const facts = await readPollerFacts(deps, claimed.projectId);
     const keywords = keywordsFor(facts.keywords, claimed.source);
-    const linkedin = claimed.source === "linkedin" ? linkedinAccessOf(deps, facts) : undefined;
-    if (facts.project?.status !== "active" || !claimed.enabled || keywords.length === 0 || (claimed.source === "linkedin" && !linkedin)) {
+    if (facts.project?.status !== "active" || !claimed.enabled || keywords.length === 0) {
+      await release(deps, claimed);
+      return discarded;
+    }
+    const linkedin = claimed.source === "linkedin" ? await linkedinAccessOf(deps, facts, signal) : undefined;
+    if (claimed.source === "linkedin" && !linkedin) {
       await release(deps, claimed);
       return discarded;
     }
@@ -199,6 +205,8 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
       return discarded;
     }
     await recordFailure(deps, claimed, err);
+    // LinkedIn no longer accepts the member's authorization: every later poll would fail alike.
+    if (claimed.source === "linkedin" && needsReauthorization(err)) await requireLinkedinReauthorization(deps, claimed.projectId);
     if (options.rethrow) throw err;
     return { ...discarded, error: err };
   }

@@ -53,7 +53,11 @@ const setEnabled = async (deps: IntegrationDeps, projectId: string, source: Sour
     if (current.enabled === enabled) return;
     // Starts at once, unless the provider told this poller to wait (a backoff outlives a pause).
     const backoff = current.backoffUntil && current.backoffUntil > now ? current.backoffUntil : undefined;
-    const fields: Partial<PollerDoc> = enabled ? { enabled, nextPollAt: backoff ?? now, updatedAt: now } : { enabled, updatedAt: now };
+    // The lease goes with the change: the version moves on, so a poll still running under it can neither
+    // commit nor release it, and a lease left behind would keep the poller from running again until it
+    // ran out (up to LEASE_MS after a pause and resume).
+    const lease = { leaseOwner: undefined, leaseUntil: undefined };
+    const fields: Partial<PollerDoc> = enabled ? { enabled, nextPollAt: backoff ?? now, ...lease, updatedAt: now } : { enabled, ...lease, updatedAt: now };
     const result = await deps.collections.pollers.updateOne({ _id: id, enabled: current.enabled }, { $set: fields });
     if (result.matchedCount === 1) return;
   }

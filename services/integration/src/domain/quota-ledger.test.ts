@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { type IntegrationWorld, openIntegrationWorld } from "../test-support";
 
-// The shared daily budgets: replicas spend one budget between them, and a UTC day starts afresh.
+// The shared daily budgets: replicas spend one budget between them, and Google's day (midnight Pacific)
+// starts afresh.
 
 let world: IntegrationWorld;
 
@@ -36,13 +37,40 @@ describe("quota ledger", () => {
     const now = world.clock.now();
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => replicas[i % 2]!.take("youtube", 100, now)));
     expect(results.filter((r) => r.granted)).toHaveLength(10);
-    expect(await world.deps.quota.left("youtube", now)).toEqual({ left: 0, resetAt: new Date("2026-11-24T00:00:00.000Z") });
+    expect(await world.deps.quota.left("youtube", now)).toEqual({ left: 0, resetAt: new Date("2026-11-24T08:00:00.000Z") });
   });
 
-  it("starts a new budget at UTC midnight", async () => {
+  it("grants every take that fits when three replicas take at once, never failing one for contention", async () => {
+    const replicas = [world.deps.quota, world.replica().quota, world.replica().quota];
+    const now = world.clock.now();
+    const outcomes = await Promise.allSettled(Array.from({ length: 90 }, (_, i) => replicas[i % 3]!.take("youtube", 10, now)));
+    expect(outcomes.filter((o) => o.status === "rejected")).toEqual([]);
+    expect(outcomes.every((o) => o.status === "fulfilled" && o.value.granted)).toBe(true);
+    expect((await world.deps.quota.left("youtube", now)).left).toBe(100);
+  });
+
+  it("starts a new budget at midnight Pacific, when Google resets the key, not at UTC midnight", async () => {
+    // 22:00 UTC on 23 November is 14:00 in Los Angeles (PST, UTC-8): Google's day ends at 08:00 UTC.
     expect((await world.deps.quota.take("youtube", 1000, world.clock.now())).granted).toBe(true);
-    expect(await world.deps.quota.take("youtube", 1, world.clock.now())).toEqual({ granted: false, left: 0, resetAt: new Date("2026-11-24T00:00:00.000Z") });
+    expect(await world.deps.collections.quotas.findById("youtube:2026-11-23")).toMatchObject({ used: 1000 });
     world.clock.set("2026-11-24T00:00:00.000Z");
-    expect(await world.deps.quota.take("youtube", 100, world.clock.now())).toEqual({ granted: true, left: 900, resetAt: new Date("2026-11-25T00:00:00.000Z") });
+    expect(await world.deps.quota.take("youtube", 1, world.clock.now())).toEqual({ granted: false, left: 0, resetAt: new Date("2026-11-24T08:00:00.000Z") });
+    world.clock.set("2026-11-24T07:59:59.000Z");
+    expect((await world.deps.quota.left("youtube", world.clock.now())).left).toBe(0);
+    world.clock.set("2026-11-24T08:00:00.000Z");
+    expect(await world.deps.quota.take("youtube", 100, world.clock.now())).toEqual({ granted: true, left: 900, resetAt: new Date("2026-11-25T08:00:00.000Z") });
+  });
+
+  it("keys the budget by the Pacific date across daylight saving time", async () => {
+    // 1 July 06:59:59 UTC is 23:59:59 on 30 June in Los Angeles (PDT, UTC-7).
+    world.clock.set("2026-07-01T06:59:59.000Z");
+    await world.deps.quota.take("youtube", 300, world.clock.now());
+    world.clock.set("2026-07-01T07:00:00.000Z");
+    await world.deps.quota.take("youtube", 200, world.clock.now());
+    const days = (await world.deps.collections.quotas.find({}, { sort: { _id: 1 } })).map((d) => [d._id, d.used]);
+    expect(days).toEqual([
+      ["youtube:2026-06-30", 300],
+      ["youtube:2026-07-01", 200],
+    ]);
   });
 });

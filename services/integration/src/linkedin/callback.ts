@@ -6,6 +6,7 @@ import type { LinkedinConnectionDoc, LinkedinStateDoc } from "../store";
 import { stateIdOf } from "./connect";
 import { commitConnection } from "./connection-writes";
 import { type LinkedinView, viewOf } from "./get";
+import { linkedinEvent } from "./linkedin-events";
 import { providerRefusal } from "./provider-refusals";
 
 // LinkedIn sends the member's browser back here with the state and a code (or an error when they
@@ -74,8 +75,10 @@ export const completeLinkedinAuthorization = async (deps: IntegrationDeps, input
   const { before, connection } = await withVersionRetry(async () => {
     const now = deps.clock.now();
     const before = await deps.collections.linkedin.findById(claimed.projectId);
-    // A re-authorization that still administers the chosen Page keeps it (fresh tokens, same collection).
-    const kept = before?.status === "connected" && before.page && ownPages.some((p) => p.organizationUrn === before.page?.organizationUrn) ? before.page : undefined;
+    // A re-authorization that still administers the chosen Page keeps it (fresh tokens, same collection),
+    // also when LinkedIn had stopped accepting the previous one.
+    const renewable = before?.status === "connected" || before?.status === "reauthorization_required";
+    const kept = renewable && before.page && ownPages.some((p) => p.organizationUrn === before.page?.organizationUrn) ? before.page : undefined;
     const next: LinkedinConnectionDoc = {
       _id: claimed.projectId,
       workspaceId: project.workspaceId,
@@ -90,8 +93,10 @@ export const completeLinkedinAuthorization = async (deps: IntegrationDeps, input
     if (kept) next.page = kept;
     if (kept && before?.connectedAt) next.connectedAt = before.connectedAt;
     if (before?.lastSyncAt) next.lastSyncAt = before.lastSyncAt;
-    return { before, connection: await commitConnection(deps, before, next) };
+    // Connected again after LinkedIn had stopped accepting the authorization: collection resumes.
+    const events = kept && before?.status !== "connected" ? [linkedinEvent("integration.linkedin.connected", { projectId: claimed.projectId, workspaceId: project.workspaceId, organizationUrn: kept.organizationUrn, at: now })] : [];
+    return { before, connection: await commitConnection(deps, before, next, events) };
   });
-  if (before?.status === "connected" && connection.status !== "connected") await reconcileProject(deps, claimed.projectId);
+  if ((before?.status === "connected") !== (connection.status === "connected")) await reconcileProject(deps, claimed.projectId);
   return { projectId: claimed.projectId, integration: await viewOf(deps, claimed.projectId, project.workspaceId, 0, connection) };
 };

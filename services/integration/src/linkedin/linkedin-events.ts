@@ -11,8 +11,11 @@ export const LINKEDIN_EVENT_TYPES = ["integration.linkedin.connected", "integrat
 
 export type LinkedinEventType = (typeof LINKEDIN_EVENT_TYPES)[number];
 
-/** Why a connection ended: the owner asked, the project was archived, the owner's account was deactivated. */
-export type DisconnectReason = "disconnected" | "project_archived" | "account_deactivated";
+/**
+ * Why a connection ended: the owner asked, the project was archived, the owner's account was deactivated,
+ * or LinkedIn no longer accepts its authorization (the owner must connect again).
+ */
+export type DisconnectReason = "disconnected" | "project_archived" | "account_deactivated" | "reauthorization_required";
 
 export interface LinkedinEventFacts {
   projectId: string;

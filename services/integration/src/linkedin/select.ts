@@ -17,6 +17,9 @@ export const selectLinkedinPage = async (deps: IntegrationDeps, caller: Caller, 
     if (!current || current.status === "disconnected") {
       throw conflict("LinkedIn is not connected for this project: open the URL of get_linkedin_connect_url first.");
     }
+    if (current.status === "reauthorization_required") {
+      throw conflict("LinkedIn no longer accepts this project's authorization: connect again with get_linkedin_connect_url first.");
+    }
     const page = current.pages.find((p) => p.organizationUrn === input.organizationUrn);
     if (!page) {
       const known = current.pages.map((p) => p.organizationUrn).join(", ") || "none";

@@ -22,7 +22,9 @@ export const linkedinIntegrationSchema = z
     projectId: z.string(),
     status: z
       .enum(["disconnected", "pending_page", "connected", "reauthorization_required"])
-      .describe("pending_page: authorized, choose a Page with select_linkedin_page; connected: the Page is collected."),
+      .describe(
+        "pending_page: authorized, choose a Page with select_linkedin_page; connected: the Page is collected; reauthorization_required: LinkedIn no longer accepts the authorization (expired or revoked), connect again with get_linkedin_connect_url.",
+      ),
     pages: z.array(linkedinPageSchema).describe("The Pages the authorizing member administers (empty when disconnected)."),
     page: linkedinPageSchema.nullable().describe("The selected Page."),
     connectedAt: timestamp.nullable(),
