@@ -92,7 +92,7 @@ const commentsOf = (world: SimWorld, subreddit: string): SimPost[] => {
 };
 
 export const redditSimulator: PlatformSimulatorFactory = (world) => {
-  const window = new RateWindow(1000, 600_000);
+  const window = new RateWindow(world.rateLimits.reddit ?? 1000, 600_000);
   const tokens = new Map<string, number>();
   let issued = 0;
   let malformedTurn = 0;

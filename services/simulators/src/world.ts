@@ -87,6 +87,8 @@ export interface WorldOptions {
   /** Whether searches create posts for the terms they name (off: only published posts exist). */
   generate?: boolean;
   generateEveryMs?: number;
+  /** Requests per rate window the X (15 min, default 450) and Reddit (10 min, default 1,000) simulators allow. */
+  rateLimits?: { x?: number; reddit?: number };
   backfill?: number;
   seed?: number;
 }
@@ -110,6 +112,7 @@ export class SimWorld {
   readonly generateEveryMs: number;
   readonly backfill: number;
   readonly seed: number;
+  readonly rateLimits: { x?: number; reddit?: number };
   private readonly published = new Map<SimPlatform, SimPost[]>();
   private readonly firstSeen = new Map<string, number>();
   private readonly faults = new Map<SimPlatform, Fault[]>();
@@ -121,6 +124,7 @@ export class SimWorld {
     this.now = options.now ?? Date.now;
     this.generate = options.generate ?? true;
     this.generateEveryMs = options.generateEveryMs ?? 60_000;
+    this.rateLimits = options.rateLimits ?? {};
     this.backfill = options.backfill ?? 3;
     this.seed = options.seed ?? 20261123;
   }

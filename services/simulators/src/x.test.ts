@@ -116,6 +116,18 @@ describe("X simulator", () => {
     expect(fresh.headers.get("x-rate-limit-remaining")).toBe("449");
   });
 
+  it("allows the requests per window it is told to, for load runs", async () => {
+    const roomy = await startSimulators({ platforms: ["x", "reddit"], generate: false, now: () => now, rateLimits: { x: 2, reddit: 5000 } });
+    try {
+      const get = () => fetch(`${roomy.settings.EARSHOT_X_API_URL}/2/tweets/search/recent?query=acme`, { headers: AUTH });
+      expect((await get()).headers.get("x-rate-limit-limit")).toBe("2");
+      expect((await get()).status).toBe(200);
+      expect((await get()).status).toBe(429);
+    } finally {
+      await roomy.close();
+    }
+  });
+
   it("answers malformed bodies in turn: cut-off JSON, then items without ids", async () => {
     for (let i = 0; i < 4; i++) sims.world.publish("x", { text: `acme ${i}`, createdAtMs: NOW - 1000 + i });
     sims.world.malform("x", 2);

@@ -50,7 +50,7 @@ const tweetOf = (p: SimPost) => ({
 });
 
 export const xSimulator: PlatformSimulatorFactory = (world) => {
-  const window = new RateWindow(450, 15 * 60_000);
+  const window = new RateWindow(world.rateLimits.x ?? 450, 15 * 60_000);
   let malformedTurn = 0;
   return {
     platform: "x",

@@ -13,6 +13,23 @@ import { readPollerFacts } from "./pollers";
 // lease lost to another replica, or a poller disabled meanwhile (pause, archive, source removed), makes
 // the commit fail and nothing is emitted; the cursor did not move, so nothing is lost either.
 
+/**
+ * The collector's answer, or the abort's reason as soon as the signal fires (or at once when it already
+ * has): a poll stops on a pause or a timeout even when a collector is slow to notice its signal.
+ */
+const untilAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> => {
+  const reasonOf = () => (signal.reason instanceof Error ? signal.reason : new Error("poll aborted"));
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(reasonOf());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reasonOf());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+};
+
 export const POST_EVENT_SOURCE = "earshot/integration";
 
 /** Source ids remembered per poller: a post found again within this many is not emitted twice. */
@@ -190,7 +207,7 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
       await release(deps, claimed);
       return discarded;
     }
-    const outcome = await deps.collectors[claimed.source].poll({ projectId: claimed.projectId, keywords, cursor: claimed.cursor, now: deps.clock.now(), signal, linkedin });
+    const outcome = await untilAborted(deps.collectors[claimed.source].poll({ projectId: claimed.projectId, keywords, cursor: claimed.cursor, now: deps.clock.now(), signal, linkedin }), signal);
     // Re-read right before committing: a pause or a removed source since the poll began emits nothing.
     if (signal.aborted || !(await stillCollecting(deps, claimed))) {
       await release(deps, claimed);
