@@ -120,7 +120,7 @@ const main = async () => {
     for (const projectId of projectIds) {
       let cursor = "";
       do {
-        const page = await runWithCaller(callerOf(projectId), () => mention.client.listMentions({ projectId, filters: undefined, limit: 1000, cursor }));
+        const page = await runWithCaller(callerOf(projectId), () => mention.client.listMentions({ projectId, filters: undefined, limit: 100, cursor }));
         for (const m of page.mentions) {
           const published = (m.publishedAt as Date).getTime();
           if (published < measuredFrom || published > measuredTo) continue;
