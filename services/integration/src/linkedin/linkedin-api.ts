@@ -1,7 +1,10 @@
 import type { z } from "zod";
 import type { CollectorDeps } from "../collectors/collector-deps";
 import { ProviderMalformed } from "../collectors/provider-errors";
+import type { LinkedinClient, LinkedinPageInfo, LinkedinTokens } from "../domain/linkedin-client";
 import { type LinkedinCollection, linkedinAclSchema, linkedinCollectionSchema, linkedinOrganizationSchema, linkedinTokenSchema } from "./linkedin-wire";
+
+export type { LinkedinPageInfo, LinkedinTokens };
 
 // The LinkedIn calls Earshot makes, all through ProviderHttp (so 429s, 5xx retries and rejections are
 // handled as for every platform): the member's authorization (3-legged OAuth on the www base URL) and the
@@ -13,19 +16,6 @@ export const LINKEDIN_SCOPES = ["r_organization_social", "rw_organization_admin"
 
 /** LinkedIn keeps notifications this long. */
 export const LINKEDIN_RETENTION_MS = 60 * 24 * 3_600_000;
-
-export interface LinkedinTokens {
-  accessToken: string;
-  expiresInSeconds: number;
-  refreshToken?: string;
-  refreshTokenExpiresInSeconds?: number;
-  scope: string;
-}
-
-export interface LinkedinPageInfo {
-  organizationUrn: string;
-  name: string;
-}
 
 export interface LinkedinNotificationsQuery {
   accessToken: string;
@@ -46,7 +36,7 @@ const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   throw new ProviderMalformed("linkedin", `${what}: ${issue ? `${issue.path.map(String).join(".")} ${issue.message}` : "unreadable"}`);
 };
 
-export class LinkedinApi {
+export class LinkedinApi implements LinkedinClient {
   constructor(private readonly deps: CollectorDeps) {}
 
   get configured(): boolean {
