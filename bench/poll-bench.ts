@@ -56,7 +56,7 @@ const main = async () => {
   try {
     const child = spawn(process.execPath, ["services/all-in-one/dist/main.js"], {
       cwd: repo,
-      env: { ...process.env, ...sims.settings, EARSHOT_SIMULATED_SOURCES: "x,reddit,youtube,linkedin", EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "error", EARSHOT_POLL_INTERVAL_SECONDS: String(INTERVAL_S) },
+      env: { ...process.env, ...sims.settings, EARSHOT_SIMULATED_SOURCES: "x,reddit,youtube,linkedin", EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "error", EARSHOT_POLL_INTERVAL_SECONDS: String(INTERVAL_S), EARSHOT_YOUTUBE_DAILY_QUOTA: "100000000" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     earshot = child;
