@@ -4,6 +4,7 @@ import { LinkedinApi } from "../linkedin/linkedin-api";
 import { linkedinAccessToken, linkedinTestDeps } from "../linkedin/linkedin-test-support";
 import type { PollInput } from "./collector";
 import { createLinkedinCollector, type LinkedinCollectorOptions } from "./linkedin";
+import { postProblems } from "./post-problems";
 import { ProviderRateLimited, ProviderRejected } from "./provider-errors";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
@@ -50,6 +51,7 @@ describe("LinkedIn collector against the simulator", () => {
       const comment = sims.world.publish("linkedin", { organizationUrn: ACME, kind: "comment", parentKey: share.key, text: "Acme support rocks", createdAtMs: NOW - 30_000, author: { handle: "bob" } });
       sims.world.publish("linkedin", { organizationUrn: "urn:li:organization:1002", text: "Acme Labs is hiring", createdAtMs: NOW - 20_000 });
       const out = await collector().poll(input());
+      for (const p of out.posts) expect(postProblems(p)).toEqual([]);
       const shareUrn = `urn:li:share:${share.key}`;
       const commentUrn = `urn:li:comment:(${shareUrn},${comment.key})`;
       expect(out.posts).toEqual([

@@ -1,8 +1,7 @@
 import { createLogger } from "@earshot/platform";
-import { SOURCES } from "@earshot/platform/core";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { integrationSettingsOf } from "../config";
-import type { CollectedPost, CollectKeyword, PollInput, QuotaLedger } from "./collector";
+import type { CollectKeyword, PollInput, QuotaLedger } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
 import { ProviderHttp } from "./provider-http";
 
@@ -73,28 +72,3 @@ export const keyword = (value: string, more: Partial<Omit<CollectKeyword, "value
   filters: {},
   ...more,
 });
-
-const within = (s: unknown, min: number, max: number) => typeof s === "string" && s.length >= min && s.length <= max;
-const webUrl = (s: unknown) => within(s, 1, 2048) && /^https?:\/\/\S+$/i.test(s as string);
-const count = (n: unknown) => typeof n === "number" && Number.isInteger(n) && n >= 0;
-
-/** What is wrong with a post by the mention service's rules (empty when nothing). */
-export const postProblems = (p: CollectedPost): string[] => {
-  const problems: string[] = [];
-  const check = (ok: boolean, what: string) => ok || problems.push(what);
-  check((SOURCES as readonly string[]).includes(p.source), "source");
-  check(within(p.sourceId, 1, 200), "sourceId");
-  check(webUrl(p.url), "url");
-  check(p.title === undefined || within(p.title, 0, 1000), "title");
-  check(within(p.text, 0, 50_000), "text");
-  check(within(p.author.id, 1, 200), "author.id");
-  check(within(p.author.handle, 1, 200), "author.handle");
-  check(within(p.author.name, 0, 500), "author.name");
-  check(p.author.url === undefined || webUrl(p.author.url), "author.url");
-  check(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(p.publishedAt) && !Number.isNaN(Date.parse(p.publishedAt)), "publishedAt");
-  check(p.lang === undefined || within(p.lang, 0, 35), "lang");
-  check(p.parentId === undefined || within(p.parentId, 0, 200), "parentId");
-  check(p.subreddit === undefined || within(p.subreddit, 0, 100), "subreddit");
-  check(p.metrics === undefined || [p.metrics.likes, p.metrics.replies, p.metrics.shares, p.metrics.views].every(count), "metrics");
-  return problems;
-};

@@ -3,6 +3,7 @@ import { type RunningSimulators, startSimulators, youtubeCommentId, youtubeVideo
 import { integrationSettingsOf } from "../config";
 import type { CollectKeyword, PollInput, QuotaLedger } from "./collector";
 import { ProviderRateLimited, QuotaExhausted } from "./provider-errors";
+import { postProblems } from "./post-problems";
 import { ProviderHttp } from "./provider-http";
 import { createYoutubeCollector, type YoutubeCollectorOptions } from "./youtube";
 import { buildYoutubeQueries, MAX_YOUTUBE_Q } from "./youtube-query";
@@ -88,6 +89,7 @@ describe("YouTube collector against the simulator", () => {
     const video = sims.world.publish("youtube", { title: "Acme &amp; friends? No: Acme's review", text: "Acme's new widget, reviewed", createdAtMs: NOW - 60_000, channelId: CHANNEL, channelTitle: "Widget Reviews", views: 900, likes: 12 });
     const comment = sims.world.publish("youtube", { kind: "comment", parentKey: video.key, text: "acme support was great", createdAtMs: NOW - 30_000, author: { handle: "fan1" }, likes: 3 });
     const out = await collector().poll(input([keyword("k1", "acme")]));
+    for (const p of out.posts) expect(postProblems(p)).toEqual([]);
     const videoId = youtubeVideoId(video.key);
     expect(out.posts).toEqual([
       {

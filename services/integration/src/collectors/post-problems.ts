@@ -1,0 +1,11 @@
+import { checkPost } from "@earshot/mention/post";
+import type { CollectedPost } from "./collector";
+
+// Collector tests hold every mapped post to the mention service's own check, so a post a collector emits
+// is never one that ingestion refuses.
+
+/** What the mention service refuses in a post (empty when it takes the post). */
+export const postProblems = (p: CollectedPost): string[] => {
+  const checked = checkPost({ ...p, projectId: "prj_test", collectedAt: p.publishedAt });
+  return checked.ok ? [] : [`${checked.error.path}: ${checked.error.message}`];
+};
