@@ -3,11 +3,9 @@ import { commonV1 } from "@earshot/proto";
 import { z } from "zod";
 import { PROJECT_STATUS_WORDS, SOURCE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
-import { presentProject, projectSchema } from "../present";
-import { pageQuery, resourceId } from "../schemas";
-import { wireValue } from "../wire-enums";
-
-const projectPath = z.object({ projectId: resourceId("The project id, e.g. prj_01J…") }).strict();
+import { pageQuery, projectPath } from "../shared/schemas";
+import { wireValue } from "../shared/wire-enums";
+import { presentProject, projectSchema } from "./resource";
 
 const optionalProjectFields = {
   description: projectFields.description.optional(),

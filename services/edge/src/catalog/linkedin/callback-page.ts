@@ -1,8 +1,8 @@
-import { isDomainError, type Logger } from "@earshot/platform";
-import { type Request, type Response, Router } from "express";
-import type { Backends } from "../backends";
-import { LINKEDIN_CALLBACK_PATH } from "../catalog/operations/linkedin";
-import { escapeHtml, sendPage } from "./html";
+import { isDomainError } from "@earshot/platform";
+import type { Request } from "express";
+import { escapeHtml, sendPage } from "../../pages/html";
+import { definePage } from "../../pages/page";
+import { LINKEDIN_CALLBACK_PATH } from "./operations";
 
 // Where LinkedIn sends the owner's browser after the authorization page: not an operation (the browser
 // carries no Bearer credential; the state, bound to the project and its owner, is the proof). It hands
@@ -24,9 +24,11 @@ const pagesList = (pages: Array<{ organizationUrn: string; name: string }>): str
     ? "<p>The LinkedIn member who authorized administers no Page, so there is nothing to choose. Authorize again as a Page administrator.</p>"
     : `<ul>${pages.map((p) => `<li>${escapeHtml(p.name)}: <code>${escapeHtml(p.organizationUrn)}</code></li>`).join("")}</ul>`;
 
-export const linkedinCallbackRoutes = (backends: Backends, logger: Logger): Router => {
-  const router = Router();
-  router.get(LINKEDIN_CALLBACK_PATH, async (req: Request, res: Response) => {
+export const linkedinCallbackPage = definePage({
+  title: "Where LinkedIn sends the browser back",
+  method: "GET",
+  paths: [LINKEDIN_CALLBACK_PATH],
+  handler: async (req, res, { backends, logger }) => {
     const input = { state: parameter(req, "state"), code: parameter(req, "code"), error: parameter(req, "error"), errorDescription: parameter(req, "error_description") };
     const malformed = Object.entries(input).find(([, v]) => v === null);
     if (malformed) {
@@ -61,6 +63,5 @@ export const linkedinCallbackRoutes = (backends: Backends, logger: Logger): Rout
       logger.error({ err }, "LinkedIn authorization could not be completed");
       sendPage(res, 503, "Try again later", "<p>Earshot could not complete the LinkedIn authorization right now. Ask for a new connect URL and try again.</p>");
     }
-  });
-  return router;
-};
+  },
+});

@@ -1,9 +1,8 @@
 import { createCategorySchema, updateCategorySchema } from "@earshot/mention/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { categorySchema, presentCategory } from "../present";
-import { pageQuery, resourceId } from "../schemas";
-import { projectId } from "./mention-filters";
+import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { categorySchema, presentCategory } from "./resource";
 
 const categoryPath = z.object({ categoryId: resourceId("The category id, e.g. cat_01J…") }).strict();
 

@@ -1,31 +1,14 @@
 import { analyticsFields, mentionFields } from "@earshot/mention/fields";
+import { toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import {
-  mentionAnalyticsSchema,
-  mentionSchema,
-  mentionWithHistorySchema,
-  presentMention,
-  presentMentionAnalytics,
-  presentMentionWithHistory,
-} from "../present";
-import { pageQuery, resourceId } from "../schemas";
-import { filtersMessage, listQuerySchema, mentionFilterQuery, mentionListFilterQuery, projectId } from "./mention-filters";
+import { FILTERS_DOC, LIST_FILTERS_DOC, listQuerySchema, mentionFilterQuery, mentionListFilterQuery } from "../shared/mention-filters";
+import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { mentionAnalyticsSchema, mentionSchema, mentionWithHistorySchema, presentMention, presentMentionAnalytics, presentMentionWithHistory } from "./resource";
 
 const mentionPath = z.object({ mentionId: resourceId("The mention id, e.g. men_01J…") }).strict();
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-const FILTERS =
-  "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin), categoryId (\"none\" for uncategorized), " +
-  "sentiment (positive, neutral, negative), q (words that must all appear in the title or text, case and accents ignored), " +
-  "author (a handle, with or without @, or an author id)";
-const LISTS = "In a REST query a list is the parameter repeated or comma-separated (status=open,follow_up); in MCP a JSON array.";
-
-/** The filters of list_mentions and export_mentions, as their descriptions state them. */
-export const FILTERS_DOC =
-  `Filters (each optional; a list matches any of its values, different filters must all match): ${FILTERS}, ` +
-  `since and until (publishedAt; since inclusive, until exclusive). ${LISTS}`;
 
 export const mentionOperations = [
   defineOperation({
@@ -46,7 +29,7 @@ export const mentionOperations = [
     handler: async (input, ctx) => {
       const res = await ctx.backends.mention.listMentions({
         projectId: input.projectId,
-        filters: filtersMessage(input),
+        filters: toFiltersMessage(input),
         viewId: input.viewId,
         limit: input.limit,
         cursor: input.cursor ?? "",
@@ -60,7 +43,7 @@ export const mentionOperations = [
     description:
       "Counts a project's mentions published between since and until in buckets of interval (hour, day or week; days and weeks begin in the project's time zone, weeks on Monday), " +
       "split by groupBy (keyword, group, source, sentiment, status or category; without it one key, all), with totals and share of voice between the My brand and Competitors groups. " +
-      `At most 400 buckets; until defaults to now and since to 30 days before until. Filters (as list_mentions): ${FILTERS}. ${LISTS}`,
+      `At most 400 buckets; until defaults to now and since to 30 days before until. ${LIST_FILTERS_DOC}`,
     method: "GET",
     path: "/mentions/analytics",
     scope: "mentions:read",
@@ -86,7 +69,7 @@ export const mentionOperations = [
         until: until ? new Date(until) : undefined,
         interval,
         groupBy: groupBy ?? "",
-        filters: filtersMessage(filters),
+        filters: toFiltersMessage(filters),
       });
       return { data: presentMentionAnalytics(res, { interval, groupBy: groupBy ?? null }) };
     },

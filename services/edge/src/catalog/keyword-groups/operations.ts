@@ -1,10 +1,9 @@
 import { createKeywordGroupSchema, updateKeywordGroupSchema } from "@earshot/keyword/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { keywordGroupSchema, presentKeywordGroup } from "../present";
-import { pageQuery, resourceId } from "../schemas";
+import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { keywordGroupSchema, presentKeywordGroup } from "./resource";
 
-const projectId = resourceId("The project id, e.g. prj_01J…");
 const groupPath = z.object({ groupId: resourceId("The keyword group id, e.g. kwg_01J…") }).strict();
 
 export const keywordGroupOperations = [

@@ -1,11 +1,12 @@
 import { EXPORT_FORMATS } from "@earshot/mention/fields";
+import { toFiltersMessage } from "@earshot/mention/filters";
 import type { mentionV1 } from "@earshot/proto";
 import { z } from "zod";
-import { mentionCsvHeader, mentionCsvRecord, mentionJsonLine, MENTION_CSV_COLUMNS } from "../export/mention-rows";
+import { mentionSchema, presentMention } from "../mentions/resource";
 import { defineOperation, type HandlerContext } from "../operation";
-import { mentionSchema, presentMention } from "../present";
-import { filtersMessage, listQuerySchema, mentionFilterQuery, projectId } from "./mention-filters";
-import { FILTERS_DOC } from "./mentions";
+import { FILTERS_DOC, listQuerySchema, mentionFilterQuery } from "../shared/mention-filters";
+import { projectId } from "../shared/schemas";
+import { mentionCsvHeader, mentionCsvRecord, mentionJsonLine, MENTION_CSV_COLUMNS } from "./mention-rows";
 
 /** Mentions asked of the service per call: one page is all the export holds at a time. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -76,7 +77,7 @@ export const mentionExportOperations = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const format = (ctx.format ?? "ndjson") as Format;
-      const request = { projectId: input.projectId, filters: filtersMessage(input), viewId: input.viewId, limit: EXPORT_PAGE_SIZE };
+      const request = { projectId: input.projectId, filters: toFiltersMessage(input), viewId: input.viewId, limit: EXPORT_PAGE_SIZE };
       // The first page is read before anything is written, so a missing project or a bad viewId is still
       // an ordinary problem response.
       const first = await ctx.backends.mention.exportMentions({ ...request, cursor: "" });

@@ -3,11 +3,10 @@ import type { keywordV1 } from "@earshot/proto";
 import { z } from "zod";
 import { SOURCE_WORDS, SOURCES } from "@earshot/platform";
 import { defineOperation } from "../operation";
-import { keywordSchema, presentKeyword } from "../present";
-import { pageQuery, queryBoolean, resourceId } from "../schemas";
-import { wireValue } from "../wire-enums";
+import { pageQuery, projectId, queryBoolean, resourceId } from "../shared/schemas";
+import { wireValue } from "../shared/wire-enums";
+import { keywordSchema, presentKeyword } from "./resource";
 
-const projectId = resourceId("The project id, e.g. prj_01J…");
 const keywordPath = z.object({ keywordId: resourceId("The keyword id, e.g. kw_01J…") }).strict();
 
 /** filters as the gRPC message carries them: an empty list restricts nothing, as a left-out member. */

@@ -2,12 +2,11 @@ import { memberFields } from "@earshot/project/fields";
 import { z } from "zod";
 import { MEMBER_TYPE_WORDS, ROLE_WORDS } from "@earshot/platform";
 import { defineOperation } from "../operation";
-import { memberSchema, presentMember } from "../present";
-import { pageQuery, resourceId } from "../schemas";
-import { wireValue } from "../wire-enums";
+import { pageQuery, projectId, projectPath, resourceId } from "../shared/schemas";
+import { wireValue } from "../shared/wire-enums";
+import { memberSchema, presentMember } from "./resource";
 
-const projectPath = z.object({ projectId: resourceId("The project id.") }).strict();
-const memberPath = z.object({ projectId: resourceId("The project id."), memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
+const memberPath = z.object({ projectId, memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
 
 export const memberOperations = [
   defineOperation({

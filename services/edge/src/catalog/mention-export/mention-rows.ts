@@ -1,4 +1,4 @@
-import type { Mention } from "../present";
+import type { Mention } from "../mentions/resource";
 import { csvRecord } from "./csv";
 
 // What export_mentions writes for each mention: a JSON line (the Mention list_mentions returns) or a CSV

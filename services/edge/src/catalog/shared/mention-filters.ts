@@ -1,14 +1,12 @@
-import { type MentionFilterInput, mentionFilterFields, TEXT_LIMITS } from "@earshot/mention/fields";
+import { mentionFilterFields, TEXT_LIMITS } from "@earshot/mention/fields";
 import { textField } from "@earshot/platform";
-import type { mentionV1 } from "@earshot/proto";
 import { z } from "zod";
-import { queryList, resourceId } from "../schemas";
+import { queryList } from "./schemas";
 
-// The list_mentions filters as request fields (list_mentions, export_mentions, get_mention_analytics) and
-// as the gRPC message. The members are @earshot/mention/fields' own; a list member is a queryList, so a
-// REST query may repeat it or separate values with commas and MCP sends an array.
-
-export const projectId = resourceId("The project id, e.g. prj_01J…");
+// The list_mentions filters as request fields (list_mentions, export_mentions, get_mention_analytics). The
+// members are @earshot/mention/fields' own; a list member is a queryList, so a REST query may repeat it or
+// separate values with commas and MCP sends an array. The gRPC message is built by
+// `@earshot/mention/filters`, the one the mention service reads it back with.
 
 const listFilters = {
   status: queryList(mentionFilterFields.status).optional(),
@@ -41,18 +39,18 @@ export const sinceBeforeUntil = (input: { since?: string | undefined; until?: st
   }
 };
 
-/** The gRPC message of the filters: an empty list filters nothing, as a member left out. */
-export const filtersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({
-  status: f.status ?? [],
-  keywordIds: f.keywordId ?? [],
-  groupIds: f.groupId ?? [],
-  sources: f.source ?? [],
-  categoryIds: f.categoryId ?? [],
-  sentiments: f.sentiment ?? [],
-  q: f.q,
-  author: f.author,
-  since: f.since ? new Date(f.since) : undefined,
-  until: f.until ? new Date(f.until) : undefined,
-});
-
 export const listQuerySchema = <S extends z.ZodRawShape>(shape: S) => z.object(shape).superRefine(sinceBeforeUntil);
+
+const FILTERS =
+  "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin), categoryId (\"none\" for uncategorized), " +
+  "sentiment (positive, neutral, negative), q (words that must all appear in the title or text, case and accents ignored), " +
+  "author (a handle, with or without @, or an author id)";
+const LISTS = "In a REST query a list is the parameter repeated or comma-separated (status=open,follow_up); in MCP a JSON array.";
+
+/** The filters of list_mentions and export_mentions, as their descriptions state them. */
+export const FILTERS_DOC =
+  `Filters (each optional; a list matches any of its values, different filters must all match): ${FILTERS}, ` +
+  `since and until (publishedAt; since inclusive, until exclusive). ${LISTS}`;
+
+/** The filters get_mention_analytics takes (all but the period, which it has its own words for). */
+export const LIST_FILTERS_DOC = `Filters (as list_mentions): ${FILTERS}. ${LISTS}`;

@@ -1,10 +1,17 @@
 import { textField } from "@earshot/platform";
 import { z } from "zod";
 
-// Fields of the API itself (ids, paging). The fields of resources come from the owning service's field
-// module (`@earshot/project/fields`, `@earshot/account/fields`), which the service checks with too.
+// Fields of the API itself (ids, paging), shared by every resource that takes them. The fields of resources
+// come from the owning service's field module (`@earshot/project/fields`, `@earshot/account/fields`), which
+// the service checks with too.
 
 export const resourceId = (description: string) => textField({ min: 1, max: 64, maxBytes: 64 }).describe(description);
+
+/** The project a request is about, in a query or a body. */
+export const projectId = resourceId("The project id, e.g. prj_01J…");
+
+/** A path naming a project: `/projects/:projectId…`. */
+export const projectPath = z.object({ projectId }).strict();
 
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe("Items per page, 1 to 100."),

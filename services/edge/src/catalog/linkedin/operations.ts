@@ -1,68 +1,14 @@
 import { textField } from "@earshot/platform";
-import type { integrationV1 } from "@earshot/proto";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { resourceSchemas } from "../present";
-import { projectId } from "./mention-filters";
+import { projectId } from "../shared/schemas";
+import { linkedinConnectUrlSchema, linkedinIntegrationSchema, linkedinSyncSchema, presentLinkedinIntegration } from "./resource";
 
 // A project's LinkedIn connection (owner only): the authorization URL, the connection, the Page choice,
 // a metered sync and the disconnection. The browser comes back from LinkedIn to the edge's callback page
-// (`pages/linkedin-callback.ts`), whose address is the redirect URI sent here.
+// (`callback-page.ts`), whose address is the redirect URI sent here.
 
 export const LINKEDIN_CALLBACK_PATH = "/integrations/linkedin/callback";
-
-const timestamp = z.iso.datetime().describe("ISO 8601, UTC.");
-
-const linkedinPageSchema = z
-  .object({ organizationUrn: z.string().describe("e.g. urn:li:organization:2414183"), name: z.string() })
-  .register(resourceSchemas, { id: "LinkedinPage", description: "A LinkedIn Page the authorizing member administers." });
-
-export const linkedinIntegrationSchema = z
-  .object({
-    projectId: z.string(),
-    status: z
-      .enum(["disconnected", "pending_page", "connected", "reauthorization_required"])
-      .describe(
-        "pending_page: authorized, choose a Page with select_linkedin_page; connected: the Page is collected; reauthorization_required: LinkedIn no longer accepts the authorization (expired or revoked), connect again with get_linkedin_connect_url.",
-      ),
-    pages: z.array(linkedinPageSchema).describe("The Pages the authorizing member administers (empty when disconnected)."),
-    page: linkedinPageSchema.nullable().describe("The selected Page."),
-    connectedAt: timestamp.nullable(),
-    lastSyncAt: timestamp.nullable(),
-    tokenExpiresAt: timestamp.nullable().describe("When LinkedIn's authorization runs out; authorize again before."),
-    syncsPerDay: z.number().int().describe("The workspace's sync_linkedin allowance per UTC day."),
-    syncsLeftToday: z.number().int(),
-  })
-  .register(resourceSchemas, { id: "LinkedinIntegration", description: "A project's LinkedIn connection (never its tokens)." });
-
-const linkedinConnectUrlSchema = z
-  .object({
-    projectId: z.string(),
-    url: z.string().describe("The LinkedIn authorization page for the project owner to open in a browser."),
-    expiresAt: timestamp.describe("The URL works once, until then (10 minutes)."),
-  })
-  .register(resourceSchemas, { id: "LinkedinConnectUrl" });
-
-const linkedinSyncSchema = z
-  .object({ postsFound: z.number().int().describe("New posts this sync found and collected."), integration: linkedinIntegrationSchema })
-  .register(resourceSchemas, { id: "LinkedinSync" });
-
-const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
-
-export const presentLinkedinIntegration = (m: integrationV1.LinkedinIntegration | undefined): z.output<typeof linkedinIntegrationSchema> => {
-  if (!m) throw new Error("the integration service answered without an integration");
-  return {
-    projectId: m.projectId,
-    status: linkedinIntegrationSchema.shape.status.parse(m.status),
-    pages: m.pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name })),
-    page: m.page ? { organizationUrn: m.page.organizationUrn, name: m.page.name } : null,
-    connectedAt: iso(m.connectedAt),
-    lastSyncAt: iso(m.lastSyncAt),
-    tokenExpiresAt: iso(m.tokenExpiresAt),
-    syncsPerDay: m.syncsPerDay,
-    syncsLeftToday: m.syncsLeftToday,
-  };
-};
 
 const projectBody = z.object({ projectId }).strict();
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };

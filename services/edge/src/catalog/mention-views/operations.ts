@@ -1,9 +1,9 @@
 import { createViewSchema, updateViewSchema } from "@earshot/mention/fields";
+import { toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { mentionViewSchema, presentMentionView } from "../present";
-import { pageQuery, resourceId } from "../schemas";
-import { filtersMessage, projectId } from "./mention-filters";
+import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { mentionViewSchema, presentMentionView } from "./resource";
 
 const viewPath = z.object({ viewId: resourceId("The saved view's id.") }).strict();
 
@@ -46,7 +46,7 @@ export const mentionViewOperations = [
       const { view } = await ctx.backends.mention.createMentionView({
         projectId: input.projectId,
         name: input.name,
-        filters: filtersMessage(input.filters),
+        filters: toFiltersMessage(input.filters),
         order: input.order,
       });
       return { data: presentMentionView(view) };
@@ -68,7 +68,7 @@ export const mentionViewOperations = [
       const { view } = await ctx.backends.mention.updateMentionView({
         viewId: input.viewId,
         name: input.name,
-        filters: input.filters ? filtersMessage(input.filters) : undefined,
+        filters: input.filters ? toFiltersMessage(input.filters) : undefined,
         order: input.order,
       });
       return { data: presentMentionView(view) };
