@@ -20,6 +20,7 @@ module.exports = {
     // Field modules: the one subpath a service publishes besides its entry point.
     "^@earshot/([a-z-]+)/fields$": "<rootDir>/services/$1/src/fields.ts",
     "^@earshot/keyword/matcher$": "<rootDir>/services/keyword/src/matcher/index.ts",
+    "^@earshot/mention/filters$": "<rootDir>/services/mention/src/filters.ts",
   },
   testMatch: ["<rootDir>/services/**/*.test.ts", "<rootDir>/proto/**/*.test.ts", "<rootDir>/deploy/**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],

@@ -38,7 +38,7 @@ describe("earshot posts import", () => {
     const code = await runCli(argv, { EARSHOT_DATA_DIR: hosted.dataDir }, { out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out: out.join("\n"), err };
   };
-  const mentions = async () => Number((await mention.client.getWorkspaceUsage({ workspaceId })).mentionsThisMonth);
+  const mentions = async () => Number((await mention.client.getWorkspaceUsage({ workspaceId })).usage?.counts.mentionsThisMonth);
   const fileWith = async (name: string, lines: string[]) => {
     const file = join(hosted.dataDir, name);
     await writeFile(file, `${lines.join("\n")}\n`);

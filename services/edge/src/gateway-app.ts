@@ -2,6 +2,7 @@ import { DomainError, type Logger } from "@earshot/platform";
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
 import helmet from "helmet";
 import type { Backends } from "./backends";
+import { PAGES } from "./catalog";
 import type { Operation } from "./catalog/operation";
 import { buildOpenApi } from "./docs/openapi";
 import { REFERENCE_PAGE_CSP, renderReferencePage } from "./docs/reference-page";
@@ -12,8 +13,8 @@ import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
 import { mcpRouter } from "./mcp/mcp-route";
 import type { PublicOrigins } from "./oauth/public-origins";
-import { invitationRoutes } from "./pages/invitations";
-import { linkedinCallbackRoutes } from "./pages/linkedin-callback";
+import type { Page } from "./pages/page";
+import { pageRoutes } from "./pages/routes";
 import type { Pipeline } from "./pipeline/execute";
 import { restRouter } from "./rest/router";
 
@@ -21,6 +22,8 @@ export interface GatewayAppOptions {
   backends: Backends;
   pipeline: Pipeline;
   operations: readonly Operation[];
+  /** The browser pages served with the REST surface (default: the catalog's PAGES). */
+  pages?: readonly Page[];
   logger: Logger;
   publicUrl: string;
   isDraining?: () => boolean;
@@ -72,8 +75,14 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
     app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
     app.get("/docs", (_req, res) => void res.setHeader("Content-Security-Policy", REFERENCE_PAGE_CSP).type("html").send(reference));
     app.use("/api/v1", restRouter(options.operations, options.pipeline, (req) => `${options.publicOrigins?.of(req) ?? options.publicUrl}/api/v1`));
-    app.use(invitationRoutes(options.backends, options.logger, options.publicUrl.startsWith("https:")));
-    app.use(linkedinCallbackRoutes(options.backends, options.logger));
+    app.use(
+      pageRoutes(options.pages ?? PAGES, {
+        backends: options.backends,
+        logger: options.logger,
+        publicUrl: options.publicUrl,
+        secureCookies: options.publicUrl.startsWith("https:"),
+      }),
+    );
   }
 
   app.use((req: Request, res: Response) => {

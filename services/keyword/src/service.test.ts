@@ -86,6 +86,6 @@ describe("keyword service over gRPC", () => {
     expect(await keyword.client.listCollectableKeywords({ projectId, limit: 0, cursor: "" })).toEqual({ keywords: [], nextCursor: "", collecting: false });
     await projectEvent("project.updated", { projectId, workspaceId: ana.workspaceId, fields: ["status"], status: "active" });
     expect((await keyword.client.listCollectableKeywords({ projectId, limit: 0, cursor: "" })).collecting).toBe(true);
-    expect((await keyword.client.getWorkspaceUsage({ workspaceId: ana.workspaceId })).keywords).toBeGreaterThan(0);
+    expect(Number((await keyword.client.getWorkspaceUsage({ workspaceId: ana.workspaceId })).usage?.counts.keywords)).toBeGreaterThan(0);
   });
 });

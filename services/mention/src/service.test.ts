@@ -71,7 +71,7 @@ describe("mention service over gRPC and the bus", () => {
   let hosted: ServiceUnderTest;
   let mention: GrpcClientHandle<mentionV1.MentionServiceClient>;
   let created: Awaited<ReturnType<typeof watchCreated>>;
-  const usage = async (workspaceId: string) => Number((await mention.client.getWorkspaceUsage({ workspaceId })).mentionsThisMonth);
+  const usage = async (workspaceId: string) => Number((await mention.client.getWorkspaceUsage({ workspaceId })).usage?.counts.mentionsThisMonth);
 
   beforeAll(async () => {
     hosted = await hostServiceForTest(mentionService);
@@ -198,7 +198,7 @@ describe("mention service when the process dies after storing a batch and before
       await publish(bus, "earshot.keyword.v1", [envelope("keyword.created", "earshot/keyword", keyword(projectId, ana, "kw_acme", "acme"))]);
       await publish(bus, POSTS_TOPIC, [1, 2, 3].map((i) => envelope("post.collected", "earshot/integration", postJson(projectId, `p${i}`, "acme"))));
       expect(lost).toBe(1);
-      expect(Number((await mention.client.getWorkspaceUsage({ workspaceId: ana })).mentionsThisMonth)).toBe(3);
+      expect(Number((await mention.client.getWorkspaceUsage({ workspaceId: ana })).usage?.counts.mentionsThisMonth)).toBe(3);
     } finally {
       mention.close();
       await hosted.stop();

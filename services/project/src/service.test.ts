@@ -48,6 +48,14 @@ describe("project service over gRPC", () => {
     expect((await refusalOf(as(stranger, () => project.client.getProject({ projectId: mine!.id })))).code).toBe("not_found");
   });
 
+  it("answers get_usage's projects and seats of a workspace, by those names", async () => {
+    const di = { id: "usr_di", workspaceId: "wsp_di", email: "di@example.com" };
+    await as(di, () => project.client.createProject({ name: "Di's first" }));
+    await as(di, () => project.client.createProject({ name: "Di's second" }));
+    const { usage } = await project.client.getWorkspaceUsage({ workspaceId: di.workspaceId });
+    expect(usage?.counts).toEqual({ projects: "2", seats: "0" });
+  });
+
   it("pauses the owner's projects when the account service publishes user.deactivated", async () => {
     const cy = { ...ana, id: "usr_cy", email: "cy@example.com" };
     const { project: running } = await as(cy, () => project.client.createProject({ name: "Cy's" }));

@@ -33,14 +33,20 @@ export interface ServiceEntry {
   /** The workspace package (`services/<dir>`) exporting `<name>Service`, its ServiceModule. */
   module: string;
   deployable?: Partial<DeployableSpec>;
+  /**
+   * The get_usage limits it counts, by the API's names (`keywords`, `mentionsThisMonth`): its
+   * GetWorkspaceUsage answers an `earshot.common.v1.WorkspaceUsage` holding a count for each, and the
+   * edge asks every service that declares some, in parallel.
+   */
+  usage?: readonly string[];
 }
 
 export const SERVICES = [
   { name: "account", protoPackage: "earshot.account.v1", client: accountV1.AccountServiceClient, module: "@earshot/account" },
-  { name: "project", protoPackage: "earshot.project.v1", client: projectV1.ProjectServiceClient, module: "@earshot/project" },
-  { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword" },
-  { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention" },
-  { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration" },
+  { name: "project", protoPackage: "earshot.project.v1", client: projectV1.ProjectServiceClient, module: "@earshot/project", usage: ["projects", "seats"] },
+  { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword", usage: ["keywords"] },
+  { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention", usage: ["mentionsThisMonth"] },
+  { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration", usage: ["linkedinSyncsPerDay"] },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

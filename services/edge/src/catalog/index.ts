@@ -1,15 +1,24 @@
+import type { Page } from "../pages/page";
+import { accountOperations } from "./account/operations";
+import { apiKeyOperations } from "./api-keys/operations";
+import { categoryOperations } from "./categories/operations";
+import { keywordGroupOperations } from "./keyword-groups/operations";
+import { keywordOperations } from "./keywords/operations";
+import { linkedinCallbackPage } from "./linkedin/callback-page";
+import { linkedinOperations } from "./linkedin/operations";
+import { invitationPages } from "./members/invitation-page";
+import { memberOperations } from "./members/operations";
+import { mentionExportOperations } from "./mention-export/operations";
+import { mentionViewOperations } from "./mention-views/operations";
+import { mentionOperations } from "./mentions/operations";
 import type { Operation } from "./operation";
-import { accountOperations } from "./operations/account";
-import { categoryOperations } from "./operations/categories";
-import { keywordGroupOperations } from "./operations/keyword-groups";
-import { keywordOperations } from "./operations/keywords";
-import { linkedinOperations } from "./operations/linkedin";
-import { memberOperations } from "./operations/members";
-import { mentionExportOperations } from "./operations/mention-export";
-import { mentionViewOperations } from "./operations/mention-views";
-import { mentionOperations } from "./operations/mentions";
-import { projectOperations } from "./operations/projects";
-import { sourceHealthOperations } from "./operations/source-health";
+import { projectOperations } from "./projects/operations";
+import { sourceHealthOperations } from "./source-health/operations";
+import { usageOperations } from "./usage/operations";
+
+// The API, one folder per resource: its operations (`operations.ts`), its output schema and presenter
+// (`resource.ts`) and its browser pages. What resources share (ids, paging, the mention filters, the
+// presenters' helpers) is in `shared/`.
 
 /** Every operation of the API. REST routes, MCP tools and the OpenAPI document are built from this list. */
 export const OPERATIONS: readonly Operation[] = [
@@ -22,8 +31,14 @@ export const OPERATIONS: readonly Operation[] = [
   ...categoryOperations,
   ...mentionViewOperations,
   ...accountOperations,
+  ...usageOperations,
+  ...apiKeyOperations,
   ...sourceHealthOperations,
   ...linkedinOperations,
 ];
 
+/** Every browser page the gateway serves beside the API. */
+export const PAGES: readonly Page[] = [...invitationPages, linkedinCallbackPage];
+
 export * from "./operation";
+export type { Page, PageDeps } from "../pages/page";

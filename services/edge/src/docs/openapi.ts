@@ -1,7 +1,7 @@
 import { ERROR_CODES } from "@earshot/platform";
 import { z } from "zod";
 import { isTool, isWrite, type Operation, openApiPath } from "../catalog/operation";
-import { resourceSchemas } from "../catalog/present";
+import { resourceSchemas } from "../catalog/shared/resources";
 import { HTTP_ERROR_CODES } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import { singleTypes } from "./single-types";
@@ -19,14 +19,19 @@ const jsonSchema = (schema: z.ZodType): Json => {
 
 const COMPONENTS = "#/components/schemas/";
 
-/** Every resource schema, by id, referring to each other through components.schemas. */
+/**
+ * Every resource schema, by id, referring to each other through components.schemas. Listed in order of
+ * their ids, not of registration (which follows the order the resources' modules load in).
+ */
 const resourceComponents = (): Record<string, Json> => {
   const { schemas } = z.toJSONSchema(resourceSchemas, { target: "draft-2020-12", io: "output", uri: (id) => `${COMPONENTS}${id}` });
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $schema: _s, $id: _i, ...rest } = schema as Json;
-      return [id, singleTypes(rest)];
-    }),
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, schema]) => {
+        const { $schema: _s, $id: _i, ...rest } = schema as Json;
+        return [id, singleTypes(rest)];
+      }),
   );
 };
 

@@ -7,7 +7,7 @@ import express, { type Response } from "express";
 import { z } from "zod";
 import { type Backends, connectBackends } from "../backends";
 import { defineOperation, type Operation } from "../catalog/operation";
-import { mentionSchema } from "../catalog/present";
+import { mentionSchema } from "../catalog/mentions/resource";
 import { requestContext } from "../http/request-context";
 import { createCredentialVerifier } from "../pipeline/credentials";
 import { createPipeline, type Pipeline } from "../pipeline/execute";

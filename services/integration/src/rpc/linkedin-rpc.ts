@@ -49,6 +49,7 @@ export const linkedinRpc = (deps: IntegrationDeps): Handlers => ({
   }),
   getWorkspaceUsage: async (req: integrationV1.GetWorkspaceUsageRequest) => {
     if (!req.workspaceId) throw notFound("Workspace");
-    return { linkedinSyncsToday: await syncsOn(deps, req.workspaceId, deps.clock.now()) };
+    // Named as get_usage names the limit (the one this service's registry entry declares).
+    return { usage: { counts: { linkedinSyncsPerDay: String(await syncsOn(deps, req.workspaceId, deps.clock.now())) } } };
   },
 });

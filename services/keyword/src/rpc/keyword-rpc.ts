@@ -139,9 +139,10 @@ export const keywordRpc = (deps: KeywordDeps) => ({
   deleteKeywordGroup: async (req: keywordV1.DeleteKeywordGroupRequest, ctx: RpcContext): Promise<keywordV1.DeleteKeywordGroupResponse> => ({
     group: toGroupMessage(await deleteKeywordGroup(deps, callerOf(ctx), idOf(req.groupId, "Keyword group"))),
   }),
-  // The edge's get_usage asks for the caller's own workspace, so it names it and needs no caller.
+  // The edge's get_usage asks for the caller's own workspace, so it names it and needs no caller. The
+  // count is named as get_usage names the limit (the one this service's registry entry declares).
   getWorkspaceUsage: async (req: keywordV1.GetWorkspaceUsageRequest, _ctx: RpcContext): Promise<keywordV1.GetWorkspaceUsageResponse> => ({
-    keywords: await keywordsInUse(deps, idOf(req.workspaceId, "Workspace")),
+    usage: { counts: { keywords: String(await keywordsInUse(deps, idOf(req.workspaceId, "Workspace"))) } },
   }),
   // Collection and matching read what to listen for with this; they act for no person.
   listCollectableKeywords: async (req: keywordV1.ListCollectableKeywordsRequest, _ctx: RpcContext): Promise<keywordV1.ListCollectableKeywordsResponse> => {

@@ -32,7 +32,8 @@ export const postOfMessage = (p: mentionV1.Post): Record<string, unknown> => ({
 
 export const ingestRpc = (deps: MentionDeps) => ({
   ingestPosts: async (req: mentionV1.IngestPostsRequest): Promise<mentionV1.IngestPostsResponse> => ingestPosts(deps, req.posts.map(postOfMessage)),
+  // Named as get_usage names the count (the limit this service's registry entry declares).
   getWorkspaceUsage: async (req: mentionV1.GetWorkspaceUsageRequest): Promise<mentionV1.GetWorkspaceUsageResponse> => ({
-    mentionsThisMonth: String(await mentionsThisMonth(deps, req.workspaceId)),
+    usage: { counts: { mentionsThisMonth: String(await mentionsThisMonth(deps, req.workspaceId)) } },
   }),
 });

@@ -6,7 +6,7 @@ import type { Caller, MentionDeps } from "../domain/deps";
 import { exportMentions } from "../domain/export";
 import { categorizeMention, getMention, listMentions, type MentionSummary, updateMentionStatus } from "../domain/mentions";
 import { createMentionView, deleteMentionView, listMentionViews, updateMentionView } from "../domain/views";
-import type { MentionFilterInput } from "../fields";
+import { filtersOf, toFiltersMessage } from "../filters";
 import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
 
 // gRPC adapter for the reads, triage, categories and views: decode, call a domain verb, encode. No rules
@@ -25,39 +25,6 @@ const idOf = (id: string, what: string) => {
 };
 
 const limitOf = (limit: number) => (limit === 0 ? undefined : limit);
-
-/** Proto filters as the domain reads them: empty lists and absent members left out. */
-export const filtersOf = (f: mentionV1.MentionFilters | undefined): MentionFilterInput => {
-  const out: Record<string, unknown> = {};
-  if (!f) return out;
-  const lists: Array<[keyof MentionFilterInput, string[]]> = [
-    ["status", f.status],
-    ["keywordId", f.keywordIds],
-    ["groupId", f.groupIds],
-    ["source", f.sources],
-    ["categoryId", f.categoryIds],
-    ["sentiment", f.sentiments],
-  ];
-  for (const [name, values] of lists) if (values.length > 0) out[name] = [...values];
-  if (f.q !== undefined) out.q = f.q;
-  if (f.author !== undefined) out.author = f.author;
-  if (f.since) out.since = f.since.toISOString();
-  if (f.until) out.until = f.until.toISOString();
-  return out as MentionFilterInput;
-};
-
-export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({
-  status: [...(f.status ?? [])],
-  keywordIds: [...(f.keywordId ?? [])],
-  groupIds: [...(f.groupId ?? [])],
-  sources: [...(f.source ?? [])],
-  categoryIds: [...(f.categoryId ?? [])],
-  sentiments: [...(f.sentiment ?? [])],
-  q: f.q,
-  author: f.author,
-  since: f.since ? new Date(f.since) : undefined,
-  until: f.until ? new Date(f.until) : undefined,
-});
 
 const int64 = (n: number | undefined) => (n === undefined ? undefined : String(n));
 

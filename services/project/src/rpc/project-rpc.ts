@@ -179,8 +179,11 @@ export const projectRpc = (deps: ProjectDeps) => ({
     const { member, project } = await acceptInvitation(deps, req);
     return { member: toMemberMessage(member, deps.clock.now()), project: toProjectMessage(project, member.role) };
   },
-  getWorkspaceUsage: async (req: projectV1.GetWorkspaceUsageRequest, _ctx: RpcContext): Promise<projectV1.GetWorkspaceUsageResponse> =>
-    workspaceUsage(deps, req.workspaceId),
+  // get_usage's projects and seats, by those names (the limits this service's registry entry declares).
+  getWorkspaceUsage: async (req: projectV1.GetWorkspaceUsageRequest, _ctx: RpcContext): Promise<projectV1.GetWorkspaceUsageResponse> => {
+    const { projects, seats } = await workspaceUsage(deps, req.workspaceId);
+    return { usage: { counts: { projects: String(projects), seats: String(seats) } } };
+  },
   // The edge resolves a caller with this, so it names the user itself and needs no caller.
   listMemberships: async (req: projectV1.ListMembershipsRequest, _ctx: RpcContext): Promise<projectV1.ListMembershipsResponse> => {
     if (!req.userId) throw validationFailed([{ path: "userId", message: "is required" }]);

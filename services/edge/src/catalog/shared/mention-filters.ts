@@ -1,0 +1,56 @@
+import { mentionFilterFields, TEXT_LIMITS } from "@earshot/mention/fields";
+import { textField } from "@earshot/platform";
+import { z } from "zod";
+import { queryList } from "./schemas";
+
+// The list_mentions filters as request fields (list_mentions, export_mentions, get_mention_analytics). The
+// members are @earshot/mention/fields' own; a list member is a queryList, so a REST query may repeat it or
+// separate values with commas and MCP sends an array. The gRPC message is built by
+// `@earshot/mention/filters`, the one the mention service reads it back with.
+
+const listFilters = {
+  status: queryList(mentionFilterFields.status).optional(),
+  keywordId: queryList(mentionFilterFields.keywordId).optional(),
+  groupId: queryList(mentionFilterFields.groupId).optional(),
+  source: queryList(mentionFilterFields.source).optional(),
+  categoryId: queryList(mentionFilterFields.categoryId).optional(),
+  sentiment: queryList(mentionFilterFields.sentiment).optional(),
+  q: mentionFilterFields.q.optional(),
+  author: mentionFilterFields.author.optional(),
+};
+
+/** Every filter but the published-at bounds (analytics has its own period). */
+export const mentionListFilterQuery = listFilters;
+
+/** Every filter, the published-at bounds and a saved view included. */
+export const mentionFilterQuery = {
+  ...listFilters,
+  since: mentionFilterFields.since.optional(),
+  until: mentionFilterFields.until.optional(),
+  viewId: textField(TEXT_LIMITS.id)
+    .optional()
+    .describe("Applies a saved view of the project (its id); a filter given here replaces the view's member of the same name."),
+};
+
+/** until must come after since, when both are given (as in a saved view's filters). */
+export const sinceBeforeUntil = (input: { since?: string | undefined; until?: string | undefined }, ctx: z.RefinementCtx): void => {
+  if (input.since && input.until && Date.parse(input.since) >= Date.parse(input.until)) {
+    ctx.addIssue({ code: "custom", message: "must be after since", path: ["until"] });
+  }
+};
+
+export const listQuerySchema = <S extends z.ZodRawShape>(shape: S) => z.object(shape).superRefine(sinceBeforeUntil);
+
+const FILTERS =
+  "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin), categoryId (\"none\" for uncategorized), " +
+  "sentiment (positive, neutral, negative), q (words that must all appear in the title or text, case and accents ignored), " +
+  "author (a handle, with or without @, or an author id)";
+const LISTS = "In a REST query a list is the parameter repeated or comma-separated (status=open,follow_up); in MCP a JSON array.";
+
+/** The filters of list_mentions and export_mentions, as their descriptions state them. */
+export const FILTERS_DOC =
+  `Filters (each optional; a list matches any of its values, different filters must all match): ${FILTERS}, ` +
+  `since and until (publishedAt; since inclusive, until exclusive). ${LISTS}`;
+
+/** The filters get_mention_analytics takes (all but the period, which it has its own words for). */
+export const LIST_FILTERS_DOC = `Filters (as list_mentions): ${FILTERS}. ${LISTS}`;

@@ -1,0 +1,41 @@
+import { textField } from "@earshot/platform";
+import { z } from "zod";
+
+// Fields of the API itself (ids, paging), shared by every resource that takes them. The fields of resources
+// come from the owning service's field module (`@earshot/project/fields`, `@earshot/account/fields`), which
+// the service checks with too.
+
+export const resourceId = (description: string) => textField({ min: 1, max: 64, maxBytes: 64 }).describe(description);
+
+/** The project a request is about, in a query or a body. */
+export const projectId = resourceId("The project id, e.g. prj_01J…");
+
+/** A path naming a project: `/projects/:projectId…`. */
+export const projectPath = z.object({ projectId }).strict();
+
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe("Items per page, 1 to 100."),
+  cursor: textField({ min: 1, max: 512, maxBytes: 512 }).optional().describe("The nextCursor of the previous page."),
+});
+
+/**
+ * A boolean query parameter: exactly `true` or `false` (a REST query carries the word, an MCP call the
+ * JSON boolean). Not z.coerce.boolean, which reads every non-empty string, "false" included, as true.
+ */
+export const queryBoolean = (description: string) =>
+  z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ message: "must be true or false" })).describe(description);
+
+/** A value that may name several: "a,b" and ["a", "b,c"] become ["a", "b"] and ["a", "b", "c"]. */
+const splitCommas = (v: unknown): unknown => {
+  if (typeof v === "string") return v.split(",");
+  if (Array.isArray(v)) return v.flatMap((item: unknown) => (typeof item === "string" ? item.split(",") : [item]));
+  return v;
+};
+
+/**
+ * A multi-valued query parameter over a field module's list schema: a REST query carries it repeated
+ * (`status=open&status=done`, which the router keeps as an array because the schema is one) or as one
+ * comma-separated value (`status=open,done`), an MCP call or a JSON body as an array; all parse to the same
+ * list, so a bad member is named by its index (`status.1`) whichever form sent it.
+ */
+export const queryList = <T extends z.ZodType>(list: T) => z.preprocess(splitCommas, list);

@@ -1,0 +1,49 @@
+import type { accountV1 } from "@earshot/proto";
+import { z } from "zod";
+import { resourceSchemas } from "../shared/resources";
+
+const allowanceSchema = z.object({ allowance: z.number().int(), used: z.number().int() }).register(resourceSchemas, { id: "Allowance" });
+
+const openAllowanceSchema = z
+  .object({ allowance: z.number().int().nullable().describe("null: the plan sets no limit."), used: z.number().int() })
+  .register(resourceSchemas, { id: "OpenAllowance", description: "Something counted that a plan may leave unlimited." });
+
+export const usageSchema = z
+  .object({
+    plan: z.string(),
+    limits: z.object({
+      projects: allowanceSchema,
+      seats: allowanceSchema,
+      keywords: allowanceSchema,
+      webhookDeliveriesPerDay: allowanceSchema,
+      linkedinSyncsPerDay: allowanceSchema,
+      mentionsThisMonth: openAllowanceSchema.describe("Mentions the workspace received since the first instant of this month (UTC)."),
+    }),
+  })
+  .register(resourceSchemas, { id: "Usage", description: "The workspace's plan allowances and what it uses of them." });
+
+export type Usage = z.output<typeof usageSchema>;
+
+/** The names get_usage reports a count under, which services declare in the registry (`usage`). */
+export const USAGE_LIMITS = Object.keys(usageSchema.shape.limits.shape) as ReadonlyArray<keyof Usage["limits"]>;
+
+/**
+ * The plan's allowances beside the counts the services answered. A limit no service counts yet is 0
+ * (webhookDeliveriesPerDay, until a service declares it).
+ */
+export const presentUsage = (workspace: accountV1.Workspace | undefined, counts: Readonly<Record<string, number>>): Usage => {
+  const a = workspace?.allowances;
+  const used = (limit: keyof Usage["limits"]) => counts[limit] ?? 0;
+  return {
+    plan: workspace?.plan ?? "free",
+    limits: {
+      projects: { allowance: a?.projects ?? 0, used: used("projects") },
+      seats: { allowance: a?.seats ?? 0, used: used("seats") },
+      keywords: { allowance: a?.keywords ?? 0, used: used("keywords") },
+      webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, used: used("webhookDeliveriesPerDay") },
+      linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: used("linkedinSyncsPerDay") },
+      // No plan limits mentions: they are counted, never refused.
+      mentionsThisMonth: { allowance: null, used: used("mentionsThisMonth") },
+    },
+  };
+};
