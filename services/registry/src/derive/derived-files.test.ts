@@ -10,12 +10,22 @@ import { CHART_DIR, renderChartConfigMap, renderChartSecret, renderChartTemplate
 import { derivedFiles, HAND_WRITTEN } from "./derived-files";
 import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderK8sSecret, renderKustomization } from "./k8s";
 import { declaredServiceSettings } from "./settings";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { workspaceEntryPoints } = require("../../../platform/src/testing/workspace-sources") as {
+  workspaceEntryPoints: (root: string) => Array<{ specifier: string; source: string }>;
+};
 import { renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
 
 const root = resolve(__dirname, "../../../..");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = Record<string, any>;
 const registered = declaredServiceSettings();
+const mapper = Object.entries((require(join(root, "jest.config.js")) as { moduleNameMapper: Record<string, string> }).moduleNameMapper); // eslint-disable-line @typescript-eslint/no-require-imports
+/** Where jest resolves a specifier, or undefined. */
+const mapped = (specifier: string): string | undefined => {
+  const hit = mapper.find(([pattern]) => new RegExp(pattern).test(specifier));
+  return hit && specifier.replace(new RegExp(hit[0]), hit[1]).replace("<rootDir>", root);
+};
 const validatorOf = (schemaText: string) => new Ajv({ strict: true, allowUnionTypes: true }).compile(JSON.parse(schemaText));
 
 describe("files derived from the service registry", () => {
@@ -121,16 +131,24 @@ describe("the service registry", () => {
     }
   });
 
-  it("every registered package resolves, under jest as under node, to its own sources", () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mapper = Object.entries((require(join(root, "jest.config.js")) as { moduleNameMapper: Record<string, string> }).moduleNameMapper);
+  it("every registered package's entry point resolves, under jest as under node, to its own sources", () => {
     for (const s of SERVICES) {
-      const mapped = mapper.find(([pattern]) => new RegExp(pattern).test(s.module));
-      expect(mapped).toBeDefined();
-      const target = s.module.replace(new RegExp(mapped![0]), mapped![1]).replace("<rootDir>", root);
-      expect(target).toBe(join(root, "services", s.name, "src", "index.ts"));
-      expect(existsSync(target)).toBe(true);
+      expect(mapped(s.module)).toBe(join(root, "services", s.name, "src", "index.ts"));
       expect(JSON.parse(readFileSync(join(root, "services", s.name, "package.json"), "utf8")).name).toBe(s.module);
     }
+  });
+});
+
+describe("the jest module mappings", () => {
+  it("map every entry point a workspace package.json exports to the source its dist file is compiled from", () => {
+    const points = workspaceEntryPoints(root);
+    for (const p of points) {
+      expect(mapped(p.specifier)).toBe(join(root, p.source));
+      expect(existsSync(join(root, p.source))).toBe(true);
+    }
+    expect(points.map((p) => p.specifier)).toEqual(
+      expect.arrayContaining(["@earshot/proto", "@earshot/platform/core", "@earshot/platform/testing", "@earshot/keyword/matcher", "@earshot/account/scopes", "@earshot/project/fields"]),
+    );
+    expect(mapped("@earshot/mention/post")).toBe(join(root, "services/mention/src/domain/ingest-post.ts"));
   });
 });
