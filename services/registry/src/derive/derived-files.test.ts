@@ -122,7 +122,7 @@ describe("the service registry", () => {
     const names = SERVICES.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(deployables().map((d) => d.name)).size).toBe(deployables().length);
-    for (const s of SERVICES) {
+    for (const s of SERVICES as readonly ServiceEntry[]) {
       expect(s.name).toMatch(/^[a-z][a-z0-9-]*$/);
       expect(s.protoPackage).toBe(`earshot.${s.name.replace(/-/g, "_")}.v1`);
       if (s.client) expect((s.client as unknown as { serviceName: string }).serviceName.startsWith(`${s.protoPackage}.`)).toBe(true);
