@@ -1,4 +1,6 @@
 // Tests run from TypeScript sources through SWC; `tsc -b` type-checks separately (make build).
+const { moduleNameMapper } = require("./services/platform/src/testing/workspace-sources");
+
 /** @type {import('jest').Config} */
 const swc = [
   "@swc/jest",
@@ -11,17 +13,8 @@ module.exports = {
   testEnvironment: "node",
   transform: { "^.+\\.(t|j)s$": swc },
   transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],
-  moduleNameMapper: {
-    "^@earshot/proto$": "<rootDir>/proto/src/index.ts",
-    // Subpath entry points before the package pattern: the first pattern that matches wins.
-    "^@earshot/platform/(core|grpc|store|bus|testing)$": "<rootDir>/services/platform/src/$1/index.ts",
-    "^@earshot/account/scopes$": "<rootDir>/services/account/src/scopes.ts",
-    "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",
-    // Field modules: the one subpath a service publishes besides its entry point.
-    "^@earshot/([a-z-]+)/fields$": "<rootDir>/services/$1/src/fields.ts",
-    "^@earshot/keyword/matcher$": "<rootDir>/services/keyword/src/matcher/index.ts",
-    "^@earshot/mention/filters$": "<rootDir>/services/mention/src/filters.ts",
-  },
+  // Every workspace package's entry points (package.json "exports") resolve to its sources.
+  moduleNameMapper: moduleNameMapper(__dirname),
   testMatch: ["<rootDir>/services/**/*.test.ts", "<rootDir>/proto/**/*.test.ts", "<rootDir>/deploy/**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
   globalSetup: "<rootDir>/services/platform/src/testing/global-setup.ts",

@@ -59,13 +59,23 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     expect(res.stderr).toContain("global.encryptionKey (or global.existingSecret) is required");
   });
 
-  it("helm template puts the provider credentials given into the Secret and no empty ones", () => {
-    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.providers.EARSHOT_X_BEARER_TOKEN=tok", "--set", "global.providers.EARSHOT_YOUTUBE_API_KEY="]);
+  it("helm template puts the services' secret settings given into the Secret and no empty ones", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.secrets.EARSHOT_X_BEARER_TOKEN=tok", "--set", "global.secrets.EARSHOT_YOUTUBE_API_KEY="]);
     expect(res.status).toBe(0);
     const secret = objectsOf(res.stdout).find((o) => o.kind === "Secret") as (K8sObject & { stringData?: Record<string, string> }) | undefined;
     expect(secret?.stringData?.EARSHOT_X_BEARER_TOKEN).toBe("tok");
     expect(secret?.stringData).not.toHaveProperty("EARSHOT_YOUTUBE_API_KEY");
     expect(secret?.stringData?.EARSHOT_ENCRYPTION_KEY).toBe("ab".repeat(32));
+  });
+
+  it("helm template puts the services' other settings given into the ConfigMap, and refuses a name no service declares", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.settings.EARSHOT_POLL_INTERVAL_SECONDS=60"]);
+    expect(res.status).toBe(0);
+    const configMap = objectsOf(res.stdout).find((o) => o.kind === "ConfigMap") as (K8sObject & { data?: Record<string, string> }) | undefined;
+    expect(configMap?.data?.EARSHOT_POLL_INTERVAL_SECONDS).toBe("60");
+    const typo = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.settings.EARSHOT_POLL_INTERVAL=60"]);
+    expect(typo.status).not.toBe(0);
+    expect(typo.stderr).toContain("EARSHOT_POLL_INTERVAL");
   });
 
   it("kubectl kustomize renders the base with a Deployment and a Service for every registered deployable", () => {

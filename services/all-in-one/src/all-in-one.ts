@@ -1,10 +1,9 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
 import { type Clock, createMailer, type EventBus, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
-import { serviceAddresses } from "@earshot/registry";
+import { serviceAddresses, serviceModules } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
-import { serviceModules } from "./service-modules";
 
 // Every service in one process, each still behind its own loopback gRPC server, so the calls the gateway
 // makes are the same real gRPC hops as in production; only the adapters (embedded store, in-process bus)

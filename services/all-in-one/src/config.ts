@@ -1,12 +1,12 @@
 import { edgeSettingsShape } from "@earshot/edge";
-import { integrationSettingsShape } from "@earshot/integration";
-import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
+import { baseConfigShape, combineSettings, configPort, loadConfig } from "@earshot/platform";
+import { serviceModules } from "@earshot/registry";
 import { z } from "zod";
 
-export const allInOneConfigSchema = z.object({
-  ...baseConfigShape,
-  ...edgeSettingsShape,
-  ...integrationSettingsShape,
+// The all-in-one's settings: the shared ones, the edge's, its own, and every hosted service's as its
+// module declares them (a new service's settings arrive with its registry entry, not by an edit here).
+
+const allInOneOwnShape = {
   /** Where the HTTP API listens. Loopback by default: set HOST=0.0.0.0 to serve other machines (or a container's port). */
   HOST: z.string().default("127.0.0.1"),
   PORT: configPort.default(8080),
@@ -16,8 +16,24 @@ export const allInOneConfigSchema = z.object({
   EARSHOT_SIMULATORS: z.enum(["auto", "off"]).default("auto"),
   /** Loopback port of the simulators (0 = any free port). */
   EARSHOT_SIMULATOR_PORT: configPort.default(0),
-});
+};
 
-export type AllInOneConfig = z.infer<typeof allInOneConfigSchema>;
+const typedSchema = z.object({ ...baseConfigShape, ...edgeSettingsShape, ...allInOneOwnShape });
 
-export const loadAllInOneConfig = (env?: Record<string, string | undefined>): AllInOneConfig => loadConfig(allInOneConfigSchema, env);
+/**
+ * The shared, edge and all-in-one settings, typed; the services' own ride along untyped (each service
+ * reads its own from the configuration it is handed).
+ */
+export type AllInOneConfig = z.infer<typeof typedSchema> & Readonly<Record<string, unknown>>;
+
+export const allInOneConfigSchema = (): z.ZodType<AllInOneConfig> =>
+  z.object(
+    combineSettings([
+      { owner: "platform", shape: baseConfigShape },
+      { owner: "edge", shape: edgeSettingsShape },
+      { owner: "all-in-one", shape: allInOneOwnShape },
+      ...serviceModules().map((m) => ({ owner: m.name, shape: m.settings ?? {} })),
+    ]),
+  ) as unknown as z.ZodType<AllInOneConfig>;
+
+export const loadAllInOneConfig = (env?: Record<string, string | undefined>): AllInOneConfig => loadConfig(allInOneConfigSchema(), env);

@@ -4,7 +4,7 @@ import { createGrpcClient, runWithCaller, silentLogger } from "@earshot/platform
 import { testCaller } from "../../platform/src/testing/caller";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { accountV1, commonV1, projectV1 } from "@earshot/proto";
-import { SERVICES } from "@earshot/registry";
+import { CALLABLE_SERVICES } from "@earshot/registry";
 import { startAllInOne } from "../src/all-in-one";
 import { loadAllInOneConfig } from "../src/config";
 
@@ -26,7 +26,7 @@ describe("all-in-one", () => {
       const detailed = await fetch(`${running.adminUrl}/readyz`);
       const body = (await detailed.json()) as { status: string; services: Array<{ name: string; status: string }> };
       expect(body.status).toBe("ready");
-      expect(body.services.map((s) => [s.name, s.status])).toEqual(SERVICES.map((s) => [s.name, "SERVING"]));
+      expect(body.services.map((s) => [s.name, s.status])).toEqual(CALLABLE_SERVICES.map((s) => [s.name, "SERVING"]));
     } finally {
       await running.stop();
       await tmp.cleanup();

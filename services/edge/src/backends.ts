@@ -1,8 +1,8 @@
 import { createHealthChecker, type HealthChecker } from "@earshot/platform";
-import { connectServices, type ServiceAddresses, type ServiceClients, SERVICES } from "@earshot/registry";
+import { CALLABLE_SERVICES, connectServices, type ServiceAddresses, type ServiceClients } from "@earshot/registry";
 
-// The edge's connections to the services: one reused channel per registered service for calls, and a
-// health checker per service for /readyz.
+// The edge's connections to the services it calls (those with a gRPC API): one reused channel per service
+// for calls, and a health checker per service for /readyz.
 
 export type BackendAddresses = ServiceAddresses;
 
@@ -14,7 +14,7 @@ export type Backends = ServiceClients & {
 
 export const connectBackends = (addresses: BackendAddresses): Backends => {
   const services = connectServices(addresses);
-  const health = SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name]) }));
+  const health = CALLABLE_SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name]) }));
   return {
     ...services.clients,
     health,

@@ -1,5 +1,5 @@
 import { loadConfig } from "@earshot/platform";
-import { addressesFromSettings, grpcAddrVar, SERVICES } from "@earshot/registry";
+import { addressesFromSettings, CALLABLE_SERVICES, grpcAddrVar } from "@earshot/registry";
 import { gatewayConfigSchema, trustProxySetting } from "./config";
 
 describe("EARSHOT_TRUST_PROXY", () => {
@@ -21,15 +21,15 @@ describe("EARSHOT_TRUST_PROXY", () => {
 });
 
 describe("service addresses", () => {
-  it("reads every registered service's address from <NAME>_GRPC_ADDR, defaulting to its Service name and port", () => {
+  it("reads the address of every service with a gRPC API from <NAME>_GRPC_ADDR, defaulting to its Service name and port", () => {
     const config = loadConfig(gatewayConfigSchema, { PROJECT_GRPC_ADDR: "10.0.0.7:6000" });
     expect(addressesFromSettings(config)).toEqual(
-      Object.fromEntries(SERVICES.map((s) => [s.name, s.name === "project" ? "10.0.0.7:6000" : `${s.name}:50051`])),
+      Object.fromEntries(CALLABLE_SERVICES.map((s) => [s.name, s.name === "project" ? "10.0.0.7:6000" : `${s.name}:50051`])),
     );
   });
 
   it("refuses an address that is not host:port and names the setting", () => {
-    for (const s of SERVICES) {
+    for (const s of CALLABLE_SERVICES) {
       const setting = grpcAddrVar(s.name);
       expect(() => loadConfig(gatewayConfigSchema, { [setting]: "no-port" })).toThrow(setting);
     }

@@ -30,10 +30,10 @@ export const trustProxySetting = z
     return z.NEVER;
   });
 
-/** `<NAME>_GRPC_ADDR` of every registered service, defaulting to its in-cluster Service name and port. */
+/** `<NAME>_GRPC_ADDR` of every service with a gRPC API, defaulting to its in-cluster Service name and port. */
 const serviceAddressesShape = Object.fromEntries(
   deployables()
-    .filter((d) => d.protocol === "grpc")
+    .filter((d) => d.callable)
     .map((d) => [grpcAddrVar(d.name), grpcAddress.default(`${d.name}:${d.port}`)]),
 ) as Record<GrpcAddrVar, z.ZodDefault<typeof grpcAddress>>;
 

@@ -1,11 +1,14 @@
+import { secret } from "@earshot/platform";
 import { z } from "zod";
 
 // The integration service's settings (DESIGN.md "Collection"). The URLs default to the real platforms;
 // the paths of each platform's API are appended to them. A platform without credentials is not polled
-// (its source reports idle); `make run` points such platforms at the local simulators instead.
+// (its source reports idle); `make run` points such platforms at the local simulators instead. The
+// service module declares them (`settings`): the hosts load them and the deployment files list them, the
+// secret ones in the Secret.
 
 const url = z.string().url().transform((u) => u.replace(/\/+$/, ""));
-const optionalSecret = z.string().min(1).optional();
+const optionalSecret = secret(z.string().min(1).optional());
 
 export const integrationSettingsShape = {
   EARSHOT_X_API_URL: url.default("https://api.x.com"),
@@ -28,7 +31,10 @@ export const integrationSettingsShape = {
   EARSHOT_LINKEDIN_VERSION: z.string().regex(/^\d{6}$/).default("202510"),
   EARSHOT_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(300),
   /** 32 bytes, base64 or hex: the AES-256-GCM key of stored provider tokens. Generated into the data dir on the embedded default. */
-  EARSHOT_ENCRYPTION_KEY: z.string().min(1).optional(),
+  EARSHOT_ENCRYPTION_KEY: secret(z.string().min(1).optional(), {
+    requiredWhenDeployed: true,
+    note: "32 random bytes as 64 hex digits (openssl rand -hex 32): encrypts stored provider tokens; the same on every replica. Keep it: tokens sealed with a lost key must be authorized again.",
+  }),
   /** Comma-separated sources served by local simulators (set by the all-in-one); reported by get_source_health. */
   EARSHOT_SIMULATED_SOURCES: z.string().default(""),
 };

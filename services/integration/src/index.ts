@@ -1,2 +1,1 @@
 export { INTEGRATION_SERVICE_NAME, integrationService } from "./service";
-export { integrationSettingsShape } from "./config";

@@ -1,6 +1,6 @@
 import type { AsyncService, ServiceModule, Subscription } from "@earshot/platform";
 import { integrationV1 } from "@earshot/proto";
-import { integrationSettingsOf } from "./config";
+import { integrationSettingsOf, integrationSettingsShape } from "./config";
 import { startIntegrationConsumers } from "./consumers";
 import { resolveEncryptionKey } from "./domain/encryption-key";
 import { Scheduler } from "./domain/scheduler";
@@ -13,6 +13,8 @@ export const INTEGRATION_SERVICE_NAME = "earshot.integration.v1.IntegrationServi
 
 export const integrationService: ServiceModule = {
   name: "integration",
+  settings: integrationSettingsShape,
+  consumes: ["earshot.project.v1", "earshot.keyword.v1", "earshot.account.v1"],
   open: async (deps) => {
     const settings = integrationSettingsOf(deps.config);
     const collections = await openIntegrationCollections(deps.store);

@@ -9,6 +9,7 @@ export const KEYWORD_SERVICE_NAME = "earshot.keyword.v1.KeywordService";
 
 export const keywordService: ServiceModule = {
   name: "keyword",
+  consumes: ["earshot.project.v1"],
   open: async (deps) => {
     const collections = await openKeywordCollections(deps.store);
     const domain: KeywordDeps = { collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, guard: new WorkspaceGuard(deps.store, deps.outbox, deps.clock) };

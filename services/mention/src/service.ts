@@ -11,6 +11,7 @@ export const MENTION_SERVICE_NAME = "earshot.mention.v1.MentionService";
 
 export const mentionService: ServiceModule = {
   name: "mention",
+  consumes: ["earshot.project.v1", "earshot.keyword.v1", "earshot.integration.v1"],
   open: async (deps) => {
     const collections = await openMentionCollections(deps.store);
     const domain: MentionDeps = {

@@ -14,15 +14,14 @@ require.extensions[".ts"] = (module, filename) => {
   module._compile(code, filename);
 };
 
-// Workspace packages resolve to their TypeScript sources, as jest's moduleNameMapper does, so no build is needed.
+// Workspace packages' entry points resolve to their TypeScript sources, as under jest, so no build is needed.
 const Module = require("node:module");
+const { workspaceEntryPoints } = require("../src/testing/workspace-sources");
 const repo = path.resolve(__dirname, "../../..");
+const sources = new Map(workspaceEntryPoints(repo).map((e) => [e.specifier, path.join(repo, e.source)]));
 const originalResolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  if (request === "@earshot/proto") return path.join(repo, "proto/src/index.ts");
-  const m = /^@earshot\/([a-z-]+)$/.exec(request);
-  if (m) return path.join(repo, "services", m[1], "src/index.ts");
-  return originalResolve.call(this, request, ...rest);
+  return sources.get(request) ?? originalResolve.call(this, request, ...rest);
 };
 
 const target = process.argv[2];

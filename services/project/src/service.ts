@@ -9,6 +9,7 @@ export const PROJECT_SERVICE_NAME = "earshot.project.v1.ProjectService";
 
 export const projectService: ServiceModule = {
   name: "project",
+  consumes: ["earshot.account.v1"],
   open: async (deps) => {
     const collections = await openProjectCollections(deps.store);
     const guard = new WorkspaceGuard(deps.store, deps.outbox, deps.clock);

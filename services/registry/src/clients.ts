@@ -1,8 +1,8 @@
 import { type AsyncClient, createGrpcClient, type GrpcClientOptions } from "@earshot/platform";
-import { type RegisteredService, SERVICES, type ServiceEntry, type ServiceName } from "./services";
+import { CALLABLE_SERVICES, type CallableService, type ServiceClientClass, type ServiceName } from "./services";
 
-/** A promise client per registered service, keyed by its name: `clients.project.getProject(...)`. */
-export type ServiceClients = { [S in RegisteredService as S["name"]]: AsyncClient<InstanceType<S["client"]>> };
+/** A promise client per service with a gRPC API, keyed by its name: `clients.project.getProject(...)`. */
+export type ServiceClients = { [S in CallableService as S["name"]]: AsyncClient<InstanceType<S["client"]>> };
 
 export type ServiceAddresses = Record<ServiceName, string>;
 
@@ -11,10 +11,10 @@ export interface ConnectedServices {
   close(): void;
 }
 
-/** One reused channel per registered service. */
+/** One reused channel per service with a gRPC API. */
 export const connectServices = (addresses: ServiceAddresses, options: GrpcClientOptions = {}): ConnectedServices => {
   // The loop cannot keep each entry's own client type; ServiceClients states it per name.
-  const handles = (SERVICES as readonly ServiceEntry[]).map((s) => ({
+  const handles = (CALLABLE_SERVICES as ReadonlyArray<{ name: string; client: ServiceClientClass }>).map((s) => ({
     name: s.name,
     handle: createGrpcClient<object>(s.client, addresses[s.name as ServiceName], options),
   }));

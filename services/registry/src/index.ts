@@ -1,4 +1,5 @@
 export * from "./clients";
+export * from "./modules";
 export * from "./names";
 export * from "./services";
 export * from "./settings";

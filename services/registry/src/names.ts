@@ -15,3 +15,7 @@ export const packageDir = (module: string): string => {
   if (!m) throw new Error(`${module} is not an @earshot/<dir> workspace package`);
   return `services/${m[1]}`;
 };
+
+/** `EARSHOT_ENCRYPTION_KEY` → `encryptionKey`: the chart value of a setting a deployment must give. */
+export const settingValuesKey = (setting: string): string =>
+  setting.replace(/^EARSHOT_/, "").toLowerCase().replace(/_(\w)/g, (_, c: string) => c.toUpperCase());

@@ -1,10 +1,11 @@
 import { accountV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
-// The one list of Earshot's gRPC services. Everything that must know every service is derived from it:
-// the edge's typed clients and <NAME>_GRPC_ADDR settings, the services the all-in-one hosts, the test
+// The one list of Earshot's services. Everything that must know every service is derived from it: the
+// edge's typed clients and <NAME>_GRPC_ADDR settings, the services the all-in-one hosts, the test
 // harness's clients, and the deployment files (npm run sync-services writes them; a test fails when
-// they are out of date). A new service is one entry here.
+// they are out of date). A new service is one entry here; what else a host must know (its settings, the
+// topics it consumes) its ServiceModule declares, and its subpath exports its package.json.
 
 /** How a deployable runs in Kubernetes; defaults fill what an entry leaves out. */
 export interface DeployableSpec {
@@ -29,7 +30,11 @@ export interface ServiceEntry {
   name: string;
   /** The protobuf package its contract lives in (`proto/earshot/<domain>/v1/`). */
   protoPackage: string;
-  client: ServiceClientClass;
+  /**
+   * Its gRPC client, when it serves a gRPC API. A pure event consumer has none: the edge gets no client
+   * and no <NAME>_GRPC_ADDR for it, and its server answers only gRPC health (the probes').
+   */
+  client?: ServiceClientClass;
   /** The workspace package (`services/<dir>`) exporting `<name>Service`, its ServiceModule. */
   module: string;
   deployable?: Partial<DeployableSpec>;
@@ -50,7 +55,16 @@ export const SERVICES = [
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];
-export type ServiceName = RegisteredService["name"];
+/** The registered services with a gRPC API: those the edge and the other services can call. */
+export type CallableService = Extract<RegisteredService, { client: ServiceClientClass }>;
+export type ServiceName = CallableService["name"];
+
+const isCallable = <S extends ServiceEntry>(s: S): s is S & { client: ServiceClientClass } => s.client !== undefined;
+
+/** The services with a gRPC API, in registry order. */
+export const callableServices = <S extends ServiceEntry>(services: readonly S[]): Array<S & { client: ServiceClientClass }> => services.filter(isCallable);
+
+export const CALLABLE_SERVICES: readonly CallableService[] = callableServices(SERVICES as readonly RegisteredService[]) as CallableService[];
 
 /** The HTTP edge's deployables: one package (`services/edge`), two surfaces. */
 export const EDGE_DEPLOYABLES = [
@@ -81,12 +95,14 @@ const HTTP_DEFAULTS: Omit<DeployableSpec, "entry"> = {
 export interface Deployable extends DeployableSpec {
   name: string;
   protocol: "grpc" | "http";
+  /** A gRPC service others call (its <NAME>_GRPC_ADDR is published); false for a consumer-only one and the edge. */
+  callable: boolean;
   /** The workspace package that holds its entry. */
   module: string;
 }
 
 /** Every deployable, gRPC services first, in registry order. */
 export const deployables = (services: readonly ServiceEntry[] = SERVICES): Deployable[] => [
-  ...services.map((s) => ({ ...GRPC_DEFAULTS, ...s.deployable, name: s.name, protocol: "grpc" as const, module: s.module })),
-  ...EDGE_DEPLOYABLES.map((d) => ({ ...HTTP_DEFAULTS, ...d, protocol: "http" as const, module: EDGE_PACKAGE })),
+  ...services.map((s) => ({ ...GRPC_DEFAULTS, ...s.deployable, name: s.name, protocol: "grpc" as const, callable: s.client !== undefined, module: s.module })),
+  ...EDGE_DEPLOYABLES.map((d) => ({ ...HTTP_DEFAULTS, ...d, protocol: "http" as const, callable: false, module: EDGE_PACKAGE })),
 ];

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { SERVICES } from "@earshot/registry";
+import { CALLABLE_SERVICES } from "@earshot/registry";
 import { type Harness, startHarness } from "./harness";
 
 // What the public port shows: readiness as a bare status, no metrics, a locked-down reference page,
@@ -39,7 +39,7 @@ describe("health and metrics", () => {
     expect(await metrics.text()).toContain("earshot_http_request_duration_seconds");
     const ready = (await (await fetch(`${adminUrl}/readyz`)).json()) as { status: string; services: Array<{ name: string; address: string; status: string }> };
     expect(ready.status).toBe("ready");
-    expect(ready.services.map((s) => s.name).sort()).toEqual(SERVICES.map((s) => s.name).sort());
+    expect(ready.services.map((s) => s.name).sort()).toEqual(CALLABLE_SERVICES.map((s) => s.name).sort());
     for (const s of ready.services) expect(s).toMatchObject({ address: expect.stringMatching(/^127\.0\.0\.1:\d+$/), status: "SERVING" });
   });
 });

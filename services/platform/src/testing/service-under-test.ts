@@ -32,6 +32,10 @@ export const hostServiceForTest = async (module: ServiceModule, options: { bus?:
     logger,
     mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
     ...(options.clock ? { clock: options.clock } : {}),
+  }).catch(async (err: unknown) => {
+    if (!options.bus) await bus.close();
+    await tmp.cleanup();
+    throw err;
   });
   return {
     address: hosted.address,

@@ -1,9 +1,12 @@
-import { camelName, grpcAddrVar } from "../names";
+import type { DeclaredSetting } from "@earshot/platform";
+import { camelName, grpcAddrVar, settingValuesKey } from "../names";
 import type { Deployable } from "../services";
+import { commentLines, optionalSecrets, plainSettings, requiredSecrets } from "./settings";
 
-// The per-service parts of charts/earshot, derived from the registry's deployables: one thin template
-// per deployable, its values block and schema entry, and the <NAME>_GRPC_ADDR lines of the ConfigMap.
-// The shared templates (_helpers.tpl, secret.yaml) stay by hand.
+// The per-service parts of charts/earshot, derived from the registry's deployables and the settings the
+// services' modules declare: one thin template per deployable, its values block and schema entry, the
+// <NAME>_GRPC_ADDR lines of the ConfigMap, and the services' settings in the values, the schema, the
+// ConfigMap and the Secret. The shared templates (_helpers.tpl) stay by hand.
 
 export const CHART_DIR = "charts/earshot";
 
@@ -35,9 +38,12 @@ data:
   EARSHOT_PUBLIC_URL: {{ . | quote }}
   {{- end }}
   EARSHOT_TRUST_PROXY: {{ .Values.global.trustProxy | quote }}
-  # <NAME>_GRPC_ADDR for every gRPC service: the edge (and services calling each other) dial these.
+  {{- range $name, $value := .Values.global.settings }}
+  {{ $name }}: {{ $value | quote }}
+  {{- end }}
+  # <NAME>_GRPC_ADDR for every service with a gRPC API: the edge (and services calling each other) dial these.
 ${ds
-  .filter((d) => d.protocol === "grpc")
+  .filter((d) => d.callable)
   .map((d) => `  ${grpcAddrVar(d.name)}: {{ printf "${d.name}:%v" .Values.${camelName(d.name)}.port | quote }}\n`)
   .join("")}`;
 
@@ -58,7 +64,14 @@ const block = (d: Deployable): string => `${camelName(d.name)}:
     minAvailable: ${d.podDisruptionBudget.minAvailable}
 `;
 
-export const renderValues = (ds: readonly Deployable[]): string => `${yamlHeader("a block per deployable, defaults from the registry.")}image:
+const names = (settings: readonly DeclaredSetting[]) => settings.map((s) => s.name).join(", ");
+
+const requiredSecretValues = (settings: readonly DeclaredSetting[]): string =>
+  requiredSecrets(settings)
+    .map((s) => `${commentLines(`${s.name} (${s.owner}): ${s.secret?.note ?? ""} Required unless existingSecret is set.`, "  ")}  ${settingValuesKey(s.name)}: ""\n`)
+    .join("");
+
+export const renderValues = (ds: readonly Deployable[], settings: readonly DeclaredSetting[]): string => `${yamlHeader("a block per deployable, defaults from the registry.")}image:
   repository: earshot
   tag: latest
   pullPolicy: IfNotPresent
@@ -66,16 +79,9 @@ export const renderValues = (ds: readonly Deployable[]): string => `${yamlHeader
 global:
   # MongoDB connection string (a replica set: outbox writes use transactions). Ignored when existingSecret is set.
   mongoUrl: ""
-  # A Secret holding MONGO_URL, EARSHOT_ENCRYPTION_KEY (and optionally EARSHOT_SMTP_URL and the provider
-  # credentials) instead of the values here.
-  existingSecret: ""
-  # EARSHOT_ENCRYPTION_KEY: 32 random bytes as 64 hex digits (openssl rand -hex 32), encrypting stored provider
-  # tokens. Required unless existingSecret is set; keep it: tokens sealed with a lost key must be authorized again.
-  encryptionKey: ""
-  # Provider credentials by setting name (README "Sources"); platforms left empty are not polled. E.g.
-  # EARSHOT_X_BEARER_TOKEN, EARSHOT_REDDIT_CLIENT_ID, EARSHOT_REDDIT_CLIENT_SECRET, EARSHOT_YOUTUBE_API_KEY,
-  # EARSHOT_LINKEDIN_CLIENT_ID, EARSHOT_LINKEDIN_CLIENT_SECRET.
-  providers: {}
+${commentLines(`A Secret holding MONGO_URL, ${requiredSecrets(settings).map((s) => `${s.name}, `).join("")}and optionally EARSHOT_SMTP_URL and the services' other secret settings, instead of the values here.`, "  ")}  existingSecret: ""
+${requiredSecretValues(settings)}${commentLines(`The services' other secret settings, by name, into the Secret; those left empty are left out: ${names(optionalSecrets(settings))}.`, "  ")}  secrets: {}
+${commentLines(`The services' other settings, by name, into the ConfigMap; each has its default otherwise: ${names(plainSettings(settings))}.`, "  ")}  settings: {}
   # Kafka brokers: "kafka-0:9092,kafka-1:9092" or a list. Required.
   # With --set, escape commas ('kafka-0:9092\\,kafka-1:9092') or pass a list ('{kafka-0:9092,kafka-1:9092}').
   kafkaBrokers: ""
@@ -153,21 +159,23 @@ const image = {
   },
 };
 
-const global = {
+/** A map of settings by name: only the declared names, each with a value of the given types. */
+const settingsMap = (description: string, settings: readonly DeclaredSetting[], type: string | string[]) => ({
+  type: "object",
+  description,
+  additionalProperties: false,
+  properties: Object.fromEntries(settings.map((s) => [s.name, { type, description: `Declared by ${s.owner}.` }])),
+});
+
+const global = (settings: readonly DeclaredSetting[]) => ({
   type: "object",
   additionalProperties: false,
   properties: {
     mongoUrl: { type: "string" },
     existingSecret: { type: "string" },
-    encryptionKey: { type: "string", description: "EARSHOT_ENCRYPTION_KEY: 64 hex digits." },
-    providers: {
-      type: "object",
-      description: "Provider credentials by setting name.",
-      propertyNames: {
-        enum: ["EARSHOT_X_BEARER_TOKEN", "EARSHOT_REDDIT_CLIENT_ID", "EARSHOT_REDDIT_CLIENT_SECRET", "EARSHOT_REDDIT_USER_AGENT", "EARSHOT_YOUTUBE_API_KEY", "EARSHOT_LINKEDIN_CLIENT_ID", "EARSHOT_LINKEDIN_CLIENT_SECRET"],
-      },
-      additionalProperties: { type: "string" },
-    },
+    ...Object.fromEntries(requiredSecrets(settings).map((s) => [settingValuesKey(s.name), { type: "string", description: `${s.name} (${s.owner}): ${s.secret?.note ?? ""}`.trim() }])),
+    secrets: settingsMap("The services' other secret settings, by name, into the Secret.", optionalSecrets(settings), "string"),
+    settings: settingsMap("The services' other settings, by name, into the ConfigMap.", plainSettings(settings), ["string", "number", "boolean"]),
     kafkaBrokers: {
       description: "KAFKA_BROKERS: host:port, comma-separated, or a list of them.",
       anyOf: [{ type: "string" }, { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }],
@@ -181,9 +189,9 @@ const global = {
     metricsPort: { type: "integer", minimum: 1, maximum: 65535 },
     oauthSigningKeysSecret: { type: "string", minLength: 1 },
   },
-};
+});
 
-export const renderValuesSchema = (ds: readonly Deployable[]): string =>
+export const renderValuesSchema = (ds: readonly Deployable[], settings: readonly DeclaredSetting[]): string =>
   `${JSON.stringify(
     {
       $schema: "http://json-schema.org/draft-07/schema#",
@@ -195,10 +203,39 @@ export const renderValuesSchema = (ds: readonly Deployable[]): string =>
       definitions: { resources, component },
       properties: {
         image,
-        global,
+        global: global(settings),
         ...Object.fromEntries(ds.map((d) => [camelName(d.name), { $ref: "#/definitions/component" }])),
       },
     },
     null,
     2,
   )}\n`;
+
+/** The chart's Secret: the shared secrets, each one a deployment must set, and the other ones given. */
+export const renderChartSecret = (settings: readonly DeclaredSetting[]): string => `${tplHeader}{{- if not .Values.global.existingSecret }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ include "earshot.secretName" . }}
+  labels:
+    app.kubernetes.io/part-of: earshot
+    app.kubernetes.io/instance: {{ .Release.Name }}
+    app.kubernetes.io/managed-by: {{ .Release.Service }}
+type: Opaque
+stringData:
+  MONGO_URL: {{ required "global.mongoUrl (or global.existingSecret) is required" .Values.global.mongoUrl | quote }}
+  {{- with .Values.global.smtpUrl }}
+  EARSHOT_SMTP_URL: {{ . | quote }}
+  {{- end }}
+${requiredSecrets(settings)
+  .map((s) => {
+    const key = settingValuesKey(s.name);
+    return `  ${s.name}: {{ required "global.${key} (or global.existingSecret) is required" .Values.global.${key} | quote }}\n`;
+  })
+  .join("")}  {{- range $name, $value := .Values.global.secrets }}
+  {{- if $value }}
+  {{ $name }}: {{ $value | quote }}
+  {{- end }}
+  {{- end }}
+{{- end }}
+`;

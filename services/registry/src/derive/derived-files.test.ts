@@ -1,15 +1,32 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { declaredSettings, secret } from "@earshot/platform";
 import Ajv from "ajv";
 import yaml from "js-yaml";
+import { z } from "zod";
 import { grpcAddrVar } from "../names";
 import { deployables, SERVICES, type ServiceEntry } from "../services";
-import { CHART_DIR, renderChartConfigMap, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
+import { CHART_DIR, renderChartConfigMap, renderChartSecret, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
 import { derivedFiles, HAND_WRITTEN } from "./derived-files";
-import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderKustomization } from "./k8s";
+import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderK8sSecret, renderKustomization } from "./k8s";
+import { declaredServiceSettings } from "./settings";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { workspaceEntryPoints } = require("../../../platform/src/testing/workspace-sources") as {
+  workspaceEntryPoints: (root: string) => Array<{ specifier: string; source: string }>;
+};
 import { renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
 
 const root = resolve(__dirname, "../../../..");
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = Record<string, any>;
+const registered = declaredServiceSettings();
+const mapper = Object.entries((require(join(root, "jest.config.js")) as { moduleNameMapper: Record<string, string> }).moduleNameMapper); // eslint-disable-line @typescript-eslint/no-require-imports
+/** Where jest resolves a specifier, or undefined. */
+const mapped = (specifier: string): string | undefined => {
+  const hit = mapper.find(([pattern]) => new RegExp(pattern).test(specifier));
+  return hit && specifier.replace(new RegExp(hit[0]), hit[1]).replace("<rootDir>", root);
+};
+const validatorOf = (schemaText: string) => new Ajv({ strict: true, allowUnionTypes: true }).compile(JSON.parse(schemaText));
 
 describe("files derived from the service registry", () => {
   it("the checked-in workspace and deployment files are those the registry derives (npm run sync-services)", async () => {
@@ -51,12 +68,52 @@ describe("files derived from the service registry", () => {
 
     expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "alert" "values" .Values.alert "protocol" "grpc")');
     expect(renderChartConfigMap(ds)).toContain('ALERT_GRPC_ADDR: {{ printf "alert:%v" .Values.alert.port | quote }}');
-    const values = yaml.load(renderValues(ds)) as Record<string, unknown>;
+    const values = yaml.load(renderValues(ds, registered)) as Record<string, unknown>;
     expect(values.alert).toMatchObject({ enabled: true, port: 50051 });
-    const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(JSON.parse(renderValuesSchema(ds)));
+    const validate = validatorOf(renderValuesSchema(ds, registered));
     expect(validate(values)).toBe(true);
     const { alert: _dropped, ...withoutBlock } = values;
     expect(validate(withoutBlock)).toBe(false);
+  });
+
+  it("a new service's declared settings reach the chart's values, schema, Secret and ConfigMap, and the example Secret", () => {
+    const alertSettings = {
+      EARSHOT_ALERT_SIGNING_KEY: secret(z.string().optional(), { requiredWhenDeployed: true, note: "Signs alert links." }),
+      EARSHOT_ALERT_SMTP_PASSWORD: secret(z.string().optional()),
+      EARSHOT_ALERT_BATCH: z.coerce.number().default(10),
+    };
+    const settings = [...registered, ...declaredSettings([{ owner: "alert", shape: alertSettings }])];
+    const ds = deployables();
+
+    const values = yaml.load(renderValues(ds, settings)) as Doc;
+    expect(values.global).toMatchObject({ alertSigningKey: "", secrets: {}, settings: {} });
+    const validate = validatorOf(renderValuesSchema(ds, settings));
+    const withGlobal = (global: Doc) => ({ ...values, global: { ...values.global, ...global } });
+    expect(validate(withGlobal({ secrets: { EARSHOT_ALERT_SMTP_PASSWORD: "pw" }, settings: { EARSHOT_ALERT_BATCH: 50 } }))).toBe(true);
+    // Only declared names, each in its own map: a typo or a secret among the plain settings fails the install.
+    expect(validate(withGlobal({ secrets: { EARSHOT_ALERT_SMTP_PASSWROD: "pw" } }))).toBe(false);
+    expect(validate(withGlobal({ settings: { EARSHOT_ALERT_SMTP_PASSWORD: "pw" } }))).toBe(false);
+    expect(validate(withGlobal({ secrets: { EARSHOT_ALERT_BATCH: "50" } }))).toBe(false);
+
+    expect(renderChartSecret(settings)).toContain(
+      'EARSHOT_ALERT_SIGNING_KEY: {{ required "global.alertSigningKey (or global.existingSecret) is required" .Values.global.alertSigningKey | quote }}',
+    );
+    expect(renderChartConfigMap(ds)).toContain("range $name, $value := .Values.global.settings");
+    const example = renderK8sSecret(settings);
+    expect((yaml.load(example) as Doc).stringData).toMatchObject({ EARSHOT_ALERT_SIGNING_KEY: "REPLACE_ME", EARSHOT_ENCRYPTION_KEY: "REPLACE_ME" });
+    expect(example).toContain("  # EARSHOT_ALERT_SMTP_PASSWORD: REPLACE_ME\n");
+    expect(example).not.toContain("EARSHOT_ALERT_BATCH");
+  });
+
+  it("a consumer-only entry (no client) is deployed with gRPC health probes but gets no <NAME>_GRPC_ADDR", () => {
+    const delivery: ServiceEntry = { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery" };
+    const ds = deployables([...SERVICES, delivery]);
+    const added = ds.find((d) => d.name === "delivery")!;
+    expect(added).toMatchObject({ protocol: "grpc", callable: false });
+    const manifest = yaml.loadAll(renderK8sDeployable(added)) as Doc[];
+    expect(manifest[0]!.spec.template.spec.containers[0].readinessProbe).toMatchObject({ grpc: { port: 50051 } });
+    expect((yaml.load(renderK8sConfigMap(ds)) as Doc).data).not.toHaveProperty(grpcAddrVar("delivery"));
+    expect(renderChartConfigMap(ds)).not.toContain(grpcAddrVar("delivery"));
   });
 });
 
@@ -65,25 +122,33 @@ describe("the service registry", () => {
     const names = SERVICES.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(deployables().map((d) => d.name)).size).toBe(deployables().length);
-    for (const s of SERVICES) {
+    for (const s of SERVICES as readonly ServiceEntry[]) {
       expect(s.name).toMatch(/^[a-z][a-z0-9-]*$/);
       expect(s.protoPackage).toBe(`earshot.${s.name.replace(/-/g, "_")}.v1`);
-      expect((s.client as unknown as { serviceName: string }).serviceName.startsWith(`${s.protoPackage}.`)).toBe(true);
+      if (s.client) expect((s.client as unknown as { serviceName: string }).serviceName.startsWith(`${s.protoPackage}.`)).toBe(true);
       expect(existsSync(join(root, "proto", ...s.protoPackage.split(".")))).toBe(true);
       expect(s.module).toBe(`@earshot/${s.name}`);
     }
   });
 
-  it("every registered package resolves, under jest as under node, to its own sources", () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mapper = Object.entries((require(join(root, "jest.config.js")) as { moduleNameMapper: Record<string, string> }).moduleNameMapper);
+  it("every registered package's entry point resolves, under jest as under node, to its own sources", () => {
     for (const s of SERVICES) {
-      const mapped = mapper.find(([pattern]) => new RegExp(pattern).test(s.module));
-      expect(mapped).toBeDefined();
-      const target = s.module.replace(new RegExp(mapped![0]), mapped![1]).replace("<rootDir>", root);
-      expect(target).toBe(join(root, "services", s.name, "src", "index.ts"));
-      expect(existsSync(target)).toBe(true);
+      expect(mapped(s.module)).toBe(join(root, "services", s.name, "src", "index.ts"));
       expect(JSON.parse(readFileSync(join(root, "services", s.name, "package.json"), "utf8")).name).toBe(s.module);
     }
+  });
+});
+
+describe("the jest module mappings", () => {
+  it("map every entry point a workspace package.json exports to the source its dist file is compiled from", () => {
+    const points = workspaceEntryPoints(root);
+    for (const p of points) {
+      expect(mapped(p.specifier)).toBe(join(root, p.source));
+      expect(existsSync(join(root, p.source))).toBe(true);
+    }
+    expect(points.map((p) => p.specifier)).toEqual(
+      expect.arrayContaining(["@earshot/proto", "@earshot/platform/core", "@earshot/platform/testing", "@earshot/keyword/matcher", "@earshot/account/scopes", "@earshot/project/fields"]),
+    );
+    expect(mapped("@earshot/mention/post")).toBe(join(root, "services/mention/src/domain/ingest-post.ts"));
   });
 });

@@ -1,13 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { DeclaredSetting } from "@earshot/platform";
 import { packageDir } from "../names";
 import { deployables, EDGE_PACKAGE, SERVICES, type ServiceEntry } from "../services";
-import { CHART_DIR, renderChartConfigMap, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
-import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderKustomization } from "./k8s";
+import { CHART_DIR, renderChartConfigMap, renderChartSecret, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
+import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderK8sSecret, renderKustomization } from "./k8s";
+import { declaredServiceSettings } from "./settings";
 import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
 
-// Every file derived from the registry, with the content it must have. `npm run sync-services` writes
-// them; derived-files.test.ts fails while a checked-in one differs.
+// Every file derived from the registry (and from what its services' modules declare), with the content
+// it must have. `npm run sync-services` writes them; derived-files.test.ts fails while a checked-in one
+// differs.
 
 export interface DerivedFile {
   /** Relative to the repository root. */
@@ -17,7 +20,11 @@ export interface DerivedFile {
 
 const readJson = async (root: string, path: string) => JSON.parse(await readFile(join(root, path), "utf8")) as Record<string, unknown>;
 
-export const derivedFiles = async (root: string, services: readonly ServiceEntry[] = SERVICES): Promise<DerivedFile[]> => {
+export const derivedFiles = async (
+  root: string,
+  services: readonly ServiceEntry[] = SERVICES,
+  settings: readonly DeclaredSetting[] = declaredServiceSettings(services),
+): Promise<DerivedFile[]> => {
   const ds = deployables(services);
   const allInOne = "services/all-in-one/package.json";
   const version = String((await readJson(root, allInOne)).version);
@@ -35,13 +42,15 @@ export const derivedFiles = async (root: string, services: readonly ServiceEntry
     ...ds.map((d) => ({ path: `${K8S_DIR}/${d.name}.yaml`, content: renderK8sDeployable(d) })),
     { path: `${K8S_DIR}/kustomization.yaml`, content: renderKustomization(ds) },
     { path: `${K8S_DIR}/configmap.yaml`, content: renderK8sConfigMap(ds) },
+    { path: `${K8S_DIR}/secret.yaml`, content: renderK8sSecret(settings) },
     ...ds.map((d) => ({ path: `${CHART_DIR}/templates/${d.name}.yaml`, content: renderChartTemplate(d) })),
     { path: `${CHART_DIR}/templates/configmap.yaml`, content: renderChartConfigMap(ds) },
-    { path: `${CHART_DIR}/values.yaml`, content: renderValues(ds) },
-    { path: `${CHART_DIR}/values.schema.json`, content: renderValuesSchema(ds) },
+    { path: `${CHART_DIR}/templates/secret.yaml`, content: renderChartSecret(settings) },
+    { path: `${CHART_DIR}/values.yaml`, content: renderValues(ds, settings) },
+    { path: `${CHART_DIR}/values.schema.json`, content: renderValuesSchema(ds, settings) },
   ];
 };
 
 /** Files in the derived directories that no deployable accounts for (a removed service's manifest). */
-export const HAND_WRITTEN = [`${K8S_DIR}/secret.yaml`, `${CHART_DIR}/templates/_helpers.tpl`, `${CHART_DIR}/templates/secret.yaml`];
+export const HAND_WRITTEN = [`${CHART_DIR}/templates/_helpers.tpl`];
 

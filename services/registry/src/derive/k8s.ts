@@ -1,7 +1,10 @@
+import type { DeclaredSetting } from "@earshot/platform";
 import { grpcAddrVar } from "../names";
 import type { Deployable } from "../services";
+import { commentLines, optionalSecrets, requiredSecrets } from "./settings";
 
-// The kustomize base in deploy/k8s, derived from the registry's deployables (secret.yaml stays by hand).
+// The kustomize base in deploy/k8s, derived from the registry's deployables and, for the example Secret,
+// from the secret settings the services' modules declare.
 
 export const K8S_DIR = "deploy/k8s";
 /** The metrics port of the HTTP edge (EARSHOT_METRICS_PORT); never part of a Service. */
@@ -151,8 +154,31 @@ data:
   # per-address limits rely on: one hop, the ingress controller. Set it to your ingress's hops or
   # addresses; with none ("none"), clients must reach the gateways directly.
   EARSHOT_TRUST_PROXY: "1"
-  # <NAME>_GRPC_ADDR for every gRPC deployable (its Service name and port): the edge dials these.
+  # <NAME>_GRPC_ADDR for every service with a gRPC API (its Service name and port): the edge dials these.
 ${ds
-  .filter((d) => d.protocol === "grpc")
+  .filter((d) => d.callable)
   .map((d) => `  ${grpcAddrVar(d.name)}: ${d.name}:${d.port}\n`)
+  .join("")}`;
+
+const byOwner = (settings: readonly DeclaredSetting[]): Array<[string, DeclaredSetting[]]> => {
+  const groups = new Map<string, DeclaredSetting[]>();
+  for (const s of settings) groups.set(s.owner, [...(groups.get(s.owner) ?? []), s]);
+  return [...groups];
+};
+
+export const renderK8sSecret = (settings: readonly DeclaredSetting[]): string => `${header("its services' secrets follow their modules' settings.")}# EXAMPLE VALUES: REPLACE every REPLACE_ME before applying, or manage the \`earshot-secrets\` Secret with
+# your secret store (sealed-secrets, external-secrets, ...) and drop this file from kustomization.yaml.
+apiVersion: v1
+kind: Secret
+metadata:
+  name: earshot-secrets
+type: Opaque
+stringData:
+  # A replica set: the outbox writes in transactions.
+  MONGO_URL: mongodb://earshot:REPLACE_ME@mongo-0.mongo,mongo-1.mongo,mongo-2.mongo/?replicaSet=rs0
+  EARSHOT_SMTP_URL: smtps://earshot:REPLACE_ME@smtp.example.com:465
+${requiredSecrets(settings)
+  .map((s) => `${commentLines(`${s.owner}: ${s.secret?.note ?? ""}`, "  ")}  ${s.name}: REPLACE_ME\n`)
+  .join("")}${byOwner(optionalSecrets(settings))
+  .map(([owner, secrets]) => `  # Secrets of ${owner}: uncomment those you use.\n${secrets.map((s) => `  # ${s.name}: REPLACE_ME\n`).join("")}`)
   .join("")}`;

@@ -1,7 +1,8 @@
-import { moduleExportName, SERVICES } from "@earshot/registry";
-import { loadServiceModule, serviceModules } from "../src/service-modules";
+import { loadServiceModule, serviceModules } from "./modules";
+import { moduleExportName } from "./names";
+import { SERVICES } from "./services";
 
-describe("the services the all-in-one hosts", () => {
+describe("the service modules the registry names (the all-in-one hosts them)", () => {
   it("are every registered service, in registry order, each its package's <name>Service module", () => {
     const modules = serviceModules();
     expect(modules.map((m) => m.name)).toEqual(SERVICES.map((s) => s.name));
