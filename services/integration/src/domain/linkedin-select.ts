@@ -1,9 +1,9 @@
 import { conflict, validationFailed, withVersionRetry } from "@earshot/platform/core";
-import type { Caller, IntegrationDeps } from "../domain/deps";
-import { reconcileProject } from "../domain/pollers";
-import { commitConnection } from "./connection-writes";
-import { accessAsOwner, type LinkedinView, viewOf } from "./get";
-import { linkedinEvent } from "./linkedin-events";
+import type { Caller, IntegrationDeps } from "./deps";
+import { reconcileProject } from "./pollers";
+import { commitConnection } from "./linkedin-connection-writes";
+import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
+import { linkedinEvent } from "../linkedin-events";
 
 // The owner chooses which of the authorizing member's Pages the project collects from. Choosing the Page
 // already chosen changes nothing and emits nothing; any other choice connects (event) and lets the
