@@ -1,4 +1,4 @@
-import { textField } from "@earshot/platform";
+import { LINKEDIN_STATUSES, linkedinFields } from "@earshot/integration/fields";
 import type { integrationV1 } from "@earshot/proto";
 import { z } from "zod";
 import { defineOperation } from "../operation";
@@ -21,7 +21,7 @@ export const linkedinIntegrationSchema = z
   .object({
     projectId: z.string(),
     status: z
-      .enum(["disconnected", "pending_page", "connected", "reauthorization_required"])
+      .enum(LINKEDIN_STATUSES)
       .describe(
         "pending_page: authorized, choose a Page with select_linkedin_page; connected: the Page is collected; reauthorization_required: LinkedIn no longer accepts the authorization (expired or revoked), connect again with get_linkedin_connect_url.",
       ),
@@ -114,7 +114,7 @@ export const linkedinOperations = [
     output: linkedinIntegrationSchema,
     input: {
       body: z
-        .object({ projectId, organizationUrn: textField({ min: 1, max: 200, maxBytes: 200 }).describe("One of the integration's pages, e.g. urn:li:organization:2414183.") })
+        .object({ projectId, organizationUrn: linkedinFields.organizationUrn })
         .strict(),
     },
     successStatus: 200,
