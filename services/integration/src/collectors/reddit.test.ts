@@ -1,5 +1,5 @@
 import { ProviderMalformed, ProviderRateLimited, ProviderRejected } from "./provider-errors";
-import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS, TEST_NOW } from "./query-test-kit";
+import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS, TEST_NOW } from "./query-test-support";
 import { postProblems } from "./post-problems";
 import { createRedditCollector } from "./reddit";
 

@@ -1,5 +1,5 @@
 import { ProviderMalformed, ProviderRateLimited, ProviderUnavailable } from "./provider-errors";
-import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS } from "./query-test-kit";
+import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS } from "./query-test-support";
 import { postProblems } from "./post-problems";
 import { createXCollector, xTime } from "./x";
 

@@ -1,5 +1,5 @@
 import { compileMatcher } from "./index";
-import { keyword, post, readHits } from "./matcher-fixtures";
+import { keyword, post, readHits } from "./matcher-test-support";
 import { referenceMatch } from "./reference";
 import type { MatchablePost, MatcherKeyword } from "./types";
 

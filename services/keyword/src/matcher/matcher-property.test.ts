@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { compileMatcher } from "./index";
-import { ALL_SOURCES } from "./matcher-fixtures";
+import { ALL_SOURCES } from "./matcher-test-support";
 import { referenceMatch } from "./reference";
 import type { MatchablePost, MatcherKeyword } from "./types";
 

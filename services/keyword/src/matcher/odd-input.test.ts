@@ -1,5 +1,5 @@
 import { compileMatcher } from "./index";
-import { keyword, post } from "./matcher-fixtures";
+import { keyword, post } from "./matcher-test-support";
 import { referenceMatch } from "./reference";
 
 // Inputs come from a validated service, but the matcher must still never throw or spin on odd ones.

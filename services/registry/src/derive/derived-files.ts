@@ -4,7 +4,7 @@ import { packageDir } from "../names";
 import { deployables, EDGE_PACKAGE, SERVICES, type ServiceEntry } from "../services";
 import { CHART_DIR, renderChartConfigMap, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
 import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderKustomization } from "./k8s";
-import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
+import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, renderTestTsconfig, TEST_TSCONFIG, withDeployables, withServiceDependencies } from "./workspace";
 
 // Every file derived from the registry, with the content it must have. `npm run sync-services` writes
 // them; derived-files.test.ts fails while a checked-in one differs.
@@ -24,6 +24,7 @@ export const derivedFiles = async (root: string, services: readonly ServiceEntry
   const packages = [...new Set([...services.map((s) => s.module), EDGE_PACKAGE])];
   return [
     { path: "tsconfig.json", content: renderRootTsconfig(services) },
+    { path: TEST_TSCONFIG, content: renderTestTsconfig(services) },
     { path: "services/all-in-one/tsconfig.json", content: renderAllInOneTsconfig(services) },
     { path: allInOne, content: packageJsonText(withServiceDependencies(await readJson(root, allInOne), services, version)) },
     ...(await Promise.all(
