@@ -3,7 +3,7 @@ import { type RunningSimulators, startSimulators, youtubeCommentId, youtubeVideo
 import { integrationSettingsOf } from "../config";
 import type { CollectKeyword, PollInput, QuotaLedger } from "./collector";
 import { ProviderRateLimited, QuotaExhausted } from "./provider-errors";
-import { postProblems } from "./post-problems";
+import { postProblems } from "./post-check-test-support";
 import { ProviderHttp } from "./provider-http";
 import { createYoutubeCollector, type YoutubeCollectorOptions } from "./youtube";
 import { buildYoutubeQueries, MAX_YOUTUBE_Q } from "./youtube-query";
