@@ -8,6 +8,33 @@ import tseslint from "typescript-eslint";
 const DOMAIN_MESSAGE = "Domain code imports only @earshot/platform/core from the platform, and no driver or transport.";
 const FORBIDDEN_IN_DOMAIN = ["mongodb", "@seald-io/nedb", "kafkajs", "express", "@earshot/proto", "nodemailer", "@earshot/platform"];
 
+// Test code (tests and the `test-support` helpers only tests import) is left out of every package's build
+// (`TEST_SOURCES`, services/registry/src/derive/workspace.ts): nothing that ships may import it.
+const TEST_FILES = ["**/*.test.ts", "**/test-support.ts", "**/*-test-support.ts"];
+const TEST_CODE = { group: ["**/*.test", "**/test-support", "**/*-test-support"], message: "Only tests import test code: it is not part of the build." };
+
+const domainImports = (...more) => [
+  "error",
+  {
+    paths: FORBIDDEN_IN_DOMAIN.map((name) => ({ name, message: DOMAIN_MESSAGE })),
+    patterns: [
+      {
+        group: [
+          "@earshot/platform/*",
+          "!@earshot/platform/core",
+          "@grpc/*",
+          "@modelcontextprotocol/*",
+          ...FORBIDDEN_IN_DOMAIN.filter((name) => name !== "@earshot/platform").map((name) => `${name}/*`),
+          // A relative path into the platform's sources would go around its entry points.
+          "**/platform/src/**",
+        ],
+        message: DOMAIN_MESSAGE,
+      },
+      ...more,
+    ],
+  },
+];
+
 export default defineConfig(
   { ignores: ["**/node_modules/", "**/dist/", "proto/src/", "coverage/", "bench/results/", ".data/"] },
   {
@@ -67,28 +94,10 @@ export default defineConfig(
     },
   },
   {
-    files: ["services/*/src/domain/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: FORBIDDEN_IN_DOMAIN.map((name) => ({ name, message: DOMAIN_MESSAGE })),
-          patterns: [
-            {
-              group: [
-                "@earshot/platform/*",
-                "!@earshot/platform/core",
-                "@grpc/*",
-                "@modelcontextprotocol/*",
-                ...FORBIDDEN_IN_DOMAIN.filter((name) => name !== "@earshot/platform").map((name) => `${name}/*`),
-                // A relative path into the platform's sources would go around its entry points.
-                "**/platform/src/**",
-              ],
-              message: DOMAIN_MESSAGE,
-            },
-          ],
-        },
-      ],
-    },
+    files: ["services/*/src/**/*.ts"],
+    ignores: TEST_FILES,
+    rules: { "no-restricted-imports": ["error", { patterns: [TEST_CODE] }] },
   },
+  { files: ["services/*/src/domain/**/*.ts"], rules: { "no-restricted-imports": domainImports() } },
+  { files: ["services/*/src/domain/**/*.ts"], ignores: TEST_FILES, rules: { "no-restricted-imports": domainImports(TEST_CODE) } },
 );

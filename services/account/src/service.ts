@@ -2,6 +2,7 @@ import type { ServiceModule } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 import { accountRpc } from "./rpc/account-rpc";
 import { openAccountCollections } from "./store";
+import { wireAccount } from "./wiring";
 
 export const ACCOUNT_SERVICE_NAME = "earshot.account.v1.AccountService";
 
@@ -10,7 +11,7 @@ export const accountService: ServiceModule = {
   name: "account",
   open: async (deps) => {
     const collections = await openAccountCollections(deps.store);
-    const handlers = accountRpc({ collections, outbox: deps.outbox, clock: deps.clock });
+    const handlers = accountRpc(wireAccount({ ...deps, collections }));
     return { grpc: [{ name: ACCOUNT_SERVICE_NAME, definition: accountV1.AccountServiceService, handlers }] };
   },
 };

@@ -2,6 +2,7 @@ import { type CloudEvent, type DocumentStore, ManualClock, OUTBOX_COLLECTION, ty
 import type { AccountDeps } from "./domain/deps";
 import { createUser } from "./domain/users";
 import { openAccountCollections } from "./store";
+import { wireAccount } from "./wiring";
 
 // Test wiring for the domain verbs: an in-memory store, the real outbox and a clock the test moves.
 
@@ -17,7 +18,7 @@ export const openAccountWorld = async (): Promise<AccountWorld> => {
   const store = await openEmbeddedStore();
   // Now, not a fixed date: stores expire TTL-indexed records (idempotency effects) by the real time.
   const clock = new ManualClock(new Date());
-  const deps: AccountDeps = { collections: await openAccountCollections(store), outbox: new Outbox(store, clock, "account"), clock };
+  const deps: AccountDeps = wireAccount({ collections: await openAccountCollections(store), outbox: new Outbox(store, clock, "account"), clock });
   return {
     store,
     clock,

@@ -6,6 +6,7 @@ import { checkNewKey } from "../../account/src/domain/api-keys";
 import { checkName, checkPassword } from "../../account/src/domain/users";
 import { checkDashboardFields } from "../../project/src/domain/dashboard";
 import { checkInvitationFields, checkRoleChange } from "../../project/src/domain/members";
+import { checkPageChoice } from "../../integration/src/domain/linkedin-select";
 import { checkProjectFields, SOURCES } from "../../project/src/domain/project-rules";
 
 // The edge's request validation and the owning service's own check judge every field alike: same
@@ -97,6 +98,16 @@ describe("edge and service agree on every field", () => {
         const body = { email: address, ...(r ? { role: r } : {}) };
         expect(edgeErrors("invite_project_member", body, PROJECT_PATH)).toEqual(checkInvitationFields({ email: address, role: r }));
         if (r) expect(edgeErrors("update_project_member", { role: r }, { ...PROJECT_PATH, memberId: "mbr_1" })).toEqual(checkRoleChange(r));
+      }),
+      PROPERTY,
+    );
+  });
+
+  it("LinkedIn Page choice", () => {
+    const urn = fc.oneof(fc.integer({ min: 1 }).map((n) => `urn:li:organization:${n}`), text(200));
+    fc.assert(
+      fc.property(urn, (organizationUrn) => {
+        expect(edgeErrors("select_linkedin_page", { projectId: "prj_1", organizationUrn })).toEqual(checkPageChoice({ organizationUrn }));
       }),
       PROPERTY,
     );

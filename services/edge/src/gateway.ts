@@ -138,7 +138,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       metadataFetcher: createClientMetadataFetcher(),
       onFamilyRevoked: (family) => verifier?.forgetUser(family.userId),
     });
-    verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs });
+    verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs, now: () => clock.now().getTime() });
     const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, memberships, clock, logger: options.logger, publicUrl: url });
     const oauth = oauthRoutes({
       origins,

@@ -1,7 +1,7 @@
 import { type CloudEvent, type ServiceDeps, type Subscription, subscribeEvents } from "@earshot/platform";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
-import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./linkedin/lifecycle";
+import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 
 // What the integration service consumes, each group from the earliest retained event, each event handled
 // once: project events into the project replicas (and LinkedIn disconnection on archival), keyword

@@ -1,6 +1,7 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
 import type { Source } from "@earshot/platform/core";
 import type { CollectKeyword } from "./collectors/collector";
+import type { LinkedinStatus } from "./fields";
 
 // The integration service's documents: replicas of the projects and keywords it collects for (from the
 // project and keyword services' events), one poller per (project, source) with its lease, cursor and
@@ -65,7 +66,8 @@ export interface QuotaDoc extends Doc {
   updatedAt: Date;
 }
 
-export type LinkedinStatus = "disconnected" | "pending_page" | "connected" | "reauthorization_required";
+/** A connection's status, as the API names it (`fields.ts`). */
+export type { LinkedinStatus };
 
 export interface LinkedinPageDoc {
   organizationUrn: string;

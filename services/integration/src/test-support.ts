@@ -7,7 +7,7 @@ import type { Collector } from "./collectors/collector";
 import { integrationSettingsOf, type IntegrationSettings } from "./config";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
-import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./linkedin/lifecycle";
+import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 import { openIntegrationCollections } from "./store";
 import { wireIntegration } from "./wiring";
 

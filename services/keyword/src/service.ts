@@ -1,9 +1,9 @@
-import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents, WorkspaceGuard } from "@earshot/platform";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents } from "@earshot/platform";
 import { keywordV1 } from "@earshot/proto";
-import type { KeywordDeps } from "./domain/deps";
 import { handleProjectEvent } from "./domain/project-events";
 import { keywordRpc } from "./rpc/keyword-rpc";
 import { openKeywordCollections } from "./store";
+import { wireKeyword } from "./wiring";
 
 export const KEYWORD_SERVICE_NAME = "earshot.keyword.v1.KeywordService";
 
@@ -12,7 +12,7 @@ export const keywordService: ServiceModule = {
   consumes: ["earshot.project.v1"],
   open: async (deps) => {
     const collections = await openKeywordCollections(deps.store);
-    const domain: KeywordDeps = { collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, guard: new WorkspaceGuard(deps.store, deps.outbox, deps.clock) };
+    const domain = wireKeyword({ ...deps, collections });
     const handlers: AsyncService<keywordV1.KeywordServiceServer> = keywordRpc(domain);
     let subscription: Subscription | undefined;
     return {

@@ -9,11 +9,11 @@ import {
   Outbox,
   type OutboxRecord,
   silentLogger,
-  WorkspaceGuard,
 } from "@earshot/platform";
 import type { Caller, KeywordDeps, Membership, ProjectRole } from "./domain/deps";
 import { handleProjectEvent } from "./domain/project-events";
 import { openKeywordCollections } from "./store";
+import { wireKeyword } from "./wiring";
 
 // The domain-test world: the keyword verbs on the embedded store with the real outbox and workspace
 // guard, a ManualClock, callers built like the RPC adapter builds them, and project events fed to the
@@ -40,10 +40,7 @@ export const openKeywordWorld = async (): Promise<KeywordWorld> => {
   // Now, not a fixed date: stores expire TTL-indexed records (effects, outbox) by the real time.
   const clock = new ManualClock(new Date());
   const collections = await openKeywordCollections(store);
-  const replica = (): KeywordDeps => {
-    const outbox = new Outbox(store, clock, "keyword");
-    return { collections, outbox, clock, logger: silentLogger(), guard: new WorkspaceGuard(store, outbox, clock) };
-  };
+  const replica = (): KeywordDeps => wireKeyword({ store, collections, outbox: new Outbox(store, clock, "keyword"), clock, logger: silentLogger() });
   const deps = replica();
   await deps.outbox.ensureIndexes();
   const projectEvent = (type: string, data: Record<string, unknown>) =>

@@ -1,11 +1,10 @@
-import { type AsyncService, LabeledCounter, type ServiceModule, type Subscription } from "@earshot/platform";
+import type { AsyncService, ServiceModule, Subscription } from "@earshot/platform";
 import { mentionV1 } from "@earshot/proto";
 import { startMentionConsumers } from "./consumers";
-import type { MentionDeps } from "./domain/deps";
-import { ProjectMatchers } from "./domain/ingest-matchers";
 import { ingestRpc } from "./rpc/ingest-rpc";
 import { mentionRpc } from "./rpc/mention-rpc";
 import { openMentionCollections } from "./store";
+import { wireMention } from "./wiring";
 
 export const MENTION_SERVICE_NAME = "earshot.mention.v1.MentionService";
 
@@ -14,15 +13,7 @@ export const mentionService: ServiceModule = {
   consumes: ["earshot.project.v1", "earshot.keyword.v1", "earshot.integration.v1"],
   open: async (deps) => {
     const collections = await openMentionCollections(deps.store);
-    const domain: MentionDeps = {
-      collections,
-      outbox: deps.outbox,
-      clock: deps.clock,
-      logger: deps.logger,
-      matchers: new ProjectMatchers(),
-      // Counted in memory (no metrics endpoint serves a gRPC service); each batch's counts are logged at debug.
-      ingested: new LabeledCounter("earshot_mention_posts_total", "Posts ingested, by outcome: created, duplicate, unmatched, skipped, refused."),
-    };
+    const domain = wireMention({ ...deps, collections });
     const handlers: AsyncService<mentionV1.MentionServiceServer> = { ...ingestRpc(domain), ...mentionRpc(domain) };
     let subscriptions: Subscription[] = [];
     return {

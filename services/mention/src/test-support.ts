@@ -2,7 +2,6 @@ import { testProjectCaller } from "@earshot/platform/testing";
 import {
   type CloudEvent,
   type DocumentStore,
-  LabeledCounter,
   ManualClock,
   newId,
   openEmbeddedStore,
@@ -13,9 +12,9 @@ import {
   type Write,
 } from "@earshot/platform";
 import type { Caller, MentionDeps, Membership, ProjectRole } from "./domain/deps";
-import { ProjectMatchers } from "./domain/ingest-matchers";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
 import { MENTIONS, type MentionDoc, openMentionCollections } from "./store";
+import { wireMention } from "./wiring";
 
 // The domain-test world: the mention verbs on the embedded store with the real outbox, a ManualClock,
 // callers built as the RPC adapter builds them, and `seedMention` for tests about reads and triage;
@@ -64,14 +63,7 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
   const clock = new ManualClock(new Date());
   const collections = await openMentionCollections(store);
   // Each replica is a process of its own: its own outbox queue and its own matchers.
-  const replica = (): MentionDeps => ({
-    collections,
-    outbox: new Outbox(store, clock, "mention"),
-    clock,
-    logger: silentLogger(),
-    matchers: new ProjectMatchers(),
-    ingested: new LabeledCounter("earshot_mention_posts_total", "Posts ingested, by outcome."),
-  });
+  const replica = (): MentionDeps => wireMention({ collections, outbox: new Outbox(store, clock, "mention"), clock, logger: silentLogger() });
   const deps = replica();
   await deps.outbox.ensureIndexes();
   let seeded = 0;

@@ -1,9 +1,9 @@
-import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents, WorkspaceGuard } from "@earshot/platform";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents } from "@earshot/platform";
 import { projectV1 } from "@earshot/proto";
 import { handleAccountEvent } from "./domain/deactivation";
-import type { ProjectDeps } from "./domain/deps";
 import { projectRpc } from "./rpc/project-rpc";
 import { openProjectCollections } from "./store";
+import { wireProject } from "./wiring";
 
 export const PROJECT_SERVICE_NAME = "earshot.project.v1.ProjectService";
 
@@ -12,8 +12,7 @@ export const projectService: ServiceModule = {
   consumes: ["earshot.account.v1"],
   open: async (deps) => {
     const collections = await openProjectCollections(deps.store);
-    const guard = new WorkspaceGuard(deps.store, deps.outbox, deps.clock);
-    const domain: ProjectDeps = { collections, outbox: deps.outbox, clock: deps.clock, mailer: deps.mailer, logger: deps.logger, guard };
+    const domain = wireProject({ ...deps, collections });
     const handlers: AsyncService<projectV1.ProjectServiceServer> = projectRpc(domain);
     let subscription: Subscription | undefined;
     return {

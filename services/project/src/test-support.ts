@@ -13,13 +13,13 @@ import {
   Outbox,
   type OutboxRecord,
   silentLogger,
-  WorkspaceGuard,
 } from "@earshot/platform";
 import type { Caller, ProjectDeps } from "./domain/deps";
 import { acceptInvitation } from "./domain/invitations";
 import { inviteMember } from "./domain/members";
 import { createProject } from "./domain/projects";
 import { openProjectCollections } from "./store";
+import { wireProject } from "./wiring";
 
 // Test wiring for the domain verbs: an in-memory store, the real outbox, the real mailer writing files to a
 // temp directory (and remembering what it sent, so a test can follow an invitation link), and a clock the
@@ -53,10 +53,7 @@ export const openProjectWorld = async (): Promise<ProjectWorld> => {
   const files = createMailer({ from: "Earshot <no-reply@earshot.local>", dataDir: mailDir, logger: silentLogger() });
   const sent: MailMessage[] = [];
   const mailer = { send: (m: MailMessage) => files.send(m).then((r) => (sent.push(m), r)), close: () => files.close() };
-  const replica = (): ProjectDeps => {
-    const outbox = new Outbox(store, clock, "project");
-    return { collections, outbox, clock, mailer, logger: silentLogger(), guard: new WorkspaceGuard(store, outbox, clock) };
-  };
+  const replica = (): ProjectDeps => wireProject({ store, collections, outbox: new Outbox(store, clock, "project"), clock, mailer, logger: silentLogger() });
   const deps = replica();
   await deps.outbox.ensureIndexes();
   return {

@@ -4,7 +4,7 @@ import { LinkedinApi } from "../linkedin/linkedin-api";
 import { linkedinAccessToken, linkedinTestDeps } from "../linkedin/linkedin-test-support";
 import type { PollInput } from "./collector";
 import { createLinkedinCollector, type LinkedinCollectorOptions } from "./linkedin";
-import { postProblems } from "./post-problems";
+import { postProblems } from "./post-check-test-support";
 import { ProviderRateLimited, ProviderRejected } from "./provider-errors";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");

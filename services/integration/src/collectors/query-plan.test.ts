@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { keyword } from "./query-test-kit";
+import { keyword } from "./query-test-support";
 import { planQueries, termOf } from "./query-plan";
 import { X_DIALECT } from "./x";
 

@@ -1,6 +1,6 @@
 import { ProviderMalformed, ProviderRateLimited, ProviderRejected } from "./provider-errors";
-import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS, TEST_NOW } from "./query-test-kit";
-import { postProblems } from "./post-problems";
+import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS, TEST_NOW } from "./query-test-support";
+import { postProblems } from "./post-check-test-support";
 import { createRedditCollector } from "./reddit";
 
 const TOKEN_PATH = "/api/v1/access_token";

@@ -1,6 +1,6 @@
 import { ProviderMalformed, ProviderRateLimited, ProviderUnavailable } from "./provider-errors";
-import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS } from "./query-test-kit";
-import { postProblems } from "./post-problems";
+import { type CollectorKit, keyword, startCollectorKit, TEST_INTERVAL_SECONDS } from "./query-test-support";
+import { postProblems } from "./post-check-test-support";
 import { createXCollector, xTime } from "./x";
 
 const searches = (kit: CollectorKit) => kit.sims.world.requests("x").filter((r) => r.path === "/2/tweets/search/recent");

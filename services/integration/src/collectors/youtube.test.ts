@@ -3,12 +3,12 @@ import { type RunningSimulators, startSimulators, youtubeCommentId, youtubeVideo
 import { integrationSettingsOf } from "../config";
 import type { CollectKeyword, PollInput, QuotaLedger } from "./collector";
 import { ProviderRateLimited, QuotaExhausted } from "./provider-errors";
-import { postProblems } from "./post-problems";
+import { postProblems } from "./post-check-test-support";
 import { ProviderHttp } from "./provider-http";
 import { createYoutubeCollector, type YoutubeCollectorOptions } from "./youtube";
 import { buildYoutubeQueries, MAX_YOUTUBE_Q } from "./youtube-query";
 import { nextPacificMidnight } from "./youtube-quota-reset";
-import { memoryQuotaLedger } from "./youtube-test-ledger";
+import { memoryQuotaLedger } from "./quota-test-support";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const CHANNEL = "UCabcdefghijklmnopqrstuv";

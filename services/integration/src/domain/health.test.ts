@@ -1,5 +1,5 @@
 import { ProviderRateLimited } from "../collectors/provider-errors";
-import { TestCollector, testPost } from "../test-collector";
+import { TestCollector, testPost } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld, refusalOf } from "../test-support";
 import { getSourceHealth } from "./health";
 import { Scheduler } from "./scheduler";

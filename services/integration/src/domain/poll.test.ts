@@ -1,6 +1,6 @@
 import { ProviderRateLimited } from "../collectors/provider-errors";
 import { pollerId } from "../store";
-import { TestCollector, testPost } from "../test-collector";
+import { TestCollector, testPost } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld, refusalOf } from "../test-support";
 import { claimPoller, pollNow } from "./poll";
 

@@ -2,7 +2,7 @@ import { conflict, DomainError, isVersionConflict, type Source, type StagedEvent
 import { randomUUID } from "node:crypto";
 import type { CollectedPost, CollectKeyword, LinkedinAccess, PollOutcome } from "../collectors/collector";
 import { ProviderRateLimited, QuotaExhausted } from "../collectors/provider-errors";
-import { needsReauthorization, requireLinkedinReauthorization, usableLinkedinToken } from "../linkedin/token-lifecycle";
+import { needsReauthorization, requireLinkedinReauthorization, usableLinkedinToken } from "./linkedin-token-lifecycle";
 import { POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
 import { readPollerFacts } from "./pollers";

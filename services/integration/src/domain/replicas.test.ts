@@ -1,5 +1,5 @@
 import { pollerId } from "../store";
-import { TestCollector } from "../test-collector";
+import { TestCollector } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld } from "../test-support";
 import { reconcileProject } from "./pollers";
 

@@ -1,6 +1,6 @@
 import { ProviderRateLimited, ProviderUnavailable } from "../collectors/provider-errors";
 import { pollerId } from "../store";
-import { TestCollector, testPost } from "../test-collector";
+import { TestCollector, testPost } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld } from "../test-support";
 import { claimPoller, LEASE_MS } from "./poll";
 import { Scheduler } from "./scheduler";

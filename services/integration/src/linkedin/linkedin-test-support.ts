@@ -2,7 +2,7 @@ import { silentLogger } from "@earshot/platform";
 import type { RunningSimulators } from "@earshot/simulators";
 import type { CollectorDeps } from "../collectors/collector-deps";
 import { ProviderHttp } from "../collectors/provider-http";
-import { memoryQuotaLedger } from "../collectors/youtube-test-ledger";
+import { memoryQuotaLedger } from "../collectors/quota-test-support";
 import { integrationSettingsOf } from "../config";
 import { LinkedinApi } from "./linkedin-api";
 

@@ -1,13 +1,13 @@
 import { type AsyncService, notFound, requireProjectCaller, type RpcContext } from "@earshot/platform";
 import type { integrationV1 } from "@earshot/proto";
 import type { IntegrationDeps } from "../domain/deps";
-import { completeLinkedinAuthorization } from "../linkedin/callback";
-import { getLinkedinConnectUrl } from "../linkedin/connect";
-import { disconnectLinkedin } from "../linkedin/disconnect";
-import { getLinkedinIntegration, type LinkedinView } from "../linkedin/get";
-import { selectLinkedinPage } from "../linkedin/select";
-import { syncLinkedin } from "../linkedin/sync";
-import { syncsOn } from "../linkedin/sync-allowance";
+import { completeLinkedinAuthorization } from "../domain/linkedin-callback";
+import { getLinkedinConnectUrl } from "../domain/linkedin-connect";
+import { disconnectLinkedin } from "../domain/linkedin-disconnect";
+import { getLinkedinIntegration, type LinkedinView } from "../domain/linkedin-get";
+import { selectLinkedinPage } from "../domain/linkedin-select";
+import { syncLinkedin } from "../domain/linkedin-sync";
+import { syncsOn } from "../domain/linkedin-sync-allowance";
 
 type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getSourceHealth">;
 

@@ -1,6 +1,6 @@
 import { compileMatcher } from "./index";
-import { keyword, post, readHits } from "./matcher-fixtures";
-import { referenceMatch } from "./reference";
+import { keyword, post, readHits } from "./matcher-test-support";
+import { referenceMatch } from "./reference-test-support";
 import type { MatchablePost, MatcherKeyword } from "./types";
 
 interface Case {

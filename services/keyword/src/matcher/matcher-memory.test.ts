@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { compileMatcher, retainedBytesOf } from "./compile-matcher";
-import { keyword, post } from "./matcher-fixtures";
+import { keyword, post } from "./matcher-test-support";
 
 // A service keeps one matcher per project for as long as the project lives, so what a small project's
 // matcher holds is paid once per project.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { compileMatcher } from "./index";
-import { ALL_SOURCES } from "./matcher-fixtures";
-import { referenceMatch } from "./reference";
+import { ALL_SOURCES } from "./matcher-test-support";
+import { referenceMatch } from "./reference-test-support";
 import type { MatchablePost, MatcherKeyword } from "./types";
 
 // The compiled matcher must give exactly what the plain reference gives. Random strings would almost

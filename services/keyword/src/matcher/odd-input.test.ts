@@ -1,6 +1,6 @@
 import { compileMatcher } from "./index";
-import { keyword, post } from "./matcher-fixtures";
-import { referenceMatch } from "./reference";
+import { keyword, post } from "./matcher-test-support";
+import { referenceMatch } from "./reference-test-support";
 
 // Inputs come from a validated service, but the matcher must still never throw or spin on odd ones.
 

@@ -1,7 +1,12 @@
 import {
   type CallOptions,
+  type ChannelCredentials,
+  type ClientOptions,
   type ClientUnaryCall,
   type handleUnaryCall,
+  InterceptingCall,
+  type Interceptor,
+  ListenerBuilder,
   makeGenericClientConstructor,
   type Metadata,
   type ServiceDefinition,
@@ -11,12 +16,13 @@ import { DomainError, validationFailed } from "../errors";
 import { UniqueViolationError, VersionConflictError } from "../store/port";
 import { currentRequestId, runWithRequestId, silentLogger } from "../logger";
 import { commonV1 } from "@earshot/proto";
-import { Metadata as GrpcMetadata } from "@grpc/grpc-js";
+import { Metadata as GrpcMetadata, status as grpcStatus } from "@grpc/grpc-js";
 import { runWithIdempotencyKey } from "./call-context";
 import { CALLER_METADATA_KEY, type CallerContext, encodeCaller, requireCaller, runWithCaller } from "./caller-context";
 import { createGrpcClient } from "./client";
 import { fromServiceError } from "./error-mapping";
 import { createHealthChecker } from "./health";
+import { waitFor } from "../testing/tmp";
 import { type AsyncService, type RpcContext, startGrpcServer, type StartedGrpcServer } from "./server";
 
 // A hand-written service with JSON messages keeps these tests free of any domain proto; the hop is real gRPC.
@@ -47,6 +53,28 @@ interface ThingClient {
 const ThingClientCtor = makeGenericClientConstructor(definition, "ThingService") as unknown as {
   new (...args: ConstructorParameters<ReturnType<typeof makeGenericClientConstructor>>): ThingClient;
   service: Record<string, unknown>;
+};
+
+/** ThingService's client telling `onStatus` how each attempt of each call ended, as the network saw it. */
+const observedThingClient = (onStatus: (code: grpcStatus) => void) => {
+  const observe: Interceptor = (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start: (metadata, _listener, next) =>
+        next(
+          metadata,
+          new ListenerBuilder()
+            .withOnReceiveStatus((status, done) => {
+              onStatus(status.code);
+              done(status);
+            })
+            .build(),
+        ),
+    });
+  return class extends ThingClientCtor {
+    constructor(address: string, credentials: ChannelCredentials, options: Partial<ClientOptions> = {}) {
+      super(address, credentials, { ...options, interceptors: [observe] });
+    }
+  };
 };
 
 const calls: {
@@ -239,18 +267,21 @@ describe("gRPC server and client helpers", () => {
   it("ends a call at its deadline as unavailable and aborts the handler's signal", async () => {
     const { client, close } = createGrpcClient(ThingClientCtor, server.address);
     await expect(client.getThing({ value: "slow", delayMs: 2000 }, { deadlineMs: 100 })).rejects.toMatchObject({ code: "unavailable" });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(calls.aborted).toBe(1);
+    await waitFor(() => calls.aborted === 1);
     close();
   });
 
   it("retries a read while the server is unavailable, and never a write", async () => {
     const port = server.port;
     await server.drain(1000);
-    const { client, close } = createGrpcClient(ThingClientCtor, `127.0.0.1:${port}`, { retryBackoffMs: 100, readAttempts: 4 });
+    const attempts: grpcStatus[] = [];
+    const { client, close } = createGrpcClient(observedThingClient((code) => attempts.push(code)), `127.0.0.1:${port}`, { retryBackoffMs: 100, readAttempts: 4 });
     await expect(client.createThing({ value: "x" })).rejects.toMatchObject({ code: "unavailable" });
+    expect(attempts).toEqual([grpcStatus.UNAVAILABLE]);
     const read = client.getThing({ value: "later" }, { deadlineMs: 3000 });
-    await new Promise((r) => setTimeout(r, 120));
+    // The server comes back once the read's first attempt has found it down: the read can succeed by a retry alone.
+    await waitFor(() => attempts.length >= 2);
+    expect(attempts[1]).toBe(grpcStatus.UNAVAILABLE);
     server = await start(port);
     await expect(read).resolves.toMatchObject({ value: expect.stringContaining("got later") });
     expect(calls.create).toBe(0);

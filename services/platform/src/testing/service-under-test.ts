@@ -20,12 +20,19 @@ export interface ServiceUnderTest {
   stop(): Promise<void>;
 }
 
-export const hostServiceForTest = async (module: ServiceModule, options: { bus?: EventBus; clock?: Clock } = {}): Promise<ServiceUnderTest> => {
+export interface HostForTestOptions {
+  bus?: EventBus;
+  clock?: Clock;
+  /** The service's own settings (EARSHOT_* names, as the all-in-one's configuration carries them). */
+  settings?: Record<string, string>;
+}
+
+export const hostServiceForTest = async (module: ServiceModule, options: HostForTestOptions = {}): Promise<ServiceUnderTest> => {
   const tmp = await makeTempDir(`earshot-${module.name}-`);
   const bus = options.bus ?? createInProcessBus();
   const logger = silentLogger();
   const hosted = await hostService(module, {
-    config: loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" }),
+    config: { ...options.settings, ...loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" }) },
     host: "127.0.0.1",
     port: 0,
     bus,

@@ -14,7 +14,7 @@ import { declaredServiceSettings } from "./settings";
 const { workspaceEntryPoints } = require("../../../platform/src/testing/workspace-sources") as {
   workspaceEntryPoints: (root: string) => Array<{ specifier: string; source: string }>;
 };
-import { renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
+import { renderAllInOneTsconfig, renderRootTsconfig, TEST_SOURCES, withDeployables, withServiceDependencies } from "./workspace";
 
 const root = resolve(__dirname, "../../../..");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,6 +40,12 @@ describe("files derived from the service registry", () => {
     const wanted = new Set([...(await derivedFiles(root)).map((f) => f.path), ...HAND_WRITTEN]);
     const present = [K8S_DIR, `${CHART_DIR}/templates`].flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`));
     expect(present.filter((p) => !wanted.has(p))).toEqual([]);
+  });
+
+  it("keeps every package's test code (tests and test-support helpers) out of its build", () => {
+    const packages = readdirSync(join(root, "services")).filter((dir) => existsSync(join(root, "services", dir, "tsconfig.json")));
+    const excludes = packages.map((dir) => [dir, (JSON.parse(readFileSync(join(root, "services", dir, "tsconfig.json"), "utf8")) as { exclude?: string[] }).exclude]);
+    expect(excludes).toEqual(packages.map((dir) => [dir, TEST_SOURCES]));
   });
 
   it("a new registry entry gets its references, dependency, deployable, manifest, chart template, values, schema and address", () => {

@@ -6,7 +6,7 @@ import { deployables, EDGE_PACKAGE, SERVICES, type ServiceEntry } from "../servi
 import { CHART_DIR, renderChartConfigMap, renderChartSecret, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
 import { K8S_DIR, renderK8sConfigMap, renderK8sDeployable, renderK8sSecret, renderKustomization } from "./k8s";
 import { declaredServiceSettings } from "./settings";
-import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, withDeployables, withServiceDependencies } from "./workspace";
+import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, renderTestTsconfig, TEST_TSCONFIG, withDeployables, withServiceDependencies } from "./workspace";
 
 // Every file derived from the registry (and from what its services' modules declare), with the content
 // it must have. `npm run sync-services` writes them; derived-files.test.ts fails while a checked-in one
@@ -31,6 +31,7 @@ export const derivedFiles = async (
   const packages = [...new Set([...services.map((s) => s.module), EDGE_PACKAGE])];
   return [
     { path: "tsconfig.json", content: renderRootTsconfig(services) },
+    { path: TEST_TSCONFIG, content: renderTestTsconfig(services) },
     { path: "services/all-in-one/tsconfig.json", content: renderAllInOneTsconfig(services) },
     { path: allInOne, content: packageJsonText(withServiceDependencies(await readJson(root, allInOne), services, version)) },
     ...(await Promise.all(

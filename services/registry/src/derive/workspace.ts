@@ -9,16 +9,38 @@ import type { Deployable, ServiceEntry } from "../services";
 const LIBRARIES = ["proto", "services/platform", "services/registry", "services/simulators"];
 const APPLICATIONS = ["services/edge", "services/all-in-one", "services/cli"];
 
-export const renderRootTsconfig = (services: readonly ServiceEntry[]): string => {
-  const paths = [...LIBRARIES, ...services.map((s) => packageDir(s.module)), ...APPLICATIONS];
-  return `{
+/**
+ * Test code in a package's `src`: tests, and the helpers only tests import. Every package's tsconfig
+ * excludes it (so `dist` ships none of it) and the tests' own project type-checks it.
+ */
+export const TEST_SOURCES = ["src/**/*.test.ts", "src/**/test-support.ts", "src/**/*-test-support.ts"];
+
+/** The project that type-checks every package's test code against the packages' builds (no output). */
+export const TEST_TSCONFIG = "tsconfig.test.json";
+
+const packagePaths = (services: readonly ServiceEntry[]) => [...LIBRARIES, ...services.map((s) => packageDir(s.module)), ...APPLICATIONS];
+
+export const renderRootTsconfig = (services: readonly ServiceEntry[]): string => `{
   "files": [],
   "references": [
-${paths.map((p) => `    { "path": "${p}" }`).join(",\n")}
+${[...packagePaths(services), TEST_TSCONFIG].map((p) => `    { "path": "${p}" }`).join(",\n")}
   ]
 }
 `;
-};
+
+export const renderTestTsconfig = (services: readonly ServiceEntry[]): string => `{
+  "extends": "./tsconfig.base.json",
+  "compilerOptions": {
+    "rootDir": ".",
+    "noEmit": true,
+    "tsBuildInfoFile": "node_modules/.cache/earshot-tests.tsbuildinfo"
+  },
+  "include": [${TEST_SOURCES.map((s) => `"services/*/${s}"`).join(", ")}],
+  "references": [
+${packagePaths(services).map((p) => `    { "path": "${p}" }`).join(",\n")}
+  ]
+}
+`;
 
 export const renderAllInOneTsconfig = (services: readonly ServiceEntry[]): string => {
   const refs = ["../platform", "../../proto", "../registry", "../simulators", ...services.map((s) => `../${packageDir(s.module).slice("services/".length)}`), "../edge"];
@@ -26,6 +48,7 @@ export const renderAllInOneTsconfig = (services: readonly ServiceEntry[]): strin
   "extends": "../../tsconfig.base.json",
   "compilerOptions": { "rootDir": "src", "outDir": "dist" },
   "include": ["src/**/*.ts"],
+  "exclude": [${TEST_SOURCES.map((s) => `"${s}"`).join(", ")}],
   "references": [${refs.map((r) => `{ "path": "${r}" }`).join(", ")}]
 }
 `;

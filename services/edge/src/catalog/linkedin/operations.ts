@@ -1,4 +1,4 @@
-import { textField } from "@earshot/platform";
+import { linkedinFields } from "@earshot/integration/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { projectId } from "../shared/schemas";
@@ -60,7 +60,7 @@ export const linkedinOperations = [
     output: linkedinIntegrationSchema,
     input: {
       body: z
-        .object({ projectId, organizationUrn: textField({ min: 1, max: 200, maxBytes: 200 }).describe("One of the integration's pages, e.g. urn:li:organization:2414183.") })
+        .object({ projectId, organizationUrn: linkedinFields.organizationUrn })
         .strict(),
     },
     successStatus: 200,

@@ -1,3 +1,4 @@
+import { LINKEDIN_STATUSES } from "@earshot/integration/fields";
 import type { integrationV1 } from "@earshot/proto";
 import { z } from "zod";
 import { atOrNull, resourceSchemas, timestamp } from "../shared/resources";
@@ -10,7 +11,7 @@ export const linkedinIntegrationSchema = z
   .object({
     projectId: z.string(),
     status: z
-      .enum(["disconnected", "pending_page", "connected", "reauthorization_required"])
+      .enum(LINKEDIN_STATUSES)
       .describe(
         "pending_page: authorized, choose a Page with select_linkedin_page; connected: the Page is collected; reauthorization_required: LinkedIn no longer accepts the authorization (expired or revoked), connect again with get_linkedin_connect_url.",
       ),

@@ -1,8 +1,8 @@
 import { validationFailed } from "@earshot/platform/core";
-import { accessProject, type ProjectAccess } from "../domain/access";
-import type { Caller, IntegrationDeps } from "../domain/deps";
+import { accessProject, type ProjectAccess } from "./access";
+import type { Caller, IntegrationDeps } from "./deps";
 import type { LinkedinConnectionDoc, LinkedinPageDoc, LinkedinStatus } from "../store";
-import { syncsOn } from "./sync-allowance";
+import { syncsOn } from "./linkedin-sync-allowance";
 
 // A project's LinkedIn connection as its owner sees it: never the tokens, with today's syncs left of the
 // workspace's allowance.

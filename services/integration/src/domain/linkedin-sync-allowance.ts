@@ -1,6 +1,6 @@
 import { usageLimited } from "@earshot/platform/core";
-import { type DailyCounter, giveBackToDailyCounter, takeFromDailyCounter, utcDay } from "../domain/daily-counter";
-import type { IntegrationDeps } from "../domain/deps";
+import { type DailyCounter, giveBackToDailyCounter, takeFromDailyCounter, utcDay } from "./daily-counter";
+import type { IntegrationDeps } from "./deps";
 import type { LinkedinSyncDayDoc } from "../store";
 
 // A workspace's LinkedIn syncs per UTC day, against its plan's `linkedinSyncsPerDay`. A sync takes its

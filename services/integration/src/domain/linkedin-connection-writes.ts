@@ -1,5 +1,5 @@
 import type { StagedEvent, Write } from "@earshot/platform/core";
-import type { IntegrationDeps } from "../domain/deps";
+import type { IntegrationDeps } from "./deps";
 import { LINKEDIN, type LinkedinConnectionDoc } from "../store";
 
 // Every change of a connection is one outbox commit: the document (replaced at the version read, so a

@@ -1,10 +1,10 @@
 import { withVersionRetry } from "@earshot/platform/core";
-import type { Caller, IntegrationDeps } from "../domain/deps";
-import { reconcileProject } from "../domain/pollers";
+import type { Caller, IntegrationDeps } from "./deps";
+import { reconcileProject } from "./pollers";
 import type { LinkedinConnectionDoc } from "../store";
-import { commitConnection, strippedConnection } from "./connection-writes";
-import { accessAsOwner, type LinkedinView, viewOf } from "./get";
-import { type DisconnectReason, linkedinEvent } from "./linkedin-events";
+import { commitConnection, strippedConnection } from "./linkedin-connection-writes";
+import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
+import { type DisconnectReason, linkedinEvent } from "../linkedin-events";
 
 // A connection ends when its owner asks, its project is archived or its owner's account is deactivated:
 // the tokens, the Pages and the Page are dropped (nothing of the member's authorization stays), and the

@@ -1,13 +1,13 @@
 import { conflict, withVersionRetry } from "@earshot/platform/core";
 import { ProviderRejected } from "../collectors/provider-errors";
-import type { Caller, IntegrationDeps } from "../domain/deps";
-import { pollNow } from "../domain/poll";
-import { commitConnection } from "./connection-writes";
-import { accessAsOwner, type LinkedinView, viewOf } from "./get";
-import { linkedinEvent } from "./linkedin-events";
+import type { Caller, IntegrationDeps } from "./deps";
+import { pollNow } from "./poll";
+import { commitConnection } from "./linkedin-connection-writes";
+import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
+import { linkedinEvent } from "../linkedin-events";
 import { providerRefusal } from "./provider-refusals";
-import { takeSyncSlot } from "./sync-allowance";
-import { needsReauthorization } from "./token-lifecycle";
+import { takeSyncSlot } from "./linkedin-sync-allowance";
+import { needsReauthorization } from "./linkedin-token-lifecycle";
 
 // One LinkedIn poll now, on the owner's request, metered against the workspace's daily allowance. The
 // slot is taken before LinkedIn is called (so racing syncs never exceed the allowance) and given back

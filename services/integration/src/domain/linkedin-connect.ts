@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { unavailable, validationFailed } from "@earshot/platform/core";
-import type { Caller, IntegrationDeps } from "../domain/deps";
+import type { Caller, IntegrationDeps } from "./deps";
 import type { LinkedinStateDoc } from "../store";
-import { accessAsOwner } from "./get";
+import { accessAsOwner } from "./linkedin-get";
 
 // The start of an authorization: a random 256-bit state that binds the LinkedIn callback to the project
 // and its owner. Only its SHA-256 is stored, so a read of the store cannot complete anyone's

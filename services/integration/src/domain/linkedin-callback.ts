@@ -1,12 +1,12 @@
 import { type FieldError, validationFailed, withVersionRetry } from "@earshot/platform/core";
 import { ProviderRejected } from "../collectors/provider-errors";
-import type { IntegrationDeps } from "../domain/deps";
-import { reconcileProject } from "../domain/pollers";
+import type { IntegrationDeps } from "./deps";
+import { reconcileProject } from "./pollers";
 import type { LinkedinConnectionDoc, LinkedinStateDoc } from "../store";
-import { stateIdOf } from "./connect";
-import { commitConnection } from "./connection-writes";
-import { type LinkedinView, viewOf } from "./get";
-import { linkedinEvent } from "./linkedin-events";
+import { stateIdOf } from "./linkedin-connect";
+import { commitConnection } from "./linkedin-connection-writes";
+import { type LinkedinView, viewOf } from "./linkedin-get";
+import { linkedinEvent } from "../linkedin-events";
 import { providerRefusal } from "./provider-refusals";
 
 // LinkedIn sends the member's browser back here with the state and a code (or an error when they

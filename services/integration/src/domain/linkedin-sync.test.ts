@@ -1,12 +1,12 @@
-import { Scheduler } from "../domain/scheduler";
+import { Scheduler } from "./scheduler";
 import { pollerId } from "../store";
 import { openIntegrationWorld, type IntegrationWorld, refusalOf } from "../test-support";
-import { completeLinkedinAuthorization } from "./callback";
-import { getLinkedinConnectUrl } from "./connect";
-import { getLinkedinIntegration } from "./get";
-import { selectLinkedinPage } from "./select";
-import { syncLinkedin } from "./sync";
-import { syncsOn } from "./sync-allowance";
+import { completeLinkedinAuthorization } from "./linkedin-callback";
+import { getLinkedinConnectUrl } from "./linkedin-connect";
+import { getLinkedinIntegration } from "./linkedin-get";
+import { selectLinkedinPage } from "./linkedin-select";
+import { syncLinkedin } from "./linkedin-sync";
+import { syncsOn } from "./linkedin-sync-allowance";
 
 // sync_linkedin over the LinkedIn simulator: what it emits, how it is metered, and what LinkedIn's own
 // refusals become.

@@ -1,6 +1,6 @@
 import type { CloudEvent } from "@earshot/platform/core";
-import type { IntegrationDeps } from "../domain/deps";
-import { endLinkedinConnection } from "./disconnect";
+import type { IntegrationDeps } from "./deps";
+import { endLinkedinConnection } from "./linkedin-disconnect";
 
 // LinkedIn connections end with their project (archived: `project.archived`, or a `project.updated`
 // saying status archived) and with their owner's account (`user.deactivated`: every connection the user

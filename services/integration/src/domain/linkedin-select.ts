@@ -1,17 +1,22 @@
-import { conflict, validationFailed, withVersionRetry } from "@earshot/platform/core";
-import type { Caller, IntegrationDeps } from "../domain/deps";
-import { reconcileProject } from "../domain/pollers";
-import { commitConnection } from "./connection-writes";
-import { accessAsOwner, type LinkedinView, viewOf } from "./get";
-import { linkedinEvent } from "./linkedin-events";
+import { checkFields, conflict, type FieldError, validationFailed, withVersionRetry } from "@earshot/platform/core";
+import { linkedinPageChoiceSchema } from "../fields";
+import type { Caller, IntegrationDeps } from "./deps";
+import { reconcileProject } from "./pollers";
+import { commitConnection } from "./linkedin-connection-writes";
+import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
+import { linkedinEvent } from "../linkedin-events";
 
 // The owner chooses which of the authorizing member's Pages the project collects from. Choosing the Page
 // already chosen changes nothing and emits nothing; any other choice connects (event) and lets the
 // scheduler start the LinkedIn poller.
 
+/** The service's check of a Page choice: the edge's request schema is built from the same field. */
+export const checkPageChoice = (input: { organizationUrn: string }): FieldError[] => checkFields(linkedinPageChoiceSchema, { organizationUrn: input.organizationUrn });
+
 export const selectLinkedinPage = async (deps: IntegrationDeps, caller: Caller, input: { projectId: string; organizationUrn: string }): Promise<LinkedinView> => {
   const access = await accessAsOwner(deps, caller, input.projectId);
-  if (!input.organizationUrn) throw validationFailed([{ path: "organizationUrn", message: "is required" }]);
+  const errors = checkPageChoice(input);
+  if (errors.length > 0) throw validationFailed(errors);
   const { connection, changed } = await withVersionRetry(async () => {
     const current = await deps.collections.linkedin.findById(input.projectId);
     if (!current || current.status === "disconnected") {

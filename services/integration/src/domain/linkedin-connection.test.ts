@@ -1,9 +1,9 @@
 import { openIntegrationWorld, type IntegrationWorld, refusalOf } from "../test-support";
-import { completeLinkedinAuthorization } from "./callback";
-import { getLinkedinConnectUrl, stateIdOf } from "./connect";
-import { disconnectLinkedin } from "./disconnect";
-import { getLinkedinIntegration } from "./get";
-import { selectLinkedinPage } from "./select";
+import { completeLinkedinAuthorization } from "./linkedin-callback";
+import { getLinkedinConnectUrl, stateIdOf } from "./linkedin-connect";
+import { disconnectLinkedin } from "./linkedin-disconnect";
+import { getLinkedinIntegration } from "./linkedin-get";
+import { selectLinkedinPage } from "./linkedin-select";
 
 // The LinkedIn connection against the LinkedIn simulator over HTTP: the authorization page is driven as
 // a browser would (GET the page, POST its form, read the redirect), the callback gets what LinkedIn sent.

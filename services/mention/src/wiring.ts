@@ -1,0 +1,20 @@
+import { LabeledCounter, type ServiceDeps } from "@earshot/platform";
+import type { MentionDeps } from "./domain/deps";
+import { ProjectMatchers } from "./domain/ingest-matchers";
+import type { MentionCollections } from "./store";
+
+// How the service's parts are put together: the service (service.ts) and the domain tests' world
+// (test-support.ts) build them with this one function, so a test runs the verbs as the service wires them.
+// Each call is a process of its own: its own matchers and counts.
+
+export type MentionWiringInput = Pick<ServiceDeps, "outbox" | "clock" | "logger"> & { collections: MentionCollections };
+
+export const wireMention = (input: MentionWiringInput): MentionDeps => ({
+  collections: input.collections,
+  outbox: input.outbox,
+  clock: input.clock,
+  logger: input.logger,
+  matchers: new ProjectMatchers(),
+  // Counted in memory (no metrics endpoint serves a gRPC service); each batch's counts are logged at debug.
+  ingested: new LabeledCounter("earshot_mention_posts_total", "Posts ingested, by outcome: created, duplicate, unmatched, skipped, refused."),
+});
