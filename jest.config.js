@@ -16,6 +16,8 @@ module.exports = {
     // Subpath entry points before the package pattern: the first pattern that matches wins.
     "^@earshot/platform/(core|grpc|store|bus|testing)$": "<rootDir>/services/platform/src/$1/index.ts",
     "^@earshot/account/scopes$": "<rootDir>/services/account/src/scopes.ts",
+    // Each domain's events module: its topic, event types, builders and decoders.
+    "^@earshot/([a-z-]+)/events$": "<rootDir>/services/$1/src/events.ts",
     "^@earshot/([a-z-]+)$": "<rootDir>/services/$1/src/index.ts",
     // Field modules: the one subpath a service publishes besides its entry point.
     "^@earshot/([a-z-]+)/fields$": "<rootDir>/services/$1/src/fields.ts",

@@ -1,0 +1,56 @@
+import { isDeepStrictEqual } from "node:util";
+import type { CloudEvent } from "../events/cloud-event";
+import { type EventCatalog, type EventMessages, isEventOf } from "../events/event-catalog";
+
+// The check every service's events test applies to what its verbs staged: each event is of a type of the
+// domain's catalog, on its topic, from its source, and its data is exactly the JSON form of the type's
+// message: decoding it drops nothing (no member the message lacks), adds nothing (every field is there,
+// defaults included) and changes nothing (types and values as the message reads them), and the decoded
+// message survives the binary encoding (numbers within their field's range).
+
+/** What the binary round trip needs of a ts-proto message. */
+interface BinaryMessage {
+  encode(message: unknown): { finish(): Uint8Array };
+  decode(input: Uint8Array): unknown;
+}
+
+const hasBinary = (message: unknown): message is BinaryMessage =>
+  typeof (message as Partial<BinaryMessage>).encode === "function" && typeof (message as Partial<BinaryMessage>).decode === "function";
+
+/** As JSON carries it: members whose value is undefined are gone. */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
+
+export interface StagedEventsCheck {
+  /** The catalog's types that appeared. */
+  covered: Set<string>;
+  /** What is wrong, one line per event and problem; empty when every event is its message. */
+  problems: string[];
+}
+
+export const checkStagedEvents = <M extends EventMessages>(
+  catalog: EventCatalog<M>,
+  staged: ReadonlyArray<{ topic: string; event: CloudEvent }>,
+): StagedEventsCheck => {
+  const covered = new Set<string>();
+  const problems: string[] = [];
+  for (const { topic, event } of staged) {
+    const where = `${event.type} ${event.id}`;
+    if (!isEventOf(catalog, event.type)) {
+      problems.push(`${where}: not a type of ${catalog.topic}, so it has no message`);
+      continue;
+    }
+    covered.add(event.type);
+    if (topic !== catalog.topic) problems.push(`${where}: staged on ${topic}, not ${catalog.topic}`);
+    if (event.source !== catalog.source) problems.push(`${where}: source ${event.source}, not ${catalog.source}`);
+    const message = catalog.messages[event.type];
+    const wire = asJson(event.data);
+    const decoded = message.fromJSON(wire);
+    if (!isDeepStrictEqual(asJson(decoded), wire)) {
+      problems.push(`${where}: data ${JSON.stringify(wire)} is not the JSON form of its message, which reads it as ${JSON.stringify(asJson(decoded))}`);
+    }
+    if (hasBinary(message) && !isDeepStrictEqual(asJson(message.decode(message.encode(decoded).finish())), asJson(decoded))) {
+      problems.push(`${where}: data does not survive the message's binary encoding`);
+    }
+  }
+  return { covered, problems };
+};
