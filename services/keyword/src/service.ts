@@ -1,4 +1,5 @@
-import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents, WorkspaceGuard } from "@earshot/platform";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeDomainEvents, WorkspaceGuard } from "@earshot/platform";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { keywordV1 } from "@earshot/proto";
 import type { KeywordDeps } from "./domain/deps";
 import { handleProjectEvent } from "./domain/project-events";
@@ -20,13 +21,14 @@ export const keywordService: ServiceModule = {
       // projects are not collected; archived ones lose their keywords). From the earliest retained event,
       // so projects created before this service first ran are known too.
       start: async () => {
-        subscription = await subscribeEvents({
+        subscription = await subscribeDomainEvents({
           bus: deps.bus,
           store: deps.store,
           clock: deps.clock,
           logger: deps.logger,
           groupId: "keyword.project-events",
-          topics: ["earshot.project.v1"],
+          events: PROJECT_EVENTS,
+          types: ["project.created", "project.updated", "project.archived"],
           startFrom: "earliest",
           handle: (event) => handleProjectEvent(domain, event),
         });

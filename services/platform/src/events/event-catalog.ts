@@ -1,5 +1,7 @@
+import type { BusMessage } from "../bus/port";
+import type { Clock } from "../clock";
 import type { StagedEvent } from "../outbox/outbox";
-import { type CloudEvent, topicForDomain } from "./cloud-event";
+import { buildCloudEvent, busMessageOf, type CloudEvent, topicForDomain } from "./cloud-event";
 
 // A domain's events, declared once in its package's `events.ts`: the topic, the CloudEvent source, and for
 // every event type the proto message (ts-proto) its data is the JSON form of. Producers stage events
@@ -82,3 +84,10 @@ export const decodeEvent = <M extends EventMessages>(catalog: EventCatalog<M>, e
   const message = catalog.messages[event.type] as EventMessage<unknown>;
   return { ...event, data: message.fromJSON(event.data ?? {}) } as DomainEvent<M>;
 };
+
+/**
+ * A staged event of the catalog as it reaches the bus once the outbox relay publishes it: for feeding a
+ * consumer in tests without a producer's store.
+ */
+export const publishedEventOf = <M extends EventMessages>(catalog: EventCatalog<M>, staged: StagedEvent, clock: Clock): BusMessage =>
+  busMessageOf(catalog.topic, staged.key, buildCloudEvent(staged, clock));

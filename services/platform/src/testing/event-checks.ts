@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CloudEvent } from "../events/cloud-event";
-import { type EventCatalog, type EventMessages, isEventOf } from "../events/event-catalog";
+import { type EventCatalog, type EventMessage, type EventMessages, isEventOf } from "../events/event-catalog";
 
 // The check every service's events test applies to what its verbs staged: each event is of a type of the
 // domain's catalog, on its topic, from its source, and its data is exactly the JSON form of the type's
@@ -42,7 +42,7 @@ export const checkStagedEvents = <M extends EventMessages>(
     covered.add(event.type);
     if (topic !== catalog.topic) problems.push(`${where}: staged on ${topic}, not ${catalog.topic}`);
     if (event.source !== catalog.source) problems.push(`${where}: source ${event.source}, not ${catalog.source}`);
-    const message = catalog.messages[event.type];
+    const message = catalog.messages[event.type] as EventMessage<unknown>;
     const wire = asJson(event.data);
     const decoded = message.fromJSON(wire);
     if (!isDeepStrictEqual(asJson(decoded), wire)) {
