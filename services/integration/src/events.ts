@@ -2,6 +2,8 @@ import { defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "
 import { integrationV1Events } from "@earshot/proto";
 import type { CollectedPost } from "./collectors/collector";
 
+export type { CollectedPost };
+
 // The integration service's events, published as `@earshot/integration/events`: the catalog (topic
 // `earshot.integration.v1`, source `earshot/integration`, and each type's message in events.proto), the
 // builders the domain stages through the outbox, and the decoded event type consumers receive. Keyed by

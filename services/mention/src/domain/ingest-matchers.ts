@@ -16,7 +16,6 @@ import type { MentionDeps } from "./deps";
 export const matcherKeywordOf = (k: KeywordCopyDoc): MatcherKeyword =>
   keywordFromEvent({
     keywordId: k._id,
-    projectId: k.projectId,
     groupId: k.groupId,
     value: k.value,
     sources: k.sources,

@@ -1,9 +1,8 @@
 import { compareTermMatches, type KeywordHit } from "@earshot/keyword/matcher";
-import { isUniqueViolation, newId, validationFailed, type Write } from "@earshot/platform/core";
+import { checkPost, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
 import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
-import { checkPost, type Post } from "./ingest-post";
 import { scoreSentiment } from "./sentiment";
 import { authorKeyOf, wordsOf } from "./words";
 

@@ -1,4 +1,5 @@
-// What domain code may use: errors, ids, time, bounded text, paging and version-retry helpers, idempotency
+// What domain code may use: errors, ids, time, bounded text, paging and version-retry helpers, the post
+// check (what collectors emit and ingestion takes), idempotency
 // effects, the workspace guard (plan limits under concurrency), the TYPES of the store, outbox and event
 // ports (a domain verb describes its writes and events; adapters, drivers and transports stay out of
 // reach), and the event catalogs' pure helpers (staging an event of a catalog, decoding one). A lint rule
@@ -12,6 +13,7 @@ export * from "../text/text-field";
 export * from "./paging";
 export * from "./retry";
 export * from "./sources";
+export * from "./post";
 export * from "./project-caller";
 export { InvalidCursorError } from "../store/checks";
 export {

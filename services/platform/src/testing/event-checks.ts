@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import type { CloudEvent } from "../events/cloud-event";
-import { type EventCatalog, type EventMessage, type EventMessages, isEventOf } from "../events/event-catalog";
+import { type Clock, systemClock } from "../clock";
+import type { BusMessage } from "../bus/port";
+import { buildCloudEvent, busMessageOf, type CloudEvent } from "../events/cloud-event";
+import { decodeEvent, type DomainEvent, type EventCatalog, type EventMessage, type EventMessages, isEventOf } from "../events/event-catalog";
 
 // The check every service's events test applies to what its verbs staged: each event is of a type of the
 // domain's catalog, on its topic, from its source, and its data is exactly the JSON form of the type's
@@ -53,4 +55,28 @@ export const checkStagedEvents = <M extends EventMessages>(
     }
   }
   return { covered, problems };
+};
+
+/**
+ * An event of the catalog as its consumer receives it, for tests that hand events to a handler directly:
+ * built with buildCloudEvent and decoded with its type's message, so fields left out read as the
+ * message's defaults and members it lacks are dropped, as they would be on the bus.
+ */
+export const receivedEvent = <M extends EventMessages>(catalog: EventCatalog<M>, type: string, data: object, clock: Clock = systemClock): DomainEvent<M> => {
+  const subject = ["keywordId", "groupId", "mentionId", "projectId", "userId", "keyId"].map((k) => (data as Record<string, unknown>)[k]).find((v) => typeof v === "string");
+  const event = buildCloudEvent({ type, source: catalog.source, ...(typeof subject === "string" ? { subject } : {}), data: asJson(data) }, clock);
+  const decoded = decodeEvent(catalog, event);
+  if (!decoded) throw new Error(`${type} is not an event type of ${catalog.topic}`);
+  return decoded;
+};
+
+/**
+ * An event of the catalog as the bus carries it once published, for tests that feed a consumer over a
+ * bus: built with buildCloudEvent, keyed by the data's project id (else its workspace id).
+ */
+export const publishedEvent = <M extends EventMessages>(catalog: EventCatalog<M>, type: string, data: object, clock: Clock = systemClock): BusMessage => {
+  if (!isEventOf(catalog, type)) throw new Error(`${type} is not an event type of ${catalog.topic}`);
+  const fields = data as Record<string, unknown>;
+  const key = String(fields.projectId ?? fields.workspaceId ?? "");
+  return busMessageOf(catalog.topic, key, buildCloudEvent({ type, source: catalog.source, ...(key ? { subject: key } : {}), data: asJson(data) }, clock));
 };
