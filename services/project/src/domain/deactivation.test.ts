@@ -1,5 +1,3 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { receivedEvent } from "@earshot/platform/testing";
 import { accountEvent, newProject, openProjectWorld, type ProjectWorld } from "../test-support";
 import { handleAccountEvent } from "./deactivation";
 import { updateProject } from "./projects";
@@ -32,7 +30,7 @@ describe("account deactivation", () => {
   it("ignores an event it does not handle and one without a user", async () => {
     await newProject(world);
     await handleAccountEvent(world.deps, accountEvent("user.updated", "usr_owner"));
-    await handleAccountEvent(world.deps, receivedEvent(ACCOUNT_EVENTS, "user.deactivated", {}));
+    await handleAccountEvent(world.deps, accountEvent("user.deactivated", ""));
     expect(await statuses()).toEqual({ Launch: "active" });
   });
 });
