@@ -31,11 +31,12 @@ export interface StagedEventsCheck {
 
 export const checkStagedEvents = <M extends EventMessages>(
   catalog: EventCatalog<M>,
-  staged: ReadonlyArray<{ topic: string; event: CloudEvent }>,
+  /** The events as staged in the outbox, each with its topic (a test world's `events()`). */
+  staged: ReadonlyArray<CloudEvent & { topic: string }>,
 ): StagedEventsCheck => {
   const covered = new Set<string>();
   const problems: string[] = [];
-  for (const { topic, event } of staged) {
+  for (const { topic, ...event } of staged) {
     const where = `${event.type} ${event.id}`;
     if (!isEventOf(catalog, event.type)) {
       problems.push(`${where}: not a type of ${catalog.topic}, so it has no message`);
