@@ -1,12 +1,12 @@
-import { defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { accountV1Events } from "@earshot/proto";
 import type { ApiKeyDoc, UserDoc } from "./store";
 
 // The account service's events, published as `@earshot/account/events`: the catalog (topic
 // `earshot.account.v1`, source `earshot/account`, and each type's message in events.proto), the builders
-// the domain stages through the outbox, and the decoded event type consumers receive. Keyed by workspace
-// id so one workspace's events keep their order; `data` is the proto JSON form (lowerCamelCase) of the
-// type's message, every field present.
+// the domain stages through the outbox, and the decoded event type consumers receive, with its decoder.
+// Keyed by workspace id so one workspace's events keep their order; `data` is the proto JSON form
+// (lowerCamelCase) of the type's message, every field present.
 
 export const ACCOUNT_EVENTS = defineEventCatalog("account", {
   "user.created": accountV1Events.UserCreated,
@@ -23,6 +23,8 @@ export const ACCOUNT_EVENT_TYPES = ACCOUNT_EVENTS.types;
 export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
 /** An account event as a consumer receives it, its data decoded; narrow on `type`. */
 export type AccountEvent = EventOf<typeof ACCOUNT_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeAccountEvent = (event: CloudEvent): AccountEvent | undefined => decodeEvent(ACCOUNT_EVENTS, event);
 
 export type UserCreated = accountV1Events.UserCreated;
 export type UserUpdated = accountV1Events.UserUpdated;

@@ -1,15 +1,17 @@
-import { defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { integrationV1Events } from "@earshot/proto";
 import type { CollectedPost } from "./collectors/collector";
 
-export type { CollectedPost };
-
 // The integration service's events, published as `@earshot/integration/events`: the catalog (topic
 // `earshot.integration.v1`, source `earshot/integration`, and each type's message in events.proto), the
-// builders the domain stages through the outbox, and the decoded event type consumers receive. Keyed by
-// project id like every project-scoped event; `data` is the proto JSON form of the type's message.
+// builders the domain stages through the outbox, and the decoded event type consumers receive, with its
+// decoder. Keyed by project id like every project-scoped event; `data` is the proto JSON form of the
+// type's message.
 // - `integration.linkedin.*`: a project's LinkedIn connection (LinkedinIntegrationChanged).
 // - `post.collected`: one new post a collector found (PostCollected), which the mention service matches.
+
+/** A post as a collector finds it, what `postCollectedEvent` stages. */
+export type { CollectedPost };
 
 export const INTEGRATION_EVENTS = defineEventCatalog("integration", {
   "integration.linkedin.connected": integrationV1Events.LinkedinIntegrationChanged,
@@ -25,6 +27,8 @@ export type IntegrationEventType = (typeof INTEGRATION_EVENT_TYPES)[number];
 export type LinkedinEventType = Extract<IntegrationEventType, `integration.linkedin.${string}`>;
 /** An integration event as a consumer receives it, its data decoded; narrow on `type`. */
 export type IntegrationEvent = EventOf<typeof INTEGRATION_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeIntegrationEvent = (event: CloudEvent): IntegrationEvent | undefined => decodeEvent(INTEGRATION_EVENTS, event);
 
 export type LinkedinIntegrationChanged = integrationV1Events.LinkedinIntegrationChanged;
 export type PostCollected = integrationV1Events.PostCollected;

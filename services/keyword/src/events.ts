@@ -1,13 +1,13 @@
-import { defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { keywordV1Events } from "@earshot/proto";
 import type { KeywordDoc, KeywordGroupDoc } from "./store";
 
 // The keyword service's events, published as `@earshot/keyword/events`: the catalog (topic
 // `earshot.keyword.v1`, source `earshot/keyword`, and each type's message in events.proto), the builders
-// the domain stages through the outbox, and the decoded event type consumers receive. Keyed by project id
-// so one project's changes keep their order; `data` is the proto JSON form of the type's message. A
-// keyword event carries the whole keyword as it is after the change, so consumers (the matcher, the
-// collectors) keep their own copy without calling back.
+// the domain stages through the outbox, and the decoded event type consumers receive, with its decoder.
+// Keyed by project id so one project's changes keep their order; `data` is the proto JSON form of the
+// type's message. A keyword event carries the whole keyword as it is after the change, so consumers (the
+// matcher, the collectors) keep their own copy without calling back.
 
 export const KEYWORD_EVENTS = defineEventCatalog("keyword", {
   "keyword.created": keywordV1Events.KeywordChanged,
@@ -27,6 +27,8 @@ export type KeywordChangeType = Extract<KeywordEventType, `keyword.${string}`>;
 export type GroupChangeType = Extract<KeywordEventType, `keyword_group.${string}`>;
 /** A keyword service event as a consumer receives it, its data decoded; narrow on `type`. */
 export type KeywordEvent = EventOf<typeof KEYWORD_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeKeywordEvent = (event: CloudEvent): KeywordEvent | undefined => decodeEvent(KEYWORD_EVENTS, event);
 
 export type KeywordChanged = keywordV1Events.KeywordChanged;
 export type KeywordGroupChanged = keywordV1Events.KeywordGroupChanged;

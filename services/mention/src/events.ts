@@ -1,11 +1,11 @@
-import { defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { mentionV1Events } from "@earshot/proto";
 import type { MentionDoc } from "./store";
 
 // The mention service's events, published as `@earshot/mention/events`: the catalog (topic
 // `earshot.mention.v1`, source `earshot/mention`, and each type's message in events.proto), the builders
 // the domain stages through the outbox in the same commit as the change, and the decoded event type
-// consumers receive. Keyed by project id so one project's events keep their order; `data` is the proto
+// consumers receive, with its decoder. Keyed by project id so one project's events keep their order; `data` is the proto
 // JSON form of the type's message.
 // - `mention.created` carries the mention as the API presents it, with the names of its keywords and
 //   groups, so a consumer that tells a person about it (a webhook, an alert) never reads it back. Its
@@ -24,6 +24,8 @@ export const MENTION_EVENT_TYPES = MENTION_EVENTS.types;
 export type MentionEventType = (typeof MENTION_EVENT_TYPES)[number];
 /** A mention event as a consumer receives it, its data decoded; narrow on `type`. */
 export type MentionEvent = EventOf<typeof MENTION_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeMentionEvent = (event: CloudEvent): MentionEvent | undefined => decodeEvent(MENTION_EVENTS, event);
 
 export type MentionCreated = mentionV1Events.MentionCreated;
 export type MentionUpdated = mentionV1Events.MentionUpdated;

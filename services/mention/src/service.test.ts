@@ -1,11 +1,11 @@
 import { INTEGRATION_EVENTS } from "@earshot/integration/events";
 import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import { type BatchHandler, type BusMessage, createGrpcClient, createInProcessBus, decodeEvent, type EventBus, type GrpcClientHandle, newId, parseCloudEvent } from "@earshot/platform";
+import { type BatchHandler, type BusMessage, createGrpcClient, createInProcessBus, type EventBus, type GrpcClientHandle, newId, parseCloudEvent } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { commonV1, mentionV1 } from "@earshot/proto";
 import { GROUPS } from "./consumers";
-import { MENTION_EVENTS, type MentionCreated } from "./events";
+import { decodeMentionEvent, MENTION_EVENTS, type MentionCreated } from "./events";
 import { mentionService } from "./service";
 
 // The mention service as the all-in-one hosts it (embedded store in a temp data dir, real gRPC port),
@@ -25,7 +25,8 @@ const watchCreated = async (bus: EventBus) => {
   const seen: MentionCreated[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   await bus.subscribe({ groupId: `test-${newId("evt")}`, topics: [MENTION_EVENTS.topic] }, async (m) => {
-    const event = decodeEvent(MENTION_EVENTS, parseCloudEvent(m.value)!);
+    const parsed = parseCloudEvent(m.value);
+    const event = parsed && decodeMentionEvent(parsed);
     if (event?.type === "mention.created") seen.push(event.data);
     for (const w of waiters.filter((x) => seen.length >= x.n)) w.resolve();
   });

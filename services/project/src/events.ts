@@ -1,13 +1,13 @@
-import { defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { projectV1Events } from "@earshot/proto";
 import type { MemberDoc, ProjectDoc } from "./store";
 
 // The project service's events, published as `@earshot/project/events`: the catalog (topic
 // `earshot.project.v1`, source `earshot/project`, and each type's message in events.proto), the builders
-// the domain stages through the outbox, and the decoded event type consumers receive. Keyed by project id
-// so one project's events keep their order; `data` is the proto JSON form (lowerCamelCase) of the type's
-// message, every field present. Role, member type and status travel as the API's words (owner, member,
-// active…), as consumers outside gRPC read them.
+// the domain stages through the outbox, and the decoded event type consumers receive, with its decoder.
+// Keyed by project id so one project's events keep their order; `data` is the proto JSON form
+// (lowerCamelCase) of the type's message, every field present. Role, member type and status travel as the
+// API's words (owner, member, active…), as consumers outside gRPC read them.
 
 export const PROJECT_EVENTS = defineEventCatalog("project", {
   "project.created": projectV1Events.ProjectCreated,
@@ -27,6 +27,8 @@ export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
 export type MemberEventType = Extract<ProjectEventType, `member.${string}`>;
 /** A project event as a consumer receives it, its data decoded; narrow on `type`. */
 export type ProjectEvent = EventOf<typeof PROJECT_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeProjectEvent = (event: CloudEvent): ProjectEvent | undefined => decodeEvent(PROJECT_EVENTS, event);
 /** The member events alone (`member.*`), as the edge's membership cache consumes them. */
 export type MemberEvent = EventOf<typeof PROJECT_EVENTS, MemberEventType>;
 
