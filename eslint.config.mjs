@@ -6,6 +6,13 @@ import tseslint from "typescript-eslint";
 // Domain code decides; it does not talk to drivers or transports. It may use @earshot/platform/core,
 // zod, node built-ins and its own package; everything below is refused there.
 const DOMAIN_MESSAGE = "Domain code imports only @earshot/platform/core from the platform, and no driver or transport.";
+// Another service's events reach a domain handler already decoded: the wiring subscribes with
+// subscribeDomainEvents and hands the handler the typed event. So a domain file may name those events'
+// types (`import type { ProjectEvent } from "@earshot/project/events"`) but not load the events module,
+// whose decoders are the proto codecs. Its own package's events module (`../events`, the builders its
+// verbs stage) is its own package.
+const EVENTS_MESSAGE = "Domain code imports another service's events module for its types only (import type); decoding happens where the consumer subscribes.";
+const EVENTS_PATTERN = { group: ["@earshot/*/events"], allowTypeImports: true, message: EVENTS_MESSAGE };
 const FORBIDDEN_IN_DOMAIN = ["mongodb", "@seald-io/nedb", "kafkajs", "express", "@earshot/proto", "nodemailer", "@earshot/platform"];
 
 // Test code (tests and the `test-support` helpers only tests import) is left out of every package's build
@@ -98,6 +105,7 @@ export default defineConfig(
     ignores: TEST_FILES,
     rules: { "no-restricted-imports": ["error", { patterns: [TEST_CODE] }] },
   },
-  { files: ["services/*/src/domain/**/*.ts"], rules: { "no-restricted-imports": domainImports() } },
-  { files: ["services/*/src/domain/**/*.ts"], ignores: TEST_FILES, rules: { "no-restricted-imports": domainImports(TEST_CODE) } },
+  // The TypeScript form of the rule, which can let type-only imports through (the events modules). Test
+  // code in a domain folder is refused to shipping domain files by the rule above.
+  { files: ["services/*/src/domain/**/*.ts"], rules: { "@typescript-eslint/no-restricted-imports": domainImports(EVENTS_PATTERN) } },
 );

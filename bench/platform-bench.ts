@@ -17,6 +17,7 @@ import {
   silentLogger,
   subscribeEvents,
   systemClock,
+  topicForDomain,
 } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 
@@ -83,7 +84,7 @@ const outboxBench = async (dir: string) => {
   await outbox.ensureIndexes();
   let handled = 0;
   await subscribeEvents({
-    bus, store: consumerStore, clock: systemClock, logger: silentLogger(), groupId: "bench", topics: ["earshot.project.v1"],
+    bus, store: consumerStore, clock: systemClock, logger: silentLogger(), groupId: "bench", topics: [topicForDomain("project")],
     handle: async () => void (handled += 1),
   });
   const relay = new OutboxRelay({ store, bus, clock: systemClock, logger: silentLogger(), outbox, pollMs: 50 });

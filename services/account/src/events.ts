@@ -1,68 +1,60 @@
-import type { StagedEvent } from "@earshot/platform";
-import type { accountV1Events } from "@earshot/proto";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { accountV1Events } from "@earshot/proto";
 import type { ApiKeyDoc, UserDoc } from "./store";
 
-// The account service's events. They go through the outbox to `earshot.account.v1` (the Outbox derives
-// the topic from the service name), keyed by workspace id so one workspace's events keep their order.
-// `data` is the proto JSON form (lowerCamelCase) of the message in events.proto where one exists.
+// The account service's events, published as `@earshot/account/events`: the catalog (topic
+// `earshot.account.v1`, source `earshot/account`, and each type's message in events.proto), the builders
+// the domain stages through the outbox, and the decoded event type consumers receive, with its decoder.
+// Keyed by workspace id so one workspace's events keep their order; `data` is the proto JSON form
+// (lowerCamelCase) of the type's message, every field present.
 
-export const ACCOUNT_EVENT_SOURCE = "earshot/account";
-
-export const ACCOUNT_EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deactivated",
-  "user.reactivated",
-  "api_key.created",
-  "api_key.revoked",
-] as const;
-
-export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
-
-/** `user.updated` has no message in events.proto yet. */
-export interface UserUpdatedData {
-  userId: string;
-  workspaceId: string;
-  /** Names of the fields that changed. */
-  fields: string[];
-  name: string;
-}
-
-/** `api_key.created` has no message in events.proto yet. The plaintext and hash never leave the service. */
-export interface ApiKeyCreatedData {
-  keyId: string;
-  userId: string;
-  scopes: string[];
-  expiresAt?: string;
-}
-
-const event = <D>(type: AccountEventType, subject: string, workspaceId: string, data: D): StagedEvent<D> => ({
-  type,
-  source: ACCOUNT_EVENT_SOURCE,
-  subject,
-  key: workspaceId,
-  data,
+export const ACCOUNT_EVENTS = defineEventCatalog("account", {
+  "user.created": accountV1Events.UserCreated,
+  "user.updated": accountV1Events.UserUpdated,
+  "user.deactivated": accountV1Events.UserDeactivated,
+  "user.reactivated": accountV1Events.UserReactivated,
+  "api_key.created": accountV1Events.ApiKeyCreated,
+  "api_key.revoked": accountV1Events.ApiKeyRevoked,
 });
 
-export const userCreatedEvent = (user: UserDoc): StagedEvent<accountV1Events.UserCreated> =>
-  event("user.created", user._id, user.workspaceId, { userId: user._id, workspaceId: user.workspaceId, email: user.email });
+export const ACCOUNT_TOPIC = ACCOUNT_EVENTS.topic;
+export const ACCOUNT_EVENT_SOURCE = ACCOUNT_EVENTS.source;
+export const ACCOUNT_EVENT_TYPES = ACCOUNT_EVENTS.types;
+export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
+/** An account event as a consumer receives it, its data decoded; narrow on `type`. */
+export type AccountEvent = EventOf<typeof ACCOUNT_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeAccountEvent = (event: CloudEvent): AccountEvent | undefined => decodeEvent(ACCOUNT_EVENTS, event);
 
-export const userUpdatedEvent = (user: UserDoc, fields: string[]): StagedEvent<UserUpdatedData> =>
-  event("user.updated", user._id, user.workspaceId, { userId: user._id, workspaceId: user.workspaceId, fields, name: user.name });
+export type UserCreated = accountV1Events.UserCreated;
+export type UserUpdated = accountV1Events.UserUpdated;
+export type UserDeactivated = accountV1Events.UserDeactivated;
+export type UserReactivated = accountV1Events.UserReactivated;
+export type ApiKeyCreated = accountV1Events.ApiKeyCreated;
+export type ApiKeyRevoked = accountV1Events.ApiKeyRevoked;
 
-export const userDeactivatedEvent = (user: UserDoc): StagedEvent<accountV1Events.UserDeactivated> =>
-  event("user.deactivated", user._id, user.workspaceId, { userId: user._id, workspaceId: user.workspaceId });
+const ofUser = (user: UserDoc) => ({ key: user.workspaceId, subject: user._id });
 
-export const userReactivatedEvent = (user: UserDoc): StagedEvent<accountV1Events.UserReactivated> =>
-  event("user.reactivated", user._id, user.workspaceId, { userId: user._id, workspaceId: user.workspaceId });
+export const userCreatedEvent = (user: UserDoc): StagedEvent<UserCreated> =>
+  stageEvent(ACCOUNT_EVENTS, "user.created", ofUser(user), { userId: user._id, workspaceId: user.workspaceId, email: user.email });
 
-export const apiKeyCreatedEvent = (key: ApiKeyDoc): StagedEvent<ApiKeyCreatedData> =>
-  event("api_key.created", key._id, key.workspaceId, {
+export const userUpdatedEvent = (user: UserDoc, fields: string[]): StagedEvent<UserUpdated> =>
+  stageEvent(ACCOUNT_EVENTS, "user.updated", ofUser(user), { userId: user._id, workspaceId: user.workspaceId, fields, name: user.name });
+
+export const userDeactivatedEvent = (user: UserDoc): StagedEvent<UserDeactivated> =>
+  stageEvent(ACCOUNT_EVENTS, "user.deactivated", ofUser(user), { userId: user._id, workspaceId: user.workspaceId });
+
+export const userReactivatedEvent = (user: UserDoc): StagedEvent<UserReactivated> =>
+  stageEvent(ACCOUNT_EVENTS, "user.reactivated", ofUser(user), { userId: user._id, workspaceId: user.workspaceId });
+
+/** The key's secret and its hash never leave the service. */
+export const apiKeyCreatedEvent = (key: ApiKeyDoc): StagedEvent<ApiKeyCreated> =>
+  stageEvent(ACCOUNT_EVENTS, "api_key.created", { key: key.workspaceId, subject: key._id }, {
     keyId: key._id,
     userId: key.userId,
-    scopes: key.scopes,
-    ...(key.expiresAt ? { expiresAt: key.expiresAt.toISOString() } : {}),
+    scopes: [...key.scopes],
+    expiresAt: key.expiresAt ? key.expiresAt.toISOString() : "",
   });
 
-export const apiKeyRevokedEvent = (key: ApiKeyDoc): StagedEvent<accountV1Events.ApiKeyRevoked> =>
-  event("api_key.revoked", key._id, key.workspaceId, { keyId: key._id, userId: key.userId });
+export const apiKeyRevokedEvent = (key: ApiKeyDoc): StagedEvent<ApiKeyRevoked> =>
+  stageEvent(ACCOUNT_EVENTS, "api_key.revoked", { key: key.workspaceId, subject: key._id }, { keyId: key._id, userId: key.userId });

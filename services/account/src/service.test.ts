@@ -1,3 +1,4 @@
+import { ACCOUNT_TOPIC } from "./events";
 import { createGrpcClient, createInProcessBus, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1, type commonV1 } from "@earshot/proto";
@@ -13,7 +14,7 @@ describe("account service over gRPC", () => {
   const published: Array<{ topic: string; key: string; type: string }> = [];
 
   beforeAll(async () => {
-    await bus.subscribe({ groupId: "test", topics: ["earshot.account.v1"] }, async (m) => {
+    await bus.subscribe({ groupId: "test", topics: [ACCOUNT_TOPIC] }, async (m) => {
       published.push({ topic: m.topic, key: m.key, type: (JSON.parse(m.value) as { type: string }).type });
     });
     hosted = await hostServiceForTest(accountService, { bus });
@@ -134,8 +135,8 @@ describe("account service over gRPC", () => {
     await as(user, () => account.client.deactivateUser({ confirmation: "DELETE" }));
     for (let i = 0; i < 100 && published.filter((p) => p.key === workspace!.id).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     expect(published.filter((p) => p.key === workspace!.id)).toEqual([
-      { topic: "earshot.account.v1", key: workspace!.id, type: "user.created" },
-      { topic: "earshot.account.v1", key: workspace!.id, type: "user.deactivated" },
+      { topic: ACCOUNT_TOPIC, key: workspace!.id, type: "user.created" },
+      { topic: ACCOUNT_TOPIC, key: workspace!.id, type: "user.deactivated" },
     ]);
   });
 });

@@ -2,7 +2,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { mentionService } from "@earshot/mention";
 import { createGrpcClient, type GrpcClientHandle, newId } from "@earshot/platform";
-import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { hostServiceForTest, publishedEvent, type ServiceUnderTest } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { mentionV1 } from "@earshot/proto";
 import { runCli } from "./commands";
 
@@ -15,17 +17,12 @@ describe("earshot posts import", () => {
   const projectId = newId("prj");
   const workspaceId = "wsp_import";
 
-  const publish = (topic: string, type: string, data: Record<string, unknown>) => {
-    const event = { specversion: "1.0", id: newId("evt"), source: "test", type, time: new Date().toISOString(), datacontenttype: "application/json", data };
-    return hosted.bus.publish([{ topic, key: projectId, value: JSON.stringify(event) }]);
-  };
-
   beforeAll(async () => {
     hosted = await hostServiceForTest(mentionService);
     await writeFile(join(hosted.dataDir, "services.json"), JSON.stringify({ account: "127.0.0.1:1", mention: hosted.address }));
     mention = createGrpcClient(mentionV1.MentionServiceClient, hosted.address);
-    await publish("earshot.project.v1", "project.created", { projectId, workspaceId, ownerId: "usr_1", name: "Acme", digestTimezone: "UTC" });
-    await publish("earshot.keyword.v1", "keyword.created", { keywordId: "kw_acme", projectId, groupId: "kwg_1", value: "acme", sources: ["x", "reddit"], active: true });
+    await hosted.bus.publish([publishedEvent(PROJECT_EVENTS, "project.created", { projectId, workspaceId, ownerId: "usr_1", name: "Acme", digestTimezone: "UTC" })]);
+    await hosted.bus.publish([publishedEvent(KEYWORD_EVENTS, "keyword.created", { keywordId: "kw_acme", projectId, groupId: "kwg_1", value: "acme", sources: ["x", "reddit"], active: true })]);
   });
   afterAll(async () => {
     mention.close();

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
-import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceStore, type Subscription, subscribeEvents, systemClock } from "@earshot/platform";
+import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { createGatewayApp } from "./gateway-app";
@@ -104,13 +105,13 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   });
   // Every replica must see every event, so each process is a consumer group of its own.
   const membershipEvents: Subscription | undefined = options.bus
-    ? await subscribeEvents({
+    ? await subscribeDomainEvents({
         bus: options.bus,
         store,
         clock,
         logger: options.logger,
         groupId: `edge.memberships.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
-        topics: ["earshot.project.v1"],
+        events: PROJECT_EVENTS,
         startFrom: "latest",
         handle: async (event) => memberships.apply(event),
       })

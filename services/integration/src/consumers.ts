@@ -1,4 +1,7 @@
-import { type CloudEvent, type ServiceDeps, type Subscription, subscribeEvents } from "@earshot/platform";
+import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { KEYWORD_EVENTS, type KeywordEvent } from "@earshot/keyword/events";
+import { type ServiceDeps, type Subscription, subscribeDomainEvents } from "@earshot/platform";
+import { PROJECT_EVENTS, type ProjectEvent } from "@earshot/project/events";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
@@ -23,22 +26,20 @@ export const startIntegrationConsumers = async (
 ): Promise<Subscription[]> => {
   const common = { bus: host.bus, store: host.store, clock: host.clock, logger: host.logger, startFrom: "earliest" as const };
   const subscriptions: Subscription[] = [];
-  const onProject = async (event: CloudEvent) => {
+  const onProject = async (event: ProjectEvent) => {
     await handleProjectEvent(deps, event);
     await handleLinkedinProjectEvent(deps, event);
-    const projectId = (event.data as { projectId?: unknown } | undefined)?.projectId;
-    if (typeof projectId === "string") changed(projectId);
+    if (event.data.projectId) changed(event.data.projectId);
   };
-  const onKeyword = async (event: CloudEvent) => {
+  const onKeyword = async (event: KeywordEvent) => {
     await handleKeywordEvent(deps, event);
-    const projectId = (event.data as { projectId?: unknown } | undefined)?.projectId;
-    if (typeof projectId === "string") changed(projectId);
+    if (event.data.projectId) changed(event.data.projectId);
   };
   try {
     subscriptions.push(
-      await subscribeEvents({ ...common, groupId: GROUPS.projects, topics: ["earshot.project.v1"], handle: onProject }),
-      await subscribeEvents({ ...common, groupId: GROUPS.keywords, topics: ["earshot.keyword.v1"], handle: onKeyword }),
-      await subscribeEvents({ ...common, groupId: GROUPS.accounts, topics: ["earshot.account.v1"], handle: (event) => handleLinkedinAccountEvent(deps, event) }),
+      await subscribeDomainEvents({ ...common, groupId: GROUPS.projects, events: PROJECT_EVENTS, handle: onProject }),
+      await subscribeDomainEvents({ ...common, groupId: GROUPS.keywords, events: KEYWORD_EVENTS, handle: onKeyword }),
+      await subscribeDomainEvents({ ...common, groupId: GROUPS.accounts, events: ACCOUNT_EVENTS, types: ["user.deactivated"], handle: (event) => handleLinkedinAccountEvent(deps, event) }),
     );
   } catch (err) {
     await Promise.all(subscriptions.map((s) => s.stop()));

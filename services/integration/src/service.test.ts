@@ -1,7 +1,10 @@
-import { buildCloudEvent, type CloudEvent, createGrpcClient, type GrpcClientHandle, runWithCaller, type Subscription, systemClock } from "@earshot/platform";
-import { hostServiceForTest, refusalOf, type ServiceUnderTest, testCaller, waitFor } from "@earshot/platform/testing";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { type CloudEvent, createGrpcClient, type EventCatalog, type EventMessages, type GrpcClientHandle, runWithCaller, type Subscription } from "@earshot/platform";
+import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest, testCaller, waitFor } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { commonV1, integrationV1 } from "@earshot/proto";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
+import { INTEGRATION_EVENTS } from "./events";
 import { integrationService } from "./service";
 
 // The integration service through a real gRPC hop: hosted as the all-in-one hosts it (embedded store in a
@@ -24,9 +27,8 @@ describe("integration service over gRPC", () => {
   const call = <T>(caller: commonV1.Caller, fn: () => Promise<T>): Promise<T> => runWithCaller(caller, fn);
 
   /** Publishes an event as its service would; the in-process bus resolves once every group has handled it. */
-  const publish = async (topic: string, source: string, type: string, data: Record<string, unknown>) => {
-    const event = buildCloudEvent({ source, type, subject: projectId, data }, systemClock);
-    await hosted.bus.publish([{ topic, key: projectId, value: JSON.stringify(event), headers: { "ce-id": event.id, "ce-type": type } }]);
+  const publish = async <M extends EventMessages>(catalog: EventCatalog<M>, type: string, data: object) => {
+    await hosted.bus.publish([publishedEvent(catalog, type, data)]);
   };
   const publishedOf = async (type: string, count = 1): Promise<CloudEvent[]> => {
     await waitFor(() => published.filter((e) => e.type === type).length >= count, 10_000);
@@ -38,10 +40,10 @@ describe("integration service over gRPC", () => {
     // A day between polls: after the LinkedIn poller's first poll, only syncs call LinkedIn.
     hosted = await hostServiceForTest(integrationService, { settings: { ...sims.settings, EARSHOT_POLL_INTERVAL_SECONDS: "86400" } });
     integration = createGrpcClient(integrationV1.IntegrationServiceClient, hosted.address);
-    listening = await hosted.bus.subscribe({ groupId: "test.integration-events", topics: ["earshot.integration.v1"] }, async (m) => {
+    listening = await hosted.bus.subscribe({ groupId: "test.integration-events", topics: [INTEGRATION_EVENTS.topic] }, async (m) => {
       published.push(JSON.parse(m.value) as CloudEvent);
     });
-    await publish("earshot.project.v1", "earshot/project", "project.created", {
+    await publish(PROJECT_EVENTS, "project.created", {
       projectId,
       workspaceId: ana.workspaceId,
       ownerId: ana.id,
@@ -100,7 +102,7 @@ describe("integration service over gRPC", () => {
     // A post at LinkedIn, then the project's first keyword on LinkedIn: its event starts the poller at once,
     // and that first poll finds the post.
     sims.world.publish("linkedin", { organizationUrn: ACME, text: "Acme Corp ships zephyr widgets today", createdAtMs: Date.now() - 60_000 });
-    await publish("earshot.keyword.v1", "earshot/keyword", "keyword.created", {
+    await publish(KEYWORD_EVENTS, "keyword.created", {
       keywordId: "kw_01JINTEGRATIONSERVICE0001",
       projectId,
       workspaceId: ana.workspaceId,

@@ -1,4 +1,7 @@
+import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
 import type { AsyncService, ServiceModule, Subscription } from "@earshot/platform";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { integrationV1 } from "@earshot/proto";
 import { integrationSettingsOf, integrationSettingsShape } from "./config";
 import { startIntegrationConsumers } from "./consumers";
@@ -14,7 +17,7 @@ export const INTEGRATION_SERVICE_NAME = "earshot.integration.v1.IntegrationServi
 export const integrationService: ServiceModule = {
   name: "integration",
   settings: integrationSettingsShape,
-  consumes: ["earshot.project.v1", "earshot.keyword.v1", "earshot.account.v1"],
+  consumes: [PROJECT_EVENTS.topic, KEYWORD_EVENTS.topic, ACCOUNT_EVENTS.topic],
   open: async (deps) => {
     const settings = integrationSettingsOf(deps.config);
     const collections = await openIntegrationCollections(deps.store);

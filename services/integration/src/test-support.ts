@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
 import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
-import { testProjectCaller } from "@earshot/platform/testing";
+import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type RunningSimulators, type SimPlatform, startSimulators } from "@earshot/simulators";
 import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collectors/collector";
@@ -61,23 +64,13 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
   };
   const deps = replica();
   await deps.outbox.ensureIndexes();
-  const envelope = (type: string, source: string, data: Record<string, unknown>): CloudEvent => ({
-    specversion: "1.0",
-    id: newId("evt", clock.now().getTime()),
-    source,
-    type,
-    subject: String(data.keywordId ?? data.projectId ?? data.userId),
-    time: clock.now().toISOString(),
-    datacontenttype: "application/json",
-    data,
-  });
   const projectEvent = async (type: string, data: Record<string, unknown>, to = deps) => {
-    const event = envelope(type, "earshot/project", data);
+    const event = receivedEvent(PROJECT_EVENTS, type, data, clock);
     await handleProjectEvent(to, event);
     await handleLinkedinProjectEvent(to, event);
   };
-  const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, envelope(type, "earshot/keyword", data));
-  const accountEvent = (type: string, data: Record<string, unknown>, to = deps) => handleLinkedinAccountEvent(to, envelope(type, "earshot/account", data));
+  const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, receivedEvent(KEYWORD_EVENTS, type, data, clock));
+  const accountEvent = (type: string, data: Record<string, unknown>, to = deps) => handleLinkedinAccountEvent(to, receivedEvent(ACCOUNT_EVENTS, type, data, clock));
   return {
     store,
     clock,

@@ -1,5 +1,6 @@
-import { createGrpcClient, type GrpcClientHandle, newId, runWithCaller } from "@earshot/platform";
-import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
+import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { commonV1, keywordV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
 import { keywordService } from "./service";
@@ -15,11 +16,8 @@ describe("keyword service over gRPC", () => {
   const member = (role: commonV1.Role, project = projectId) => testCaller(ana, [{ projectId: project, role, workspaceId: ana.workspaceId }]);
   const as = <T>(caller: commonV1.Caller, fn: () => Promise<T>): Promise<T> => runWithCaller(caller, fn);
 
-  const projectEvent = async (type: string, data: Record<string, unknown>) => {
-    const event = { specversion: "1.0", id: newId("evt", Date.now()), source: "earshot/project", type, subject: String(data.projectId), time: new Date().toISOString(), datacontenttype: "application/json", data };
-    // The in-process bus resolves once every subscribed group has handled the message.
-    await hosted.bus.publish([{ topic: "earshot.project.v1", key: String(data.projectId), value: JSON.stringify(event), headers: { "ce-id": event.id, "ce-type": type } }]);
-  };
+  // The in-process bus resolves once every subscribed group has handled the message.
+  const projectEvent = (type: string, data: Record<string, unknown>) => hosted.bus.publish([publishedEvent(PROJECT_EVENTS, type, data)]);
 
   beforeAll(async () => {
     hosted = await hostServiceForTest(keywordService);

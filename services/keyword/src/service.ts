@@ -1,4 +1,5 @@
-import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents } from "@earshot/platform";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeDomainEvents } from "@earshot/platform";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { keywordV1 } from "@earshot/proto";
 import { handleProjectEvent } from "./domain/project-events";
 import { keywordRpc } from "./rpc/keyword-rpc";
@@ -9,7 +10,7 @@ export const KEYWORD_SERVICE_NAME = "earshot.keyword.v1.KeywordService";
 
 export const keywordService: ServiceModule = {
   name: "keyword",
-  consumes: ["earshot.project.v1"],
+  consumes: [PROJECT_EVENTS.topic],
   open: async (deps) => {
     const collections = await openKeywordCollections(deps.store);
     const domain = wireKeyword({ ...deps, collections });
@@ -21,13 +22,14 @@ export const keywordService: ServiceModule = {
       // projects are not collected; archived ones lose their keywords). From the earliest retained event,
       // so projects created before this service first ran are known too.
       start: async () => {
-        subscription = await subscribeEvents({
+        subscription = await subscribeDomainEvents({
           bus: deps.bus,
           store: deps.store,
           clock: deps.clock,
           logger: deps.logger,
           groupId: "keyword.project-events",
-          topics: ["earshot.project.v1"],
+          events: PROJECT_EVENTS,
+          types: ["project.created", "project.updated", "project.archived"],
           startFrom: "earliest",
           handle: (event) => handleProjectEvent(domain, event),
         });

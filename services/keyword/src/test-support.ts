@@ -1,4 +1,5 @@
-import { testProjectCaller } from "@earshot/platform/testing";
+import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import {
   type CloudEvent,
   type DocumentStore,
@@ -43,17 +44,7 @@ export const openKeywordWorld = async (): Promise<KeywordWorld> => {
   const replica = (): KeywordDeps => wireKeyword({ store, collections, outbox: new Outbox(store, clock, "keyword"), clock, logger: silentLogger() });
   const deps = replica();
   await deps.outbox.ensureIndexes();
-  const projectEvent = (type: string, data: Record<string, unknown>) =>
-    handleProjectEvent(deps, {
-      specversion: "1.0",
-      id: newId("evt", clock.now().getTime()),
-      source: "earshot/project",
-      type,
-      subject: String(data.projectId),
-      time: clock.now().toISOString(),
-      datacontenttype: "application/json",
-      data,
-    });
+  const projectEvent = (type: string, data: Record<string, unknown>) => handleProjectEvent(deps, receivedEvent(PROJECT_EVENTS, type, data, clock));
   return {
     store,
     clock,

@@ -1,31 +1,24 @@
+import { INTEGRATION_EVENTS } from "@earshot/integration/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
 import {
-  type CloudEvent,
   type Collection,
   createInProcessBus,
   type Doc,
   type DocumentStore,
   newId,
   PROCESSED_EVENTS_COLLECTION,
+  publishedEventOf,
   silentLogger,
   type Subscription,
 } from "@earshot/platform";
-import { POSTS_TOPIC, startMentionConsumers } from "./consumers";
+import { publishedEvent } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
+import { startMentionConsumers } from "./consumers";
 import { type MentionWorld, openMentionWorld } from "./test-support";
 
 // The consumers wired as the service wires them, on the in-process bus and the test world's store, whose
 // commits are recorded: how many commits a burst of collected posts costs, and what a crash between the
 // commit of a batch and its acknowledgement leaves behind.
-
-const collected = (post: Record<string, unknown>): CloudEvent => ({
-  specversion: "1.0",
-  id: newId("evt"),
-  source: "earshot/integration",
-  type: "post.collected",
-  subject: String(post.sourceId),
-  time: new Date().toISOString(),
-  datacontenttype: "application/json",
-  data: post,
-});
 
 describe("mention consumers", () => {
   let world: MentionWorld;
@@ -44,15 +37,16 @@ describe("mention consumers", () => {
   const start = async (store: DocumentStore = world.store) => {
     subscriptions = await startMentionConsumers({ bus, store, clock: world.clock, logger: silentLogger() }, world.deps);
   };
-  const publishPosts = (posts: Array<Record<string, unknown>>) =>
-    bus.publish(posts.map((p) => collected(p)).map((e) => ({ topic: POSTS_TOPIC, key: String((e.data as { projectId: string }).projectId), value: JSON.stringify(e) })));
+  /** Publishes `post.collected` for each post as the integration service stages it. */
+  const publishPosts = (projectId: string, posts: Array<Record<string, unknown>>) =>
+    bus.publish(posts.map((p) => publishedEventOf(INTEGRATION_EVENTS, world.collectedPost(projectId, p), world.clock)));
 
   it("ingests a burst of collected posts in far fewer commits than posts", async () => {
     await start();
     const projectId = await world.newProject();
     await world.addKeyword(projectId, "acme");
     const before = world.mentionCommits().length;
-    await publishPosts(Array.from({ length: 1000 }, (_, i) => world.post(projectId, { text: i % 2 ? "acme news" : "other news" })));
+    await publishPosts(projectId, Array.from({ length: 1000 }, (_, i) => ({ text: i % 2 ? "acme news" : "other news" })));
     expect(await world.deps.collections.mentions.count({ projectId })).toBe(500);
     const commits = world.mentionCommits().length - before;
     expect(commits).toBeGreaterThanOrEqual(3);
@@ -82,7 +76,7 @@ describe("mention consumers", () => {
     await start(dyingStore);
     const projectId = await world.newProject();
     await world.addKeyword(projectId, "acme");
-    await publishPosts([1, 2, 3].map((i) => world.post(projectId, { sourceId: `crash-${i}`, text: "acme" })));
+    await publishPosts(projectId, [1, 2, 3].map((i) => ({ sourceId: `crash-${i}`, text: "acme" })));
     expect(failures).toBe(1);
     expect(await world.deps.collections.mentions.count({ projectId })).toBe(3);
     expect((await world.events()).filter((e) => e.type === "mention.created")).toHaveLength(3);
@@ -95,17 +89,8 @@ describe("mention consumers", () => {
   it("keeps the replicas from project and keyword events published on the bus", async () => {
     await start();
     const projectId = newId("prj");
-    const event = (type: string, source: string, data: Record<string, unknown>) => ({ ...collected(data), type, source });
-    await bus.publish([
-      { topic: "earshot.project.v1", key: projectId, value: JSON.stringify(event("project.created", "earshot/project", { projectId, workspaceId: "wsp_1", digestTimezone: "Asia/Tokyo" })) },
-    ]);
-    await bus.publish([
-      {
-        topic: "earshot.keyword.v1",
-        key: projectId,
-        value: JSON.stringify(event("keyword.created", "earshot/keyword", { keywordId: "kw_1", projectId, groupId: "kwg_1", value: "acme", sources: ["x"], active: true })),
-      },
-    ]);
+    await bus.publish([publishedEvent(PROJECT_EVENTS, "project.created", { projectId, workspaceId: "wsp_1", digestTimezone: "Asia/Tokyo" })]);
+    await bus.publish([publishedEvent(KEYWORD_EVENTS, "keyword.created", { keywordId: "kw_1", projectId, groupId: "kwg_1", value: "acme", sources: ["x"], active: true })]);
     expect(await world.deps.collections.projects.findById(projectId)).toMatchObject({ status: "active", timezone: "Asia/Tokyo", keywordsRevision: 1 });
     expect(await world.deps.collections.keywords.findById("kw_1")).toMatchObject({ projectId, value: "acme", active: true });
   });

@@ -1,4 +1,7 @@
-import { type CloudEvent, type ServiceDeps, type Subscription, subscribeEventBatches, subscribeEvents } from "@earshot/platform";
+import { INTEGRATION_EVENTS, type PostCollected } from "@earshot/integration/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { type ServiceDeps, type Subscription, subscribeDomainEvents } from "@earshot/platform";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import type { MentionDeps } from "./domain/deps";
 import { ingestPosts, MAX_POSTS_PER_BATCH } from "./domain/ingest";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
@@ -11,8 +14,6 @@ import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
 // so a burst costs one commit per batch rather than one per post. The batch is acknowledged only after
 // its commit; a crash in between delivers it again, and the post keys make that harmless.
 
-export const POSTS_TOPIC = "earshot.integration.v1";
-export const POST_COLLECTED = "post.collected";
 export const POST_BATCH = 200;
 
 export const GROUPS = {
@@ -21,10 +22,30 @@ export const GROUPS = {
   posts: "mention.posts",
 } as const;
 
-const postsOf = (events: CloudEvent[]): unknown[] => events.filter((e) => e.type === POST_COLLECTED).map((e) => e.data);
+/** int64 counts travel as decimal strings; ingestion checks numbers (a count that is not one is refused there). */
+const count = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
-export const ingestCollectedPosts = async (deps: MentionDeps, events: CloudEvent[]): Promise<void> => {
-  const posts = postsOf(events);
+/** The post a `post.collected` event carries, as ingestion checks it (the shape IngestPosts takes too). */
+export const postOf = (p: PostCollected): Record<string, unknown> => ({
+  projectId: p.projectId,
+  source: p.source,
+  sourceId: p.sourceId,
+  url: p.url,
+  title: p.title,
+  text: p.text,
+  author: p.author && { id: p.author.id, handle: p.author.handle, name: p.author.name, url: p.author.url, followers: count(p.author.followers) },
+  publishedAt: p.publishedAt,
+  collectedAt: p.collectedAt || undefined,
+  lang: p.lang,
+  parentId: p.parentId,
+  metrics: p.metrics && { likes: count(p.metrics.likes), replies: count(p.metrics.replies), shares: count(p.metrics.shares), views: count(p.metrics.views) },
+  subreddit: p.subreddit,
+  channelId: p.channelId,
+  channelHandle: p.channelHandle,
+});
+
+export const ingestCollectedPosts = async (deps: MentionDeps, collected: readonly PostCollected[]): Promise<void> => {
+  const posts = collected.map(postOf);
   for (let i = 0; i < posts.length; i += MAX_POSTS_PER_BATCH) {
     // Refused posts are logged by ingestion; delivering them again would not make them valid.
     await ingestPosts(deps, posts.slice(i, i + MAX_POSTS_PER_BATCH));
@@ -36,9 +57,15 @@ export const startMentionConsumers = async (host: Pick<ServiceDeps, "bus" | "sto
   const subscriptions: Subscription[] = [];
   try {
     subscriptions.push(
-      await subscribeEvents({ ...common, groupId: GROUPS.projects, topics: ["earshot.project.v1"], handle: (event) => handleProjectEvent(deps, event) }),
-      await subscribeEvents({ ...common, groupId: GROUPS.keywords, topics: ["earshot.keyword.v1"], handle: (event) => handleKeywordEvent(deps, event) }),
-      await subscribeEventBatches({ ...common, groupId: GROUPS.posts, topics: [POSTS_TOPIC], maxBatch: POST_BATCH, handle: (events) => ingestCollectedPosts(deps, events) }),
+      await subscribeDomainEvents({ ...common, groupId: GROUPS.projects, events: PROJECT_EVENTS, handle: (event) => handleProjectEvent(deps, event) }),
+      await subscribeDomainEvents({ ...common, groupId: GROUPS.keywords, events: KEYWORD_EVENTS, handle: (event) => handleKeywordEvent(deps, event) }),
+      await subscribeDomainEvents({
+        ...common,
+        groupId: GROUPS.posts,
+        events: INTEGRATION_EVENTS,
+        types: ["post.collected"],
+        batch: { maxBatch: POST_BATCH, handle: (events) => ingestCollectedPosts(deps, events.map((e) => e.data)) },
+      }),
     );
   } catch (err) {
     await Promise.all(subscriptions.map((s) => s.stop()));

@@ -1,8 +1,11 @@
-import { type BatchHandler, type CloudEvent, createGrpcClient, createInProcessBus, type EventBus, type GrpcClientHandle, newId } from "@earshot/platform";
-import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
+import { INTEGRATION_EVENTS } from "@earshot/integration/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { type BatchHandler, type BusMessage, createGrpcClient, createInProcessBus, type EventBus, type GrpcClientHandle, newId, parseCloudEvent } from "@earshot/platform";
+import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { commonV1, mentionV1 } from "@earshot/proto";
-import { GROUPS, POSTS_TOPIC } from "./consumers";
-import type { MentionCreatedData } from "./domain/ingest-events";
+import { GROUPS } from "./consumers";
+import { decodeMentionEvent, MENTION_EVENTS, type MentionCreated } from "./events";
 import { mentionService } from "./service";
 
 // The mention service as the all-in-one hosts it (embedded store in a temp data dir, real gRPC port),
@@ -13,27 +16,18 @@ import { mentionService } from "./service";
 const ana = "wsp_ana";
 const ben = "wsp_ben";
 
-const envelope = (type: string, source: string, data: Record<string, unknown>, id = newId("evt")): CloudEvent => ({
-  specversion: "1.0",
-  id,
-  source,
-  type,
-  subject: String(data.projectId),
-  time: new Date().toISOString(),
-  datacontenttype: "application/json",
-  data,
-});
+const project = (data: Record<string, unknown>) => publishedEvent(PROJECT_EVENTS, "project.created", data);
+const collected = (data: Record<string, unknown>) => publishedEvent(INTEGRATION_EVENTS, "post.collected", data);
+const publish = (bus: EventBus, messages: BusMessage[]) => bus.publish(messages);
 
-const publish = (bus: EventBus, topic: string, events: CloudEvent[]) =>
-  bus.publish(events.map((e) => ({ topic, key: String((e.data as { projectId: string }).projectId), value: JSON.stringify(e), headers: { "ce-id": e.id, "ce-type": e.type } })));
-
-/** The mention.created events relayed so far, and a promise for the moment there are `n`. */
+/** The mention.created events relayed so far, decoded, and a promise for the moment there are `n`. */
 const watchCreated = async (bus: EventBus) => {
-  const seen: MentionCreatedData[] = [];
+  const seen: MentionCreated[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  await bus.subscribe({ groupId: `test-${newId("evt")}`, topics: ["earshot.mention.v1"] }, async (m) => {
-    const event = JSON.parse(m.value) as CloudEvent<MentionCreatedData>;
-    if (event.type === "mention.created") seen.push(event.data);
+  await bus.subscribe({ groupId: `test-${newId("evt")}`, topics: [MENTION_EVENTS.topic] }, async (m) => {
+    const parsed = parseCloudEvent(m.value);
+    const event = parsed && decodeMentionEvent(parsed);
+    if (event?.type === "mention.created") seen.push(event.data);
     for (const w of waiters.filter((x) => seen.length >= x.n)) w.resolve();
   });
   return { seen, atLeast: (n: number) => (seen.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))) };
@@ -77,14 +71,15 @@ describe("mention service over gRPC and the bus", () => {
     hosted = await hostServiceForTest(mentionService);
     mention = createGrpcClient(mentionV1.MentionServiceClient, hosted.address);
     created = await watchCreated(hosted.bus);
-    await publish(hosted.bus, "earshot.project.v1", [
-      envelope("project.created", "earshot/project", { projectId: acme, workspaceId: ana, ownerId: "usr_ana", name: "Acme", digestTimezone: "UTC" }),
-      envelope("project.created", "earshot/project", { projectId: globex, workspaceId: ben, ownerId: "usr_ben", name: "Globex", digestTimezone: "UTC" }),
+    await publish(hosted.bus, [
+      project({ projectId: acme, workspaceId: ana, ownerId: "usr_ana", name: "Acme", digestTimezone: "UTC" }),
+      project({ projectId: globex, workspaceId: ben, ownerId: "usr_ben", name: "Globex", digestTimezone: "UTC" }),
     ]);
-    await publish(hosted.bus, "earshot.keyword.v1", [
-      envelope("keyword.created", "earshot/keyword", keyword(acme, ana, "kw_rocket", "rocket")),
-      envelope("keyword.created", "earshot/keyword", keyword(acme, ana, "kw_launch", "launch")),
-      envelope("keyword.created", "earshot/keyword", keyword(globex, ben, "kw_globex_rocket", "rocket")),
+    await publish(hosted.bus, [
+      publishedEvent(KEYWORD_EVENTS, "keyword_group.created", { groupId: "kwg_kw_rocket", projectId: acme, workspaceId: ana, name: "Space", order: 2 }),
+      publishedEvent(KEYWORD_EVENTS, "keyword.created", keyword(acme, ana, "kw_rocket", "rocket")),
+      publishedEvent(KEYWORD_EVENTS, "keyword.created", keyword(acme, ana, "kw_launch", "launch")),
+      publishedEvent(KEYWORD_EVENTS, "keyword.created", keyword(globex, ben, "kw_globex_rocket", "rocket")),
     ]);
   });
 
@@ -94,34 +89,47 @@ describe("mention service over gRPC and the bus", () => {
   });
 
   it("turns a collected post matching two keywords of one project and one of another into one mention in each", async () => {
-    await publish(hosted.bus, POSTS_TOPIC, [
-      envelope("post.collected", "earshot/integration", postJson(acme, "100", "The rocket launch is today")),
-      envelope("post.collected", "earshot/integration", postJson(globex, "100", "The rocket launch is today")),
-    ]);
+    await publish(hosted.bus, [collected(postJson(acme, "100", "The rocket launch is today")), collected(postJson(globex, "100", "The rocket launch is today"))]);
     expect([await usage(ana), await usage(ben)]).toEqual([1, 1]);
     await created.atLeast(2);
     const byProject = Object.fromEntries(created.seen.map((d) => [d.projectId, d]));
     expect(new Set(byProject[acme]?.keywordIds)).toEqual(new Set(["kw_rocket", "kw_launch"]));
-    expect(byProject[acme]).toMatchObject({ workspaceId: ana, source: "x", sourceId: "100", sentiment: "neutral", publishedAt: "2026-11-20T10:00:00.000Z" });
+    expect(byProject[acme]).toMatchObject({
+      workspaceId: ana,
+      source: "x",
+      sourceId: "100",
+      text: "The rocket launch is today",
+      author: { id: "u1", handle: "someone", name: "Someone" },
+      sentiment: { label: "neutral", method: "lexicon" },
+      publishedAt: "2026-11-20T10:00:00.000Z",
+      status: "open",
+    });
+    // Names as the keyword events last told the service: a group it never heard of has none.
+    expect(byProject[acme]?.keywords).toEqual(
+      expect.arrayContaining([
+        { keywordId: "kw_rocket", value: "rocket", groupId: "kwg_kw_rocket" },
+        { keywordId: "kw_launch", value: "launch", groupId: "kwg_kw_launch" },
+      ]),
+    );
+    expect(byProject[acme]?.groups).toEqual(expect.arrayContaining([{ groupId: "kwg_kw_rocket", name: "Space" }, { groupId: "kwg_kw_launch", name: "" }]));
+    expect(byProject[acme]?.matches.map((m) => m.term).sort()).toEqual(["launch", "rocket"]);
     expect(byProject[globex]).toMatchObject({ workspaceId: ben, keywordIds: ["kw_globex_rocket"] });
   });
 
   it("makes no second mention from the same event delivered twice, nor from the same post collected again", async () => {
-    const event = envelope("post.collected", "earshot/integration", postJson(acme, "200", "rocket"));
-    await publish(hosted.bus, POSTS_TOPIC, [event]);
+    const event = collected(postJson(acme, "200", "rocket"));
+    await publish(hosted.bus, [event]);
     const after = await usage(ana);
-    await publish(hosted.bus, POSTS_TOPIC, [event]);
+    await publish(hosted.bus, [event]);
     // The same post, collected again: a new event id, other metrics.
-    await publish(hosted.bus, POSTS_TOPIC, [envelope("post.collected", "earshot/integration", { ...postJson(acme, "200", "rocket"), metrics: { likes: 9, replies: 0, shares: 0, views: 99 } })]);
+    await publish(hosted.bus, [collected({ ...postJson(acme, "200", "rocket"), metrics: { likes: "9", replies: "0", shares: "0", views: "99" } })]);
     expect(await usage(ana)).toBe(after);
   });
 
   it("stops matching a keyword once its deactivation arrives", async () => {
-    await publish(hosted.bus, "earshot.keyword.v1", [
-      envelope("keyword.deactivated", "earshot/keyword", keyword(globex, ben, "kw_globex_rocket", "rocket", { active: false })),
-    ]);
+    await publish(hosted.bus, [publishedEvent(KEYWORD_EVENTS, "keyword.deactivated", keyword(globex, ben, "kw_globex_rocket", "rocket", { active: false }))]);
     const before = await usage(ben);
-    await publish(hosted.bus, POSTS_TOPIC, [envelope("post.collected", "earshot/integration", postJson(globex, "300", "rocket"))]);
+    await publish(hosted.bus, [collected(postJson(globex, "300", "rocket"))]);
     expect(await usage(ben)).toBe(before);
     const res = await mention.client.ingestPosts({ posts: [{ ...protoPost(globex, "301", "rocket") }] });
     expect(res).toMatchObject({ created: 0, unmatched: 1 });
@@ -194,9 +202,9 @@ describe("mention service when the process dies after storing a batch and before
     const mention = createGrpcClient(mentionV1.MentionServiceClient, hosted.address);
     try {
       const projectId = "prj_01JMENTIONCRASH0000000000A";
-      await publish(bus, "earshot.project.v1", [envelope("project.created", "earshot/project", { projectId, workspaceId: ana, ownerId: "usr_ana", name: "Acme" })]);
-      await publish(bus, "earshot.keyword.v1", [envelope("keyword.created", "earshot/keyword", keyword(projectId, ana, "kw_acme", "acme"))]);
-      await publish(bus, POSTS_TOPIC, [1, 2, 3].map((i) => envelope("post.collected", "earshot/integration", postJson(projectId, `p${i}`, "acme"))));
+      await publish(bus, [project({ projectId, workspaceId: ana, ownerId: "usr_ana", name: "Acme" })]);
+      await publish(bus, [publishedEvent(KEYWORD_EVENTS, "keyword.created", keyword(projectId, ana, "kw_acme", "acme"))]);
+      await publish(bus, [1, 2, 3].map((i) => collected(postJson(projectId, `p${i}`, "acme"))));
       expect(lost).toBe(1);
       expect(Number((await mention.client.getWorkspaceUsage({ workspaceId: ana })).usage?.counts.mentionsThisMonth)).toBe(3);
     } finally {

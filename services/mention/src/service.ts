@@ -1,4 +1,7 @@
+import { INTEGRATION_EVENTS } from "@earshot/integration/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
 import type { AsyncService, ServiceModule, Subscription } from "@earshot/platform";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import { mentionV1 } from "@earshot/proto";
 import { startMentionConsumers } from "./consumers";
 import { ingestRpc } from "./rpc/ingest-rpc";
@@ -10,7 +13,7 @@ export const MENTION_SERVICE_NAME = "earshot.mention.v1.MentionService";
 
 export const mentionService: ServiceModule = {
   name: "mention",
-  consumes: ["earshot.project.v1", "earshot.keyword.v1", "earshot.integration.v1"],
+  consumes: [PROJECT_EVENTS.topic, KEYWORD_EVENTS.topic, INTEGRATION_EVENTS.topic],
   open: async (deps) => {
     const collections = await openMentionCollections(deps.store);
     const domain = wireMention({ ...deps, collections });

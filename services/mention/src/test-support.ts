@@ -1,4 +1,7 @@
-import { testProjectCaller } from "@earshot/platform/testing";
+import { type CollectedPost, postCollectedEvent, type PostCollected } from "@earshot/integration/events";
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
 import {
   type CloudEvent,
   type DocumentStore,
@@ -9,6 +12,7 @@ import {
   Outbox,
   type OutboxRecord,
   silentLogger,
+  type StagedEvent,
   type Write,
 } from "@earshot/platform";
 import type { Caller, MentionDeps, Membership, ProjectRole } from "./domain/deps";
@@ -31,9 +35,9 @@ export interface MentionWorld {
   /** Stores a mention directly (as ingestion would have), with defaults for what the test leaves out. */
   seedMention(projectId: string, fields?: Partial<MentionDoc>): Promise<MentionDoc>;
   events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
-  /** Delivers a project event (earshot.project.v1) to the replicas, as `deps` (or the replica given) handles it. */
+  /** Delivers a project event to the replicas, as `deps` (or the replica given) handles it. */
   projectEvent(type: string, data: Record<string, unknown>, to?: MentionDeps): Promise<void>;
-  /** Delivers a keyword or keyword group event (earshot.keyword.v1) to the replicas. */
+  /** Delivers a keyword or keyword group event to the replicas. */
   keywordEvent(type: string, data: Record<string, unknown>, to?: MentionDeps): Promise<void>;
   /** An active project known from its project.created, in `workspaceId` (default wsp_1). */
   newProject(workspaceId?: string): Promise<string>;
@@ -41,6 +45,8 @@ export interface MentionWorld {
   addKeyword(projectId: string, value: string, more?: Record<string, unknown>, to?: MentionDeps): Promise<{ keywordId: string; groupId: string } & Record<string, unknown>>;
   /** A valid post of the project (JSON form, as post.collected carries it); `fields` override. */
   post(projectId: string, fields?: Record<string, unknown>): Record<string, unknown>;
+  /** `post.collected` of a valid post of the project, as the integration service stages it; `fields` override the post's. */
+  collectedPost(projectId: string, fields?: Record<string, unknown>): StagedEvent<PostCollected>;
   /** The commits that wrote mentions so far, in order (each a list of writes). */
   mentionCommits(): Write[][];
   close(): Promise<void>;
@@ -68,18 +74,24 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
   await deps.outbox.ensureIndexes();
   let seeded = 0;
   let sequence = 0;
-  const envelope = (type: string, source: string, data: Record<string, unknown>): CloudEvent => ({
-    specversion: "1.0",
-    id: newId("evt", clock.now().getTime()),
-    source,
-    type,
-    subject: String(data.keywordId ?? data.groupId ?? data.projectId),
-    time: clock.now().toISOString(),
-    datacontenttype: "application/json",
-    data,
-  });
-  const projectEvent = (type: string, data: Record<string, unknown>, to = deps) => handleProjectEvent(to, envelope(type, "earshot/project", data));
-  const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, envelope(type, "earshot/keyword", data));
+  const projectEvent = (type: string, data: Record<string, unknown>, to = deps) => handleProjectEvent(to, receivedEvent(PROJECT_EVENTS, type, data, clock));
+  const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, receivedEvent(KEYWORD_EVENTS, type, data, clock));
+  const post = (projectId: string, fields: Record<string, unknown> = {}): Record<string, unknown> => {
+    sequence += 1;
+    return {
+      projectId,
+      source: "x",
+      sourceId: `tweet-${sequence}`,
+      url: `https://x.com/someone/status/${sequence}`,
+      text: "Nothing to see here",
+      author: { id: "u1", handle: "@Someone", name: "Someone", followers: 10 },
+      publishedAt: new Date(clock.now().getTime() - 60_000).toISOString(),
+      collectedAt: clock.now().toISOString(),
+      lang: "en",
+      metrics: { likes: 1, replies: 0, shares: 0, views: 10 },
+      ...fields,
+    };
+  };
   return {
     store,
     clock,
@@ -145,21 +157,10 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
       await keywordEvent("keyword.created", data, to);
       return data;
     },
-    post: (projectId, fields = {}) => {
-      sequence += 1;
-      return {
-        projectId,
-        source: "x",
-        sourceId: `tweet-${sequence}`,
-        url: `https://x.com/someone/status/${sequence}`,
-        text: "Nothing to see here",
-        author: { id: "u1", handle: "@Someone", name: "Someone", followers: 10 },
-        publishedAt: new Date(clock.now().getTime() - 60_000).toISOString(),
-        collectedAt: clock.now().toISOString(),
-        lang: "en",
-        metrics: { likes: 1, replies: 0, shares: 0, views: 10 },
-        ...fields,
-      };
+    post,
+    collectedPost: (projectId, fields = {}) => {
+      const { collectedAt, ...collected } = post(projectId, fields);
+      return postCollectedEvent(projectId, collected as unknown as CollectedPost, new Date(String(collectedAt)));
     },
     mentionCommits: () => commits.filter((writes) => writes.some((w) => w.collection === MENTIONS)),
     close: () => store.close(),

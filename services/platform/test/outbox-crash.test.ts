@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInProcessBus } from "../src/bus/in-process";
 import { systemClock } from "../src/clock";
+import { topicForDomain } from "../src/events/cloud-event";
 import { subscribeEvents } from "../src/events/consumer";
 import { silentLogger } from "../src/logger";
 import { OUTBOX_COLLECTION, Outbox, OutboxRelay } from "../src/outbox/outbox";
@@ -32,7 +33,7 @@ const restartAndRelay = async (dataDir: string, consumerDir: string) => {
   const bus = createInProcessBus();
   const handled: string[] = [];
   await subscribeEvents({
-    bus, store: consumerStore, clock: systemClock, logger: silentLogger(), groupId: "counter", topics: ["earshot.project.v1"],
+    bus, store: consumerStore, clock: systemClock, logger: silentLogger(), groupId: "counter", topics: [topicForDomain("project")],
     handle: async (event) => void handled.push(event.type),
   });
   const relay = new OutboxRelay({ store, bus, clock: systemClock, logger: silentLogger(), outbox: new Outbox(store, systemClock, "project") });

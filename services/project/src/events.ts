@@ -1,47 +1,69 @@
-import type { StagedEvent } from "@earshot/platform";
-import type { projectV1Events } from "@earshot/proto";
+import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
+import { projectV1Events } from "@earshot/proto";
 import type { MemberDoc, ProjectDoc } from "./store";
 
-// The project service's events. They go through the outbox to `earshot.project.v1` (the Outbox derives
-// the topic from the service name), keyed by project id so one project's events keep their order. `data`
-// is the proto JSON form (lowerCamelCase) of the message in events.proto; role, member type and status
-// travel as the API's words (owner, member, active…), as consumers outside gRPC read them.
+// The project service's events, published as `@earshot/project/events`: the catalog (topic
+// `earshot.project.v1`, source `earshot/project`, and each type's message in events.proto), the builders
+// the domain stages through the outbox, and the decoded event type consumers receive, with its decoder.
+// Keyed by project id so one project's events keep their order; `data` is the proto JSON form
+// (lowerCamelCase) of the type's message, every field present. Role, member type and status travel as the
+// API's words (owner, member, active…), as consumers outside gRPC read them.
 
-export const PROJECT_EVENT_SOURCE = "earshot/project";
-
-export const PROJECT_EVENT_TYPES = [
-  "project.created",
-  "project.updated",
-  "project.archived",
-  "member.invited",
-  "member.added",
-  "member.role_changed",
-  "member.removed",
-  "member.invite_revoked",
-] as const;
-
-export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
-export type MemberEventType = Extract<ProjectEventType, `member.${string}`>;
-
-const event = <D>(type: ProjectEventType, projectId: string, data: D): StagedEvent<D> => ({
-  type,
-  source: PROJECT_EVENT_SOURCE,
-  subject: projectId,
-  key: projectId,
-  data,
+export const PROJECT_EVENTS = defineEventCatalog("project", {
+  "project.created": projectV1Events.ProjectCreated,
+  "project.updated": projectV1Events.ProjectUpdated,
+  "project.archived": projectV1Events.ProjectArchived,
+  "member.invited": projectV1Events.MemberChanged,
+  "member.added": projectV1Events.MemberChanged,
+  "member.role_changed": projectV1Events.MemberChanged,
+  "member.removed": projectV1Events.MemberChanged,
+  "member.invite_revoked": projectV1Events.MemberChanged,
 });
 
-export const projectCreatedEvent = (p: ProjectDoc): StagedEvent<projectV1Events.ProjectCreated> =>
-  event("project.created", p._id, { projectId: p._id, workspaceId: p.workspaceId, ownerId: p.ownerId, name: p.name, digestTimezone: p.digestTimezone, enabledSources: [...p.enabledSources] });
+export const PROJECT_TOPIC = PROJECT_EVENTS.topic;
+export const PROJECT_EVENT_SOURCE = PROJECT_EVENTS.source;
+export const PROJECT_EVENT_TYPES = PROJECT_EVENTS.types;
+export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
+export type MemberEventType = Extract<ProjectEventType, `member.${string}`>;
+/** A project event as a consumer receives it, its data decoded; narrow on `type`. */
+export type ProjectEvent = EventOf<typeof PROJECT_EVENTS>;
+/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
+export const decodeProjectEvent = (event: CloudEvent): ProjectEvent | undefined => decodeEvent(PROJECT_EVENTS, event);
+/** The member events alone (`member.*`), as the edge's membership cache consumes them. */
+export type MemberEvent = EventOf<typeof PROJECT_EVENTS, MemberEventType>;
 
-export const projectUpdatedEvent = (p: ProjectDoc, fields: string[]): StagedEvent<projectV1Events.ProjectUpdated> =>
-  event("project.updated", p._id, { projectId: p._id, workspaceId: p.workspaceId, fields, status: p.status, digestTimezone: p.digestTimezone, enabledSources: [...p.enabledSources] });
+export type ProjectCreated = projectV1Events.ProjectCreated;
+export type ProjectUpdated = projectV1Events.ProjectUpdated;
+export type ProjectArchived = projectV1Events.ProjectArchived;
+export type MemberChanged = projectV1Events.MemberChanged;
 
-export const projectArchivedEvent = (p: ProjectDoc): StagedEvent<projectV1Events.ProjectArchived> =>
-  event("project.archived", p._id, { projectId: p._id, workspaceId: p.workspaceId });
+const ofProject = (projectId: string) => ({ key: projectId, subject: projectId });
 
-export const memberEvent = (type: MemberEventType, m: MemberDoc): StagedEvent<projectV1Events.MemberChanged> =>
-  event(type, m.projectId, {
+export const projectCreatedEvent = (p: ProjectDoc): StagedEvent<ProjectCreated> =>
+  stageEvent(PROJECT_EVENTS, "project.created", ofProject(p._id), {
+    projectId: p._id,
+    workspaceId: p.workspaceId,
+    ownerId: p.ownerId,
+    name: p.name,
+    digestTimezone: p.digestTimezone,
+    enabledSources: [...p.enabledSources],
+  });
+
+export const projectUpdatedEvent = (p: ProjectDoc, fields: string[]): StagedEvent<ProjectUpdated> =>
+  stageEvent(PROJECT_EVENTS, "project.updated", ofProject(p._id), {
+    projectId: p._id,
+    workspaceId: p.workspaceId,
+    fields,
+    status: p.status,
+    digestTimezone: p.digestTimezone,
+    enabledSources: [...p.enabledSources],
+  });
+
+export const projectArchivedEvent = (p: ProjectDoc): StagedEvent<ProjectArchived> =>
+  stageEvent(PROJECT_EVENTS, "project.archived", ofProject(p._id), { projectId: p._id, workspaceId: p.workspaceId });
+
+export const memberEvent = (type: MemberEventType, m: MemberDoc): StagedEvent<MemberChanged> =>
+  stageEvent(PROJECT_EVENTS, type, ofProject(m.projectId), {
     projectId: m.projectId,
     memberId: m._id,
     memberType: m.memberType,

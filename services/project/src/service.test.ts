@@ -1,9 +1,9 @@
+import { ACCOUNT_EVENTS } from "@earshot/account/events";
 import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
-import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
+import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { commonV1, projectV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
 import { projectService } from "./service";
-import { accountEvent } from "./test-support";
 
 // The project service through a real gRPC hop: hosted as the all-in-one hosts it (embedded store in a
 // temp data dir, in-process bus), called with the generated client, fed account events through the bus.
@@ -59,9 +59,8 @@ describe("project service over gRPC", () => {
   it("pauses the owner's projects when the account service publishes user.deactivated", async () => {
     const cy = { ...ana, id: "usr_cy", email: "cy@example.com" };
     const { project: running } = await as(cy, () => project.client.createProject({ name: "Cy's" }));
-    const event = accountEvent("user.deactivated", "usr_cy", ana.workspaceId);
     // The in-process bus resolves once every subscribed group has handled the message.
-    await hosted.bus.publish([{ topic: "earshot.account.v1", key: ana.workspaceId, value: JSON.stringify(event), headers: { "ce-id": event.id, "ce-type": event.type } }]);
+    await hosted.bus.publish([publishedEvent(ACCOUNT_EVENTS, "user.deactivated", { userId: "usr_cy", workspaceId: ana.workspaceId })]);
     const read = await as(cy, () => project.client.getProject({ projectId: running!.id }));
     expect(read.project?.status).toBe(commonV1.ProjectStatus.PROJECT_STATUS_PAUSED);
   });

@@ -1,4 +1,5 @@
-import { type AsyncService, type ServiceModule, type Subscription, subscribeEvents } from "@earshot/platform";
+import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeDomainEvents } from "@earshot/platform";
 import { projectV1 } from "@earshot/proto";
 import { handleAccountEvent } from "./domain/deactivation";
 import { projectRpc } from "./rpc/project-rpc";
@@ -9,7 +10,7 @@ export const PROJECT_SERVICE_NAME = "earshot.project.v1.ProjectService";
 
 export const projectService: ServiceModule = {
   name: "project",
-  consumes: ["earshot.account.v1"],
+  consumes: [ACCOUNT_EVENTS.topic],
   open: async (deps) => {
     const collections = await openProjectCollections(deps.store);
     const domain = wireProject({ ...deps, collections });
@@ -19,13 +20,14 @@ export const projectService: ServiceModule = {
       grpc: [{ name: PROJECT_SERVICE_NAME, definition: projectV1.ProjectServiceService, handlers }],
       // Account deactivation stops the owner's projects; reactivation resumes them.
       start: async () => {
-        subscription = await subscribeEvents({
+        subscription = await subscribeDomainEvents({
           bus: deps.bus,
           store: deps.store,
           clock: deps.clock,
           logger: deps.logger,
           groupId: "project.account-events",
-          topics: ["earshot.account.v1"],
+          events: ACCOUNT_EVENTS,
+          types: ["user.deactivated", "user.reactivated"],
           handle: (event) => handleAccountEvent(domain, event),
         });
       },

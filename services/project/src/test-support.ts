@@ -1,3 +1,5 @@
+import { ACCOUNT_EVENTS, type AccountEvent, type AccountEventType } from "@earshot/account/events";
+import { receivedEvent } from "@earshot/platform/testing";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,15 +106,7 @@ export const addMember = async (world: ProjectWorld, projectId: string, role: "v
   return member;
 };
 
-/** An event of the account service, as the project service's consumer receives it. */
-export const accountEvent = (type: "user.deactivated" | "user.reactivated", userId: string, workspaceId = "wsp_1"): CloudEvent => ({
-  specversion: "1.0",
-  id: newId("evt", Date.now()),
-  source: "earshot/account",
-  type,
-  subject: userId,
-  time: new Date().toISOString(),
-  datacontenttype: "application/json",
-  data: { userId, workspaceId },
-});
+/** An event of the account service about a user, as the project service's consumer receives it. */
+export const accountEvent = (type: AccountEventType, userId: string, workspaceId = "wsp_1"): AccountEvent =>
+  receivedEvent(ACCOUNT_EVENTS, type, { userId, workspaceId });
 export { refusalOf } from "@earshot/platform/testing";

@@ -1,3 +1,4 @@
+import { ACCOUNT_TOPIC } from "../events";
 import { newUser, openAccountWorld, PASSWORD, refusalOf } from "../test-support";
 import { createApiKey, verifyApiKey } from "./api-keys";
 import { hashPassword } from "./password";
@@ -34,7 +35,7 @@ describe("creating users", () => {
       type: "user.created",
       source: "earshot/account",
       subject: user._id,
-      topic: "earshot.account.v1",
+      topic: ACCOUNT_TOPIC,
       key: workspace._id,
       data: { userId: user._id, workspaceId: workspace._id, email: "ana@example.com" },
     });

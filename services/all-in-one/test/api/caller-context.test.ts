@@ -1,4 +1,5 @@
-import type { CloudEvent } from "@earshot/platform";
+import type { CloudEvent, EventData } from "@earshot/platform";
+import type { PROJECT_EVENTS, ProjectEventType } from "@earshot/project/events";
 import { commonV1 } from "@earshot/proto";
 import { type Actor, type Harness, startHarness } from "./harness";
 import { joinProject, memberIdOf as memberIdIn, membershipEventApplied } from "./membership-events";
@@ -21,7 +22,8 @@ describe("caller context", () => {
 
   const memberships = () => h.running.gateway.memberships;
 
-  const applied = (type: string, match: (data: Record<string, unknown>) => boolean) => membershipEventApplied(h, type, match);
+  const applied: <K extends ProjectEventType>(type: K, match: (data: EventData<typeof PROJECT_EVENTS, K>) => boolean) => Promise<unknown> = (type, match) =>
+    membershipEventApplied(h, type, match);
   const join = (role: "viewer" | "editor"): Promise<Actor> => joinProject(h, w.owner, w.projectId, role);
   const memberIdOf = (userId: string) => memberIdIn(h, w.owner, w.projectId, userId);
 

@@ -1,4 +1,4 @@
-import type { CloudEvent } from "@earshot/platform";
+import { MENTION_EVENTS, type MentionEvent } from "@earshot/mention/events";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { type Harness, startHarness } from "./harness";
 import { ACME, authorizeLinkedin, selectPage } from "./linkedin-flow";
@@ -27,8 +27,8 @@ const SOURCES = ["x", "reddit", "youtube", "linkedin"] as const;
 it("lists mentions of a new keyword from all four simulated sources, and says so in source health", async () => {
   const owner = await h.newActor();
   const projectId = await createProject(h, owner);
-  const mentionOf = (source: string) => (e: CloudEvent) => e.type === "mention.created" && (e.data as { projectId: string; source: string }).projectId === projectId && (e.data as { source: string }).source === source;
-  const stored = Promise.all(SOURCES.map((source) => busEvents(h, "earshot.mention.v1", 1, mentionOf(source))));
+  const mentionOf = (source: string) => (e: MentionEvent) => e.type === "mention.created" && e.data.projectId === projectId && e.data.source === source;
+  const stored = Promise.all(SOURCES.map((source) => busEvents(h, MENTION_EVENTS, 1, mentionOf(source))));
 
   const keyword = await h.call("create_keyword", { projectId, value: "Quillfeather", sources: [...SOURCES], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
   expect(keyword.status).toBe(201);

@@ -1,3 +1,4 @@
+import { KEYWORD_EVENTS } from "@earshot/keyword/events";
 import { type Actor, type ApiResponse, type Harness, startHarness } from "./harness";
 import { busEvents, joinProject, memberIdOf, membershipEventApplied } from "./membership-events";
 import { createKeyword, createKeywordGroup, createProject, type KeywordData, keywordInput } from "./world";
@@ -345,7 +346,7 @@ describe("a project the caller can no longer see", () => {
     const groupId = await createKeywordGroup(h, owner, projectId);
     expect(((await h.call("get_usage", {}, owner.key)).body.data as UsageData).limits.keywords.used).toBe(1);
     const delivered = membershipEventApplied(h, "project.archived", (d) => d.projectId === projectId);
-    const deactivated = busEvents(h, "earshot.keyword.v1", 1, (e) => e.type === "keyword.deactivated" && (e.data as { keywordId: string }).keywordId === keyword.id);
+    const deactivated = busEvents(h, KEYWORD_EVENTS, 1, (e) => e.type === "keyword.deactivated" && e.data.keywordId === keyword.id);
     expect((await h.call("archive_project", { projectId }, owner.key)).status).toBe(200);
     await delivered;
     // The keyword service's own deactivation, not only the edge dropping the membership.

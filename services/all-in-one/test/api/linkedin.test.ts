@@ -1,3 +1,5 @@
+import { INTEGRATION_EVENTS } from "@earshot/integration/events";
+import { MENTION_EVENTS } from "@earshot/mention/events";
 import { ManualClock } from "@earshot/platform";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { type Harness, startHarness } from "./harness";
@@ -59,7 +61,7 @@ it("connects a Page, collects its mentions on sync, and disconnects", async () =
   clock.advance(1_000);
   sims.world.publish("linkedin", { organizationUrn: ACME, text: "Acme Corp makes the best zephyr widgets" });
 
-  const stored = busEvents(h, "earshot.mention.v1", 1, (e) => e.type === "mention.created" && (e.data as { projectId: string }).projectId === projectId);
+  const stored = busEvents(h, MENTION_EVENTS, 1, (e) => e.type === "mention.created" && e.data.projectId === projectId);
   const synced = await syncLinkedin(h, owner, projectId);
   expect(synced.status).toBe(200);
   expect(synced.body.data).toMatchObject({ postsFound: 1, integration: { status: "connected", lastSyncAt: clock.now().toISOString(), syncsLeftToday: 19 } });
@@ -169,10 +171,10 @@ it("disconnects when archive_project archives the project and when the owner dea
   const owner = await h.newActor();
   const { projectId: archived } = await connectedProject(h, owner);
   const { projectId: owned } = await connectedProject(h, owner);
-  const disconnected = busEvents(h, "earshot.integration.v1", 2, (e) => e.type === "integration.linkedin.disconnected" && [archived, owned].includes((e.data as { projectId: string }).projectId));
+  const disconnected = busEvents(h, INTEGRATION_EVENTS, 2, (e) => e.type === "integration.linkedin.disconnected" && [archived, owned].includes(e.data.projectId));
   expect((await h.call("archive_project", { projectId: archived }, owner.key)).status).toBe(200);
   expect((await h.call("delete_account", { confirmation: "DELETE" }, owner.key)).status).toBe(200);
-  const reasons = Object.fromEntries((await disconnected).map((e) => [(e.data as { projectId: string }).projectId, (e.data as { reason: string }).reason]));
+  const reasons = Object.fromEntries((await disconnected).map((e) => [e.data.projectId, "reason" in e.data ? e.data.reason : ""]));
   expect(reasons).toEqual({ [archived]: "project_archived", [owned]: "account_deactivated" });
 });
 

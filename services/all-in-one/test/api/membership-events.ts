@@ -1,14 +1,15 @@
-import type { CloudEvent } from "@earshot/platform";
+import { decodeEvent, type EventCatalog, type EventData, type EventMessages, type EventOf, parseCloudEvent } from "@earshot/platform";
+import { PROJECT_EVENTS, type ProjectEvent, type ProjectEventType } from "@earshot/project/events";
 import type { Actor, Harness } from "./harness";
 
 // Waiting on the edge's membership cache instead of the clock: a test that changes who is in a project
 // waits until the gateway has applied the project event, then looks at what the next request sees.
 
 /** Resolves when the edge's membership cache has applied the first event of `type` that `match` accepts. */
-export const membershipEventApplied = (h: Harness, type: string, match: (data: Record<string, unknown>) => boolean): Promise<CloudEvent> =>
-  new Promise<CloudEvent>((resolve) => {
+export const membershipEventApplied = <K extends ProjectEventType>(h: Harness, type: K, match: (data: EventData<typeof PROJECT_EVENTS, K>) => boolean): Promise<ProjectEvent> =>
+  new Promise<ProjectEvent>((resolve) => {
     const off = h.running.gateway.memberships.onApplied((event) => {
-      if (event.type === type && match(event.data as Record<string, unknown>)) {
+      if (event.type === type && match(event.data as EventData<typeof PROJECT_EVENTS, K>)) {
         off();
         resolve(event);
       }
@@ -38,18 +39,26 @@ export const memberIdOf = async (h: Harness, owner: Actor, projectId: string, us
 };
 
 /**
- * Resolves with the events of `topic` that `match` accepts once `count` of them were published (after
- * their service committed them): waiting on a service's own events instead of the clock.
+ * Resolves with the events of a domain (`@earshot/<domain>/events`) that `match` accepts, decoded with
+ * their messages, once `count` of them were published (after their service committed them): waiting on a
+ * service's own events instead of the clock.
  */
-export const busEvents = async (h: Harness, topic: string, count: number, match: (event: CloudEvent) => boolean): Promise<CloudEvent[]> => {
-  const seen: CloudEvent[] = [];
-  let done!: (events: CloudEvent[]) => void;
-  const all = new Promise<CloudEvent[]>((resolve) => (done = resolve));
+export const busEvents = async <M extends EventMessages>(
+  h: Harness,
+  events: EventCatalog<M>,
+  count: number,
+  match: (event: EventOf<EventCatalog<M>>) => boolean,
+): Promise<Array<EventOf<EventCatalog<M>>>> => {
+  type Decoded = EventOf<EventCatalog<M>>;
+  const seen: Decoded[] = [];
+  let done!: (events: Decoded[]) => void;
+  const all = new Promise<Decoded[]>((resolve) => (done = resolve));
   const subscription = await h.running.bus.subscribe(
-    { groupId: `test.${topic}.${Math.random().toString(36).slice(2)}`, topics: [topic], startFrom: "earliest" },
+    { groupId: `test.${events.topic}.${Math.random().toString(36).slice(2)}`, topics: [events.topic], startFrom: "earliest" },
     async (message) => {
-      const event = JSON.parse(message.value) as CloudEvent;
-      if (!match(event) || seen.some((e) => e.id === event.id)) return;
+      const parsed = parseCloudEvent(message.value);
+      const event = parsed && (decodeEvent(events, parsed) as Decoded | undefined);
+      if (!event || !match(event) || seen.some((e) => e.id === event.id)) return;
       seen.push(event);
       if (seen.length === count) done(seen);
     },

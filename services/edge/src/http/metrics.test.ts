@@ -1,3 +1,4 @@
+import { PROJECT_TOPIC } from "@earshot/project/events";
 import { createInProcessBus } from "@earshot/platform";
 import { createHttpMetrics, exposeBusMetrics } from "./metrics";
 
@@ -9,13 +10,13 @@ describe("bus metrics on the metrics registry", () => {
     const metrics = createHttpMetrics();
     exposeBusMetrics(metrics.registry, bus.metrics);
     try {
-      await bus.subscribe({ groupId: "poisoned", topics: ["earshot.project.v1"] }, async () => {
+      await bus.subscribe({ groupId: "poisoned", topics: [PROJECT_TOPIC] }, async () => {
         throw new Error("cannot handle this");
       });
       expect(await metrics.registry.metrics()).not.toMatch(/earshot_bus_dead_lettered_total\{/);
       // The in-process bus resolves a publish once every group has handled (or dead-lettered) the message.
-      await bus.publish([{ topic: "earshot.project.v1", key: "prj_1", value: "{}", headers: {} }]);
-      expect(await metrics.registry.metrics()).toContain('earshot_bus_dead_lettered_total{topic="earshot.project.v1",group="poisoned"} 1');
+      await bus.publish([{ topic: PROJECT_TOPIC, key: "prj_1", value: "{}", headers: {} }]);
+      expect(await metrics.registry.metrics()).toContain(`earshot_bus_dead_lettered_total{topic="${PROJECT_TOPIC}",group="poisoned"} 1`);
     } finally {
       await bus.close();
     }

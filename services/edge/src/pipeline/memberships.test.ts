@@ -1,20 +1,21 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { projectService } from "@earshot/project";
+import { PROJECT_EVENTS, type ProjectEvent, type ProjectEventType } from "@earshot/project/events";
 import {
-  type CloudEvent,
   createGrpcClient,
   createInProcessBus,
   type DocumentStore,
+  type EventData,
   type GrpcClientHandle,
   ManualClock,
   openEmbeddedStore,
   runWithCaller,
   silentLogger,
   type Subscription,
-  subscribeEvents,
+  subscribeDomainEvents,
 } from "@earshot/platform";
-import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
+import { hostServiceForTest, receivedEvent, type ServiceUnderTest } from "@earshot/platform/testing";
 import { commonV1, projectV1 } from "@earshot/proto";
 import { testCaller } from "../../../platform/src/testing/caller";
 import { MembershipCache } from "./memberships";
@@ -56,13 +57,13 @@ describe("membership cache", () => {
       maxAgeMs: MAX_AGE_MS,
       now: () => clock.now().getTime(),
     });
-    subscription = await subscribeEvents({
+    subscription = await subscribeDomainEvents({
       bus,
       store: edgeStore,
       clock,
       logger: silentLogger(),
       groupId: `edge.memberships.test-${++n}`,
-      topics: ["earshot.project.v1"],
+      events: PROJECT_EVENTS,
       handle: async (event) => cache.apply(event),
     });
   });
@@ -87,10 +88,10 @@ describe("membership cache", () => {
   const as = <T>(who: Person, fn: () => Promise<T>) => runWithCaller(testCaller(who), fn);
 
   /** Resolves when the cache has applied the first event of `type` that `match` accepts. */
-  const applied = (type: string, match: (data: Record<string, unknown>) => boolean = () => true) =>
-    new Promise<CloudEvent>((resolve) => {
+  const applied = <K extends ProjectEventType>(type: K, match: (data: EventData<typeof PROJECT_EVENTS, K>) => boolean = () => true) =>
+    new Promise<ProjectEvent>((resolve) => {
       const off = cache.onApplied((event) => {
-        if (event.type === type && match(event.data as Record<string, unknown>)) {
+        if (event.type === type && match(event.data as EventData<typeof PROJECT_EVENTS, K>)) {
           off();
           resolve(event);
         }
@@ -219,16 +220,7 @@ describe("membership cache", () => {
     await cache.forUser(ed.id);
     const loads = cache.loads;
     // An event written before member events named the project's workspace cannot fill an entry.
-    cache.apply({
-      specversion: "1.0",
-      id: "evt_old",
-      source: "earshot/project",
-      type: "member.added",
-      subject: projectId,
-      time: new Date(clock.now().getTime() + 1).toISOString(),
-      datacontenttype: "application/json",
-      data: { projectId, memberType: "member", userId: ed.id, role: "editor" },
-    });
+    cache.apply(receivedEvent(PROJECT_EVENTS, "member.added", { projectId, memberType: "member", userId: ed.id, role: "editor" }, clock));
     expect(cache.peek(ed.id)).toBeUndefined();
     await cache.forUser(ed.id);
     expect(cache.loads).toBe(loads + 1);
@@ -278,7 +270,7 @@ describe("membership cache", () => {
     let afterReplayedAdd: unknown;
     const replayed = new Promise<void>((resolve) => {
       const off = fresh.onApplied((event) => {
-        const about = (event.data as { userId?: string }).userId === ed.id;
+        const about = "userId" in event.data && event.data.userId === ed.id;
         if (event.type === "member.added" && about) afterReplayedAdd = fresh.peek(ed.id);
         if (event.type === "member.removed" && about) {
           off();
@@ -286,13 +278,13 @@ describe("membership cache", () => {
         }
       });
     });
-    const late = await subscribeEvents({
+    const late = await subscribeDomainEvents({
       bus,
       store: edgeStore,
       clock,
       logger: silentLogger(),
       groupId: `edge.memberships.late-${++n}`,
-      topics: ["earshot.project.v1"],
+      events: PROJECT_EVENTS,
       handle: async (event) => fresh.apply(event),
     });
     await replayed;

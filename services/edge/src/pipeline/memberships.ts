@@ -1,4 +1,5 @@
-import { type CloudEvent, ROLE_WORDS } from "@earshot/platform";
+import { ROLE_WORDS } from "@earshot/platform";
+import type { ProjectEvent } from "@earshot/project/events";
 import { commonV1 } from "@earshot/proto";
 
 // The caller's memberships (project -> role and the project's workspace) for the Caller the edge sends with every call. Kept per user,
@@ -27,21 +28,12 @@ interface Loading {
   stale: boolean;
 }
 
-interface MemberEventData {
-  projectId?: string;
-  memberType?: string;
-  userId?: string;
-  role?: string;
-  ownerId?: string;
-  workspaceId?: string;
-}
-
 const listOf = (roles: Map<string, commonV1.Membership>): commonV1.Membership[] => [...roles.values()].map((m) => ({ ...m }));
 
 export class MembershipCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Loading>();
-  private readonly listeners = new Set<(event: CloudEvent) => void>();
+  private readonly listeners = new Set<(event: ProjectEvent) => void>();
   private readonly now: () => number;
   private loadCount = 0;
 
@@ -70,7 +62,7 @@ export class MembershipCache {
   }
 
   /** Calls `listener` after each project event the cache applied; returns the unsubscribe. */
-  onApplied(listener: (event: CloudEvent) => void): () => void {
+  onApplied(listener: (event: ProjectEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -83,32 +75,33 @@ export class MembershipCache {
     this.change(userId, () => true, (roles) => roles.set(membership.projectId, { ...membership }));
   }
 
-  /** Applies one event of `earshot.project.v1`; events about anything else are ignored. */
-  apply(event: CloudEvent): void {
-    const data = (event.data ?? {}) as MemberEventData;
+  /** Applies one project event (decoded with its message); the types it does not act on change nothing. */
+  apply(event: ProjectEvent): void {
     // A consumer group new to the bus starts at the earliest retained event, so old events arrive after
     // entries were loaded from a newer state; an entry loaded after the event already reflects it.
     const time = Date.parse(event.time);
     const current = (entry: Entry) => Number.isNaN(time) || time >= entry.loadedAt;
-    const projectId = data.projectId;
+    const { projectId, workspaceId } = event.data;
     if (projectId) {
       switch (event.type) {
         case "member.added":
         case "member.role_changed": {
-          const role = ROLE_WORDS.value(data.role ?? "");
-          if (data.memberType !== "member" || !data.userId || role === undefined) break;
-          const workspaceId = data.workspaceId;
+          const { memberType, userId } = event.data;
+          const role = ROLE_WORDS.value(event.data.role);
+          if (memberType !== "member" || !userId || role === undefined) break;
           // Events written before they named the workspace cannot fill an entry: the next request reloads it.
-          if (workspaceId) this.change(data.userId, current, (roles) => roles.set(projectId, { projectId, role, workspaceId }));
-          else this.forget(data.userId);
+          if (workspaceId) this.change(userId, current, (roles) => roles.set(projectId, { projectId, role, workspaceId }));
+          else this.forget(userId);
           break;
         }
-        case "member.removed":
-          if (data.memberType === "member" && data.userId) this.change(data.userId, current, (roles) => roles.delete(projectId));
+        case "member.removed": {
+          const { memberType, userId } = event.data;
+          if (memberType === "member" && userId) this.change(userId, current, (roles) => roles.delete(projectId));
           break;
+        }
         case "project.created": {
-          const workspaceId = data.workspaceId;
-          if (data.ownerId && workspaceId) this.change(data.ownerId, current, (roles) => roles.set(projectId, { projectId, role: commonV1.Role.ROLE_OWNER, workspaceId }));
+          const { ownerId } = event.data;
+          if (ownerId && workspaceId) this.change(ownerId, current, (roles) => roles.set(projectId, { projectId, role: commonV1.Role.ROLE_OWNER, workspaceId }));
           break;
         }
         case "project.archived":

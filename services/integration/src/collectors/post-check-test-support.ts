@@ -1,8 +1,8 @@
-import { checkPost } from "@earshot/mention/post";
+import { checkPost } from "@earshot/platform/core";
 import type { CollectedPost } from "./collector";
 
-// Collector tests hold every mapped post to the mention service's own check, so a post a collector emits
-// is never one that ingestion refuses.
+// Collector tests hold every mapped post to the check the mention service's ingestion applies (the
+// platform's post check), so a post a collector emits is never one that ingestion refuses.
 
 /** What the mention service refuses in a post (empty when it takes the post). */
 export const postProblems = (p: CollectedPost): string[] => {

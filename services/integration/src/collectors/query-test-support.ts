@@ -7,7 +7,7 @@ import { ProviderHttp } from "./provider-http";
 
 // What the X and Reddit collector tests share: simulators on a clock the test moves, collector deps
 // pointing at them (fast, seeded retries), a log the test can read, keywords, and a check of a
-// collected post against the bounds the mention service accepts (ingest-post.ts).
+// collected post against the bounds the mention service accepts (the platform's post check).
 
 export const TEST_NOW = Date.parse("2026-11-23T12:00:00.000Z");
 export const TEST_INTERVAL_SECONDS = 300;

@@ -6,7 +6,7 @@ import type { LinkedinConnectionDoc, LinkedinStateDoc } from "../store";
 import { stateIdOf } from "./linkedin-connect";
 import { commitConnection } from "./linkedin-connection-writes";
 import { type LinkedinView, viewOf } from "./linkedin-get";
-import { linkedinEvent } from "../linkedin-events";
+import { linkedinEvent } from "../events";
 import { providerRefusal } from "./provider-refusals";
 
 // LinkedIn sends the member's browser back here with the state and a code (or an error when they

@@ -1,3 +1,4 @@
+import { INTEGRATION_TOPIC } from "../events";
 import { openIntegrationWorld, type IntegrationWorld, refusalOf } from "../test-support";
 import { completeLinkedinAuthorization } from "./linkedin-callback";
 import { getLinkedinConnectUrl, stateIdOf } from "./linkedin-connect";
@@ -145,7 +146,7 @@ describe("page selection", () => {
     await selectLinkedinPage(w.deps, owner(projectId), { projectId, organizationUrn: ACME_LABS });
     expect(await eventTypes()).toEqual(["integration.linkedin.connected"]);
     const [event] = (await w.events()).filter((e) => e.type === "integration.linkedin.connected");
-    expect(event).toMatchObject({ topic: "earshot.integration.v1", key: projectId, data: { projectId, workspaceId: "wsp_1", organizationUrn: ACME_LABS } });
+    expect(event).toMatchObject({ topic: INTEGRATION_TOPIC, key: projectId, data: { projectId, workspaceId: "wsp_1", organizationUrn: ACME_LABS } });
   });
 
   it("answers 409 before any authorization", async () => {

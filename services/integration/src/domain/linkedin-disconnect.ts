@@ -4,7 +4,7 @@ import { reconcileProject } from "./pollers";
 import type { LinkedinConnectionDoc } from "../store";
 import { commitConnection, strippedConnection } from "./linkedin-connection-writes";
 import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
-import { type DisconnectReason, linkedinEvent } from "../linkedin-events";
+import { type DisconnectReason, linkedinEvent } from "../events";
 
 // A connection ends when its owner asks, its project is archived or its owner's account is deactivated:
 // the tokens, the Pages and the Page are dropped (nothing of the member's authorization stays), and the

@@ -1,4 +1,5 @@
-import type { CloudEvent } from "@earshot/platform/core";
+import type { AccountEvent } from "@earshot/account/events";
+import type { ProjectEvent } from "@earshot/project/events";
 import type { IntegrationDeps } from "./deps";
 import { endLinkedinConnection } from "./linkedin-disconnect";
 
@@ -6,21 +7,16 @@ import { endLinkedinConnection } from "./linkedin-disconnect";
 // saying status archived) and with their owner's account (`user.deactivated`: every connection the user
 // owns, and the authorizations they started, which must not complete after).
 
-const stringOf = (data: unknown, field: string): string | undefined => {
-  const value = (data as Record<string, unknown> | undefined)?.[field];
-  return typeof value === "string" && value ? value : undefined;
-};
-
-export const handleLinkedinProjectEvent = async (deps: IntegrationDeps, event: CloudEvent): Promise<void> => {
-  const projectId = stringOf(event.data, "projectId");
+export const handleLinkedinProjectEvent = async (deps: IntegrationDeps, event: ProjectEvent): Promise<void> => {
+  const { projectId } = event.data;
   if (!projectId) return;
-  const archived = event.type === "project.archived" || (event.type === "project.updated" && stringOf(event.data, "status") === "archived");
+  const archived = event.type === "project.archived" || (event.type === "project.updated" && event.data.status === "archived");
   if (archived) await endLinkedinConnection(deps, projectId, "project_archived");
 };
 
-export const handleLinkedinAccountEvent = async (deps: IntegrationDeps, event: CloudEvent): Promise<void> => {
+export const handleLinkedinAccountEvent = async (deps: IntegrationDeps, event: AccountEvent): Promise<void> => {
   if (event.type !== "user.deactivated") return;
-  const userId = stringOf(event.data, "userId");
+  const { userId } = event.data;
   if (!userId) return;
   await deps.collections.linkedinStates.deleteMany({ userId });
   const owned = await deps.collections.linkedin.find({ ownerId: userId, status: { $ne: "disconnected" } });

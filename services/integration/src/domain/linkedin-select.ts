@@ -4,7 +4,7 @@ import type { Caller, IntegrationDeps } from "./deps";
 import { reconcileProject } from "./pollers";
 import { commitConnection } from "./linkedin-connection-writes";
 import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
-import { linkedinEvent } from "../linkedin-events";
+import { linkedinEvent } from "../events";
 
 // The owner chooses which of the authorizing member's Pages the project collects from. Choosing the Page
 // already chosen changes nothing and emits nothing; any other choice connects (event) and lets the

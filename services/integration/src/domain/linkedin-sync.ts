@@ -4,7 +4,7 @@ import type { Caller, IntegrationDeps } from "./deps";
 import { pollNow } from "./poll";
 import { commitConnection } from "./linkedin-connection-writes";
 import { accessAsOwner, type LinkedinView, viewOf } from "./linkedin-get";
-import { linkedinEvent } from "../linkedin-events";
+import { linkedinEvent } from "../events";
 import { providerRefusal } from "./provider-refusals";
 import { takeSyncSlot } from "./linkedin-sync-allowance";
 import { needsReauthorization } from "./linkedin-token-lifecycle";

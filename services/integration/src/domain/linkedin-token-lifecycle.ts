@@ -4,7 +4,7 @@ import type { IntegrationDeps } from "./deps";
 import { reconcileProject } from "./pollers";
 import type { LinkedinConnectionDoc } from "../store";
 import { commitConnection } from "./linkedin-connection-writes";
-import { linkedinEvent } from "../linkedin-events";
+import { linkedinEvent } from "../events";
 
 // LinkedIn's access tokens last 60 days and its refresh tokens a year. Before a poll (or a sync) uses
 // the member's token, a token expiring within a day is refreshed and the new one stored sealed. When

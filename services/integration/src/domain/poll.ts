@@ -1,7 +1,8 @@
-import { conflict, DomainError, isVersionConflict, type Source, type StagedEvent, type Write } from "@earshot/platform/core";
+import { conflict, DomainError, isVersionConflict, type Source, type Write } from "@earshot/platform/core";
 import { randomUUID } from "node:crypto";
 import type { CollectedPost, CollectKeyword, LinkedinAccess, PollOutcome } from "../collectors/collector";
 import { ProviderRateLimited, QuotaExhausted } from "../collectors/provider-errors";
+import { postCollectedEvent } from "../events";
 import { needsReauthorization, requireLinkedinReauthorization, usableLinkedinToken } from "./linkedin-token-lifecycle";
 import { POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
@@ -29,8 +30,6 @@ const untilAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> => {
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 };
-
-export const POST_EVENT_SOURCE = "earshot/integration";
 
 /** Source ids remembered per poller: a post found again within this many is not emitted twice. */
 export const RECENT_IDS_KEPT = 5_000;
@@ -111,14 +110,6 @@ const newPosts = (posts: CollectedPost[], recentIds: string[]): CollectedPost[] 
   }
   return out;
 };
-
-export const postCollectedEvent = (projectId: string, post: CollectedPost, collectedAt: Date): StagedEvent => ({
-  type: "post.collected",
-  source: POST_EVENT_SOURCE,
-  subject: projectId,
-  key: projectId,
-  data: { ...post, projectId, collectedAt: collectedAt.toISOString() },
-});
 
 const lagsOf = (posts: CollectedPost[], collectedAt: Date): number[] =>
   posts

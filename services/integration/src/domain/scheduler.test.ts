@@ -1,3 +1,4 @@
+import { INTEGRATION_TOPIC } from "../events";
 import { ProviderRateLimited, ProviderUnavailable } from "../collectors/provider-errors";
 import { pollerId } from "../store";
 import { TestCollector, testPost } from "../collector-test-support";
@@ -50,7 +51,7 @@ describe("scheduler", () => {
     expect(x.pollsOf(projectId)[0]!.keywords.map((k) => k.value)).toEqual(["acme"]);
     const events = (await world.events()).filter((e) => e.type === "post.collected");
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ source: "earshot/integration", subject: projectId, key: projectId, topic: "earshot.integration.v1" });
+    expect(events[0]).toMatchObject({ source: "earshot/integration", subject: projectId, key: projectId, topic: INTEGRATION_TOPIC });
     expect(events[0]!.data).toEqual({ ...post, projectId, collectedAt: world.clock.now().toISOString() });
   });
 

@@ -1,3 +1,4 @@
+import { KEYWORD_TOPIC } from "../events";
 import { createKeyword, deleteKeyword, getKeyword, keywordsInUse, listKeywords, updateKeyword } from "./keywords";
 import { createKeywordGroup, listKeywordGroups } from "./groups";
 import { keywordInput, type KeywordWorld, openKeywordWorld, refusalOf } from "../test-support";
@@ -23,7 +24,7 @@ describe("keywords", () => {
     expect(k.filters).toEqual({ languages: ["en"], allOf: ["launch day"] });
     expect(myBrand.keywordCount).toBe(1);
     const created = (await world.events()).find((e) => e.type === "keyword.created");
-    expect(created).toMatchObject({ topic: "earshot.keyword.v1", key: projectId, subject: k._id });
+    expect(created).toMatchObject({ topic: KEYWORD_TOPIC, key: projectId, subject: k._id });
     expect(created?.data).toMatchObject({ keywordId: k._id, projectId, workspaceId: "wsp_1", value: "Acme Corp", sources: ["x", "reddit"], active: true });
   });
 

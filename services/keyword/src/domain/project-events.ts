@@ -1,4 +1,5 @@
-import type { CloudEvent, Write } from "@earshot/platform/core";
+import type { Write } from "@earshot/platform/core";
+import type { ProjectEvent } from "@earshot/project/events";
 import { keywordEvent } from "../events";
 import { KEYWORDS, type KeywordDoc, type ProjectStateDoc } from "../store";
 import { ensureDefaultGroups } from "./default-groups";
@@ -7,12 +8,6 @@ import type { KeywordDeps } from "./deps";
 // What this service keeps of the project service's events: each project's workspace and status (a paused
 // project's keywords are not collected; an archived project's keywords are gone), and the default groups
 // of every new project. An account deactivation reaches it as its owner's projects being paused.
-
-interface ProjectEventData {
-  projectId?: string;
-  workspaceId?: string;
-  status?: string;
-}
 
 const STATUSES = new Set(["active", "paused", "archived"]);
 
@@ -61,19 +56,20 @@ const archiveProject = async (deps: KeywordDeps, projectId: string, workspaceId:
   }
 };
 
-export const handleProjectEvent = async (deps: KeywordDeps, event: CloudEvent): Promise<void> => {
-  const data = (event.data ?? {}) as ProjectEventData;
-  const { projectId, workspaceId } = data;
+export const handleProjectEvent = async (deps: KeywordDeps, event: ProjectEvent): Promise<void> => {
+  const { projectId, workspaceId } = event.data;
   if (!projectId || !workspaceId) return;
   switch (event.type) {
     case "project.created":
       await setState(deps, projectId, workspaceId, "active");
       await ensureDefaultGroups(deps, { projectId, workspaceId });
       return;
-    case "project.updated":
-      if (data.status === "archived") await archiveProject(deps, projectId, workspaceId);
-      else if (data.status && STATUSES.has(data.status)) await setState(deps, projectId, workspaceId, data.status as ProjectStateDoc["status"]);
+    case "project.updated": {
+      const { status } = event.data;
+      if (status === "archived") await archiveProject(deps, projectId, workspaceId);
+      else if (STATUSES.has(status)) await setState(deps, projectId, workspaceId, status as ProjectStateDoc["status"]);
       return;
+    }
     case "project.archived":
       await archiveProject(deps, projectId, workspaceId);
       return;

@@ -13,4 +13,4 @@ export {
   type MatchSource,
   type TermMatch,
 } from "./types";
-export { type KeywordEventData, keywordFromEvent, LiveMatchers } from "./live-matchers";
+export { type LiveKeyword, keywordFromEvent, LiveMatchers } from "./live-matchers";

@@ -1,9 +1,9 @@
-import { type KeywordEventData, LiveMatchers } from "./live-matchers";
+import { type LiveKeyword, LiveMatchers } from "./live-matchers";
 import type { MatchablePost } from "./types";
 
 const post = (text: string): MatchablePost => ({ source: "x", text, author: { id: "1", handle: "someone" } });
 
-const event = (keywordId: string, value: string, more: Partial<KeywordEventData> = {}): KeywordEventData => ({
+const event = (keywordId: string, value: string, more: Partial<LiveKeyword> = {}): LiveKeyword => ({
   keywordId,
   projectId: "prj_1",
   groupId: "kwg_1",

@@ -6,15 +6,18 @@ import type { KeywordMatcher, MatchSource, MatcherKeyword } from "./types";
 // is what a service matching posts (the mention service) holds; it loads each project once from
 // ListCollectableKeywords and then applies `keyword.*` events in order (they are keyed by project).
 
-/** The data of `keyword.created|updated|deactivated` (earshot.keyword.v1.KeywordChanged, JSON form). */
-export interface KeywordEventData {
+/**
+ * A keyword's state as LiveMatchers tracks it: plain data, so the matcher keeps no dependency. The data
+ * of a `keyword.*` event, decoded with its message (KeywordChanged, `@earshot/keyword/events`), is one.
+ */
+export interface LiveKeyword {
   keywordId: string;
   projectId: string;
   groupId: string;
   value: string;
-  sources: string[];
-  aliases?: string[];
-  excludedTerms?: string[];
+  sources: readonly string[];
+  aliases?: readonly string[];
+  excludedTerms?: readonly string[];
   filters?: MatcherKeyword["filters"];
   caseSensitive?: boolean;
   active?: boolean;
@@ -24,8 +27,8 @@ export interface KeywordEventData {
 
 const SOURCES = new Set<string>(["x", "reddit", "youtube", "linkedin"]);
 
-/** The matcher's view of a keyword in an event (proto JSON leaves out empty lists and false). */
-export const keywordFromEvent = (d: KeywordEventData): MatcherKeyword => {
+/** The matcher's view of a keyword state (empty filter lists mean no filter). */
+export const keywordFromEvent = (d: Omit<LiveKeyword, "projectId">): MatcherKeyword => {
   const f = d.filters ?? {};
   const filters: MatcherKeyword["filters"] = {};
   if (f.languages?.length) filters.languages = f.languages;
@@ -53,7 +56,7 @@ interface ProjectEntry {
   matcher?: KeywordMatcher;
 }
 
-type PendingEvent = [type: string, data: KeywordEventData];
+type PendingEvent = [type: string, data: LiveKeyword];
 
 export class LiveMatchers {
   private readonly projects = new Map<string, ProjectEntry>();
@@ -105,7 +108,7 @@ export class LiveMatchers {
   }
 
   /** Applies one keyword event; events of projects not loaded are skipped (their load reads the result). */
-  apply(type: string, data: KeywordEventData): void {
+  apply(type: string, data: LiveKeyword): void {
     if (!type.startsWith("keyword.") || !data.projectId || !data.keywordId) return;
     const pending = this.loading.get(data.projectId);
     if (pending) {

@@ -1,4 +1,4 @@
-import { keywordFromEvent, type KeywordEventData, type KeywordMatcher, LiveMatchers, type MatcherKeyword } from "@earshot/keyword/matcher";
+import { keywordFromEvent, type LiveKeyword, type KeywordMatcher, LiveMatchers, type MatcherKeyword } from "@earshot/keyword/matcher";
 import type { KeywordCopyDoc } from "../store";
 import type { MentionDeps } from "./deps";
 
@@ -16,7 +16,6 @@ import type { MentionDeps } from "./deps";
 export const matcherKeywordOf = (k: KeywordCopyDoc): MatcherKeyword =>
   keywordFromEvent({
     keywordId: k._id,
-    projectId: k.projectId,
     groupId: k.groupId,
     value: k.value,
     sources: k.sources,
@@ -53,7 +52,7 @@ export class ProjectMatchers {
   }
 
   /** After this process wrote a keyword event to the copies, moving the project to `revision`. */
-  applied(type: string, data: KeywordEventData, revision: number): void {
+  applied(type: string, data: LiveKeyword, revision: number): void {
     if (this.revisions.get(data.projectId) !== revision - 1 || !this.live.has(data.projectId)) return;
     this.live.apply(type, data);
     this.revisions.set(data.projectId, revision);

@@ -1,3 +1,4 @@
+import { MENTION_TOPIC } from "../events";
 import type { MentionDoc } from "../store";
 import { type MentionWorld, openMentionWorld, refusalOf } from "../test-support";
 import type { MentionDeps } from "./deps";
@@ -18,6 +19,7 @@ describe("ingesting posts", () => {
   const mentionsOf = (projectId: string) => world.deps.collections.mentions.find({ projectId }, { sort: { _id: 1 } });
 
   it("makes one mention per project a post matches, with the keywords, groups and places that matched", async () => {
+    await world.keywordEvent("keyword_group.created", { groupId: "kwg_competitors", projectId: acme, workspaceId: "wsp_1", name: "Competitors", order: 1, isDefault: true });
     const launch = await world.addKeyword(acme, "Acme launch");
     const rocket = await world.addKeyword(acme, "rocket", { groupId: "kwg_competitors", aliases: ["rockets"] });
     const other = await world.addKeyword(globex, "rocket", { workspaceId: "wsp_2" });
@@ -53,10 +55,12 @@ describe("ingesting posts", () => {
     const created = (await world.events()).filter((e) => e.type === "mention.created");
     expect(created.map((e) => [e.topic, e.key, e.subject])).toEqual(
       expect.arrayContaining([
-        ["earshot.mention.v1", acme, mine!._id],
-        ["earshot.mention.v1", globex, theirs!._id],
+        [MENTION_TOPIC, acme, mine!._id],
+        [MENTION_TOPIC, globex, theirs!._id],
       ]),
     );
+    // The mention as the API presents it, with the names the keyword events gave (the brand group's
+    // keyword_group.created never reached this world: its name is empty, not guessed).
     expect(created.find((e) => e.key === acme)?.data).toEqual({
       mentionId: mine!._id,
       projectId: acme,
@@ -64,10 +68,27 @@ describe("ingesting posts", () => {
       source: "x",
       sourceId: "t1",
       url: mine!.url,
+      title: "Rockets!",
+      text,
+      author: { id: "u1", handle: "@Someone", name: "Someone", followers: "10" },
+      publishedAt: mine!.publishedAt.toISOString(),
+      lang: "en",
+      metrics: { likes: "1", replies: "0", shares: "0", views: "10" },
       keywordIds: mine!.keywordIds,
       groupIds: mine!.groupIds,
-      sentiment: "positive",
-      publishedAt: mine!.publishedAt.toISOString(),
+      keywords: expect.arrayContaining([
+        { keywordId: launch.keywordId, value: "Acme launch", groupId: launch.groupId },
+        { keywordId: rocket.keywordId, value: "rocket", groupId: "kwg_competitors" },
+      ]),
+      groups: expect.arrayContaining([
+        { groupId: launch.groupId, name: "" },
+        { groupId: "kwg_competitors", name: "Competitors" },
+      ]),
+      matches: mine!.matches,
+      sentiment: { label: "positive", score: mine!.sentiment.score, method: "lexicon" },
+      status: "open",
+      collectedAt: mine!.collectedAt.toISOString(),
+      matchedAt: mine!.matchedAt.toISOString(),
     });
   });
 

@@ -1,15 +1,15 @@
 import { compareTermMatches, type KeywordHit } from "@earshot/keyword/matcher";
-import { isUniqueViolation, newId, validationFailed, type Write } from "@earshot/platform/core";
+import { checkPost, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
+import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
-import { mentionCreatedEvent } from "./ingest-events";
-import { checkPost, type Post } from "./ingest-post";
 import { scoreSentiment } from "./sentiment";
 import { authorKeyOf, wordsOf } from "./words";
 
 // The one path by which posts become mentions, for collected posts (the post.collected consumer) and
 // imported ones (IngestPosts) alike. A batch costs one read of its projects' states, one read of the
-// post keys it would create, and one commit of the new mentions with their `mention.created` events;
+// post keys it would create, one read each of the copies naming the matched keywords and groups (the
+// events carry the names), and one commit of the new mentions with their `mention.created` events;
 // matching runs on each project's live matcher, never fetching keywords per post. A post already stored
 // for its project (however it came: redelivered, collected again, imported twice) is a duplicate.
 
@@ -68,11 +68,27 @@ const buildMention = (post: Post, hits: KeywordHit[], state: ProjectStateDoc, no
 
 const insertOf = (m: MentionDoc): Write => ({ kind: "insert", collection: MENTIONS, doc: m });
 
+/** The names of the mentions' keywords and groups, from the copies the keyword events keep: one read each. */
+const namesOf = async (deps: MentionDeps, mentions: MentionDoc[]): Promise<MentionNames> => {
+  const keywordIds = [...new Set(mentions.flatMap((m) => m.keywordIds))];
+  const groupIds = [...new Set(mentions.flatMap((m) => m.groupIds))];
+  const [keywords, groups] = await Promise.all([
+    deps.collections.keywords.find({ _id: { $in: keywordIds } }),
+    deps.collections.groups.find({ _id: { $in: groupIds } }),
+  ]);
+  return {
+    keywords: new Map(keywords.map((k) => [k._id, { value: k.value, groupId: k.groupId }])),
+    groups: new Map(groups.map((g) => [g._id, g.name])),
+  };
+};
+
 /** Stores the mentions with their events in one commit; returns how many were new. */
 const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise<{ created: number; clashes: number }> => {
   if (mentions.length === 0) return { created: 0, clashes: 0 };
+  const names = await namesOf(deps, mentions);
+  const eventOf = (m: MentionDoc) => mentionCreatedEvent(m, names);
   try {
-    await deps.outbox.commit(mentions.map(insertOf), mentions.map(mentionCreatedEvent));
+    await deps.outbox.commit(mentions.map(insertOf), mentions.map(eventOf));
     return { created: mentions.length, clashes: 0 };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -83,7 +99,7 @@ const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise
   let clashes = 0;
   for (const m of mentions) {
     try {
-      await deps.outbox.commit([insertOf(m)], [mentionCreatedEvent(m)]);
+      await deps.outbox.commit([insertOf(m)], [eventOf(m)]);
       created += 1;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

@@ -1,3 +1,4 @@
+import { MENTION_TOPIC } from "../events";
 import { createCategory } from "./categories";
 import { categorizeMention, getMention, MAX_HISTORY, updateMentionStatus } from "./mentions";
 import { type MentionWorld, openMentionWorld, refusalOf } from "../test-support";
@@ -48,7 +49,7 @@ describe("one mention: get, status and category", () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: "mention.updated",
-      topic: "earshot.mention.v1",
+      topic: MENTION_TOPIC,
       key: projectId,
       subject: m._id,
       data: { mentionId: m._id, projectId, workspaceId: "wsp_1", fields: ["status"], status: "follow_up", categoryId: "", byUserId: "usr_ed" },

@@ -10,7 +10,7 @@ import {
 import { z } from "zod";
 import { mentionFields, type MentionStatus } from "../fields";
 import { MENTIONS, type MentionDoc, type TriageChangeDoc } from "../store";
-import { mentionUpdatedEvent } from "../triage-events";
+import { mentionUpdatedEvent } from "../events";
 import { accessProject, type ProjectAccess } from "./access";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";

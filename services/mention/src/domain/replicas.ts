@@ -1,31 +1,17 @@
-import type { KeywordEventData } from "@earshot/keyword/matcher";
-import type { CloudEvent } from "@earshot/platform/core";
+import type { KeywordChanged, KeywordEvent, KeywordGroupChanged } from "@earshot/keyword/events";
+import type { ProjectEvent } from "@earshot/project/events";
 import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
 
 // What this service keeps of other services' events (each handled once, in order per project):
-// - projects (earshot.project.v1): workspace, status and time zone. Archived is final: a late or replayed
+// - projects (project events): workspace, status and time zone. Archived is final: a late or replayed
 //   event never revives a project. An account deactivation arrives as its owner's projects paused.
-// - keywords (earshot.keyword.v1): the whole keyword as the event carries it, kept when deactivated
+// - keywords (keyword events): the whole keyword as the event carries it, kept when deactivated
 //   (`active` false), since mentions keep naming it. Every write moves the project's keywordsRevision on
 //   and updates this process's matcher (ingest-matchers.ts).
 // - keyword groups: name and whether it is a default group (share of voice), removed when deleted.
 
 const STATUSES = new Set<string>(["active", "paused", "archived"]);
-
-interface ProjectEventData {
-  projectId?: string;
-  workspaceId?: string;
-  status?: string;
-  digestTimezone?: string;
-}
-
-interface GroupEventData {
-  groupId?: string;
-  projectId?: string;
-  name?: string;
-  isDefault?: boolean;
-}
 
 const DEFAULT_TIMEZONE = "UTC";
 
@@ -40,17 +26,16 @@ const setProject = async (deps: MentionDeps, projectId: string, fields: Partial<
   );
 };
 
-export const handleProjectEvent = async (deps: MentionDeps, event: CloudEvent): Promise<void> => {
-  const data = (event.data ?? {}) as ProjectEventData;
-  const { projectId, workspaceId } = data;
+export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent): Promise<void> => {
+  const { projectId, workspaceId } = event.data;
   if (!projectId || !workspaceId) return;
   switch (event.type) {
     case "project.created":
-      await setProject(deps, projectId, { workspaceId, status: "active", timezone: data.digestTimezone });
+      await setProject(deps, projectId, { workspaceId, status: "active", timezone: event.data.digestTimezone });
       return;
     case "project.updated": {
-      const status = data.status && STATUSES.has(data.status) ? (data.status as ProjectStateDoc["status"]) : undefined;
-      await setProject(deps, projectId, { workspaceId, status, timezone: data.digestTimezone });
+      const status = STATUSES.has(event.data.status) ? (event.data.status as ProjectStateDoc["status"]) : undefined;
+      await setProject(deps, projectId, { workspaceId, status, timezone: event.data.digestTimezone });
       if (status === "archived") deps.matchers.drop(projectId);
       return;
     }
@@ -63,40 +48,48 @@ export const handleProjectEvent = async (deps: MentionDeps, event: CloudEvent): 
   }
 };
 
-const keywordCopyOf = (d: KeywordEventData, now: Date): Omit<KeywordCopyDoc, "_id" | "_v"> => ({
+const keywordCopyOf = (d: KeywordChanged, now: Date): Omit<KeywordCopyDoc, "_id" | "_v"> => ({
   projectId: d.projectId,
   groupId: d.groupId,
   value: d.value,
-  sources: (d.sources ?? []) as KeywordCopyDoc["sources"],
-  aliases: d.aliases ?? [],
-  excludedTerms: d.excludedTerms ?? [],
-  filters: (d.filters ?? {}) as Record<string, unknown>,
-  caseSensitive: d.caseSensitive ?? false,
-  active: d.active === true,
+  sources: d.sources as KeywordCopyDoc["sources"],
+  aliases: d.aliases,
+  excludedTerms: d.excludedTerms,
+  filters: { ...d.filters },
+  caseSensitive: d.caseSensitive,
+  active: d.active,
   updatedAt: now,
 });
 
-const handleKeyword = async (deps: MentionDeps, event: CloudEvent, data: KeywordEventData) => {
-  if (!data.keywordId || !data.projectId || typeof data.value !== "string") return;
+const handleKeyword = async (deps: MentionDeps, type: string, data: KeywordChanged) => {
+  if (!data.keywordId || !data.projectId) return;
   // A deactivation carries the keyword as it is afterwards; said once more so no reading depends on it.
-  const copy = { ...data, active: event.type !== "keyword.deactivated" && data.active === true };
+  const copy = { ...data, active: type !== "keyword.deactivated" && data.active };
   await deps.collections.keywords.updateOne({ _id: data.keywordId }, { $set: keywordCopyOf(copy, deps.clock.now()) }, { upsert: true });
   // After the copy, never before: a process that reads the new revision finds the copy written.
   const state = await deps.collections.projects.findOneAndUpdate({ _id: data.projectId }, { $inc: { keywordsRevision: 1 } });
-  if (state) deps.matchers.applied(event.type, copy, state.keywordsRevision ?? 0);
+  if (state) deps.matchers.applied(type, copy, state.keywordsRevision ?? 0);
 };
 
-const handleGroup = async (deps: MentionDeps, event: CloudEvent, data: GroupEventData) => {
+const handleGroup = async (deps: MentionDeps, type: string, data: KeywordGroupChanged) => {
   if (!data.groupId || !data.projectId) return;
-  if (event.type === "keyword_group.deleted") {
+  if (type === "keyword_group.deleted") {
     await deps.collections.groups.deleteOne({ _id: data.groupId });
     return;
   }
-  const fields: Omit<GroupCopyDoc, "_id" | "_v"> = { projectId: data.projectId, name: data.name ?? "", isDefault: data.isDefault === true, updatedAt: deps.clock.now() };
+  const fields: Omit<GroupCopyDoc, "_id" | "_v"> = { projectId: data.projectId, name: data.name, isDefault: data.isDefault, updatedAt: deps.clock.now() };
   await deps.collections.groups.updateOne({ _id: data.groupId }, { $set: fields }, { upsert: true });
 };
 
-export const handleKeywordEvent = async (deps: MentionDeps, event: CloudEvent): Promise<void> => {
-  if (event.type.startsWith("keyword.")) await handleKeyword(deps, event, (event.data ?? {}) as KeywordEventData);
-  else if (event.type.startsWith("keyword_group.")) await handleGroup(deps, event, (event.data ?? {}) as GroupEventData);
+export const handleKeywordEvent = async (deps: MentionDeps, event: KeywordEvent): Promise<void> => {
+  switch (event.type) {
+    case "keyword.created":
+    case "keyword.updated":
+    case "keyword.deactivated":
+      return handleKeyword(deps, event.type, event.data);
+    case "keyword_group.created":
+    case "keyword_group.updated":
+    case "keyword_group.deleted":
+      return handleGroup(deps, event.type, event.data);
+  }
 };

@@ -1,3 +1,4 @@
+import { topicForDomain } from "../events/cloud-event";
 import { waitFor } from "../testing/tmp";
 import { describeBusContract } from "./contract";
 import { createInProcessBus } from "./in-process";
@@ -5,6 +6,8 @@ import type { DeliveredMessage } from "./port";
 import { readDeadLetter } from "./redelivery";
 import { unavailable } from "../errors";
 import { VersionConflictError } from "../store/port";
+
+const PROJECTS = topicForDomain("project");
 
 let n = 0;
 describeBusContract(
@@ -183,12 +186,12 @@ describe("in-process bus specifics", () => {
   it("writes dead letters that read back as the original message", async () => {
     const bus = createInProcessBus({ wait: async () => undefined, redelivery: { maxAttempts: 2 } });
     const letters: DeliveredMessage[] = [];
-    await bus.subscribe({ groupId: "g", topics: ["earshot.project.v1"] }, alwaysFails);
-    await bus.publish([{ topic: "earshot.project.v1", key: "prj_1", value: '{"id":"evt_1"}', headers: { "ce-type": "project.created" } }]);
-    await bus.subscribe({ groupId: "reader", topics: ["earshot.project.v1.dlq"] }, async (m) => void letters.push(m));
+    await bus.subscribe({ groupId: "g", topics: [PROJECTS] }, alwaysFails);
+    await bus.publish([{ topic: PROJECTS, key: "prj_1", value: '{"id":"evt_1"}', headers: { "ce-type": "project.created" } }]);
+    await bus.subscribe({ groupId: "reader", topics: [`${PROJECTS}.dlq`] }, async (m) => void letters.push(m));
     await waitFor(() => letters.length === 1, 3_000);
     expect(readDeadLetter(letters[0] as DeliveredMessage)).toEqual({
-      original: { topic: "earshot.project.v1", key: "prj_1", value: '{"id":"evt_1"}', headers: { "ce-type": "project.created" } },
+      original: { topic: PROJECTS, key: "prj_1", value: '{"id":"evt_1"}', headers: { "ce-type": "project.created" } },
       partition: expect.any(Number),
       offset: "0",
       group: "g",

@@ -1,5 +1,5 @@
-// The event bus: its port, both adapters, redelivery with dead-letter topics, and CloudEvents envelopes
-// with consumers that drop repeats.
+// The event bus: its port, both adapters, redelivery with dead-letter topics, CloudEvents envelopes with
+// consumers that drop repeats, and the event catalogs typed consumers subscribe with.
 export * from "./port";
 export * from "./in-process";
 export * from "./kafka";
@@ -8,3 +8,4 @@ export * from "./transient";
 export * from "./metrics";
 export * from "../events/cloud-event";
 export * from "../events/consumer";
+export * from "../events/event-catalog";

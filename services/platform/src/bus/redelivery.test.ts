@@ -1,3 +1,4 @@
+import { topicForDomain } from "../events/cloud-event";
 import { LabeledCounter } from "./metrics";
 import { backoffDelay, DEFAULT_REDELIVERY, deadLetterTopic, errorMessage, readDeadLetter, resolveRedelivery, toDeadLetter } from "./redelivery";
 
@@ -16,7 +17,7 @@ describe("redelivery policy", () => {
   });
 
   it("names the dead-letter topic after the source topic", () => {
-    expect(deadLetterTopic("earshot.project.v1")).toBe("earshot.project.v1.dlq");
+    expect(deadLetterTopic(topicForDomain("project"))).toBe(`${topicForDomain("project")}.dlq`);
   });
 
   it("keeps a dead letter's error short whatever the handler threw", () => {

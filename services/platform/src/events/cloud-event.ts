@@ -1,3 +1,4 @@
+import type { BusMessage } from "../bus/port";
 import type { Clock } from "../clock";
 import { newId } from "../ids";
 
@@ -44,6 +45,14 @@ export const buildCloudEvent = <D>(input: NewEvent<D>, clock: Clock): CloudEvent
     data: input.data,
   };
 };
+
+/** An event as the bus carries it: JSON value, and its id and type in headers (the outbox relay's form). */
+export const busMessageOf = (topic: string, key: string, event: CloudEvent): BusMessage => ({
+  topic,
+  key,
+  value: JSON.stringify(event),
+  headers: { "ce-id": event.id, "ce-type": event.type, "content-type": "application/cloudevents+json" },
+});
 
 export const parseCloudEvent = (value: string): CloudEvent | null => {
   try {

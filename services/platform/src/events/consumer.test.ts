@@ -4,8 +4,11 @@ import { readDeadLetter } from "../bus/redelivery";
 import { systemClock } from "../clock";
 import { silentLogger } from "../logger";
 import { openEmbeddedStore } from "../store/embedded";
-import { buildCloudEvent, topicForDomain } from "./cloud-event";
-import { PROCESSED_EVENTS_COLLECTION, subscribeEventBatches, subscribeEvents } from "./consumer";
+import { projectV1Events } from "@earshot/proto";
+import { checkStagedEvents, publishedEvent } from "../testing/event-checks";
+import { buildCloudEvent, busMessageOf, topicForDomain } from "./cloud-event";
+import { PROCESSED_EVENTS_COLLECTION, subscribeDomainEvents, subscribeEventBatches, subscribeEvents } from "./consumer";
+import { defineEventCatalog, stageEvent } from "./event-catalog";
 
 const topic = topicForDomain("project");
 const eventMessage = (id: string) => {
@@ -121,5 +124,95 @@ describe("event consumer", () => {
       await bus.close();
       await store.close();
     });
+  });
+});
+
+describe("domain event consumer", () => {
+  // A catalog as a domain's events module declares it, over real proto messages.
+  const PROJECTS = defineEventCatalog("project", {
+    "project.created": projectV1Events.ProjectCreated,
+    "project.archived": projectV1Events.ProjectArchived,
+  });
+  const open = async () => ({ bus: createInProcessBus({ wait: async () => undefined }), store: await openEmbeddedStore() });
+  const common = (bus: ReturnType<typeof createInProcessBus>, store: Awaited<ReturnType<typeof openEmbeddedStore>>) => ({
+    bus,
+    store,
+    clock: systemClock,
+    logger: silentLogger(),
+    groupId: "typed",
+  });
+
+  it("hands each event over decoded with its type's message: defaults filled in, members the message lacks dropped", async () => {
+    const { bus, store } = await open();
+    const seen: Array<[string, unknown]> = [];
+    await subscribeDomainEvents({
+      ...common(bus, store),
+      events: PROJECTS,
+      handle: async (event) => {
+        // Narrowing on the type types the data.
+        if (event.type === "project.created") seen.push([event.type, { name: event.data.name, sources: event.data.enabledSources }]);
+        else seen.push([event.type, event.data]);
+      },
+    });
+    await bus.publish([
+      publishedEvent(PROJECTS, "project.created", { projectId: "prj_1", workspaceId: "wsp_1", name: "Launch", notInTheMessage: true }),
+      publishedEvent(PROJECTS, "project.archived", { projectId: "prj_1", workspaceId: "wsp_1", notInTheMessage: true }),
+    ]);
+    expect(seen).toEqual([
+      ["project.created", { name: "Launch", sources: [] }],
+      ["project.archived", { projectId: "prj_1", workspaceId: "wsp_1" }],
+    ]);
+    await bus.close();
+    await store.close();
+  });
+
+  it("passes over the types it was not asked for and types its catalog does not know, recording them as handled", async () => {
+    const { bus, store } = await open();
+    const types: string[] = [];
+    await subscribeDomainEvents({ ...common(bus, store), events: PROJECTS, types: ["project.archived"], handle: async (event) => void types.push(event.type) });
+    const unknown = busMessageOf(PROJECTS.topic, "prj_1", buildCloudEvent({ type: "project.renamed", source: PROJECTS.source, data: {} }, systemClock));
+    await bus.publish([publishedEvent(PROJECTS, "project.created", { projectId: "prj_1" }), unknown, publishedEvent(PROJECTS, "project.archived", { projectId: "prj_1" })]);
+    expect(types).toEqual(["project.archived"]);
+    expect(await store.collection(PROCESSED_EVENTS_COLLECTION).count({})).toBe(3);
+    await bus.close();
+    await store.close();
+  });
+
+  it("hands batches over decoded, leaving out the types not asked for", async () => {
+    const { bus, store } = await open();
+    const batches: string[][] = [];
+    await subscribeDomainEvents({
+      ...common(bus, store),
+      events: PROJECTS,
+      types: ["project.created"],
+      batch: { maxBatch: 10, handle: async (events) => void batches.push(events.map((e) => e.data.name)) },
+    });
+    await bus.publish([
+      publishedEvent(PROJECTS, "project.created", { projectId: "prj_1", name: "One" }),
+      publishedEvent(PROJECTS, "project.archived", { projectId: "prj_1" }),
+      publishedEvent(PROJECTS, "project.created", { projectId: "prj_2", name: "Two" }),
+    ]);
+    expect(batches.flat()).toEqual(["One", "Two"]);
+    await bus.close();
+    await store.close();
+  });
+
+  it("stages an event of its catalog on the catalog's topic, and the staged-events check finds data that is not its message", () => {
+    const staged = stageEvent(PROJECTS, "project.archived", { key: "prj_1", subject: "prj_1" }, { projectId: "prj_1", workspaceId: "wsp_1" });
+    expect(staged).toEqual({ type: "project.archived", source: "earshot/project", subject: "prj_1", key: "prj_1", data: { projectId: "prj_1", workspaceId: "wsp_1" } });
+    const event = (type: string, data: unknown) => ({ ...buildCloudEvent({ type, source: PROJECTS.source, data }, systemClock), topic: PROJECTS.topic });
+    const { covered, problems } = checkStagedEvents(PROJECTS, [
+      event("project.archived", { projectId: "prj_1", workspaceId: "wsp_1" }),
+      // A field left out, a member the message lacks, a type without a message.
+      event("project.archived", { projectId: "prj_1" }),
+      event("project.archived", { projectId: "prj_1", workspaceId: "wsp_1", extra: 1 }),
+      event("project.renamed", {}),
+    ]);
+    expect(covered).toEqual(new Set(["project.archived"]));
+    expect(problems).toEqual([
+      expect.stringContaining("is not the JSON form of its message"),
+      expect.stringContaining("is not the JSON form of its message"),
+      expect.stringContaining("project.renamed"),
+    ]);
   });
 });

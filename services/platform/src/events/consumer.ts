@@ -3,6 +3,7 @@ import type { Clock } from "../clock";
 import type { Logger } from "../logger";
 import { isUniqueViolation, type Doc, type DocumentStore } from "../store/port";
 import { type CloudEvent, parseCloudEvent } from "./cloud-event";
+import { decodeEvent, type DomainEvent, type EventCatalog, type EventMessages } from "./event-catalog";
 
 // Consumers see each event at least once; they record handled event ids in their own store and skip
 // repeats, so handling is effectively once.
@@ -125,3 +126,68 @@ export const subscribeEventBatches = async (options: EventBatchConsumerOptions):
     },
   );
 };
+
+interface DomainEventOptions<M extends EventMessages, K extends keyof M & string> extends Omit<EventConsumerOptions, "topics" | "handle"> {
+  /** The producing domain's catalog (`@earshot/<domain>/events`): its topic, and how each type decodes. */
+  events: EventCatalog<M>;
+  /**
+   * The types the handler wants (every type of the catalog unless said). Other events of the topic, and
+   * types the catalog does not know (a newer producer's), are recorded as handled without reaching it.
+   */
+  types?: readonly K[];
+}
+
+export interface DomainEventConsumerOptions<M extends EventMessages, K extends keyof M & string> extends DomainEventOptions<M, K> {
+  /** One event at a time, its data decoded as its type's message; narrowing on `event.type` types the data. */
+  handle: (event: DomainEvent<M, K>) => Promise<void>;
+}
+
+export interface DomainEventBatchConsumerOptions<M extends EventMessages, K extends keyof M & string> extends DomainEventOptions<M, K> {
+  /** Batches as `subscribeEventBatches` hands them (see there), with only the wanted types, decoded. */
+  batch: { maxBatch: number; handle: (events: Array<DomainEvent<M, K>>) => Promise<void> };
+}
+
+/**
+ * The one way a service consumes another domain's events: subscribes to the catalog's topic (one at a time
+ * with `handle`, or in batches with `batch`) and hands over each wanted event decoded with its message, as
+ * `subscribeEvents` would (each event handled once, redelivered on failure, dead-lettered after its policy).
+ */
+export function subscribeDomainEvents<M extends EventMessages, K extends keyof M & string = keyof M & string>(
+  options: DomainEventConsumerOptions<M, K> | DomainEventBatchConsumerOptions<M, K>,
+): Promise<Subscription> {
+  const { events: catalog, types, ...common } = options;
+  const wanted = new Set<string>(types ?? catalog.types);
+  const decoded = (event: CloudEvent): DomainEvent<M, K> | undefined => {
+    if (!wanted.has(event.type)) return undefined;
+    return decodeEvent(catalog, event) as DomainEvent<M, K> | undefined;
+  };
+  const base = {
+    bus: common.bus,
+    store: common.store,
+    clock: common.clock,
+    logger: common.logger,
+    groupId: common.groupId,
+    topics: [catalog.topic],
+    ...(common.redelivery ? { redelivery: common.redelivery } : {}),
+    ...(common.startFrom ? { startFrom: common.startFrom } : {}),
+  };
+  if ("batch" in options) {
+    const { maxBatch, handle } = options.batch;
+    return subscribeEventBatches({
+      ...base,
+      maxBatch,
+      handle: async (batch) => {
+        const events = batch.map(decoded).filter((e): e is DomainEvent<M, K> => e !== undefined);
+        if (events.length > 0) await handle(events);
+      },
+    });
+  }
+  const { handle } = options;
+  return subscribeEvents({
+    ...base,
+    handle: async (event) => {
+      const one = decoded(event);
+      if (one) await handle(one);
+    },
+  });
+}

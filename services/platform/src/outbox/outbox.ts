@@ -1,6 +1,6 @@
 import type { EventBus } from "../bus/port";
 import type { Clock } from "../clock";
-import { buildCloudEvent, type CloudEvent, type NewEvent, topicForDomain } from "../events/cloud-event";
+import { buildCloudEvent, busMessageOf, type CloudEvent, type NewEvent, topicForDomain } from "../events/cloud-event";
 import type { Logger } from "../logger";
 import type { Doc, DocumentStore, Write } from "../store/port";
 import { EFFECTS_COLLECTION, type EffectRecord, type EffectWrite, isEffectExpired, KEEP_EFFECTS_SECONDS } from "./effects";
@@ -171,14 +171,7 @@ export class OutboxRelay {
     const outbox = this.options.store.collection<OutboxRecord>(OUTBOX_COLLECTION);
     const pending = await outbox.find({ publishedAt: { $exists: false } }, { sort: { _id: 1 }, limit: this.batchSize });
     if (pending.length === 0) return 0;
-    await this.options.bus.publish(
-      pending.map((r) => ({
-        topic: r.topic,
-        key: r.key,
-        value: JSON.stringify(r.event),
-        headers: { "ce-id": r.event.id, "ce-type": r.event.type, "content-type": "application/cloudevents+json" },
-      })),
-    );
+    await this.options.bus.publish(pending.map((r) => busMessageOf(r.topic, r.key, r.event)));
     await outbox.updateMany({ _id: { $in: pending.map((r) => r._id) } }, { $set: { publishedAt: this.options.clock.now() } });
     this.options.logger.debug({ count: pending.length }, "outbox published");
     return pending.length;

@@ -1,9 +1,10 @@
-// Test support: test callers, temp dirs, waiting on a condition, container-runtime detection, and the contract suites
-// every store and bus adapter must pass.
+// Test support: test callers, temp dirs, waiting on a condition, container-runtime detection, the check of
+// staged events against their messages, and the contract suites every store and bus adapter must pass.
 export * from "./tmp";
 export * from "./containers";
 export { describeStoreContract, type StoreFixture } from "../store/contract";
 export { describeBusContract, type BusFixture } from "../bus/contract";
 export * from "./service-under-test";
 export * from "./refusal";
+export * from "./event-checks";
 export { testCaller, testProjectCaller } from "./caller";

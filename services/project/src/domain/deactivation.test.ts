@@ -29,8 +29,8 @@ describe("account deactivation", () => {
 
   it("ignores an event it does not handle and one without a user", async () => {
     await newProject(world);
-    await handleAccountEvent(world.deps, { ...accountEvent("user.deactivated", "usr_owner"), type: "user.updated" });
-    await handleAccountEvent(world.deps, { ...accountEvent("user.deactivated", "usr_owner"), data: {} });
+    await handleAccountEvent(world.deps, accountEvent("user.updated", "usr_owner"));
+    await handleAccountEvent(world.deps, accountEvent("user.deactivated", ""));
     expect(await statuses()).toEqual({ Launch: "active" });
   });
 });

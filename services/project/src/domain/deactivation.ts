@@ -1,4 +1,5 @@
-import { type CloudEvent, withVersionRetry } from "@earshot/platform/core";
+import type { AccountEvent } from "@earshot/account/events";
+import { withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
 import { projectUpdatedEvent } from "../events";
@@ -17,14 +18,12 @@ const move = async (deps: ProjectDeps, project: ProjectDoc, to: "paused" | "acti
   return bumped(next);
 };
 
-export const handleAccountEvent = async (deps: ProjectDeps, event: CloudEvent): Promise<void> => {
-  const data = event.data as { userId?: string };
-  if (!data.userId) return;
-  if (event.type === "user.deactivated") {
-    const projects = await deps.collections.projects.find({ ownerId: data.userId, status: "active" });
+export const handleAccountEvent = async (deps: ProjectDeps, event: AccountEvent): Promise<void> => {
+  if (event.type === "user.deactivated" && event.data.userId) {
+    const projects = await deps.collections.projects.find({ ownerId: event.data.userId, status: "active" });
     for (const p of projects) await withVersionRetry(async () => move(deps, (await deps.collections.projects.findById(p._id)) ?? p, "paused"));
-  } else if (event.type === "user.reactivated") {
-    const projects = await deps.collections.projects.find({ ownerId: data.userId, pausedByDeactivation: true });
+  } else if (event.type === "user.reactivated" && event.data.userId) {
+    const projects = await deps.collections.projects.find({ ownerId: event.data.userId, pausedByDeactivation: true });
     for (const p of projects) await withVersionRetry(async () => move(deps, (await deps.collections.projects.findById(p._id)) ?? p, "active"));
   }
 };

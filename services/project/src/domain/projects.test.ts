@@ -1,3 +1,4 @@
+import { PROJECT_TOPIC } from "../events";
 import { addMember, newProject, openProjectWorld, type ProjectWorld, refusalOf } from "../test-support";
 import { loadVisibleProject } from "./access";
 import { archiveProject, createProject, listProjects, updateProject } from "./projects";
@@ -30,7 +31,7 @@ describe("creating projects", () => {
   it("stores project.created in the outbox in the same commit, keyed by the project", async () => {
     const project = await newProject(world);
     expect(await world.events()).toEqual([
-      expect.objectContaining({ topic: "earshot.project.v1", key: project._id, type: "project.created", source: "earshot/project", data: expect.objectContaining({ name: "Launch" }) }),
+      expect.objectContaining({ topic: PROJECT_TOPIC, key: project._id, type: "project.created", source: "earshot/project", data: expect.objectContaining({ name: "Launch" }) }),
     ]);
   });
 

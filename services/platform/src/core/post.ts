@@ -1,10 +1,14 @@
-import { type FieldError, SOURCES, type Source, zodFieldErrors } from "@earshot/platform/core";
 import { z } from "zod";
+import type { FieldError } from "../errors";
+import { zodFieldErrors } from "../text/text-field";
+import { SOURCES, type Source } from "./sources";
 
-// A post as collectors emit it and import reads it (DESIGN.md "Post"), checked before it is matched: both
-// paths hand the same shape here, the gRPC adapter with Dates, the post.collected consumer with the
-// event's JSON (ISO strings). Posts come from machines, not people, so the bounds are about keeping
-// documents sane (a Reddit text post is at most 40,000 characters) rather than about user input.
+// A post as collectors emit it and import reads it (DESIGN.md "Post"): what the collectors of the
+// integration service produce and what the mention service checks before it matches one, so both hold
+// posts to this one check (the collectors' tests, and ingestion). The mention service's paths hand the
+// same shape here, the gRPC adapter with Dates, the post.collected consumer with the event's data (ISO
+// strings). Posts come from machines, not people, so the bounds are about keeping documents sane (a
+// Reddit text post is at most 40,000 characters) rather than about user input.
 
 export const POST_LIMITS = {
   sourceId: 200,
