@@ -155,6 +155,7 @@ describe("the jest module mappings", () => {
     expect(points.map((p) => p.specifier)).toEqual(
       expect.arrayContaining(["@earshot/proto", "@earshot/platform/core", "@earshot/platform/testing", "@earshot/keyword/matcher", "@earshot/account/scopes", "@earshot/project/fields"]),
     );
-    expect(mapped("@earshot/mention/post")).toBe(join(root, "services/mention/src/domain/ingest-post.ts"));
+    expect(mapped("@earshot/mention/events")).toBe(join(root, "services/mention/src/events.ts"));
+    expect(mapped("@earshot/mention/filters")).toBe(join(root, "services/mention/src/filters.ts"));
   });
 });
