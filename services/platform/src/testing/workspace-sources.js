@@ -21,7 +21,7 @@ const workspaceDirs = (root) =>
 
 const targetOf = (value) => (typeof value === "string" ? value : (value.default ?? value.require ?? value.node));
 
-/** `{ specifier: "@earshot/mention/post", source: "services/mention/src/domain/ingest-post.ts" }` per entry point. */
+/** `{ specifier: "@earshot/mention/filters", source: "services/mention/src/filters.ts" }` per entry point. */
 const workspaceEntryPoints = (root) =>
   workspaceDirs(root).flatMap((dir) => {
     const pkg = readJson(path.join(root, dir, "package.json"));
