@@ -57,6 +57,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/ingest-bench.ts
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
+	node services/platform/test/ts-child.js bench/sign-in-bench.ts
 
 clean:
 	rm -rf node_modules proto/src proto/dist services/*/dist proto/*.tsbuildinfo services/*/*.tsbuildinfo

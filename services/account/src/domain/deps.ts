@@ -1,10 +1,14 @@
 import type { Clock, Outbox } from "@earshot/platform/core";
 import type { AccountCollections, UserDoc, WorkspaceDoc } from "../store";
+import type { PasswordHasher } from "./password";
 
 export interface AccountDeps {
   collections: AccountCollections;
   outbox: Outbox;
   clock: Clock;
+  passwords: PasswordHasher;
+  /** Waits `ms` before going on: how a sign-in attempt is held (a timer in the service, recorded in tests). */
+  pause(ms: number): Promise<void>;
 }
 
 /** The `_v` a document has after a versioned replace of it. */

@@ -25,3 +25,11 @@ export const verifyPassword = async (password: string, stored: string): Promise<
   const key = await derive(password, Buffer.from(salt, "base64url"), Number(n), Number(r), Number(p), expected.length);
   return timingSafeEqual(key, expected);
 };
+
+/** How passwords are hashed and checked; injected so a test can see which checks an attempt made. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, stored: string): Promise<boolean>;
+}
+
+export const scryptHasher: PasswordHasher = { hash: hashPassword, verify: verifyPassword };

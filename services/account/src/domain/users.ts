@@ -15,8 +15,7 @@ import { isSignInPasswordSize, userFields } from "../fields";
 import { userCreatedEvent, userDeactivatedEvent, userReactivatedEvent, userUpdatedEvent } from "../events";
 import { USERS, type UserDoc, WORKSPACES, type WorkspaceDoc } from "../store";
 import { type AccountDeps, nextVersion, workspaceOf } from "./deps";
-import { hashPassword, verifyPassword } from "./password";
-import { accountKey, addressKey, forgetStale, reserveAttempt, settleSuccess } from "./sign-in-throttle";
+import { addressKey, emailKey, forgetStale, pairKey, reserveAttempt, settleSuccess } from "./sign-in-throttle";
 import { DEFAULT_PLAN } from "./plans";
 
 // Users and the workspace each one owns. Emails are stored lower-cased and trimmed, so uniqueness and
@@ -62,7 +61,7 @@ export const createUser = async (deps: AccountDeps, input: CreateUserInput): Pro
     _id: userId,
     email,
     name: input.name.trim(),
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await deps.passwords.hash(input.password),
     workspaceId: workspace._id,
     status: "active",
     createdAt: now,
@@ -97,11 +96,16 @@ export const getUser = async (deps: AccountDeps, by: { id?: string | undefined; 
 export const DECOY_PASSWORD_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 const CLIENT_ADDRESS_MAX = 64;
+// Attempts without an address (no caller sends none today) share one pair per email, and no address key.
+const UNKNOWN_ADDRESS = "unknown";
 
 /**
  * Email and password sign-in. One message for an unknown email and a wrong password. Throttled per
- * account and per client address (`sign-in-throttle.ts`): while either is locked out the answer is
- * `rate_limited` with `retryAfter`, and the password is not checked at all.
+ * (email, client address), per address and per email (`sign-in-throttle.ts`): refused with
+ * `rate_limited` and `retryAfter`, without the password being checked, while the pair or the address
+ * has to wait; held before the check while the email is much guessed, never refused for it.
+ * An unknown email goes the same way as a known one: the same throttle keys, the same hold, a decoy
+ * hash of the same cost, the same answer; only attempts the throttle admits cost a hash.
  */
 export const authenticate = async (deps: AccountDeps, email: string, password: string, clientAddress?: string): Promise<UserDoc> => {
   if (clientAddress !== undefined && clientAddress.length > CLIENT_ADDRESS_MAX) {
@@ -111,10 +115,11 @@ export const authenticate = async (deps: AccountDeps, email: string, password: s
   const address = clientAddress ? [addressKey(clientAddress)] : [];
   // Nothing that long was ever registered: a failure, decided without a lookup or a hash.
   const impossible = !isEmailAddress(normalized) || !isSignInPasswordSize(password);
-  const keys = impossible ? address : [accountKey(normalized), ...address];
-  const reservations = await reserveAttempt(deps, keys);
+  const keys = impossible ? address : [pairKey(normalized, clientAddress || UNKNOWN_ADDRESS), ...address, emailKey(normalized)];
+  const { reservations, holdMs } = await reserveAttempt(deps, keys);
+  if (holdMs > 0) await deps.pause(holdMs);
   const user = impossible ? null : await deps.collections.users.findOne({ email: normalized });
-  const ok = !impossible && (await verifyPassword(password, user?.passwordHash ?? DECOY_PASSWORD_HASH));
+  const ok = !impossible && (await deps.passwords.verify(password, user?.passwordHash ?? DECOY_PASSWORD_HASH));
   if (!user || !ok) {
     await forgetStale(deps);
     throw new DomainError("unauthorized", "Email or password is wrong.");

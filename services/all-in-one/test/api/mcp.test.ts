@@ -165,3 +165,61 @@ describe("MCP tools", () => {
     await client.close();
   });
 });
+
+// REST checks the scope before it looks at the input; MCP must too, or a key could learn a tool's
+// argument rules (and a caller would see validation_failed where REST answers 403).
+describe("MCP checks a tool's scope before its arguments", () => {
+  const tools = OPERATIONS.filter(isTool);
+  /** Every input the tool declares given a value no schema accepts, an unknown field and a non-string idempotencyKey. */
+  const wrongTypedArguments = (op: (typeof tools)[number]) => {
+    const properties = Object.keys((operationInputSchema(op) as { properties?: Record<string, unknown> }).properties ?? {});
+    return { ...Object.fromEntries(properties.map((p) => [p, [[1]]])), notAField: true, ...(op.method !== "GET" ? { idempotencyKey: 42 } : {}) };
+  };
+  /** Nothing the tool requires, an unknown field and a non-string idempotencyKey. */
+  const missingArguments = { notAField: true, idempotencyKey: 42 };
+  /** A problem without what differs between two answers to the same refusal. */
+  const comparable = (problem: Record<string, unknown>) => {
+    const { requestId: _requestId, instance: _instance, ...rest } = problem;
+    return rest;
+  };
+
+  let owner: Actor;
+  beforeAll(async () => {
+    owner = await h.newActor();
+  });
+
+  it("refuses every tool the key lacks the scope of with insufficient_scope, REST's problem body, whatever the arguments", async () => {
+    const seen: Array<{ tool: string; codes: unknown[] }> = [];
+    for (const scope of [...new Set(tools.map((op) => op.scope))]) {
+      const key = await h.keyFor(owner, ALL_SCOPES.filter((s) => s !== scope));
+      const client = await connect(key);
+      for (const op of tools.filter((o) => o.scope === scope)) {
+        const args = wrongTypedArguments(op);
+        const overMcp = await Promise.all([args, missingArguments].map((a) => client.callTool({ name: op.name, arguments: a })));
+        const rest = await h.call(op.name, args, key);
+        expect(rest.status).toBe(403);
+        for (const result of overMcp) {
+          expect(result.isError).toBe(true);
+          expect({ tool: op.name, problem: comparable(textOf(result)) }).toEqual({ tool: op.name, problem: comparable(rest.body as Record<string, unknown>) });
+        }
+        seen.push({ tool: op.name, codes: overMcp.map((r) => textOf(r).code) });
+      }
+      await client.close();
+    }
+    expect(seen.map((s) => s.tool).sort()).toEqual(tools.map((op) => op.name).sort());
+    expect(seen.filter((s) => s.codes.some((code) => code !== "insufficient_scope"))).toEqual([]);
+  }, 60_000);
+
+  it("still refuses the same arguments as validation_failed for a key holding the scope", async () => {
+    const client = await connect(owner.key);
+    for (const op of tools) {
+      for (const args of [wrongTypedArguments(op), missingArguments]) {
+        const result = await client.callTool({ name: op.name, arguments: args });
+        expect({ tool: op.name, code: textOf(result).code }).toEqual({ tool: op.name, code: "validation_failed" });
+      }
+    }
+    const removal = textOf(await client.callTool({ name: "remove_project_member", arguments: { projectId: "prj_1", memberId: "usr_1" } }));
+    expect(removal).toMatchObject({ status: 400, code: "validation_failed", errors: [{ path: "memberType", message: "is required" }] });
+    await client.close();
+  }, 60_000);
+});

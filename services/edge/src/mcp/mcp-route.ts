@@ -62,22 +62,15 @@ const buildServer = (options: McpRouteOptions, ctx: CallContext): Server => {
     if (raw.arguments !== undefined && !isObject(raw.arguments)) throw new McpError(ErrorCode.InvalidParams, "params.arguments must be a JSON object.");
     const op = options.operations.find((o) => o.name === raw.name && isTool(o));
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${raw.name}.`);
-    const requestId = newId("req");
-    let response: { status: number; body: unknown };
-    try {
-      const call = toolCallRequest(op, raw.arguments ?? {}, {
-        authorization: ctx.authorization,
-        requestId,
-        audience: ctx.resource,
-        clientAddress: ctx.clientAddress,
-        rateLimit: ctx.rateLimit,
-      });
-      response = await options.pipeline.execute(op, call);
-    } catch (err) {
-      if (!isDomainError(err)) throw err;
-      const problem = toProblem(err, requestId, `/api/v1${op.path}`);
-      response = { status: problem.status, body: problem };
-    }
+    // The arguments go to the pipeline unjudged: it refuses a tool the key may not use before looking at them.
+    const call = toolCallRequest(op, raw.arguments ?? {}, {
+      authorization: ctx.authorization,
+      requestId: newId("req"),
+      audience: ctx.resource,
+      clientAddress: ctx.clientAddress,
+      rateLimit: ctx.rateLimit,
+    });
+    const response = await options.pipeline.execute(op, call);
     const text = JSON.stringify(response.body);
     if (response.status >= 400) return { isError: true, content: [{ type: "text", text }] };
     return { structuredContent: response.body as Record<string, unknown>, content: [{ type: "text", text }] };

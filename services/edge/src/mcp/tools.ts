@@ -1,4 +1,4 @@
-import { type FieldError, validationFailed } from "@earshot/platform";
+import type { FieldError } from "@earshot/platform";
 import { isWrite, type Operation } from "../catalog/operation";
 import { operationInputSchema, operationOutputSchema } from "../docs/openapi";
 import type { OperationRequest } from "../pipeline/execute";
@@ -54,28 +54,29 @@ export interface ToolCallContext {
 
 /**
  * The REST request an MCP tool call stands for, so both run the same pipeline with the same fingerprint.
- * Throws a validation error for what only MCP can get wrong: the idempotencyKey's type, inputs the tool
- * requires though REST defaults them, and fields of a tool whose operation has no body (REST would
- * never see them; the tool's schema refuses them).
+ * What only MCP can get wrong (the idempotencyKey's type, inputs the tool requires though REST defaults
+ * them, fields of a tool whose operation has no body, which REST would never see) is not refused here
+ * but handed to the pipeline as `inputErrors`: it judges them after the scope, so a key that may not use
+ * the tool is refused for that before its arguments are looked at, as over REST.
  */
 export const toolCallRequest = (op: Operation, args: Record<string, unknown>, ctx: ToolCallContext): OperationRequest => {
   const { idempotencyKey, ...rest } = args;
-  const errors: FieldError[] = [];
-  if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") errors.push({ path: "idempotencyKey", message: "must be a string" });
-  for (const name of op.mcpRequired ?? []) if (!Object.hasOwn(rest, name)) errors.push({ path: name, message: "is required" });
+  const inputErrors: FieldError[] = [];
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") inputErrors.push({ path: "idempotencyKey", message: "must be a string" });
+  for (const name of op.mcpRequired ?? []) if (!Object.hasOwn(rest, name)) inputErrors.push({ path: name, message: "is required" });
   const parts = splitInput(op, rest);
-  if (!op.input.body) for (const k of Object.keys(parts.body as object)) errors.push({ path: k, message: "is not a known field" });
-  if (errors.length > 0) throw validationFailed(errors, `The request has invalid fields: ${errors.map((e) => e.path).join(", ")}.`);
+  if (!op.input.body) for (const k of Object.keys(parts.body as object)) inputErrors.push({ path: k, message: "is not a known field" });
   let concretePath = `/api/v1${op.path}`;
   for (const [k, v] of Object.entries(parts.path)) concretePath = concretePath.replace(`:${k}`, encodeURIComponent(String(v)));
   return {
     requestId: ctx.requestId,
     authorization: ctx.authorization,
-    idempotencyKey: idempotencyKey as string | undefined,
+    idempotencyKey: typeof idempotencyKey === "string" ? idempotencyKey : undefined,
     concretePath,
     audience: ctx.audience,
     ...(ctx.clientAddress !== undefined ? { clientAddress: ctx.clientAddress } : {}),
     ...(ctx.rateLimit ? { rateLimit: ctx.rateLimit } : {}),
+    ...(inputErrors.length > 0 ? { inputErrors } : {}),
     ...parts,
     body: op.input.body ? parts.body : undefined,
   };

@@ -8,6 +8,7 @@ import type { OAuthCollections } from "./oauth-store";
 import type { EarshotOAuthProvider } from "./provider";
 import type { PublicOrigins } from "./public-origins";
 import { readCookie } from "../http/cookies";
+import { addressKeyOf } from "../pipeline/address-key";
 
 // The person's side of the authorization flow: sign in with email and password, then approve or deny
 // what the application asks for. Server-rendered, no scripts, CSRF-protected forms; redirects go only to
@@ -128,11 +129,13 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
     if (!checkCsrf(req)) return sendPage(res, 403, "Form expired", `<p>Please <a href="/oauth/consent?request=${encodeURIComponent(id)}">try again</a>.</p>`);
     if (!(await o.collections.requests.findById(id))) return expired(res);
     try {
-      // The account service throttles per account and per this address (req.ip, as trust proxy allows).
+      // The account service throttles per (email, address), per address and per email. The address is
+      // req.ip (as trust proxy allows) counted as the pipeline counts it: an IPv6 client by its /64, which
+      // one host can rotate through at will.
       const { user } = await o.backends.account.authenticate({
         email: String(req.body?.email ?? ""),
         password: String(req.body?.password ?? ""),
-        clientAddress: req.ip,
+        clientAddress: req.ip === undefined ? undefined : addressKeyOf(req.ip),
       });
       if (!user) throw new Error("no user");
       const sid = randomBytes(24).toString("base64url");

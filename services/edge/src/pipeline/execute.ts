@@ -1,4 +1,4 @@
-import { type Clock, DomainError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey } from "@earshot/platform";
+import { type Clock, DomainError, type FieldError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey, validationFailed } from "@earshot/platform";
 import type { Backends } from "../backends";
 import { isStreamResult, isWrite, type Operation } from "../catalog/operation";
 import { HttpError, toProblem } from "../http/problem";
@@ -30,6 +30,11 @@ export interface OperationRequest extends RawInput {
   clientAddress?: string;
   /** Set by a transport that already counted this HTTP request against the credential's budget. */
   rateLimit?: RateLimitDecision;
+  /**
+   * Bad fields the transport found in what only it carries (an MCP tool's arguments): refused as 400
+   * after the scope check, like every other input, never before it.
+   */
+  inputErrors?: FieldError[];
   /**
    * Which of these media types the client takes, best first (REST: by its Accept header), false for
    * none; absent, the client takes any. Asked only for a download without a `format`.
@@ -156,6 +161,10 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
       }
       if (!principal.scopes.includes(op.scope)) {
         throw new DomainError("insufficient_scope", `This operation needs the ${op.scope} scope.`, { details: { scope: op.scope } });
+      }
+      if (request.inputErrors && request.inputErrors.length > 0) {
+        const fields = [...new Set(request.inputErrors.map((e) => e.path))].join(", ");
+        throw validationFailed(request.inputErrors, `The request has invalid fields: ${fields}.`);
       }
       // Key reuse is judged on the raw request before validation, so a different payload is always a 409,
       // and a rejected request replays its 400 like any other stored answer.

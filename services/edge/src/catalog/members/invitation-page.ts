@@ -2,6 +2,7 @@ import { isDomainError, ROLE_WORDS } from "@earshot/platform";
 import type { Response } from "express";
 import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../../pages/html";
 import { definePage, type PageDeps } from "../../pages/page";
+import { addressKeyOf } from "../../pipeline/address-key";
 
 // The page an emailed invitation link opens: the invitee signs in (or creates their user, with the
 // invited address) and becomes a member with the invited role.
@@ -91,7 +92,7 @@ export const invitationPages = [
         const user =
           action === "signup"
             ? (await backends.account.createUser({ email: preview.email, name, password })).user
-            : (await backends.account.authenticate({ email: preview.email, password, clientAddress: req.ip })).user;
+            : (await backends.account.authenticate({ email: preview.email, password, clientAddress: req.ip === undefined ? undefined : addressKeyOf(req.ip) })).user;
         if (!user) throw new Error("no user");
         const accepted = await backends.project.acceptInvitation({ token, userId: user.id, userEmail: user.email, userName: user.name });
         sendPage(
@@ -113,7 +114,7 @@ export const invitationPages = [
             : err.code === "validation_failed"
               ? err.errors.map((e) => `${e.path} ${e.message}`).join("; ")
               : err.message;
-        // Sign-in attempts are throttled per account and per address; the page says for how long.
+        // Sign-in attempts are throttled like the OAuth sign-in page's (README "Security notes"); the page says for how long.
         if (err.code === "rate_limited") res.setHeader("Retry-After", String(err.details.retryAfter ?? 1));
         sendPage(res, err.status, "Join a project", forms(token, csrf, preview, message));
       }
