@@ -5,6 +5,7 @@ import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
 import { accountV1, mentionV1 } from "@earshot/proto";
 import { type CliService, type Env, resolveServiceAddress, UsageError } from "./config";
+import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
 
 // `earshot user create | key create | account reactivate | posts import`, as a function of (argv, env, io)
@@ -54,6 +55,8 @@ interface Command<S extends CliService = CliService> {
   /** The service it calls; its address option (`--<service>-addr`) comes with the command. */
   service: S;
   options: Record<string, OptionSpec>;
+  /** More help after the options (an input format). */
+  details?: () => string[];
   /** Checks its options first, then calls `client()`, so bad usage never needs a running service. */
   run(values: Values, io: Io, client: Connect<S>): Promise<number | void>;
 }
@@ -192,9 +195,10 @@ const COMMANDS: Command[] = [
     usage: "earshot posts import --project prj_... --file posts.jsonl [--batch-size 500]",
     options: {
       project: { type: "string", value: "ID", help: "the project the posts are for (a line's own projectId is ignored)" },
-      file: { type: "string", value: "FILE", help: "one post per line as JSON (source as a word: x, reddit, youtube, linkedin; ISO times)" },
+      file: { type: "string", value: "FILE", help: "one post per line as JSON (the line format below)" },
       "batch-size": { type: "string", value: "N", help: `posts per call, 1 to ${MAX_BATCH_SIZE} (default ${DEFAULT_BATCH_SIZE})` },
     },
+    details: postFormatHelp,
     run: async (values, io, client) => {
       const projectId = required(values, "project");
       if (!isId("prj", projectId)) throw new UsageError(`--project must be a project id (prj_ and 26 characters), not "${projectId}".`);
@@ -219,11 +223,9 @@ const COMMANDS: Command[] = [
         },
       });
       if (bad > shownBad) io.err(`... and ${bad - shownBad} more bad lines.`);
-      io.out(`Read ${totals.lines} posts from ${file} for ${projectId}.`);
-      io.out(
-        `created ${totals.created}, duplicates ${totals.duplicates}, unmatched ${totals.unmatched}, ` +
-          `skipped ${totals.skipped} (project paused, archived or unknown), bad lines ${totals.bad}`,
-      );
+      // Lines, not posts: a bad line is not a post.
+      io.out(`Read ${totals.lines} lines from ${file} for ${projectId}: ${totals.lines - totals.bad} posts, ${totals.bad} bad lines.`);
+      io.out(`created ${totals.created}, duplicates ${totals.duplicates}, unmatched ${totals.unmatched}, skipped ${totals.skipped} (project paused, archived or unknown)`);
       return totals.bad > 0 ? EXIT_FAILED : EXIT_OK;
     },
   }),
@@ -251,8 +253,17 @@ export const mainHelp = (): string =>
     "Exit codes: 0 done, 1 refused by the service or failed (posts import: or some lines were bad), 64 bad usage.",
   ].join("\n");
 
-export const commandHelp = (c: Command): string =>
-  [`Usage: ${c.usage}`, "", `${c.summary[0]?.toUpperCase()}${c.summary.slice(1)}.`, "", "Options:", ...optionLines({ ...c.options, ...addressOption(c.service), ...COMMON })].join("\n");
+/** A command's help; after a usage error without its details, so that the error stays in view. */
+export const commandHelp = (c: Command, withDetails = true): string =>
+  [
+    `Usage: ${c.usage}`,
+    "",
+    `${c.summary[0]?.toUpperCase()}${c.summary.slice(1)}.`,
+    "",
+    "Options:",
+    ...optionLines({ ...c.options, ...addressOption(c.service), ...COMMON }),
+    ...(withDetails && c.details ? ["", ...c.details()] : []),
+  ].join("\n");
 
 const ALL_OPTIONS = Object.fromEntries(
   [COMMON, ADDRESS_OPTIONS, ...COMMANDS.map((c) => c.options)].flatMap((o) => Object.entries(o)).map(([flag, o]) => [flag, { type: o.type, ...(o.short ? { short: o.short } : {}) }]),
@@ -297,7 +308,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
   const own = { ...command.options, ...addressOption(command.service), ...COMMON };
   const stray = Object.keys(values).filter((flag) => !(flag in own));
   if (stray.length > 0) {
-    io.err(`${stray.map((f) => `--${f}`).join(", ")} does not apply to ${command.name}.\n\n${commandHelp(command)}`);
+    io.err(`${stray.map((f) => `--${f}`).join(", ")} does not apply to ${command.name}.\n\n${commandHelp(command, false)}`);
     return EXIT_USAGE;
   }
 
@@ -317,7 +328,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
   } catch (err) {
     if (err instanceof UsageError) {
       // Not finding the service is not helped by the command's options list.
-      io.err(locating ? err.message : `${err.message}\n\n${commandHelp(command)}`);
+      io.err(locating ? err.message : `${err.message}\n\n${commandHelp(command, false)}`);
       return EXIT_USAGE;
     }
     if (isDomainError(err)) {

@@ -7,6 +7,7 @@ import { hostServiceForTest, publishedEvent, type ServiceUnderTest } from "@ears
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { mentionV1 } from "@earshot/proto";
 import { runCli } from "./commands";
+import { EXAMPLE_LINES } from "./post-format";
 
 // `earshot posts import` against a real mention service, hosted in-process on port 0 and reached over
 // gRPC, which knows the project and its keyword from events published on its bus.
@@ -73,13 +74,30 @@ describe("earshot posts import", () => {
     expect(res.err).toEqual([
       expect.stringMatching(/^line 3: not JSON \(.+\)$/),
       "line 6: source: must be one of x, reddit, youtube, linkedin",
-      "line 7: author.followers: must be a whole number of at least 0",
-      "line 9: post: must be an object, not an array",
+      "line 7: author.followers: must not be negative",
+      "line 9: post: must be an object",
     ]);
     expect(res.out).toBe(
-      [`Read 8 posts from ${file} for ${projectId}.`, "created 2, duplicates 1, unmatched 1, skipped 0 (project paused, archived or unknown), bad lines 4"].join("\n"),
+      [`Read 8 lines from ${file} for ${projectId}: 4 posts, 4 bad lines.`, "created 2, duplicates 1, unmatched 1, skipped 0 (project paused, archived or unknown)"].join("\n"),
     );
     expect(await mentions()).toBe(before + 2);
+  });
+
+  it("names every bad field of a line at once: three fields left out are three problems on one report", async () => {
+    const { sourceId: _id, url: _url, publishedAt: _at, ...rest } = JSON.parse(post("m1", "acme")) as Record<string, unknown>;
+    const file = await fileWith("fields-left-out.jsonl", [JSON.stringify(rest), post("m2", "acme", { author: "ana", title: 7, lang: null })]);
+    const res = await run("posts", "import", "--project", projectId, "--file", file);
+    expect(res.code).toBe(1);
+    expect(res.err).toEqual(["line 1: sourceId: is required; url: is required; publishedAt: is required", "line 2: title: must be a string; author: must be an object"]);
+    expect(res.out).toContain(": 0 posts, 2 bad lines.");
+  });
+
+  it("takes the README's example line of every source, and leaves null fields out", async () => {
+    const file = await fileWith("examples.jsonl", [...EXAMPLE_LINES, post("n1", "acme", { title: null, collectedAt: null, author: { id: "1", handle: "ana", url: null } })]);
+    const res = await run("posts", "import", "--project", projectId, "--file", file);
+    expect(res).toMatchObject({ code: 0, err: [] });
+    expect(res.out).toContain(`Read ${EXAMPLE_LINES.length + 1} lines`);
+    expect(res.out).toContain(": 5 posts, 0 bad lines.");
   });
 
   it("exits 0 when every line is a post, and counts a second import as duplicates", async () => {

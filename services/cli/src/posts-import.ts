@@ -1,13 +1,15 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { checkPost, type Post } from "@earshot/platform/core";
 import { SOURCE_WORDS } from "@earshot/platform/grpc";
 import type { commonV1, mentionV1 } from "@earshot/proto";
 
-// `earshot posts import`: a JSONL file of posts (one DESIGN.md Post per line: source as a word, ISO times)
+// `earshot posts import`: a JSONL file of posts (the line format in post-format.ts and the README)
 // streamed line by line and sent to the mention service's IngestPosts in batches, the path collected
-// posts take too. Memory stays constant: one batch is read while the previous one is in flight. Lines are
-// only decoded here (JSON, the types the wire needs); the service checks the posts and names each one it
-// refuses, which is reported with its line number.
+// posts take too. Memory stays constant: one batch is read while the previous one is in flight. Each line
+// is held to the service's own post check first (`checkPost` of `@earshot/platform/core`), so a bad line is reported with
+// every one of its problems at once, without a round trip; what the service still refuses is reported
+// the same way, with its line number.
 
 export const DEFAULT_BATCH_SIZE = 500;
 /** The service takes at most this many posts per call. */
@@ -20,7 +22,7 @@ export interface ImportTotals {
   duplicates: number;
   unmatched: number;
   skipped: number;
-  /** Lines that are not posts: not JSON, wrong types, or refused by the service. */
+  /** Lines that are not posts: not JSON, not a valid post, or refused by the service. */
   bad: number;
 }
 
@@ -29,46 +31,41 @@ export interface ImportOptions {
   projectId: string;
   batchSize: number;
   ingest: (posts: mentionV1.Post[]) => Promise<mentionV1.IngestPostsResponse>;
-  /** A line that is not a post, with why (`path: message`). */
+  /** A line that is not a post, with why (`path: message`, every problem of the line, `; ` between them). */
   badLine: (line: number, reason: string) => void;
 }
 
 class LineError extends Error {}
 
-const kindOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+const problemsText = (problems: ReadonlyArray<{ path: string; message: string }>): string => problems.map((p) => `${p.path}: ${p.message}`).join("; ");
 
-const string = (o: Record<string, unknown>, key: string, path = key): string => {
-  const v = o[key];
-  if (v === undefined || v === null) return "";
-  if (typeof v !== "string") throw new LineError(`${path}: must be a string, not ${kindOf(v)}`);
-  return v;
-};
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const optionalString = (o: Record<string, unknown>, key: string, path = key): string | undefined => (o[key] === undefined || o[key] === null ? undefined : string(o, key, path));
-
-const object = (v: unknown, path: string): Record<string, unknown> | undefined => {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "object" || Array.isArray(v)) throw new LineError(`${path}: must be an object, not ${kindOf(v)}`);
-  return v as Record<string, unknown>;
-};
+/** JSON null reads as a field left out: tools write an absent value either way. */
+const withoutNulls = (v: unknown): unknown =>
+  isObject(v) ? Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, withoutNulls(x)]]))) : v;
 
 /** int64 travels as a decimal string. */
-const count = (o: Record<string, unknown>, key: string, path: string): string | undefined => {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new LineError(`${path}: must be a whole number of at least 0`);
-  return String(v);
-};
+const int64 = (n: number | undefined): string | undefined => (n === undefined ? undefined : String(n));
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-const instant = (o: Record<string, unknown>, key: string): Date | undefined => {
-  const text = optionalString(o, key);
-  if (text === undefined) return undefined;
-  const date = new Date(text);
-  if (!ISO_INSTANT.test(text) || Number.isNaN(date.getTime())) throw new LineError(`${key}: must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z`);
-  return date;
-};
+/** A checked post as the wire carries it: source as the enum, counts as decimal strings. */
+const messageOf = (p: Post): mentionV1.Post => ({
+  projectId: p.projectId,
+  source: SOURCE_WORDS.value(p.source) ?? (0 as commonV1.Source),
+  sourceId: p.sourceId,
+  url: p.url,
+  title: p.title,
+  text: p.text,
+  author: { id: p.author.id, handle: p.author.handle, name: p.author.name, url: p.author.url, followers: int64(p.author.followers) },
+  publishedAt: p.publishedAt,
+  collectedAt: p.collectedAt,
+  lang: p.lang,
+  parentId: p.parentId,
+  metrics: p.metrics && { likes: String(p.metrics.likes), replies: String(p.metrics.replies), shares: String(p.metrics.shares), views: String(p.metrics.views) },
+  subreddit: p.subreddit,
+  channelId: p.channelId,
+  channelHandle: p.channelHandle,
+});
 
 /** A JSONL line as the Post message; the project is the one imported into, whatever the line says. */
 export const postFromLine = (line: string, projectId: string): mentionV1.Post => {
@@ -78,40 +75,9 @@ export const postFromLine = (line: string, projectId: string): mentionV1.Post =>
   } catch (err) {
     throw new LineError(`not JSON (${(err as Error).message})`);
   }
-  const o = object(value, "post");
-  if (!o) throw new LineError("post: must be an object, not null");
-  const source = string(o, "source");
-  const author = object(o.author, "author") ?? {};
-  const metrics = object(o.metrics, "metrics");
-  return {
-    projectId,
-    // An unknown word goes as "unspecified", which the service refuses naming the field.
-    source: SOURCE_WORDS.value(source) ?? (0 as commonV1.Source),
-    sourceId: string(o, "sourceId"),
-    url: string(o, "url"),
-    title: optionalString(o, "title"),
-    text: string(o, "text"),
-    author: {
-      id: string(author, "id", "author.id"),
-      handle: string(author, "handle", "author.handle"),
-      name: string(author, "name", "author.name"),
-      url: optionalString(author, "url", "author.url"),
-      followers: count(author, "followers", "author.followers"),
-    },
-    publishedAt: instant(o, "publishedAt"),
-    collectedAt: instant(o, "collectedAt"),
-    lang: optionalString(o, "lang"),
-    parentId: optionalString(o, "parentId"),
-    metrics: metrics && {
-      likes: count(metrics, "likes", "metrics.likes") ?? "0",
-      replies: count(metrics, "replies", "metrics.replies") ?? "0",
-      shares: count(metrics, "shares", "metrics.shares") ?? "0",
-      views: count(metrics, "views", "metrics.views") ?? "0",
-    },
-    subreddit: optionalString(o, "subreddit"),
-    channelId: optionalString(o, "channelId"),
-    channelHandle: optionalString(o, "channelHandle"),
-  };
+  const checked = checkPost(isObject(value) ? { ...(withoutNulls(value) as object), projectId } : value);
+  if (!checked.ok) throw new LineError(problemsText(checked.errors));
+  return messageOf(checked.post);
 };
 
 interface BadLine {
@@ -139,7 +105,7 @@ export const importPosts = async (options: ImportOptions): Promise<ImportTotals>
       totals.duplicates += res.duplicates;
       totals.unmatched += res.unmatched;
       totals.skipped += res.skipped;
-      for (const r of res.refused) bad.push({ line: lines[r.index] ?? 0, reason: `${r.path}: ${r.message}` });
+      for (const r of res.refused) bad.push({ line: lines[r.index] ?? 0, reason: problemsText(r.problems) });
     }
     // Batches settle in order, so bad lines are reported in line order.
     report(bad);

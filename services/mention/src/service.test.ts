@@ -168,8 +168,8 @@ describe("mention service over gRPC and the bus", () => {
       unmatched: 1,
       skipped: 1,
       refused: [
-        { index: 4, path: "source", message: "must be one of x, reddit, youtube, linkedin" },
-        { index: 5, path: "publishedAt", message: expect.any(String) },
+        { index: 4, problems: [{ path: "source", message: "must be one of x, reddit, youtube, linkedin" }] },
+        { index: 5, problems: [{ path: "publishedAt", message: "is required" }] },
       ],
     });
     expect(await usage(ana)).toBe(before + 1);

@@ -357,19 +357,50 @@ describe("triage", () => {
 describe("export_mentions", () => {
   let owner: Actor;
   let projectId: string;
-  const COLUMNS = ["id", "projectId", "source", "sourceId", "url", "publishedAt", "authorHandle", "authorName", "title", "text", "status", "categoryId", "sentiment", "keywordIds", "groupIds", "matchedAt"];
+  const COLUMNS = [
+    "id",
+    "projectId",
+    "source",
+    "sourceId",
+    "url",
+    "publishedAt",
+    "authorHandle",
+    "authorName",
+    "title",
+    "text",
+    "status",
+    "categoryId",
+    "categoryName",
+    "sentiment",
+    "keywordIds",
+    "keywordNames",
+    "groupIds",
+    "groupNames",
+    "matchedAt",
+  ];
+  // Names by id, as the project's lists give them.
+  const names = new Map<string, string>();
   // Texts that CSV must quote, and one a spreadsheet would run as a formula.
   const AWKWARD = ['Exportly said "hi", then left', "Exportly on\ntwo lines\r\nand more", "=HYPERLINK(\"http://evil\") Exportly", "@channel Exportly, -minus +plus"];
 
   beforeAll(async () => {
     owner = await h.newActor();
     projectId = await createProject(h, owner);
-    await createKeyword(h, owner, projectId, { value: "Exportly" });
+    const groups = await defaultGroups(owner, projectId);
+    names.set(groups.myBrand, "My brand").set(groups.competitors, "Competitors");
+    names.set((await createKeyword(h, owner, projectId, { value: "Exportly" })).id, "Exportly");
+    // Matches the awkward posts' titles, in the other group: those rows name two keywords and two groups.
+    names.set((await createKeyword(h, owner, projectId, { value: "quoted", groupId: groups.competitors })).id, "quoted");
     const sources: SourceWord[] = ["x", "reddit"];
     await ingestPosts(h, [
       ...AWKWARD.map((text) => postFor(projectId, { text, title: "A, \"quoted\" title" })),
       ...Array.from({ length: 1100 }, (_, i) => postFor(projectId, { text: `Exportly item ${i} ${"lorem ipsum ".repeat(20)}`, source: sources[i % 2]! })),
     ]);
+    const awkward = await listAllMentions(h, owner, projectId, { q: "quoted" });
+    // A category whose name a spreadsheet would run as a formula, on one mention.
+    const category = await createCategory(owner, projectId, "=Needs reply");
+    names.set(category, "=Needs reply");
+    expect((await h.call("categorize_mention", { mentionId: awkward[0]!.id, categoryId: category }, owner.key)).status).toBe(200);
   }, 120_000);
 
   const exportOf = (query: Record<string, unknown>, headers: Record<string, string> = {}) => h.call("export_mentions", { projectId, ...query }, owner.key, { headers });
@@ -390,7 +421,7 @@ describe("export_mentions", () => {
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(listed);
   });
 
-  it("streams as CSV (by format or Accept) what the paged list returns, read back by a CSV library, formulas defused", async () => {
+  it("streams as CSV (by format or Accept) what the paged list returns with names beside the ids, read back by a CSV library, formulas defused", async () => {
     for (const res of [await exportOf({ format: "csv" }), await exportOf({}, { Accept: "text/csv" })]) {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -414,13 +445,22 @@ describe("export_mentions", () => {
             m.text,
             m.status,
             m.categoryId ?? "",
+            m.categoryId ? names.get(m.categoryId) : "",
             m.sentiment.label,
             m.keywordIds.join(";"),
+            m.keywordIds.map((id) => names.get(id)).join(";"),
             m.groupIds.join(";"),
+            m.groupIds.map((id) => names.get(id)).join(";"),
             m.matchedAt,
-          ].map(defused),
+          ].map((cell) => defused(cell!)),
         ),
       );
+      const cell = (row: string[], column: string) => row[COLUMNS.indexOf(column)]!;
+      // The categorized awkward post: a category name guarded like any cell, two keywords in two groups.
+      const named = rows.filter((r) => cell(r, "categoryName") !== "");
+      expect(named.map((r) => cell(r, "categoryName"))).toEqual(["'=Needs reply"]);
+      expect(cell(named[0]!, "keywordNames").split(";").sort()).toEqual(["Exportly", "quoted"]);
+      expect(cell(named[0]!, "groupNames").split(";").sort()).toEqual(["Competitors", "My brand"]);
       const formula = rows.find((r) => r[9]!.includes("HYPERLINK"));
       expect(formula?.[9]).toBe(`'${AWKWARD[2]}`);
       expect(rows.find((r) => r[9]!.includes("two lines"))?.[9]).toBe(AWKWARD[1]);

@@ -7,5 +7,5 @@ import type { CollectedPost } from "./collector";
 /** What the mention service refuses in a post (empty when it takes the post). */
 export const postProblems = (p: CollectedPost): string[] => {
   const checked = checkPost({ ...p, projectId: "prj_test", collectedAt: p.publishedAt });
-  return checked.ok ? [] : [`${checked.error.path}: ${checked.error.message}`];
+  return checked.ok ? [] : checked.errors.map((e) => `${e.path}: ${e.message}`);
 };

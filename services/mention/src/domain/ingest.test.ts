@@ -167,14 +167,32 @@ describe("ingesting posts", () => {
     ]);
     expect(result.created).toBe(1);
     expect(result.refused).toEqual([
-      { index: 1, path: "source", message: "must be one of x, reddit, youtube, linkedin" },
-      { index: 2, path: "author.handle", message: "is required" },
-      { index: 3, path: "publishedAt", message: expect.stringContaining("ISO 8601") },
-      { index: 4, path: "url", message: "must be an http(s) URL" },
-      { index: 5, path: "post", message: expect.any(String) },
+      { index: 1, problems: [{ path: "source", message: "must be one of x, reddit, youtube, linkedin" }] },
+      { index: 2, problems: [{ path: "author.handle", message: "is required" }] },
+      { index: 3, problems: [{ path: "publishedAt", message: expect.stringContaining("ISO 8601") }] },
+      { index: 4, problems: [{ path: "url", message: "must be an http(s) URL" }] },
+      { index: 5, problems: [{ path: "post", message: "must be an object" }] },
     ]);
     const tooMany = await refusalOf(ingest(Array.from({ length: MAX_POSTS_PER_BATCH + 1 }, () => world.post(acme))));
     expect(tooMany).toMatchObject({ code: "validation_failed", errors: [{ path: "posts", message: "must hold at most 1000 posts" }] });
+  });
+
+  it("names every bad field of a refused post at once, a field left out as required", async () => {
+    const { sourceId: _sourceId, publishedAt: _publishedAt, ...rest } = world.post(acme);
+    const result = await ingest([{ ...rest, author: "ana", url: "ftp://example.com/1", metrics: { likes: -1, views: 1.5 } }]);
+    expect(result.refused).toEqual([
+      {
+        index: 0,
+        problems: [
+          { path: "sourceId", message: "is required" },
+          { path: "url", message: "must be an http(s) URL" },
+          { path: "author", message: "must be an object" },
+          { path: "publishedAt", message: "is required" },
+          { path: "metrics.likes", message: "must not be negative" },
+          { path: "metrics.views", message: "must be a whole number" },
+        ],
+      },
+    ]);
   });
 
   it("stores a batch of mentions in one commit with their events", async () => {

@@ -1,5 +1,5 @@
 import { compareTermMatches, type KeywordHit } from "@earshot/keyword/matcher";
-import { checkPost, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
+import { checkPost, type FieldError, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
 import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
@@ -19,8 +19,8 @@ export const MAX_POSTS_PER_BATCH = 1_000;
 export interface RefusedPost {
   /** Position in the batch. */
   index: number;
-  path: string;
-  message: string;
+  /** Every bad field of the post. */
+  problems: FieldError[];
 }
 
 export interface IngestResult {
@@ -111,7 +111,7 @@ const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise
 
 /**
  * Matches and stores a batch of posts (each a Post: source as a word, times as Dates or ISO strings).
- * Refuses more than MAX_POSTS_PER_BATCH; a post that is not valid is refused alone, with why.
+ * Refuses more than MAX_POSTS_PER_BATCH; a post that is not valid is refused alone, with everything wrong with it.
  */
 export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]): Promise<IngestResult> => {
   if (input.length > MAX_POSTS_PER_BATCH) throw validationFailed([{ path: "posts", message: `must hold at most ${MAX_POSTS_PER_BATCH} posts` }]);
@@ -120,8 +120,8 @@ export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]):
   input.forEach((value, index) => {
     const checked = checkPost(value);
     if (!checked.ok) {
-      result.refused.push({ index, ...checked.error });
-      deps.logger.warn({ index, field: checked.error.path, reason: checked.error.message }, "post refused");
+      result.refused.push({ index, problems: checked.errors });
+      deps.logger.warn({ index, problems: checked.errors }, "post refused");
       return;
     }
     const list = byProject.get(checked.post.projectId);

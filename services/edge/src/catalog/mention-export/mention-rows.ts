@@ -1,8 +1,10 @@
 import type { Mention } from "../mentions/resource";
 import { csvRecord } from "./csv";
+import type { ExportNames } from "./export-names";
 
 // What export_mentions writes for each mention: a JSON line (the Mention list_mentions returns) or a CSV
-// record of fixed columns.
+// record of fixed columns. A CSV is read by people in a spreadsheet, so each id column has the names
+// beside it; lists are `;`-separated, names in the order of their ids.
 
 export const MENTION_CSV_COLUMNS = [
   "id",
@@ -17,13 +19,18 @@ export const MENTION_CSV_COLUMNS = [
   "text",
   "status",
   "categoryId",
+  "categoryName",
   "sentiment",
   "keywordIds",
+  "keywordNames",
   "groupIds",
+  "groupNames",
   "matchedAt",
 ] as const;
 
-const cells = (m: Mention): Record<(typeof MENTION_CSV_COLUMNS)[number], string> => ({
+const namesOf = (ids: readonly string[], names: ReadonlyMap<string, string>) => ids.map((id) => names.get(id) ?? "").join(";");
+
+const cells = (m: Mention, names: ExportNames): Record<(typeof MENTION_CSV_COLUMNS)[number], string> => ({
   id: m.id,
   projectId: m.projectId,
   source: m.source,
@@ -36,16 +43,19 @@ const cells = (m: Mention): Record<(typeof MENTION_CSV_COLUMNS)[number], string>
   text: m.text,
   status: m.status,
   categoryId: m.categoryId ?? "",
+  categoryName: m.categoryId === null ? "" : (names.categories.get(m.categoryId) ?? ""),
   sentiment: m.sentiment.label,
   keywordIds: m.keywordIds.join(";"),
+  keywordNames: namesOf(m.keywordIds, names.keywords),
   groupIds: m.groupIds.join(";"),
+  groupNames: namesOf(m.groupIds, names.groups),
   matchedAt: m.matchedAt,
 });
 
 export const mentionCsvHeader = (): string => csvRecord(MENTION_CSV_COLUMNS);
 
-export const mentionCsvRecord = (m: Mention): string => {
-  const row = cells(m);
+export const mentionCsvRecord = (m: Mention, names: ExportNames): string => {
+  const row = cells(m, names);
   return csvRecord(MENTION_CSV_COLUMNS.map((c) => row[c]));
 };
 

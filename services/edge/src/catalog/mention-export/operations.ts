@@ -2,10 +2,11 @@ import { EXPORT_FORMATS } from "@earshot/mention/fields";
 import { toFiltersMessage } from "@earshot/mention/filters";
 import type { mentionV1 } from "@earshot/proto";
 import { z } from "zod";
-import { mentionSchema, presentMention } from "../mentions/resource";
+import { type Mention, mentionSchema, presentMention } from "../mentions/resource";
 import { defineOperation, type HandlerContext } from "../operation";
 import { FILTERS_DOC, listQuerySchema, mentionFilterQuery } from "../shared/mention-filters";
 import { projectId } from "../shared/schemas";
+import { type ExportNames, loadExportNames } from "./export-names";
 import { mentionCsvHeader, mentionCsvRecord, mentionJsonLine, MENTION_CSV_COLUMNS } from "./mention-rows";
 
 /** Mentions asked of the service per call: one page is all the export holds at a time. */
@@ -24,8 +25,10 @@ const FORMATS = {
     mediaType: "text/csv",
     extension: "csv",
     description:
-      `RFC 4180 CSV (UTF-8, CRLF), a header row then one row per mention, columns ${MENTION_CSV_COLUMNS.join(", ")} (keywordIds and groupIds ;-separated, ` +
-      "empty for null). A cell beginning with = + - @, a tab or CR gets a leading ' so that spreadsheets show it as text instead of running it as a formula.",
+      `RFC 4180 CSV (UTF-8, CRLF), a header row then one row per mention, columns ${MENTION_CSV_COLUMNS.join(", ")} (each id column with the names beside it; ` +
+      "keyword and group ids and names ;-separated, names in the order of the ids; empty for null and for a group or category deleted since). " +
+      "A cell beginning with = + - @, a tab or CR gets a leading ' so that spreadsheets show it as text instead of running it as a formula (a YouTube handle @name reads '@name); " +
+      "the NDJSON export has the raw values.",
   },
 } satisfies Record<Format, unknown>;
 
@@ -42,9 +45,12 @@ async function* exportPages(ctx: HandlerContext, request: Omit<mentionV1.ExportM
   }
 }
 
-async function* encode(pages: AsyncIterable<mentionV1.Mention[]>, format: Format) {
-  if (format === "csv") yield mentionCsvHeader();
-  const row = format === "csv" ? mentionCsvRecord : mentionJsonLine;
+/** NDJSON lines as they are; CSV rows with the names of their ids. */
+type Encoding = { format: "ndjson" } | { format: "csv"; names: ExportNames };
+
+async function* encode(pages: AsyncIterable<mentionV1.Mention[]>, encoding: Encoding) {
+  if (encoding.format === "csv") yield mentionCsvHeader();
+  const row = encoding.format === "csv" ? (m: Mention) => mentionCsvRecord(m, encoding.names) : mentionJsonLine;
   for await (const mentions of pages) {
     if (mentions.length > 0) yield mentions.map((m) => row(presentMention(m))).join("");
   }
@@ -78,13 +84,14 @@ export const mentionExportOperations = [
     handler: async (input, ctx) => {
       const format = (ctx.format ?? "ndjson") as Format;
       const request = { projectId: input.projectId, filters: toFiltersMessage(input), viewId: input.viewId, limit: EXPORT_PAGE_SIZE };
-      // The first page is read before anything is written, so a missing project or a bad viewId is still
-      // an ordinary problem response.
+      // The first page (and, for CSV, the names) is read before anything is written, so a missing project
+      // or a bad viewId is still an ordinary problem response.
       const first = await ctx.backends.mention.exportMentions({ ...request, cursor: "" });
+      const encoding: Encoding = format === "csv" ? { format, names: await loadExportNames(ctx, input.projectId) } : { format };
       return {
         stream: {
           filename: `mentions-${safeFileName(input.projectId)}.${FORMATS[format].extension}`,
-          chunks: encode(exportPages(ctx, request, first), format),
+          chunks: encode(exportPages(ctx, request, first), encoding),
         },
       };
     },
