@@ -28,7 +28,7 @@ afterAll(async () => {
 
 it("connects a Page, collects its mentions on sync, and disconnects", async () => {
   const owner = await h.newActor();
-  const projectId = await createProject(h, owner);
+  const projectId = await createProject(h, owner, "Zephyr & Co <launch>");
   await h.call("create_keyword", { projectId, value: "zephyr widgets", sources: ["linkedin"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
 
   const connect = await h.call("get_linkedin_connect_url", { projectId }, owner.key);
@@ -41,11 +41,13 @@ it("connects a Page, collects its mentions on sync, and disconnects", async () =
   expect(page.status).toBe(200);
   expect(page.headers.get("content-type")).toMatch(/^text\/html/);
   expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
-  expect(page.html).toContain(`LinkedIn connected for project <code>${projectId}</code>`);
+  // The project by its name (escaped), a form to choose the Page, and the API path for agents.
+  expect(page.html).toContain("LinkedIn is connected for <strong>Zephyr &amp; Co &lt;launch&gt;</strong>");
+  expect(page.html).toContain(`name="organizationUrn" value="${ACME}"`);
+  expect(page.html).toContain(`name="organizationUrn" value="${ACME_LABS}"`);
   expect(page.html).toContain("select_linkedin_page");
   expect(page.html).toContain("PATCH /api/v1/integrations/linkedin");
-  expect(page.html).toContain(`Acme Corp: <code>${ACME}</code>`);
-  expect(page.html).toContain(`Acme Labs: <code>${ACME_LABS}</code>`);
+  expect(page.html).toContain(projectId);
 
   const pending = await h.call("get_linkedin_integration", { projectId }, owner.key);
   expect(pending.body.data).toMatchObject({ status: "pending_page", page: null, pages: [{ organizationUrn: ACME }, { organizationUrn: ACME_LABS }], syncsPerDay: 20, syncsLeftToday: 20 });
@@ -126,8 +128,8 @@ describe("the callback page", () => {
     const other = await h.newActor();
     const theirs = await createProject(h, other);
     const page = await authorizeLinkedin(h, other, theirs, "member-b");
-    expect(page.html).toContain(`project <code>${theirs}</code>`);
-    expect(page.html).toContain(GLOBEX);
+    expect(page.html).toContain(theirs);
+    expect(page.html).toContain(`value="${GLOBEX}"`);
     expect((await h.call("get_linkedin_integration", { projectId: mine }, w.owner.key)).body.data).toMatchObject({ status: "disconnected", pages: [] });
     expect((await selectPage(h, w.owner, theirs, GLOBEX)).status).toBe(404);
     expect((await h.call("get_linkedin_integration", { projectId: theirs }, w.owner.key)).status).toBe(404);
