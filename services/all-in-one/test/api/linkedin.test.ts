@@ -136,6 +136,61 @@ describe("the callback page", () => {
   });
 });
 
+describe("the callback page's Page form", () => {
+  /** The callback page's form as a browser holds it: its hidden fields and the CSRF cookie. */
+  const formOf = async (owner = w.owner) => {
+    const projectId = await createProject(h, owner);
+    const res = await fetch(await authorizeAtLinkedin(await connectUrlOf(h, owner, projectId)));
+    const html = await res.text();
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? "";
+    const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    return { projectId, choice: field("choice"), csrf: field("csrf"), cookie };
+  };
+  const post = (form: { cookie: string }, fields: Record<string, string>) =>
+    fetch(`${h.url}/integrations/linkedin/callback`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: form.cookie }, body: new URLSearchParams(fields) });
+
+  it("chooses the Page once, with the token and this browser's CSRF cookie", async () => {
+    const form = await formOf();
+    expect(form.cookie).toMatch(/^earshot_csrf=/);
+    const chosen = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME });
+    expect(chosen.status).toBe(200);
+    expect(await chosen.text()).toContain("LinkedIn Page chosen");
+    expect((await h.call("get_linkedin_integration", { projectId: form.projectId }, w.owner.key)).body.data).toMatchObject({ status: "connected", page: { organizationUrn: ACME } });
+    const again = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME_LABS });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toMatch(/already used/);
+  });
+
+  it("refuses a post without the CSRF cookie's token (403) and leaves the choice open", async () => {
+    const form = await formOf();
+    for (const fields of [{ choice: form.choice, organizationUrn: ACME }, { choice: form.choice, csrf: "x".repeat(32), organizationUrn: ACME }]) {
+      expect((await post(form, fields)).status).toBe(403);
+    }
+    expect((await post({ cookie: "" }, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME })).status).toBe(403);
+    expect((await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME })).status).toBe(200);
+  });
+
+  it("answers a Page that is not the member's, or none, with 400 and keeps the token for a corrected choice", async () => {
+    const form = await formOf();
+    for (const organizationUrn of [GLOBEX, ""]) {
+      const res = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn });
+      expect({ organizationUrn, status: res.status }).toEqual({ organizationUrn, status: 400 });
+      expect(await res.text()).toContain("organizationUrn");
+    }
+    expect((await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME_LABS })).status).toBe(200);
+  });
+
+  it("refuses an unknown token, and the token once the project was archived", async () => {
+    const form = await formOf();
+    const forged = await post(form, { choice: "forged", csrf: form.csrf, organizationUrn: ACME });
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toMatch(/pageChoiceToken is unknown/);
+    expect((await h.call("archive_project", { projectId: form.projectId }, w.owner.key)).status).toBe(200);
+    const archived = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME });
+    expect(archived.status).toBe(400);
+  });
+});
+
 it("answers 400 naming organizationUrn for a Page the member does not administer", async () => {
   const owner = await h.newActor();
   const projectId = await createProject(h, owner);
