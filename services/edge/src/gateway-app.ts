@@ -37,6 +37,8 @@ export interface GatewayAppOptions {
   trustProxy: false | number | string;
   /** The origin each request reached and the browser origins allowed to call MCP (default: publicUrl only). */
   publicOrigins?: PublicOrigins;
+  /** Bound to loopback: the only Host values /mcp answers (DNS rebinding protection); any when absent. */
+  mcpHostNames?: readonly string[];
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
@@ -68,6 +70,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
         resource: `${options.publicUrl}/mcp`,
         resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
         ...(options.publicOrigins ? { origins: options.publicOrigins } : {}),
+        ...(options.mcpHostNames ? { hostNames: options.mcpHostNames } : {}),
       }),
     );
   }

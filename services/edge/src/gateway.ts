@@ -9,6 +9,7 @@ import { createGatewayApp } from "./gateway-app";
 import { createAdminApp } from "./http/admin-app";
 import { createHttpMetrics, exposeBusMetrics } from "./http/metrics";
 import { answerWhileStarting } from "./http/starting";
+import { isLoopbackAddress, loopbackHostNames } from "./mcp/host-gate";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
 import { EarshotOAuthProvider } from "./oauth/provider";
@@ -164,6 +165,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       trustProxy: options.trustProxy,
       metrics,
       publicOrigins: origins,
+      ...(isLoopbackAddress(options.host) ? { mcpHostNames: loopbackHostNames(port, options.publicUrl) } : {}),
     });
   };
   // The public URL defaults to the bound port, known only after listening, so the app is built after;

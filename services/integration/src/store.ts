@@ -98,6 +98,9 @@ export interface LinkedinStateDoc extends Doc {
   redirectUri: string;
   expiresAt: Date;
   usedAt?: Date;
+  /** SHA-256 of the page-choice token the callback gave the browser (its form chooses the Page once). */
+  pageChoiceId?: string;
+  pageChosenAt?: Date;
 }
 
 /** LinkedIn syncs a workspace ran on a UTC day (`<workspaceId>:<YYYY-MM-DD>`). */
@@ -146,5 +149,6 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
   await c.pollRecords.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   await c.linkedin.ensureIndex({ fields: { ownerId: 1 } });
   await c.linkedinStates.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
+  await c.linkedinStates.ensureIndex({ fields: { pageChoiceId: 1 }, sparse: true });
   return c;
 };

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 it("connects a Page, collects its mentions on sync, and disconnects", async () => {
   const owner = await h.newActor();
-  const projectId = await createProject(h, owner);
+  const projectId = await createProject(h, owner, "Zephyr & Co <launch>");
   await h.call("create_keyword", { projectId, value: "zephyr widgets", sources: ["linkedin"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
 
   const connect = await h.call("get_linkedin_connect_url", { projectId }, owner.key);
@@ -43,11 +43,13 @@ it("connects a Page, collects its mentions on sync, and disconnects", async () =
   expect(page.status).toBe(200);
   expect(page.headers.get("content-type")).toMatch(/^text\/html/);
   expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
-  expect(page.html).toContain(`LinkedIn connected for project <code>${projectId}</code>`);
+  // The project by its name (escaped), a form to choose the Page, and the API path for agents.
+  expect(page.html).toContain("LinkedIn is connected for <strong>Zephyr &amp; Co &lt;launch&gt;</strong>");
+  expect(page.html).toContain(`name="organizationUrn" value="${ACME}"`);
+  expect(page.html).toContain(`name="organizationUrn" value="${ACME_LABS}"`);
   expect(page.html).toContain("select_linkedin_page");
   expect(page.html).toContain("PATCH /api/v1/integrations/linkedin");
-  expect(page.html).toContain(`Acme Corp: <code>${ACME}</code>`);
-  expect(page.html).toContain(`Acme Labs: <code>${ACME_LABS}</code>`);
+  expect(page.html).toContain(projectId);
 
   const pending = await h.call("get_linkedin_integration", { projectId }, owner.key);
   expect(pending.body.data).toMatchObject({ status: "pending_page", page: null, pages: [{ organizationUrn: ACME }, { organizationUrn: ACME_LABS }], syncsPerDay: 20, syncsLeftToday: 20 });
@@ -128,11 +130,66 @@ describe("the callback page", () => {
     const other = await h.newActor();
     const theirs = await createProject(h, other);
     const page = await authorizeLinkedin(h, other, theirs, "member-b");
-    expect(page.html).toContain(`project <code>${theirs}</code>`);
-    expect(page.html).toContain(GLOBEX);
+    expect(page.html).toContain(theirs);
+    expect(page.html).toContain(`value="${GLOBEX}"`);
     expect((await h.call("get_linkedin_integration", { projectId: mine }, w.owner.key)).body.data).toMatchObject({ status: "disconnected", pages: [] });
     expect((await selectPage(h, w.owner, theirs, GLOBEX)).status).toBe(404);
     expect((await h.call("get_linkedin_integration", { projectId: theirs }, w.owner.key)).status).toBe(404);
+  });
+});
+
+describe("the callback page's Page form", () => {
+  /** The callback page's form as a browser holds it: its hidden fields and the CSRF cookie. */
+  const formOf = async (owner = w.owner) => {
+    const projectId = await createProject(h, owner);
+    const res = await fetch(await authorizeAtLinkedin(await connectUrlOf(h, owner, projectId)));
+    const html = await res.text();
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? "";
+    const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    return { projectId, choice: field("choice"), csrf: field("csrf"), cookie };
+  };
+  const post = (form: { cookie: string }, fields: Record<string, string>) =>
+    fetch(`${h.url}/integrations/linkedin/callback`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: form.cookie }, body: new URLSearchParams(fields) });
+
+  it("chooses the Page once, with the token and this browser's CSRF cookie", async () => {
+    const form = await formOf();
+    expect(form.cookie).toMatch(/^earshot_csrf=/);
+    const chosen = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME });
+    expect(chosen.status).toBe(200);
+    expect(await chosen.text()).toContain("LinkedIn Page chosen");
+    expect((await h.call("get_linkedin_integration", { projectId: form.projectId }, w.owner.key)).body.data).toMatchObject({ status: "connected", page: { organizationUrn: ACME } });
+    const again = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME_LABS });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toMatch(/already used/);
+  });
+
+  it("refuses a post without the CSRF cookie's token (403) and leaves the choice open", async () => {
+    const form = await formOf();
+    for (const fields of [{ choice: form.choice, organizationUrn: ACME }, { choice: form.choice, csrf: "x".repeat(32), organizationUrn: ACME }]) {
+      expect((await post(form, fields)).status).toBe(403);
+    }
+    expect((await post({ cookie: "" }, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME })).status).toBe(403);
+    expect((await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME })).status).toBe(200);
+  });
+
+  it("answers a Page that is not the member's, or none, with 400 and keeps the token for a corrected choice", async () => {
+    const form = await formOf();
+    for (const organizationUrn of [GLOBEX, ""]) {
+      const res = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn });
+      expect({ organizationUrn, status: res.status }).toEqual({ organizationUrn, status: 400 });
+      expect(await res.text()).toContain("organizationUrn");
+    }
+    expect((await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME_LABS })).status).toBe(200);
+  });
+
+  it("refuses an unknown token, and the token once the project was archived", async () => {
+    const form = await formOf();
+    const forged = await post(form, { choice: "forged", csrf: form.csrf, organizationUrn: ACME });
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toMatch(/pageChoiceToken is unknown/);
+    expect((await h.call("archive_project", { projectId: form.projectId }, w.owner.key)).status).toBe(200);
+    const archived = await post(form, { choice: form.choice, csrf: form.csrf, organizationUrn: ACME });
+    expect(archived.status).toBe(400);
   });
 });
 

@@ -47,11 +47,42 @@ const getWithHost = (path: string, host: string) =>
     req.end();
   });
 
+/** A raw POST with a chosen Host header and no Origin, as a page whose name was re-pointed at loopback sends it. */
+const postWithHost = (host: string, body: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+    const url = new URL("/mcp", h.url);
+    const req = httpRequest(
+      { method: "POST", host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host, "Content-Type": "application/json", Accept: ACCEPT, ...headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+
 describe("malformed MCP requests", () => {
-  it.each([["{bad"], ["["], ["null"], ['{"jsonrpc": "2.0", "id": 1,']])("answers the body %s with 400 and a JSON-RPC parse error", async (body) => {
+  it.each([["{bad"], ["["], ['{"jsonrpc": "2.0", "id": 1,']])("answers the body %s with 400 and a JSON-RPC parse error", async (body) => {
     const res = await post(h, body, authed(owner.key));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.any(String) }, id: null });
+  });
+
+  it.each([
+    ["null", "null", null],
+    ["a number", "42", null],
+    ["a string", '"tools/list"', null],
+    ["an empty object", "{}", null],
+    ["an object without jsonrpc", '{"id": 3, "method": "tools/list"}', 3],
+    ["an object with another jsonrpc", '{"jsonrpc": "1.0", "id": "a", "method": "tools/list"}', "a"],
+    ["an object without method", '{"jsonrpc": "2.0", "id": 4}', 4],
+    ["a batch with one such object", '[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"id": 2}]', null],
+  ])("answers well-formed JSON that is no JSON-RPC message (%s) with 400 and -32600 Invalid Request", async (_what, body, id) => {
+    const res = await post(h, body, authed(owner.key));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) }, id });
   });
 
   it("answers a body over the limit with 413", async () => {
@@ -135,6 +166,25 @@ describe("browser origins on /mcp", () => {
       await other.stop();
     }
   }, 60_000);
+});
+
+describe("DNS rebinding", () => {
+  const listTools = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+  it.each(["evil.example", "evil.example:PORT", "127.0.0.2:PORT", "localhost:1"])("refuses Host %s with 403 on a server bound to loopback, although no Origin was sent", async (pattern) => {
+    const host = pattern.replace("PORT", new URL(h.url).port);
+    const res = await postWithHost(host, listTools, authed(owner.key));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: "forbidden", errors: [{ path: "Host", message: "is not a name of this server" }] });
+  });
+
+  it("answers each loopback name of its port", async () => {
+    const port = new URL(h.url).port;
+    for (const host of [`127.0.0.1:${port}`, `[::1]:${port}`, `localhost:${port}`, `LOCALHOST:${port}`]) {
+      const res = await postWithHost(host, listTools, authed(owner.key));
+      expect({ host, status: res.status }).toEqual({ host, status: 200 });
+    }
+  });
 });
 
 describe("what the MCP resource tells clients", () => {

@@ -2,9 +2,10 @@ import type { Page } from "../pages/page";
 import { accountOperations } from "./account/operations";
 import { apiKeyOperations } from "./api-keys/operations";
 import { categoryOperations } from "./categories/operations";
+import { homePage } from "./home/home-page";
 import { keywordGroupOperations } from "./keyword-groups/operations";
 import { keywordOperations } from "./keywords/operations";
-import { linkedinCallbackPage } from "./linkedin/callback-page";
+import { linkedinPages } from "./linkedin/callback-page";
 import { linkedinOperations } from "./linkedin/operations";
 import { invitationPages } from "./members/invitation-page";
 import { memberOperations } from "./members/operations";
@@ -18,7 +19,7 @@ import { usageOperations } from "./usage/operations";
 
 // The API, one folder per resource: its operations (`operations.ts`), its output schema and presenter
 // (`resource.ts`) and its browser pages. What resources share (ids, paging, the mention filters, the
-// presenters' helpers) is in `shared/`.
+// presenters' helpers) is in `shared/`; `home/` is the front door, the page at `GET /`.
 
 /** Every operation of the API. REST routes, MCP tools and the OpenAPI document are built from this list. */
 export const OPERATIONS: readonly Operation[] = [
@@ -38,7 +39,7 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /** Every browser page the gateway serves beside the API. */
-export const PAGES: readonly Page[] = [...invitationPages, linkedinCallbackPage];
+export const PAGES: readonly Page[] = [homePage, ...invitationPages, ...linkedinPages];
 
 export * from "./operation";
 export type { Page, PageDeps } from "../pages/page";

@@ -9,6 +9,7 @@ import { type PublicOrigins, publicOrigins } from "../oauth/public-origins";
 import type { Pipeline } from "../pipeline/execute";
 import type { Principal } from "../pipeline/principal";
 import type { RateLimitDecision } from "../pipeline/rate-limit";
+import { refuseForeignHost } from "./host-gate";
 import { gateJsonRpcBody, isJsonRpcFailure, type RawToolCall, type RequestId } from "./json-rpc-gate";
 import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
 import { toolCallRequest, toolFor } from "./tools";
@@ -34,6 +35,8 @@ export interface McpRouteOptions {
   resourceMetadataUrl: string;
   /** Which origin each request reached (resource, metadata URL) and which browser origins may call. */
   origins?: PublicOrigins;
+  /** When bound to loopback: the only Host values answered (DNS rebinding); any Host when absent. */
+  hostNames?: readonly string[];
 }
 
 interface CallContext {
@@ -125,7 +128,8 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     res.status(204).end();
   };
 
-  // Body parser failures are the client's: malformed JSON is a JSON-RPC parse error, never a 500.
+  // Body parser failures are the client's: malformed JSON is a JSON-RPC parse error, never a 500. Any JSON
+  // value parses (not strict), so well-formed JSON that is no JSON-RPC message is the gate's -32600.
   const bodyErrors = (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const e = err as { type?: string; status?: number };
     if (e.type === "entity.too.large") return jsonRpcError(res, 413, ErrorCode.InvalidRequest, `The request body exceeds ${BODY_LIMIT}.`);
@@ -134,9 +138,10 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     next(err);
   };
 
+  router.use("/mcp", refuseForeignHost(options.hostNames));
   router.use("/mcp", cors);
   router.options("/mcp", refuseForeignOrigin, preflight);
-  router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT }), bodyErrors, async (req: Request, res: Response) => {
+  router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT, strict: false }), bodyErrors, async (req: Request, res: Response) => {
     const origin = origins.of(req);
     const resource = `${origin}/mcp`;
     const metadata = `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;

@@ -16,7 +16,8 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding
 form{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}
 label{display:block;margin:.5rem 0 .2rem;font-weight:600}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1rem;font:inherit;background:#7e47eb;color:#fff;border:0;border-radius:6px;cursor:pointer}
-button.secondary{background:#555}.error{color:#b00020;border-left:3px solid #b00020;padding-left:.5rem}
+button.secondary{background:#555}code{overflow-wrap:anywhere}
+fieldset{border:0;padding:0;margin:0}legend{font-weight:600}label.choice{font-weight:400}input[type=radio]{width:auto;margin:0 .5rem 0 0}.error{color:#b00020;border-left:3px solid #b00020;padding-left:.5rem}
 </style></head><body><main>
 <h1>${escapeHtml(title)}</h1>
 ${body}

@@ -32,11 +32,13 @@ describe("page routes", () => {
     expect((await request(app).post("/plain").type("form").send("a=b")).body).toEqual({ body: null });
   });
 
-  it("lists the invitation and LinkedIn callback pages of the catalog", () => {
+  it("lists the front door, the invitation and the LinkedIn callback pages of the catalog", () => {
     expect(PAGES.flatMap((p) => p.paths.map((path) => `${p.method} ${path}`))).toEqual([
+      "GET /",
       "GET /invitations/:token",
       "POST /invitations/:token",
       "GET /integrations/linkedin/callback",
+      "POST /integrations/linkedin/callback",
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { type Operation } from "../catalog/operation";
 import { listQueryParameters } from "../docs/openapi";
 import { httpProblem, sendProblem, toProblem } from "../http/problem";
 import type { OperationResponse, Pipeline } from "../pipeline/execute";
+import { checkBodyMediaType, JSON_MEDIA_TYPES, queryWithBodyFields } from "./body";
 
 // REST routes generated from the catalog: one express route per operation under /api/v1.
 
@@ -103,7 +104,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
     res.setHeader("Cache-Control", "no-store");
     next();
   });
-  router.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
+  router.use(express.json({ limit: "1mb", type: JSON_MEDIA_TYPES }));
   const byPath = new Map<string, Operation[]>();
   for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
   for (const path of routeOrder([...byPath.keys()])) {
@@ -112,6 +113,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
       const method = op.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
       const lists = listQueryParameters(op);
       router[method](op.path, async (req: Request, res: Response) => {
+        checkBodyMediaType(op, req);
         const response = await pipeline.execute(op, {
           requestId: req.requestId,
           authorization: req.get("authorization"),
@@ -120,7 +122,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
           audience: audienceOf(req),
           clientAddress: req.ip,
           path: { ...req.params },
-          query: queryOf(req, lists),
+          query: queryWithBodyFields(op, queryOf(req, lists), req.body),
           body: op.input.body ? (req.body ?? {}) : undefined,
           accepts: (mediaTypes) => req.accepts(mediaTypes),
         });

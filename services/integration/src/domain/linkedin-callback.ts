@@ -3,16 +3,18 @@ import { ProviderRejected } from "../collectors/provider-errors";
 import type { IntegrationDeps } from "./deps";
 import { reconcileProject } from "./pollers";
 import type { LinkedinConnectionDoc, LinkedinStateDoc } from "../store";
-import { stateIdOf } from "./linkedin-connect";
+import { requireOwnedProject, stateIdOf } from "./linkedin-connect";
 import { commitConnection } from "./linkedin-connection-writes";
 import { type LinkedinView, viewOf } from "./linkedin-get";
 import { linkedinEvent } from "../events";
+import { issuePageChoice, type PageChoice } from "./linkedin-page-choice";
 import { providerRefusal } from "./provider-refusals";
 
 // LinkedIn sends the member's browser back here with the state and a code (or an error when they
 // declined). No caller: the state is the proof, so it is checked strictly and used once, and the project
 // must still be live and still owned by the member who asked. The tokens are stored sealed; the Pages the
-// member administers are kept for the owner to choose one.
+// member administers are kept for the owner to choose one, through the API or, with the page-choice
+// token given to this browser, on the callback page itself (`linkedin-page-choice.ts`).
 
 export interface CallbackInput {
   state: string;
@@ -23,7 +25,11 @@ export interface CallbackInput {
 
 export interface CallbackResult {
   projectId: string;
+  /** Who asked for the connect URL: the project's owner. */
+  ownerId: string;
   integration: LinkedinView;
+  /** For the callback page's form, when a Page is left to choose. */
+  pageChoice?: PageChoice;
 }
 
 const refuse = (path: string, message: string) => validationFailed([{ path, message } satisfies FieldError], `The LinkedIn authorization could not be completed: ${path} ${message}.`);
@@ -40,14 +46,6 @@ const claimState = async (deps: IntegrationDeps, state: string): Promise<Linkedi
   const claimed = await deps.collections.linkedinStates.findOneAndUpdate({ _id, usedAt: { $exists: false } }, { $set: { usedAt: now } });
   if (!claimed) throw refuse("state", "was already used: ask for a new connect URL");
   return claimed;
-};
-
-/** The project the state names, if it is still live and still owned by the member who asked. */
-const requireOwnedProject = async (deps: IntegrationDeps, claimed: LinkedinStateDoc) => {
-  const project = await deps.collections.projects.findById(claimed.projectId);
-  if (!project || project.status === "archived") throw refuse("state", "names a project that was archived or no longer exists");
-  if (project.ownerId !== claimed.userId) throw refuse("state", "was issued to someone who no longer owns this project");
-  return project;
 };
 
 export const completeLinkedinAuthorization = async (deps: IntegrationDeps, input: CallbackInput): Promise<CallbackResult> => {
@@ -98,5 +96,11 @@ export const completeLinkedinAuthorization = async (deps: IntegrationDeps, input
     return { before, connection: await commitConnection(deps, before, next, events) };
   });
   if ((before?.status === "connected") !== (connection.status === "connected")) await reconcileProject(deps, claimed.projectId);
-  return { projectId: claimed.projectId, integration: await viewOf(deps, claimed.projectId, project.workspaceId, 0, connection) };
+  const pageChoice = connection.status === "pending_page" && connection.pages.length > 0 ? await issuePageChoice(deps, claimed) : undefined;
+  return {
+    projectId: claimed.projectId,
+    ownerId: claimed.userId,
+    integration: await viewOf(deps, claimed.projectId, project.workspaceId, 0, connection),
+    ...(pageChoice ? { pageChoice } : {}),
+  };
 };

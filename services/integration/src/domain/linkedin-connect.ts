@@ -45,3 +45,16 @@ export const getLinkedinConnectUrl = async (deps: IntegrationDeps, caller: Calle
   await deps.collections.linkedinStates.insertOne(doc);
   return { url: deps.linkedinApi.authorizationUrl({ state, redirectUri: input.redirectUri }), expiresAt: doc.expiresAt };
 };
+
+const stateRefused = (message: string) => validationFailed([{ path: "state", message }], `The LinkedIn authorization could not be completed: state ${message}.`);
+
+/**
+ * The project a state names, if it is still live and still owned by the member who asked for it: checked
+ * at the callback and again when its page-choice token chooses the Page.
+ */
+export const requireOwnedProject = async (deps: IntegrationDeps, claimed: LinkedinStateDoc) => {
+  const project = await deps.collections.projects.findById(claimed.projectId);
+  if (!project || project.status === "archived") throw stateRefused("names a project that was archived or no longer exists");
+  if (project.ownerId !== claimed.userId) throw stateRefused("was issued to someone who no longer owns this project");
+  return project;
+};

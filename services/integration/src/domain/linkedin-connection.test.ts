@@ -4,6 +4,7 @@ import { completeLinkedinAuthorization } from "./linkedin-callback";
 import { getLinkedinConnectUrl, stateIdOf } from "./linkedin-connect";
 import { disconnectLinkedin } from "./linkedin-disconnect";
 import { getLinkedinIntegration } from "./linkedin-get";
+import { chooseLinkedinPageByToken } from "./linkedin-page-choice";
 import { selectLinkedinPage } from "./linkedin-select";
 
 // The LinkedIn connection against the LinkedIn simulator over HTTP: the authorization page is driven as
@@ -152,6 +153,52 @@ describe("page selection", () => {
   it("answers 409 before any authorization", async () => {
     const projectId = await w.newProject();
     await expect(selectLinkedinPage(w.deps, owner(projectId), { projectId, organizationUrn: ACME })).rejects.toMatchObject({ code: "conflict" });
+  });
+});
+
+describe("the callback page's Page choice", () => {
+  it("gives the callback a 256-bit page-choice token stored only as its hash, expiring with the state, and none when the Page is kept", async () => {
+    const projectId = await w.newProject();
+    const url = await connectUrl(projectId);
+    const done = await completeLinkedinAuthorization(w.deps, await authorize(url));
+    expect(done.ownerId).toBe("usr_1");
+    const token = done.pageChoice?.token ?? "";
+    expect(Buffer.from(token, "base64url")).toHaveLength(32);
+    const [state] = await w.deps.collections.linkedinStates.find({ _id: stateIdOf(new URL(url).searchParams.get("state") ?? "") });
+    expect(state).toMatchObject({ pageChoiceId: stateIdOf(token) });
+    expect(done.pageChoice?.expiresAt).toEqual(state!.expiresAt);
+    expect(JSON.stringify(state)).not.toContain(token);
+
+    await chooseLinkedinPageByToken(w.deps, { pageChoiceToken: token, organizationUrn: ACME });
+    const again = await completeLinkedinAuthorization(w.deps, await authorize(await connectUrl(projectId)));
+    expect(again.integration).toMatchObject({ status: "connected", page: { organizationUrn: ACME } });
+    expect(again.pageChoice).toBeUndefined();
+  });
+
+  it("chooses once, like select_linkedin_page (event), and keeps the token through a choice that cannot succeed", async () => {
+    const projectId = await w.newProject();
+    const { pageChoice } = await completeLinkedinAuthorization(w.deps, await authorize(await connectUrl(projectId)));
+    const token = pageChoice!.token;
+    expect(await refusalOf(chooseLinkedinPageByToken(w.deps, { pageChoiceToken: token, organizationUrn: GLOBEX }))).toMatchObject({ errors: [{ path: "organizationUrn" }] });
+    expect(await refusalOf(chooseLinkedinPageByToken(w.deps, { pageChoiceToken: token, organizationUrn: "" }))).toMatchObject({ errors: [{ path: "organizationUrn" }] });
+    const chosen = await chooseLinkedinPageByToken(w.deps, { pageChoiceToken: token, organizationUrn: ACME_LABS });
+    expect(chosen).toMatchObject({ projectId, ownerId: "usr_1", integration: { status: "connected", page: { organizationUrn: ACME_LABS } } });
+    expect(await eventTypes()).toEqual(["integration.linkedin.connected"]);
+    const reused = await refusalOf(chooseLinkedinPageByToken(w.deps, { pageChoiceToken: token, organizationUrn: ACME }));
+    expect(reused).toMatchObject({ code: "validation_failed", errors: [{ path: "pageChoiceToken", message: expect.stringContaining("already used") }] });
+    expect(await refusalOf(chooseLinkedinPageByToken(w.deps, { pageChoiceToken: "forged", organizationUrn: ACME }))).toMatchObject({ errors: [{ path: "pageChoiceToken", message: expect.stringContaining("unknown") }] });
+  });
+
+  it("refuses the token once the state expired, and once the project changed owner", async () => {
+    const late = await w.newProject();
+    const moved = await w.newProject();
+    const a = await completeLinkedinAuthorization(w.deps, await authorize(await connectUrl(late)));
+    const b = await completeLinkedinAuthorization(w.deps, await authorize(await connectUrl(moved)));
+    await w.deps.collections.projects.updateOne({ _id: moved }, { $set: { ownerId: "usr_9" } });
+    expect(await refusalOf(chooseLinkedinPageByToken(w.deps, { pageChoiceToken: b.pageChoice!.token, organizationUrn: ACME }))).toMatchObject({ errors: [{ path: "state", message: expect.stringContaining("no longer owns") }] });
+    w.clock.advance(10 * 60_000);
+    expect(await refusalOf(chooseLinkedinPageByToken(w.deps, { pageChoiceToken: a.pageChoice!.token, organizationUrn: ACME }))).toMatchObject({ errors: [{ path: "pageChoiceToken", message: expect.stringContaining("expired") }] });
+    expect(await getLinkedinIntegration(w.deps, owner(late), late)).toMatchObject({ status: "pending_page" });
   });
 });
 

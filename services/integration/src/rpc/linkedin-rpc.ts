@@ -5,6 +5,7 @@ import { completeLinkedinAuthorization } from "../domain/linkedin-callback";
 import { getLinkedinConnectUrl } from "../domain/linkedin-connect";
 import { disconnectLinkedin } from "../domain/linkedin-disconnect";
 import { getLinkedinIntegration, type LinkedinView } from "../domain/linkedin-get";
+import { chooseLinkedinPageByToken } from "../domain/linkedin-page-choice";
 import { selectLinkedinPage } from "../domain/linkedin-select";
 import { syncLinkedin } from "../domain/linkedin-sync";
 import { syncsOn } from "../domain/linkedin-sync-allowance";
@@ -12,8 +13,9 @@ import { syncsOn } from "../domain/linkedin-sync-allowance";
 type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getSourceHealth">;
 
 // gRPC adapter of the LinkedIn connection: decode, call a domain verb, encode. The caller comes from the
-// call metadata; the callback and the usage count act for no person (the state binds the one, the edge
-// names the caller's own workspace for the other).
+// call metadata; the callback, the callback page's Page choice and the usage count act for no person (the
+// state and the page-choice token bind the first two, the edge names the caller's own workspace for the
+// last).
 
 const toIntegration = (v: LinkedinView): integrationV1.LinkedinIntegration => ({
   projectId: v.projectId,
@@ -32,7 +34,17 @@ export const linkedinRpc = (deps: IntegrationDeps): Handlers => ({
     getLinkedinConnectUrl(deps, requireProjectCaller(ctx), { projectId: req.projectId, redirectUri: req.redirectUri }),
   completeLinkedinAuthorization: async (req: integrationV1.CompleteLinkedinAuthorizationRequest) => {
     const done = await completeLinkedinAuthorization(deps, { state: req.state, code: req.code, error: req.error, errorDescription: req.errorDescription });
-    return { projectId: done.projectId, integration: toIntegration(done.integration) };
+    return {
+      projectId: done.projectId,
+      ownerId: done.ownerId,
+      integration: toIntegration(done.integration),
+      pageChoiceToken: done.pageChoice?.token ?? "",
+      pageChoiceExpiresAt: done.pageChoice?.expiresAt,
+    };
+  },
+  chooseLinkedinPage: async (req: integrationV1.ChooseLinkedinPageRequest) => {
+    const done = await chooseLinkedinPageByToken(deps, { pageChoiceToken: req.pageChoiceToken, organizationUrn: req.organizationUrn });
+    return { projectId: done.projectId, ownerId: done.ownerId, integration: toIntegration(done.integration) };
   },
   getLinkedinIntegration: async (req: integrationV1.GetLinkedinIntegrationRequest, ctx: RpcContext) => ({
     integration: toIntegration(await getLinkedinIntegration(deps, requireProjectCaller(ctx), req.projectId)),
