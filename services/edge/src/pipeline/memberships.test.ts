@@ -98,7 +98,16 @@ describe("membership cache", () => {
       });
     });
 
-  const createProject = async (owner: Person) => (await as(owner, () => project.client.createProject({ name: "Team" }))).project!.id;
+  /**
+   * Creates a project and resolves once the cache has applied its project.created: an event still on its
+   * way when a test loads the owner would mark that load stale and make the test's load count a race.
+   */
+  const createProject = async (owner: Person) => {
+    const created = applied("project.created", (d) => d.ownerId === owner.id);
+    const id = (await as(owner, () => project.client.createProject({ name: "Team" }))).project!.id;
+    await created;
+    return id;
+  };
 
   const tokenMailedTo = async (email: string): Promise<string> => {
     const dir = join(hosted.dataDir, "mail");
