@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Ajv from "ajv";
 import yaml from "js-yaml";
-import { deployables as registered } from "@earshot/registry";
+import { CALLABLE_SERVICES, deployables as registered } from "@earshot/registry";
 
 // Deployment artefacts cannot be applied here (no cluster, no docker; render.test.ts renders them with the
 // real helm and kubectl); these checks keep them in step with the services. The per-deployable files are written from the service registry
@@ -91,6 +91,7 @@ describe("deployment artefacts", () => {
     const kustomization = yaml.load(read(path.join(k8s, "kustomization.yaml"))) as { resources: string[] };
     const kConfig = yaml.loadAll(read(path.join(k8s, "configmap.yaml"))) as Doc[];
     const chartConfig = read(path.join(templatesDir, "configmap.yaml"));
+    const callable = new Set<string>(CALLABLE_SERVICES.map((s) => s.name));
     const missing: string[] = [];
     for (const d of deployables) {
       const key = camel(d.name);
@@ -108,7 +109,8 @@ describe("deployment artefacts", () => {
       if (!schema.properties[key] || !schema.required.includes(key)) missing.push(`values.schema.json: ${key}`);
       if (!existsSync(path.join(k8s, `${d.name}.yaml`))) missing.push(`deploy/k8s/${d.name}.yaml`);
       if (!kustomization.resources.includes(`${d.name}.yaml`)) missing.push(`kustomization.yaml resources: ${d.name}.yaml`);
-      if (d.protocol === "grpc") {
+      // Only a service something calls publishes its address; a pure event consumer serves health alone.
+      if (d.protocol === "grpc" && callable.has(d.name)) {
         if (kConfig[0]?.data?.[addrVar(d.name)] !== `${d.name}:${d.port}`) missing.push(`deploy/k8s/configmap.yaml: ${addrVar(d.name)}`);
         if (!chartConfig.includes(`${addrVar(d.name)}:`)) missing.push(`charts/earshot/templates/configmap.yaml: ${addrVar(d.name)}`);
       }
