@@ -131,15 +131,19 @@ export const keywordGroupFields = {
   order: z.number().int().min(0).max(MAX_GROUP_ORDER).describe("Position in the project's list of groups (ascending); ties keep creation order."),
 };
 
-/** What create_keyword needs (groupId optional). */
+/**
+ * What create_keyword takes: value, and the rest defaulted (published as the fields' defaults). sources
+ * has no fixed default: left out, it is the project's enabled sources, which the edge reads from the
+ * project before it asks this service, so a keyword always reaches the service with its sources.
+ */
 export const createKeywordSchema = z
   .object({
     value: keywordFields.value,
-    sources: keywordFields.sources,
-    aliases: keywordFields.aliases,
-    excludedTerms: keywordFields.excludedTerms,
-    filters: keywordFields.filters,
-    caseSensitive: keywordFields.caseSensitive,
+    sources: keywordFields.sources.optional().describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin; default: every source the project has enabled."),
+    aliases: keywordFields.aliases.default([]),
+    excludedTerms: keywordFields.excludedTerms.default([]),
+    filters: keywordFields.filters.default({}),
+    caseSensitive: keywordFields.caseSensitive.default(false),
     groupId: keywordFields.groupId.optional(),
   })
   .strict();

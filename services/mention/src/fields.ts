@@ -94,11 +94,26 @@ export const viewFields = {
   order: categoryFields.order,
 };
 
+// A create publishes what it fills in for a field left out (its default); an update leaves such a field alone.
+const AFTER_THE_LAST = "; default: after the project's last one";
 export const createCategorySchema = z
-  .object({ name: categoryFields.name, description: categoryFields.description.optional(), icon: categoryFields.icon.optional(), order: categoryFields.order.optional() })
+  .object({
+    name: categoryFields.name,
+    description: categoryFields.description.default(""),
+    icon: categoryFields.icon.default(""),
+    order: categoryFields.order.optional().describe(`${categoryFields.order.description ?? ""}${AFTER_THE_LAST}`),
+  })
   .strict();
-export const updateCategorySchema = createCategorySchema.partial().strict();
-export const createViewSchema = z.object({ name: viewFields.name, filters: viewFields.filters, order: viewFields.order.optional() }).strict();
+export const updateCategorySchema = z
+  .object({ name: categoryFields.name.optional(), description: categoryFields.description.optional(), icon: categoryFields.icon.optional(), order: categoryFields.order.optional() })
+  .strict();
+export const createViewSchema = z
+  .object({
+    name: viewFields.name,
+    filters: viewFields.filters.default({}),
+    order: viewFields.order.optional().describe(`${viewFields.order.description ?? ""}${AFTER_THE_LAST}`),
+  })
+  .strict();
 export const updateViewSchema = z.object({ name: viewFields.name.optional(), filters: viewFields.filters.optional(), order: viewFields.order.optional() }).strict();
 
 export const analyticsFields = {

@@ -1,4 +1,4 @@
-import { emailAddressField, SOURCES, textField, type TextLimit } from "@earshot/platform/core";
+import { emailAddressField, SOURCES, type Source, textField, type TextLimit } from "@earshot/platform/core";
 import { z } from "zod";
 
 // The fields of projects, members and public dashboards (API spec sections 2 and 8), declared once: the
@@ -15,6 +15,15 @@ export const MEMBER_ROLES = ["viewer", "editor"] as const;
 export const MEMBER_TYPES = ["member", "invite"] as const;
 export const MEMBER_STATUSES = ["active", "pending", "expired", "accepted", "revoked"] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/** What a new project gets for each field its creator leaves out (create_project publishes them as defaults). */
+export const PROJECT_DEFAULTS = {
+  description: "",
+  color: "#7e47eb",
+  icon: "📡",
+  enabledSources: [...SOURCES] as Source[],
+  digestTimezone: "UTC",
+};
 
 /** The text limits of a project's fields, in user-perceived characters (and UTF-8 bytes). */
 export const TEXT_LIMITS = {
