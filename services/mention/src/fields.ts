@@ -53,7 +53,7 @@ export const mentionFilterFields = {
   categoryId: listOf(id(), "categories").describe(`Mentions in any of these categories (cat_…); "${UNCATEGORIZED}" means uncategorized.`),
   sentiment: listOf(z.enum(SENTIMENTS), "sentiments").describe("positive, neutral, negative (any of them)."),
   q: textField({ ...TEXT_LIMITS.q, trim: true }).describe("Words that must all appear in the text or title (case and accents ignored)."),
-  author: textField({ ...TEXT_LIMITS.author, trim: true }).describe("An author handle (with or without @) or author id."),
+  author: listOf(textField({ ...TEXT_LIMITS.author, trim: true }), "authors").describe("Mentions by any of these authors: a handle (with or without @) or an author id each."),
   since: instant().describe("Published at or after this instant (ISO 8601)."),
   until: instant().describe("Published before this instant (ISO 8601)."),
 };
