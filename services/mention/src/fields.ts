@@ -41,7 +41,7 @@ const listOf = <T extends z.ZodType>(item: T, what: string) =>
     .refine(unique, { message: `must not repeat ${what}` })
     .meta({ uniqueItems: true });
 
-const id = () => textField(TEXT_LIMITS.id);
+const id = () => textField(TEXT_LIMITS.id).describe("An id, at most 64 bytes of UTF-8.");
 const instant = () => z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z" });
 
 /** The filters of list_mentions, export_mentions and saved views: each list is OR, members are AND. */
@@ -55,7 +55,7 @@ export const mentionFilterFields = {
   q: textField({ ...TEXT_LIMITS.q, trim: true }).describe("Words that must all appear in the text or title (case and accents ignored)."),
   author: listOf(textField({ ...TEXT_LIMITS.author, trim: true }), "authors").describe("Mentions by any of these authors: a handle (with or without @) or an author id each."),
   since: instant().describe("Published at or after this instant (ISO 8601)."),
-  until: instant().describe("Published before this instant (ISO 8601)."),
+  until: instant().describe("Published before this instant (ISO 8601); later than since when both are given."),
 };
 
 export const mentionFiltersSchema = z
@@ -78,7 +78,7 @@ export type MentionFilterInput = z.infer<typeof mentionFiltersSchema>;
 
 export const mentionFields = {
   status: z.enum(MENTION_STATUSES).describe("open, done or follow_up."),
-  categoryId: id().nullable().describe("A category of the mention's project (cat_…), or null to clear it."),
+  categoryId: id().nullable().describe("A category of the mention's project (cat_…, at most 64 bytes of UTF-8), or null to clear it."),
 };
 
 export const categoryFields = {

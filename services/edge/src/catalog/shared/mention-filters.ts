@@ -29,7 +29,7 @@ export const mentionFilterQuery = {
   until: mentionFilterFields.until.optional(),
   viewId: textField(TEXT_LIMITS.id)
     .optional()
-    .describe("Applies a saved view of the project (its id); a filter given here replaces the view's member of the same name."),
+    .describe("Applies a saved view of the project (its id, at most 64 bytes of UTF-8); a filter given here replaces the view's member of the same name."),
 };
 
 /** until must come after since, when both are given (as in a saved view's filters). */
