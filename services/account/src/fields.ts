@@ -48,7 +48,7 @@ export const userFields = {
   password: z
     .string()
     .refine(isPasswordLength, { message: passwordMessage })
-    .meta({ minLength: PASSWORD_LIMIT.min, maxLength: maxBytesOf(PASSWORD_LIMIT) })
+    .meta({ minLength: PASSWORD_LIMIT.min, maxLength: PASSWORD_LIMIT.max })
     .describe("8 to 200 characters."),
 };
 

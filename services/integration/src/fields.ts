@@ -14,7 +14,7 @@ export const TEXT_LIMITS = {
 } satisfies Record<string, TextLimit>;
 
 export const linkedinFields = {
-  organizationUrn: textField(TEXT_LIMITS.organizationUrn).describe("One of the integration's pages, e.g. urn:li:organization:2414183."),
+  organizationUrn: textField(TEXT_LIMITS.organizationUrn).describe("One of the integration's pages, e.g. urn:li:organization:2414183 (at most 200 bytes of UTF-8)."),
 };
 
 /** What choosing a Page takes (besides the project): `select_linkedin_page`. */

@@ -1,4 +1,4 @@
-import { SOURCES, textField, type TextLimit, type TextRule } from "@earshot/platform/core";
+import { patternRule, SOURCES, textField, type TextLimit, type TextRule } from "@earshot/platform/core";
 import { z } from "zod";
 import { canonicalPhrase } from "./matcher/canonical";
 
@@ -42,15 +42,12 @@ export const LANGUAGES = [
   "ug", "uk", "ur", "uz", "ve", "vi", "vo", "wa", "wo", "xh", "yi", "yo", "za", "zh", "zu",
 ] as const;
 
-// Control characters other than white space have no place in a phrase and would never match a post.
-const isControl = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f);
-const NO_CONTROL: TextRule = {
-  test: (s) => {
-    for (let i = 0; i < s.length; i++) if (isControl(s.charCodeAt(i))) return false;
-    return true;
-  },
-  message: "must not contain control characters",
-};
+// Control characters other than white space (tab, LF, CR) have no place in a phrase and would never match
+// a post. As a pattern: no control character anywhere, and one character that is neither control nor
+// white space, which these fields' minimum demands anyway (a field publishes one pattern). The leading
+// white space and that character are disjoint classes, so the pattern never backtracks.
+const CONTROL = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F";
+const NO_CONTROL: TextRule = patternRule(`^[^${CONTROL}\\S]*[^${CONTROL}\\s][^${CONTROL}]*$`, "must not contain control characters");
 
 const unique = (values: readonly unknown[]): boolean => new Set(values).size === values.length;
 
@@ -67,11 +64,11 @@ const MATCHABLE: TextRule = { test: (s) => canonicalPhrase(s, false) !== "", mes
 
 const phrase = () =>
   textField({ ...TEXT_LIMITS.phrase, trim: true, rule: [NO_CONTROL, MATCHABLE] }).describe(
-    "A phrase of 1 to 100 characters, matched on word boundaries; #tag, @handle and $TICKER match as written.",
+    "A phrase of 1 to 100 characters without control characters, holding at least one letter, digit or symbol; matched on word boundaries; #tag, @handle and $TICKER match as written.",
   );
 
-const SUBREDDIT = /^[A-Za-z0-9][A-Za-z0-9_]{1,20}$/;
-const YOUTUBE_CHANNEL = /^(?:UC[A-Za-z0-9_-]{22}|@[A-Za-z0-9._-]{3,30})$/;
+const SUBREDDIT = "^[A-Za-z0-9][A-Za-z0-9_]{1,20}$";
+const YOUTUBE_CHANNEL = "^(?:UC[A-Za-z0-9_\\-]{22}|@[A-Za-z0-9._\\-]{3,30})$";
 
 export const keywordFilterFields = {
   languages: listOf(z.enum(LANGUAGES, { message: "must be an ISO 639-1 code such as en" }), LIST_LIMITS.languages, "languages").describe(
@@ -79,19 +76,19 @@ export const keywordFilterFields = {
   ),
   minFollowers: z.number().int().min(0).max(MAX_MIN_FOLLOWERS).describe("Only posts whose author has at least this many followers match."),
   excludeAuthors: listOf(textField({ ...TEXT_LIMITS.author, trim: true, rule: NO_CONTROL }), LIST_LIMITS.excludeAuthors, "authors").describe(
-    "Handles (with or without @) or author ids whose posts never match.",
+    "Handles (with or without @) or author ids whose posts never match: each 1 to 100 characters without control characters, none repeated once trimmed.",
   ),
   subreddits: listOf(
-    textField({ min: 2, max: 21, maxBytes: 21, rule: { test: (s) => SUBREDDIT.test(s), message: "must be a subreddit name such as typescript (without r/)" } }),
+    textField({ min: 2, max: 21, maxBytes: 21, rule: patternRule(SUBREDDIT, "must be a subreddit name such as typescript (without r/)") }),
     LIST_LIMITS.subreddits,
     "subreddits",
   ).describe("Reddit posts match only in these subreddits (names without r/); other sources are not affected."),
   youtubeChannels: listOf(
-    textField({ min: 4, max: 31, maxBytes: 31, rule: { test: (s) => YOUTUBE_CHANNEL.test(s), message: "must be a channel id (UC…) or an @handle" } }),
+    textField({ min: 4, max: 31, maxBytes: 31, rule: patternRule(YOUTUBE_CHANNEL, "must be a channel id (UC…) or an @handle") }),
     LIST_LIMITS.youtubeChannels,
     "channels",
   ).describe("YouTube posts match only from these channels (ids UC… or @handles); other sources are not affected."),
-  allOf: listOf(phrase(), LIST_LIMITS.allOf, "phrases").describe("Phrases that must also appear in the post."),
+  allOf: listOf(phrase(), LIST_LIMITS.allOf, "phrases").describe("Phrases that must also appear in the post (none repeated once trimmed)."),
 };
 
 /** `filters`: every member optional, unknown members refused ({} is valid). */
@@ -118,11 +115,13 @@ export const keywordFields = {
     .refine(unique, { message: "must not repeat a source" })
     .meta({ uniqueItems: true })
     .describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin."),
-  aliases: listOf(phrase(), LIST_LIMITS.aliases, "aliases").describe("Other phrases that count as the keyword (at most 20)."),
-  excludedTerms: listOf(phrase(), LIST_LIMITS.excludedTerms, "phrases").describe("A post containing any of these phrases does not match (at most 20)."),
+  aliases: listOf(phrase(), LIST_LIMITS.aliases, "aliases").describe("Other phrases that count as the keyword (at most 20, none repeated once trimmed)."),
+  excludedTerms: listOf(phrase(), LIST_LIMITS.excludedTerms, "phrases").describe(
+    "A post containing any of these phrases does not match (at most 20, none repeated once trimmed).",
+  ),
   filters: keywordFiltersField,
   caseSensitive: z.boolean().describe("true: match case and accents exactly; false: fold both."),
-  groupId: textField(TEXT_LIMITS.id).describe("The keyword group, e.g. kwg_01J…; default My brand."),
+  groupId: textField(TEXT_LIMITS.id).describe("The keyword group, e.g. kwg_01J… (at most 64 bytes of UTF-8), a group of the keyword's project; default My brand."),
   active: z.boolean().describe("false stops tracking the keyword (history is kept); true tracks it again."),
 };
 
@@ -131,15 +130,19 @@ export const keywordGroupFields = {
   order: z.number().int().min(0).max(MAX_GROUP_ORDER).describe("Position in the project's list of groups (ascending); ties keep creation order."),
 };
 
-/** What create_keyword needs (groupId optional). */
+/**
+ * What create_keyword takes: value, and the rest defaulted (published as the fields' defaults). sources
+ * has no fixed default: left out, it is the project's enabled sources, which the edge reads from the
+ * project before it asks this service, so a keyword always reaches the service with its sources.
+ */
 export const createKeywordSchema = z
   .object({
     value: keywordFields.value,
-    sources: keywordFields.sources,
-    aliases: keywordFields.aliases,
-    excludedTerms: keywordFields.excludedTerms,
-    filters: keywordFields.filters,
-    caseSensitive: keywordFields.caseSensitive,
+    sources: keywordFields.sources.optional().describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin; default: every source the project has enabled."),
+    aliases: keywordFields.aliases.default([]),
+    excludedTerms: keywordFields.excludedTerms.default([]),
+    filters: keywordFields.filters.default({}),
+    caseSensitive: keywordFields.caseSensitive.default(false),
     groupId: keywordFields.groupId.optional(),
   })
   .strict();

@@ -41,7 +41,7 @@ const listOf = <T extends z.ZodType>(item: T, what: string) =>
     .refine(unique, { message: `must not repeat ${what}` })
     .meta({ uniqueItems: true });
 
-const id = () => textField(TEXT_LIMITS.id);
+const id = () => textField(TEXT_LIMITS.id).describe("An id, at most 64 bytes of UTF-8.");
 const instant = () => z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z" });
 
 /** The filters of list_mentions, export_mentions and saved views: each list is OR, members are AND. */
@@ -53,9 +53,9 @@ export const mentionFilterFields = {
   categoryId: listOf(id(), "categories").describe(`Mentions in any of these categories (cat_…); "${UNCATEGORIZED}" means uncategorized.`),
   sentiment: listOf(z.enum(SENTIMENTS), "sentiments").describe("positive, neutral, negative (any of them)."),
   q: textField({ ...TEXT_LIMITS.q, trim: true }).describe("Words that must all appear in the text or title (case and accents ignored)."),
-  author: textField({ ...TEXT_LIMITS.author, trim: true }).describe("An author handle (with or without @) or author id."),
+  author: listOf(textField({ ...TEXT_LIMITS.author, trim: true }), "authors").describe("Mentions by any of these authors: a handle (with or without @) or an author id each."),
   since: instant().describe("Published at or after this instant (ISO 8601)."),
-  until: instant().describe("Published before this instant (ISO 8601)."),
+  until: instant().describe("Published before this instant (ISO 8601); later than since when both are given."),
 };
 
 export const mentionFiltersSchema = z
@@ -78,7 +78,7 @@ export type MentionFilterInput = z.infer<typeof mentionFiltersSchema>;
 
 export const mentionFields = {
   status: z.enum(MENTION_STATUSES).describe("open, done or follow_up."),
-  categoryId: id().nullable().describe("A category of the mention's project (cat_…), or null to clear it."),
+  categoryId: id().nullable().describe("A category of the mention's project (cat_…, at most 64 bytes of UTF-8), or null to clear it."),
 };
 
 export const categoryFields = {
@@ -94,11 +94,26 @@ export const viewFields = {
   order: categoryFields.order,
 };
 
+// A create publishes what it fills in for a field left out (its default); an update leaves such a field alone.
+const AFTER_THE_LAST = "; default: after the project's last one";
 export const createCategorySchema = z
-  .object({ name: categoryFields.name, description: categoryFields.description.optional(), icon: categoryFields.icon.optional(), order: categoryFields.order.optional() })
+  .object({
+    name: categoryFields.name,
+    description: categoryFields.description.default(""),
+    icon: categoryFields.icon.default(""),
+    order: categoryFields.order.optional().describe(`${categoryFields.order.description ?? ""}${AFTER_THE_LAST}`),
+  })
   .strict();
-export const updateCategorySchema = createCategorySchema.partial().strict();
-export const createViewSchema = z.object({ name: viewFields.name, filters: viewFields.filters, order: viewFields.order.optional() }).strict();
+export const updateCategorySchema = z
+  .object({ name: categoryFields.name.optional(), description: categoryFields.description.optional(), icon: categoryFields.icon.optional(), order: categoryFields.order.optional() })
+  .strict();
+export const createViewSchema = z
+  .object({
+    name: viewFields.name,
+    filters: viewFields.filters.default({}),
+    order: viewFields.order.optional().describe(`${viewFields.order.description ?? ""}${AFTER_THE_LAST}`),
+  })
+  .strict();
 export const updateViewSchema = z.object({ name: viewFields.name.optional(), filters: viewFields.filters.optional(), order: viewFields.order.optional() }).strict();
 
 export const analyticsFields = {

@@ -15,7 +15,7 @@ export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilter
   categoryIds: [...(f.categoryId ?? [])],
   sentiments: [...(f.sentiment ?? [])],
   q: f.q,
-  author: f.author,
+  authors: [...(f.author ?? [])],
   since: f.since ? new Date(f.since) : undefined,
   until: f.until ? new Date(f.until) : undefined,
 });
@@ -34,10 +34,10 @@ export const filtersOf = (f: mentionV1.MentionFilters | undefined): MentionFilte
     ["source", f.sources],
     ["categoryId", f.categoryIds],
     ["sentiment", f.sentiments],
+    ["author", f.authors],
   ];
   for (const [name, values] of lists) if (values.length > 0) out[name] = [...values];
   if (f.q !== undefined) out.q = f.q;
-  if (f.author !== undefined) out.author = f.author;
   if (f.since) out.since = f.since.toISOString();
   if (f.until) out.until = f.until.toISOString();
   return out as MentionFilterInput;

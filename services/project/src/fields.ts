@@ -1,4 +1,4 @@
-import { emailAddressField, SOURCES, textField, type TextLimit } from "@earshot/platform/core";
+import { emailAddressField, patternRule, SOURCES, type Source, textField, type TextLimit } from "@earshot/platform/core";
 import { z } from "zod";
 
 // The fields of projects, members and public dashboards (API spec sections 2 and 8), declared once: the
@@ -16,6 +16,15 @@ export const MEMBER_TYPES = ["member", "invite"] as const;
 export const MEMBER_STATUSES = ["active", "pending", "expired", "accepted", "revoked"] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
+/** What a new project gets for each field its creator leaves out (create_project publishes them as defaults). */
+export const PROJECT_DEFAULTS = {
+  description: "",
+  color: "#7e47eb",
+  icon: "📡",
+  enabledSources: [...SOURCES] as Source[],
+  digestTimezone: "UTC",
+};
+
 /** The text limits of a project's fields, in user-perceived characters (and UTF-8 bytes). */
 export const TEXT_LIMITS = {
   name: { min: 1, max: 100 },
@@ -30,6 +39,8 @@ export const TEXT_LIMITS = {
 // them (Asia/Kolkata, Europe/Kyiv: ICU lists the older names as canonical). Abbreviations (EST) and
 // names in another case (utc, europe/paris) are refused even though ICU would resolve them.
 const ZONE_NAME = /^[A-Z][A-Za-z_-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)+$/;
+/** What every accepted zone name looks like (UTC, Area/Location…): the pattern the schema publishes. */
+const ZONE_SHAPE = "^(?:UTC|[A-Z][A-Za-z_\\-]*(?:/[A-Z0-9][A-Za-z0-9_+\\-]*)+)$";
 let zones: ReadonlySet<string> | undefined;
 const resolvedZone = (tz: string): string | undefined => {
   try {
@@ -47,6 +58,8 @@ export const isIanaTimezone = (tz: string): boolean => {
   return resolved !== undefined && zones.has(resolved) && resolved.toLowerCase() !== tz.toLowerCase();
 };
 
+/** An http(s) URL or nothing, as a pattern (the scheme in any case); the URL must also parse with a host. */
+const WEB_URL_SHAPE = "^(?:[Hh][Tt][Tt][Pp][Ss]?://\\S+)?$";
 const isWebUrl = (s: string): boolean => {
   if (!/^https?:\/\/\S+$/i.test(s)) return false;
   try {
@@ -62,9 +75,7 @@ const unique = (values: readonly string[]): boolean => new Set(values).size === 
 export const projectFields = {
   name: textField({ ...TEXT_LIMITS.name, trim: true }).describe("1 to 100 characters."),
   description: textField(TEXT_LIMITS.description).describe("At most 500 characters."),
-  color: textField({ max: 7, maxBytes: 7, rule: { test: (s) => /^#[0-9a-fA-F]{6}$/.test(s), message: "must be # followed by 6 hex digits" } })
-    .meta({ pattern: "^#[0-9a-fA-F]{6}$" })
-    .describe("Hex color like #7e47eb."),
+  color: textField({ max: 7, maxBytes: 7, rule: patternRule("^#[0-9a-fA-F]{6}$", "must be # followed by 6 hex digits") }).describe("Hex color like #7e47eb."),
   icon: textField(TEXT_LIMITS.icon).describe("At most 10 characters, e.g. an emoji."),
   enabledSources: z
     .array(z.enum(SOURCES))
@@ -73,8 +84,11 @@ export const projectFields = {
     .refine(unique, { message: "must not repeat a source" })
     .meta({ uniqueItems: true })
     .describe("Sources to track: x, reddit, youtube, linkedin; each at most once."),
-  digestTimezone: textField({ ...TEXT_LIMITS.timezone, rule: { test: isIanaTimezone, message: "must be an IANA time zone such as Europe/Paris" } }).describe(
-    "IANA time zone of the 8 AM Daily Digest, e.g. Europe/Paris (or UTC).",
+  digestTimezone: textField({
+    ...TEXT_LIMITS.timezone,
+    rule: [patternRule(ZONE_SHAPE, "must be an IANA time zone such as Europe/Paris"), { test: isIanaTimezone, message: "must be an IANA time zone such as Europe/Paris" }],
+  }).describe(
+    "IANA time zone of the 8 AM Daily Digest, e.g. Europe/Paris (or UTC): a zone of the IANA time zone database, or a link to one (Asia/Kolkata), in its own case; abbreviations such as EST are refused.",
   ),
 };
 
@@ -82,9 +96,10 @@ export const projectStatusField = z.enum(PROJECT_STATUSES);
 
 export const dashboardFields = {
   description: textField(TEXT_LIMITS.dashboardDescription).describe("Public description, at most 500 characters."),
-  websiteUrl: textField({ ...TEXT_LIMITS.websiteUrl, rule: { test: (s) => s === "" || isWebUrl(s), message: "must be an http or https URL" } }).describe(
-    "Public http or https URL; an empty string removes it.",
-  ),
+  websiteUrl: textField({
+    ...TEXT_LIMITS.websiteUrl,
+    rule: [patternRule(WEB_URL_SHAPE, "must be an http or https URL"), { test: (s) => s === "" || isWebUrl(s), message: "must be an http or https URL" }],
+  }).describe("Public http or https URL with a host, at most 2048 bytes of UTF-8; an empty string removes it."),
 };
 
 export const memberFields = {

@@ -20,6 +20,17 @@ const jsonSchema = (schema: z.ZodType): Json => {
 const COMPONENTS = "#/components/schemas/";
 
 /**
+ * The rules on inputs that JSON Schema cannot state, said once for every field; the rest are in each
+ * field's schema (maxLength, pattern, format, enum) or, when particular to it, its description.
+ */
+export const INPUT_RULES =
+  "Texts are limited in characters as people see them: a letter with its accents or an emoji sequence is one character. " +
+  "A text's maxLength is that limit, counted by JSON Schema in code points, so a text within maxLength is within the limit " +
+  "(one of composed characters may hold more code points and still be accepted). No character may stack more than 8 combining marks " +
+  "or join more than 16 code points. Where a field's description gives an allowance in bytes, it is counted in UTF-8. " +
+  "A text that is trimmed is checked once leading and trailing white space is removed.";
+
+/**
  * Every resource schema, by id, referring to each other through components.schemas. Listed in order of
  * their ids, not of registration (which follows the order the resources' modules load in).
  */
@@ -184,7 +195,7 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
     info: {
       title: "Earshot API",
       version: API_VERSION,
-      description: "Social-mention monitoring. Every operation is also an MCP tool of the same name and input schema.",
+      description: `Social-mention monitoring. Every operation is also an MCP tool of the same name and input schema.\n\n${INPUT_RULES}`,
     },
     servers: [{ url: serverUrl }],
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),

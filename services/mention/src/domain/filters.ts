@@ -35,7 +35,13 @@ export const loadViewFilters = async (deps: MentionDeps, projectId: string, view
   if (viewId === undefined) return {};
   const view: MentionViewDoc | null = viewId ? await deps.collections.views.findById(viewId) : null;
   if (!view || view.projectId !== projectId) throw validationFailed([{ path: "viewId", message: "is not a saved view of this project" }]);
-  return view.filters;
+  return storedView(view).filters;
+};
+
+/** A saved view as read from the store: one saved before author became a list holds a single author. */
+export const storedView = (view: MentionViewDoc): MentionViewDoc => {
+  const author: unknown = view.filters.author;
+  return typeof author === "string" ? { ...view, filters: { ...view.filters, author: [author] } } : view;
 };
 
 const anyOf = (field: string, values: readonly string[]): Filter => (values.length === 1 ? { [field]: values[0] } : { [field]: { $in: [...values] } });
@@ -67,7 +73,9 @@ export const mentionQuery = (projectId: string, f: MentionFilterInput, extra: Fi
     if (words.length === 0) and.push({ _id: { $in: [] } });
     for (const w of words) and.push({ words: w });
   }
-  if (f.author !== undefined) and.push({ $or: [{ authorKey: authorKeyOf(f.author) }, { "author.id": f.author.trim() }] });
+  if (f.author?.length) {
+    and.push({ $or: [anyOf("authorKey", f.author.map(authorKeyOf)), anyOf("author.id", f.author.map((a) => a.trim()))] });
+  }
   const published: Record<string, Date> = {};
   if (f.since !== undefined) published.$gte = new Date(f.since);
   if (f.until !== undefined) published.$lt = new Date(f.until);

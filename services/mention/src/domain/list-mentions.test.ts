@@ -68,15 +68,16 @@ describe("list_mentions", () => {
     ["q, every word", { q: "Acme, Globex!" }, ["m3"]],
     ["q, accents removed", { q: "Café" }, ["m3"]],
     ["q of punctuation only", { q: "?!" }, []],
-    ["author handle with @, any case", { author: "@ALICE" }, ["m1"]],
-    ["author id", { author: "u_alice" }, ["m4"]],
+    ["author handle with @, any case", { author: ["@ALICE"] }, ["m1"]],
+    ["author id", { author: ["u_alice"] }, ["m4"]],
+    ["several authors, handle or id", { author: ["@ALICE", "u_alice"] }, ["m1", "m4"]],
     ["since (inclusive)", { since: "" }, ["m1", "m2"]],
     ["until (exclusive)", { until: "" }, ["m3", "m4"]],
     ["since and until", { since: "", until: "" }, ["m2", "m3"]],
     ["status, source and q", { status: ["open"], source: ["x", "linkedin"], q: "acme" }, ["m1"]],
     ["categoryId none and sentiment", { categoryId: ["none"], sentiment: ["negative", "neutral"] }, ["m2"]],
     ["keywordId and groupId", { keywordId: ["kw_a"], groupId: ["kwg_2"] }, ["m3"]],
-    ["author and since", { author: "u_alice", since: "" }, []],
+    ["author and since", { author: ["u_alice"], since: "" }, []],
   ])("filters by %s", async (_what, filters, expected) => {
     const f = { ...filters };
     // Instants are relative to the seeded mentions: since 2 h ago, until 2 h ago (or 1 h with since 3 h).

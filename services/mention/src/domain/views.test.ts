@@ -35,6 +35,13 @@ describe("saved mention views", () => {
     expect((await getMentionView(world.deps, viewer(), v._id)).filters).toEqual({ source: ["reddit"] });
   });
 
+  it("reads a view saved when author was one value as a list of that author", async () => {
+    const v = await createMentionView(world.deps, editor(), { projectId, name: "Alice", filters: { author: ["alice"] } });
+    await world.deps.collections.views.updateOne({ _id: v._id }, { $set: { filters: { author: "alice" } } });
+    expect((await getMentionView(world.deps, viewer(), v._id)).filters).toEqual({ author: ["alice"] });
+    expect((await readAll((cursor) => listMentionViews(world.deps, viewer(), { projectId, cursor }))).map((x) => x.filters)).toEqual([{ author: ["alice"] }]);
+  });
+
   it("deletes a view", async () => {
     const v = await createMentionView(world.deps, editor(), { projectId, name: "Old", filters: {} });
     expect((await deleteMentionView(world.deps, editor(), v._id))._id).toBe(v._id);
@@ -57,7 +64,8 @@ describe("saved mention views", () => {
     const v = await createMentionView(world.deps, editor(), { projectId, name: "Ok", filters: {} });
     const update = await refusalOf(updateMentionView(world.deps, editor(), v._id, { filters: { since: "2026-11-02T00:00:00Z", until: "2026-11-01T00:00:00Z" } }));
     expect(update.errors.map((e) => e.path)).toEqual(["filters.until"]);
-    expect((await refusalOf(createMentionView(world.deps, editor(), { projectId, name: "No filters", filters: undefined }))).errors.map((e) => e.path)).toEqual(["filters"]);
+    // Filters left out default to none: the view lists every mention.
+    expect((await createMentionView(world.deps, editor(), { projectId, name: "No filters", filters: undefined })).filters).toEqual({});
   });
 
   it("refuses a viewer's writes as forbidden", async () => {

@@ -2,6 +2,7 @@ import { newId, notFound, type Page, pageLimit, runOnce, validationFailed, withC
 import { createViewSchema, MAX_ORDER, type MentionFilterInput, updateViewSchema } from "../fields";
 import { MENTION_VIEWS, type MentionViewDoc, orderSortKey } from "../store";
 import { accessProject } from "./access";
+import { storedView } from "./filters";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 import { parseFields, required } from "./input";
 
@@ -13,7 +14,7 @@ const loadView = async (deps: MentionDeps, caller: Caller, viewId: string, minim
   const view = viewId ? await deps.collections.views.findById(viewId) : null;
   if (!view) throw notFound("Mention view");
   await accessProject(deps, caller, view.projectId, minimum, "Mention view");
-  return view;
+  return storedView(view);
 };
 
 const nextOrder = async (deps: MentionDeps, projectId: string): Promise<number> => {
@@ -70,7 +71,8 @@ export const listMentionViews = async (
   if (errors.length > 0) throw validationFailed(errors);
   const limit = pageLimit(input.limit);
   await accessProject(deps, caller, input.projectId, "viewer");
-  return withCursorErrors(() => deps.collections.views.findPage({ projectId: input.projectId }, { limit, cursor: input.cursor ?? null, sortField: "sortKey" }));
+  const page = await withCursorErrors(() => deps.collections.views.findPage({ projectId: input.projectId }, { limit, cursor: input.cursor ?? null, sortField: "sortKey" }));
+  return { ...page, items: page.items.map(storedView) };
 };
 
 export interface ViewUpdate {

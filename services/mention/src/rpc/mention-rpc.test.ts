@@ -28,7 +28,7 @@ describe("mention gRPC adapter", () => {
   });
   const editor = () => ctx(commonV1.Role.ROLE_EDITOR);
   const viewer = () => ctx(commonV1.Role.ROLE_VIEWER);
-  const noFilters = (): mentionV1.MentionFilters => ({ status: [], keywordIds: [], groupIds: [], sources: [], categoryIds: [], sentiments: [] });
+  const noFilters = (): mentionV1.MentionFilters => ({ status: [], keywordIds: [], groupIds: [], sources: [], categoryIds: [], sentiments: [], authors: [] });
 
   beforeEach(async () => {
     world = await openMentionWorld();
@@ -186,7 +186,7 @@ describe("mention gRPC adapter", () => {
   it("createMentionView: filters round-trip (lists, optional words, timestamps) and are checked", async () => {
     const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
     expect(view).toMatchObject({ projectId, name: "Open", order: 0, createdAt: expect.any(Date) });
-    expect(view?.filters).toEqual({ ...viewFilters(), author: undefined, until: undefined });
+    expect(view?.filters).toEqual({ ...viewFilters(), until: undefined });
     const refusal = await refusalOf(rpc.createMentionView({ projectId, name: "", filters: { ...noFilters(), sentiments: ["angry"] } }, editor()));
     expect(refusal.errors.map((e) => e.path).sort()).toEqual(["filters.sentiment.0", "name"]);
   });
@@ -208,7 +208,7 @@ describe("mention gRPC adapter", () => {
     expect(renamed.view).toMatchObject({ name: "Open acme", filters: { status: ["open"], q: "acme" } });
     const cleared = await rpc.updateMentionView({ viewId: view!.id, filters: noFilters(), order: 2 }, editor());
     expect(cleared.view?.order).toBe(2);
-    expect(cleared.view?.filters).toEqual({ ...noFilters(), q: undefined, author: undefined, since: undefined, until: undefined });
+    expect(cleared.view?.filters).toEqual({ ...noFilters(), q: undefined, since: undefined, until: undefined });
   });
 
   it("deleteMentionView: answers the deleted view; a viewer may not", async () => {

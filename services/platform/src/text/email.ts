@@ -4,7 +4,9 @@
 
 export const EMAIL_MAX_BYTES = 254;
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** One @, no white space, a dot in the domain: the API documents publish it as the field's pattern. */
+export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
+const EMAIL_RE = new RegExp(EMAIL_PATTERN, "u");
 
 export const isEmailAddress = (email: string): boolean =>
   email.length <= EMAIL_MAX_BYTES && Buffer.byteLength(email, "utf8") <= EMAIL_MAX_BYTES && EMAIL_RE.test(email);

@@ -1,19 +1,11 @@
 import { checkFields, type FieldError } from "@earshot/platform/core";
-import { projectFieldsSchema, PROJECT_STATUSES, type ProjectStatus, SOURCES, type Source } from "../fields";
+import { projectFieldsSchema, PROJECT_STATUSES, type ProjectStatus } from "../fields";
 
 // Defaults of a project (API spec section 2) and the service's check of its fields. The rules themselves
 // live in `../fields.ts`, shared with the edge; the service checks them again because it owns the
 // invariant (gRPC callers reach it without the edge).
 
-export { isIanaTimezone, PROJECT_STATUSES, type ProjectRole, type ProjectStatus, SOURCES, type Source, TEXT_LIMITS } from "../fields";
-
-export const PROJECT_DEFAULTS = {
-  description: "",
-  color: "#7e47eb",
-  icon: "📡",
-  enabledSources: [...SOURCES] as Source[],
-  digestTimezone: "UTC",
-};
+export { isIanaTimezone, PROJECT_DEFAULTS, PROJECT_STATUSES, type ProjectRole, type ProjectStatus, SOURCES, type Source, TEXT_LIMITS } from "../fields";
 
 export const DIGEST_HOUR = 8;
 

@@ -2,7 +2,7 @@ import { createKeywordSchema, keywordFields, type KeywordFilters, updateKeywordS
 import type { keywordV1 } from "@earshot/proto";
 import { z } from "zod";
 import { SOURCE_WORDS, SOURCES } from "@earshot/platform";
-import { defineOperation } from "../operation";
+import { defineOperation, type HandlerContext } from "../operation";
 import { pageQuery, projectId, queryBoolean, resourceId } from "../shared/schemas";
 import { wireValue } from "../shared/wire-enums";
 import { keywordSchema, presentKeyword } from "./resource";
@@ -20,6 +20,16 @@ const filtersMessage = (f: KeywordFilters): keywordV1.KeywordFilters => ({
 });
 
 const sourcesMessage = (sources: readonly string[]) => sources.map((s) => wireValue(SOURCE_WORDS, s));
+
+/**
+ * The sources a project has enabled: create_keyword's default. Asked of the project service, which owns
+ * them (the keyword service's record of a project may not have heard of one created a moment ago); a
+ * project the caller cannot see is its 404, as the keyword service would answer.
+ */
+const enabledSources = async (ctx: HandlerContext, projectId: string) => {
+  const { project } = await ctx.backends.project.getProject({ projectId });
+  return project?.enabledSources ?? [];
+};
 
 const ALLOWANCE = "402 usage_limited (limit keywords) when the workspace already has its plan's allowance of active keywords (100 on free)";
 const DUPLICATE = "409 conflict when another active keyword of the project has the same value under the same case rule";
@@ -63,7 +73,8 @@ export const keywordOperations = [
     name: "create_keyword",
     title: "Create a keyword",
     description:
-      "Starts tracking a phrase in a project (editor or owner). value, sources, aliases, excludedTerms, filters and caseSensitive are required: aliases and excludedTerms may be [], filters may be {}. " +
+      "Starts tracking a phrase in a project (editor or owner). Only projectId and value are required: sources defaults to every source the project has enabled, " +
+      "aliases and excludedTerms to [], filters to {} and caseSensitive to false. " +
       `groupId defaults to the project's My brand group; a group of another project is 400. ${ALLOWANCE}; ${DUPLICATE} (caseSensitive false compares case- and accent-folded values).`,
     method: "POST",
     path: "/keywords",
@@ -78,7 +89,7 @@ export const keywordOperations = [
         projectId: input.projectId,
         groupId: input.groupId,
         value: input.value,
-        sources: sourcesMessage(input.sources),
+        sources: input.sources ? sourcesMessage(input.sources) : await enabledSources(ctx, input.projectId),
         aliases: input.aliases,
         excludedTerms: input.excludedTerms,
         filters: filtersMessage(input.filters),

@@ -8,7 +8,7 @@ import { mentionViewSchema, presentMentionView } from "./resource";
 const viewPath = z.object({ viewId: resourceId("The saved view's id.") }).strict();
 
 const FILTERS =
-  "filters holds list_mentions filters as JSON: status, keywordId, groupId, source, categoryId and sentiment as arrays, q, author, since and until as strings " +
+  "filters holds list_mentions filters as JSON: status, keywordId, groupId, source, categoryId, sentiment and author as arrays, q, since and until as strings " +
   "(e.g. { \"status\": [\"open\", \"follow_up\"], \"sentiment\": [\"negative\"] }); they are checked as list_mentions checks them, unknown members are 400.";
 
 export const mentionViewOperations = [

@@ -14,7 +14,7 @@ const mentionViewFiltersSchema = z
     categoryId: z.array(z.string()).optional(),
     sentiment: z.array(z.enum(SENTIMENTS)).optional(),
     q: z.string().optional(),
-    author: z.string().optional(),
+    author: z.array(z.string()).optional(),
     since: timestamp.optional(),
     until: timestamp.optional(),
   })

@@ -1,4 +1,4 @@
-import { dashboardFields, projectFields, projectStatusField } from "@earshot/project/fields";
+import { dashboardFields, PROJECT_DEFAULTS, projectFields, projectStatusField } from "@earshot/project/fields";
 import { commonV1 } from "@earshot/proto";
 import { z } from "zod";
 import { PROJECT_STATUS_WORDS, SOURCE_WORDS } from "@earshot/platform";
@@ -13,6 +13,15 @@ const optionalProjectFields = {
   icon: projectFields.icon.optional(),
   enabledSources: projectFields.enabledSources.optional(),
   digestTimezone: projectFields.digestTimezone.optional(),
+};
+
+/** What create_project fills in for a field left out: published as each field's default. */
+const defaultedProjectFields = {
+  description: projectFields.description.default(PROJECT_DEFAULTS.description),
+  color: projectFields.color.default(PROJECT_DEFAULTS.color),
+  icon: projectFields.icon.default(PROJECT_DEFAULTS.icon),
+  enabledSources: projectFields.enabledSources.default([...PROJECT_DEFAULTS.enabledSources]),
+  digestTimezone: projectFields.digestTimezone.default(PROJECT_DEFAULTS.digestTimezone),
 };
 
 type OptionalProjectFields = { [K in keyof typeof optionalProjectFields]?: z.infer<(typeof optionalProjectFields)[K]> };
@@ -58,7 +67,7 @@ export const projectOperations = [
     tag: "Projects",
     output: projectSchema,
     input: {
-      body: z.object({ name: projectFields.name, ...optionalProjectFields }).strict(),
+      body: z.object({ name: projectFields.name, ...defaultedProjectFields }).strict(),
     },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

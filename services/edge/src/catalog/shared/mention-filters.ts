@@ -16,7 +16,7 @@ const listFilters = {
   categoryId: queryList(mentionFilterFields.categoryId).optional(),
   sentiment: queryList(mentionFilterFields.sentiment).optional(),
   q: mentionFilterFields.q.optional(),
-  author: mentionFilterFields.author.optional(),
+  author: queryList(mentionFilterFields.author).optional(),
 };
 
 /** Every filter but the published-at bounds (analytics has its own period). */
@@ -29,7 +29,7 @@ export const mentionFilterQuery = {
   until: mentionFilterFields.until.optional(),
   viewId: textField(TEXT_LIMITS.id)
     .optional()
-    .describe("Applies a saved view of the project (its id); a filter given here replaces the view's member of the same name."),
+    .describe("Applies a saved view of the project (its id, at most 64 bytes of UTF-8); a filter given here replaces the view's member of the same name."),
 };
 
 /** until must come after since, when both are given (as in a saved view's filters). */
@@ -44,7 +44,7 @@ export const listQuerySchema = <S extends z.ZodRawShape>(shape: S) => z.object(s
 const FILTERS =
   "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin), categoryId (\"none\" for uncategorized), " +
   "sentiment (positive, neutral, negative), q (words that must all appear in the title or text, case and accents ignored), " +
-  "author (a handle, with or without @, or an author id)";
+  "author (handles, with or without @, or author ids)";
 const LISTS = "In a REST query a list is the parameter repeated or comma-separated (status=open,follow_up); in MCP a JSON array.";
 
 /** The filters of list_mentions and export_mentions, as their descriptions state them. */

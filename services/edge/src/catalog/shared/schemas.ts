@@ -5,7 +5,11 @@ import { z } from "zod";
 // come from the owning service's field module (`@earshot/project/fields`, `@earshot/account/fields`), which
 // the service checks with too.
 
-export const resourceId = (description: string) => textField({ min: 1, max: 64, maxBytes: 64 }).describe(description);
+/** An id: at most 64 characters and 64 bytes of UTF-8, which JSON Schema cannot count, so the description says it. */
+export const resourceId = (description: string) => textField({ min: 1, max: 64, maxBytes: 64 }).describe(`${description} ${ID_BYTES}`);
+
+/** How an id's description states its byte allowance. */
+export const ID_BYTES = "At most 64 bytes of UTF-8.";
 
 /** The project a request is about, in a query or a body. */
 export const projectId = resourceId("The project id, e.g. prj_01J…");

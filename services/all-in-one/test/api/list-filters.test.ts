@@ -1,0 +1,132 @@
+import { isTool, listQueryParameters, OPERATIONS, type Operation } from "@earshot/edge";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type Actor, type Harness, startHarness } from "./harness";
+import { createKeyword, createKeywordGroup, createProject, ingestPosts, listAllMentions, type MentionData, postFor } from "./world";
+
+// Every list filter of every operation takes its values in each of the forms the README promises: the
+// parameter repeated (status=open&status=done), one comma-separated value (status=open,done) and, in MCP,
+// a JSON array; all three select the same mentions, which are those of either value. The filters are
+// found in the catalog (the query parameters whose schema is an array), so a new one is walked too.
+
+let h: Harness;
+let owner: Actor;
+let projectId: string;
+let mentions: MentionData[];
+let client: Client;
+
+beforeAll(async () => {
+  h = await startHarness();
+  owner = await h.newActor();
+  projectId = await createProject(h, owner);
+  const groupId = await createKeywordGroup(h, owner, projectId);
+  const acme = await createKeyword(h, owner, projectId, { value: "Acme", sources: ["x", "reddit", "youtube"] });
+  const globex = await createKeyword(h, owner, projectId, { value: "Globex", groupId });
+  await ingestPosts(h, [
+    postFor(projectId, { text: "I love Acme, it is great and amazing", source: "x", author: { handle: "alice" } }),
+    postFor(projectId, { text: "Globex is terrible, awful, I hate it", source: "reddit", author: { handle: "bob" } }),
+    postFor(projectId, { text: "Acme and Globex shipped a release", source: "reddit", author: { handle: "carol" } }),
+    postFor(projectId, { text: "Acme again", source: "youtube", author: { handle: "dave" } }),
+  ]);
+  mentions = await listAllMentions(h, owner, projectId);
+  expect(mentions).toHaveLength(4);
+  expect(new Set(mentions.flatMap((m) => m.keywordIds))).toEqual(new Set([acme.id, globex.id]));
+  // Triage two of them, so status and categoryId have several values.
+  const [first, second] = mentions as [MentionData, MentionData];
+  await h.call("update_mention_status", { mentionId: first.id, status: "done" }, owner.key);
+  await h.call("update_mention_status", { mentionId: second.id, status: "follow_up" }, owner.key);
+  const category = await h.call("create_category", { projectId, name: "Questions" }, owner.key);
+  await h.call("categorize_mention", { mentionId: first.id, categoryId: (category.body.data as { id: string }).id }, owner.key);
+  mentions = await listAllMentions(h, owner, projectId);
+  client = new Client({ name: "earshot-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${owner.key}` } } }));
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await h?.stop();
+});
+
+/** What a mention holds for each list filter: where the test finds values that select something. */
+const VALUES_OF: Record<string, (m: MentionData) => string[]> = {
+  status: (m) => [m.status],
+  keywordId: (m) => m.keywordIds,
+  groupId: (m) => m.groupIds,
+  source: (m) => [m.source],
+  categoryId: (m) => [m.categoryId ?? "none"],
+  sentiment: (m) => [m.sentiment.label],
+  author: (m) => [m.author.handle],
+};
+
+/** The inputs an operation needs besides its filters. */
+const BASE: Record<string, Record<string, unknown>> = {
+  list_mentions: { limit: 100 },
+  get_mention_analytics: { interval: "day", groupBy: "source" },
+  export_mentions: { format: "ndjson" },
+};
+
+const withLists = OPERATIONS.filter((op) => listQueryParameters(op).size > 0);
+const cases = withLists.flatMap((op) => [...listQueryParameters(op)].map((filter) => [op.name, filter, op] as const));
+
+/**
+ * The query parameters that take one value, by operation: paging, words (q), instants, a view, the
+ * analytics period and shape, the format, and list_keywords' filters. Any other is a list filter, so a
+ * filter added as one value (as author once was, where author=bob,alice looked for one "bob,alice") fails here.
+ */
+const SINGLE_VALUED: Record<string, readonly string[]> = {
+  "*": ["projectId", "limit", "cursor"],
+  list_keywords: ["groupId", "active", "source"],
+  list_mentions: ["q", "since", "until", "viewId"],
+  get_mention_analytics: ["q", "since", "until", "interval", "groupBy"],
+  export_mentions: ["q", "since", "until", "viewId", "format"],
+};
+
+it("takes every filter but the single-valued ones as a list", () => {
+  for (const op of OPERATIONS.filter((o) => o.method === "GET" && o.input.query)) {
+    const single = new Set([...(SINGLE_VALUED["*"] ?? []), ...(SINGLE_VALUED[op.name] ?? [])]);
+    const scalars = Object.keys(op.input.query!.shape).filter((name) => !listQueryParameters(op).has(name) && !single.has(name));
+    expect({ op: op.name, scalars }).toEqual({ op: op.name, scalars: [] });
+  }
+});
+
+it("finds the list filters in the catalog", () => {
+  expect(withLists.map((op) => op.name).sort()).toEqual(Object.keys(BASE).sort());
+  expect(cases.length).toBeGreaterThanOrEqual(7 * withLists.length);
+});
+
+/** What an answer selected: the mention ids of a list, the lines of an export, the data of the rest. */
+const selected = async (op: Operation, input: Record<string, unknown>): Promise<unknown> => {
+  const res = await h.api("GET", h.pathOf(op.name, input), { key: owner.key });
+  expect(res.status).toBe(200);
+  if (op.name === "list_mentions") return (res.body.data as MentionData[]).map((m) => m.id).sort();
+  if (op.download) return res.text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id).sort();
+  return res.body.data;
+};
+
+describe.each(cases)("%s %s", (opName, filter, op) => {
+  const twoValues = (): [string, string] => {
+    const read = VALUES_OF[filter];
+    if (!read) throw new Error(`list filter ${filter} of ${opName}: add where a mention holds its values to VALUES_OF`);
+    const values = [...new Set(mentions.flatMap(read))].sort();
+    expect(values.length).toBeGreaterThanOrEqual(2);
+    return [values[0]!, values[1]!];
+  };
+
+  it("selects the same with the parameter repeated, comma-separated, and as an MCP array", async () => {
+    const [a, b] = twoValues();
+    const base = { projectId, ...BASE[opName] };
+    const repeated = await selected(op, { ...base, [filter]: [a, b] });
+    expect(await selected(op, { ...base, [filter]: `${a},${b}` })).toEqual(repeated);
+    if (isTool(op)) {
+      const result = await client.callTool({ name: opName, arguments: { ...base, [filter]: [a, b] } });
+      expect(result.isError).toBeFalsy();
+      const data = (result.structuredContent as { data: unknown }).data;
+      expect(opName === "list_mentions" ? (data as MentionData[]).map((m) => m.id).sort() : data).toEqual(repeated);
+    }
+    if (opName === "list_mentions" || op.download) {
+      // Values of one filter are alternatives: the answer is every mention either one selects.
+      const either = new Set([...((await selected(op, { ...base, [filter]: [a] })) as string[]), ...((await selected(op, { ...base, [filter]: [b] })) as string[])]);
+      expect(repeated).toEqual([...either].sort());
+      expect(either.size).toBeGreaterThan(0);
+    }
+  });
+});
