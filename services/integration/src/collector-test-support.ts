@@ -20,12 +20,17 @@ export class TestCollector implements Collector {
   private readonly answers: Answer[] = [];
   private gate: { enter: (input: PollInput) => void; opened: Promise<void> } | undefined;
 
+  /** As the real collectors: every platform but LinkedIn is searched by keyword. */
+  readonly searchesKeywords: boolean;
+
   constructor(
     readonly source: Source,
     readonly configured = true,
     /** What a poll answers when nothing is scripted. */
     private readonly fallback: Answer = { posts: [], cursor: null, skipped: 0 },
-  ) {}
+  ) {
+    this.searchesKeywords = source !== "linkedin";
+  }
 
   /** The next polls answer these, in order, then the fallback. */
   answer(...answers: Answer[]): this {

@@ -30,6 +30,11 @@ export const integrationSettingsShape = {
   /** The `LinkedIn-Version` header (YYYYMM). */
   EARSHOT_LINKEDIN_VERSION: z.string().regex(/^\d{6}$/).default("202510"),
   EARSHOT_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(300),
+  /**
+   * How far back a new or changed keyword's first search looks, in hours (it runs at once, not at the next
+   * poll). Each platform caps it at what its search reaches: X's recent search 7 days, LinkedIn 60 days.
+   */
+  EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS: z.coerce.number().gt(0).max(720).default(24),
   /** 32 bytes, base64 or hex: the AES-256-GCM key of stored provider tokens. Generated into the data dir on the embedded default. */
   EARSHOT_ENCRYPTION_KEY: secret(z.string().min(1).optional(), {
     requiredWhenDeployed: true,

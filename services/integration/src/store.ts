@@ -5,7 +5,8 @@ import type { LinkedinStatus } from "./fields";
 
 // The integration service's documents: replicas of the projects and keywords it collects for (from the
 // project and keyword services' events), one poller per (project, source) with its lease, cursor and
-// health, poll records for the last day's figures, the shared daily quotas, and LinkedIn connections.
+// health, the first searches new or changed keywords wait for, poll records for the last day's figures,
+// the shared daily quotas, and LinkedIn connections.
 
 /** A project as the project service's events describe it. Archived is final. */
 export interface ProjectCopyDoc extends Doc {
@@ -43,8 +44,25 @@ export interface PollerDoc extends Doc {
   lastSuccessAt?: Date;
   lastError?: { at: Date; message: string; status: number };
   quotaLeft?: number;
+  /** When a new or changed keyword's first search last ran on this source (domain/first-search.ts). */
+  firstSearchAt?: Date;
   updatedAt: Date;
 }
+
+/**
+ * A keyword waiting for its first search on one source (`<projectId>:<source>:<keywordId>`), due at
+ * `dueAt` (later while the source backs off). Asked again when the keyword changes again.
+ */
+export interface FirstSearchDoc extends Doc {
+  projectId: string;
+  source: Source;
+  keywordId: string;
+  pollerId: string;
+  requestedAt: Date;
+  dueAt: Date;
+}
+
+export const firstSearchId = (projectId: string, source: Source, keywordId: string): string => `${projectId}:${source}:${keywordId}`;
 
 /** One poll's findings, kept a day for get_source_health. */
 export interface PollRecordDoc extends Doc {
@@ -115,6 +133,7 @@ export interface IntegrationCollections {
   projects: Collection<ProjectCopyDoc>;
   keywords: Collection<KeywordCopyDoc>;
   pollers: Collection<PollerDoc>;
+  firstSearches: Collection<FirstSearchDoc>;
   pollRecords: Collection<PollRecordDoc>;
   quotas: Collection<QuotaDoc>;
   linkedin: Collection<LinkedinConnectionDoc>;
@@ -125,6 +144,7 @@ export interface IntegrationCollections {
 export const PROJECTS = "projects";
 export const KEYWORDS = "keywords";
 export const POLLERS = "pollers";
+export const FIRST_SEARCHES = "first_searches";
 export const POLL_RECORDS = "poll_records";
 export const QUOTAS = "quotas";
 export const LINKEDIN = "linkedin_connections";
@@ -136,6 +156,7 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
     projects: store.collection<ProjectCopyDoc>(PROJECTS),
     keywords: store.collection<KeywordCopyDoc>(KEYWORDS),
     pollers: store.collection<PollerDoc>(POLLERS),
+    firstSearches: store.collection<FirstSearchDoc>(FIRST_SEARCHES),
     pollRecords: store.collection<PollRecordDoc>(POLL_RECORDS),
     quotas: store.collection<QuotaDoc>(QUOTAS),
     linkedin: store.collection<LinkedinConnectionDoc>(LINKEDIN),
@@ -145,6 +166,7 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
   await c.keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
   await c.pollers.ensureIndex({ fields: { enabled: 1, nextPollAt: 1 } });
   await c.pollers.ensureIndex({ fields: { projectId: 1 } });
+  await c.firstSearches.ensureIndex({ fields: { dueAt: 1 } });
   await c.pollRecords.ensureIndex({ fields: { pollerId: 1, at: -1 } });
   await c.pollRecords.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   await c.linkedin.ensureIndex({ fields: { ownerId: 1 } });

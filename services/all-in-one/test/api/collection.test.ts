@@ -53,3 +53,24 @@ it("lists mentions of a new keyword from all four simulated sources, and says so
     expect({ source: s.source, simulated: s.simulated, succeeded: s.lastSuccessAt !== null, found: s.postsLast24h > 0 }).toEqual({ source: s.source, simulated: true, succeeded: true, found: true });
   }
 }, 60_000);
+
+it("finds the last day's posts of a keyword added after the pollers ran, and says when it searched in source health", async () => {
+  const owner = await h.newActor();
+  const projectId = await createProject(h, owner);
+  const createKeyword = (value: string) => h.call("create_keyword", { projectId, value, sources: ["x"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
+  const polled = busEvents(h, MENTION_EVENTS, 1, (e) => e.type === "mention.created" && e.data.projectId === projectId);
+  expect((await createKeyword("Bramblewick")).status).toBe(201);
+  await polled;
+
+  // A poll looks back one interval for a query it never asked: only the new keyword's first search,
+  // looking back 24 h, can find this post.
+  const yesterday = sims.world.publish("x", { text: "Thistlemoor was all anyone talked about", createdAtMs: Date.now() - 20 * 3_600_000 });
+  const found = busEvents(h, MENTION_EVENTS, 1, (e) => e.type === "mention.created" && e.data.projectId === projectId && e.data.sourceId === yesterday.key.toString());
+  expect((await createKeyword("Thistlemoor")).status).toBe(201);
+  await found;
+
+  const health = await h.call("get_source_health", { projectId }, owner.key);
+  const sources = (health.body.data as { sources: Array<{ source: string; firstSearchAt: string | null }> }).sources;
+  expect(sources.find((s) => s.source === "x")?.firstSearchAt).toEqual(expect.any(String));
+  expect(sources.find((s) => s.source === "linkedin")?.firstSearchAt).toBeNull();
+}, 60_000);

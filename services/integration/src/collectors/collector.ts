@@ -54,6 +54,12 @@ export interface PollInput {
   now: Date;
   signal: AbortSignal;
   linkedin?: LinkedinAccess;
+  /**
+   * How far back a query with no cursor looks. A new or changed keyword's first search sets it to the
+   * first-search window (each collector caps it at what its platform's search reaches); a regular poll
+   * leaves it unset and the collector's own default applies.
+   */
+  lookbackMs?: number;
 }
 
 export interface PollOutcome {
@@ -72,6 +78,11 @@ export interface Collector {
   readonly source: Source;
   /** Whether credentials are configured; a collector without them is never polled. */
   readonly configured: boolean;
+  /**
+   * Whether the platform is searched by keyword, so a new keyword has something of its own to find there
+   * (its first search). LinkedIn is not: it reads the Page's notifications whatever the keywords are.
+   */
+  readonly searchesKeywords: boolean;
   poll(input: PollInput): Promise<PollOutcome>;
 }
 

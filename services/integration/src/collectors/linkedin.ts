@@ -20,7 +20,7 @@ export interface LinkedinCollectorOptions {
   pageSize?: number;
   /** Pages of notifications read per poll (default 20). */
   maxPages?: number;
-  /** How far back the first poll looks (default 24 h). */
+  /** How far back the first poll looks (default EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS, at most LinkedIn's 60 days). */
   firstPollLookbackMs?: number;
 }
 
@@ -35,7 +35,7 @@ export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCo
   const api = new LinkedinApi(deps);
   const pageSize = options.pageSize ?? 50;
   const maxPages = options.maxPages ?? 20;
-  const lookbackMs = options.firstPollLookbackMs ?? 24 * 3_600_000;
+  const lookbackMs = options.firstPollLookbackMs ?? deps.settings.EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS * 3_600_000;
 
   const poll = async (input: PollInput): Promise<PollOutcome> => {
     const access = input.linkedin;
@@ -135,6 +135,8 @@ export const createLinkedinCollector = (deps: CollectorDeps, options: LinkedinCo
     source: "linkedin",
     // Each project brings its own member token; the application's client credentials make connecting possible.
     configured: api.configured,
+    // Keywords do not change what is read: every notification of the Page is collected and matched.
+    searchesKeywords: false,
     poll,
   };
 };

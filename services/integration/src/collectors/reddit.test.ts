@@ -119,6 +119,16 @@ describe("Reddit collector", () => {
     expect(cursor.queries['/r/news/search ("globex")']?.floorMs).toBe(kit.clock.now - TEST_INTERVAL_SECONDS * 1000);
   });
 
+  it("keeps what a first search's window holds for a listing it never read, where a poll would drop it as too old", async () => {
+    const minutes = kit.sims.world.publish("reddit", { title: "acme a few minutes ago", text: "", createdAtMs: minutesAgo(6) });
+    const hours = kit.sims.world.publish("reddit", { title: "acme this morning", text: "", createdAtMs: kit.clock.now - 20 * 3_600_000 });
+    kit.sims.world.publish("reddit", { title: "acme the day before", text: "", createdAtMs: kit.clock.now - 30 * 3_600_000 });
+    const collector = createRedditCollector(kit.deps);
+    expect((await collector.poll(kit.input([keyword("acme")]))).posts).toEqual([]);
+    const first = await collector.poll({ ...kit.input([keyword("acme")]), lookbackMs: 24 * 3_600_000 });
+    expect(first.posts.map((x) => x.sourceId)).toEqual([minutes, hours].map((p) => `t3_${p.key.toString(36)}`));
+  });
+
   it("asks for one token for several polls and sends it with Basic credentials and the User-Agent", async () => {
     const collector = createRedditCollector(kit.deps);
     for (let i = 0; i < 3; i++) await collector.poll(kit.input([keyword("acme")]));

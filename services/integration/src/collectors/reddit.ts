@@ -15,7 +15,8 @@ import { RedditTokens } from "./reddit-token";
 // (Reddit's `before` is unreliable with sort=new), at most REDDIT_MAX_PAGES pages a poll. A pass longer
 // than that goes on next poll from its saved `after`, and only when it reaches the old boundary (or the
 // listing's end) does `newest` move to the newest item of the pass, so nothing between is lost (as x.ts
-// does with `next_token`). A listing never read before looks back one poll interval.
+// does with `next_token`). A listing never read before looks back one poll interval, or, in a new
+// keyword's first search, its window (`lookbackMs`; Reddit's search has no limit of its own).
 
 export const REDDIT_DIALECT: QueryDialect = { maxLength: 512, exclude: (term) => `NOT ${term}` };
 
@@ -105,14 +106,15 @@ export const createRedditCollector = (deps: CollectorDeps): Collector => {
     const posts = new Map<string, CollectedPost>();
     const budget = new QueryBudget();
     const now = input.now.getTime();
+    const lookbackMs = input.lookbackMs ?? intervalMs;
     let skipped = 0;
 
     for (const listing of listings) {
-      const prev = previous.get(listing.key) ?? { floorMs: now - intervalMs };
+      const prev = previous.get(listing.key) ?? { floorMs: now - lookbackMs };
       states.set(listing.key, prev);
       if (budget.exhausted) continue;
       const seenOrder = prev.newest ? idOrder(prev.newest) : undefined;
-      const floorMs = prev.newestMs ?? prev.floorMs ?? now - intervalMs;
+      const floorMs = prev.newestMs ?? prev.floorMs ?? now - lookbackMs;
       let newest: { name: string; ms: number } | undefined = prev.passNewest && prev.passNewestMs !== undefined ? { name: prev.passNewest, ms: prev.passNewestMs } : undefined;
       let after = prev.after;
       let reached = false;
@@ -155,5 +157,5 @@ export const createRedditCollector = (deps: CollectorDeps): Collector => {
     return { posts: [...posts.values()], cursor: cursorOf(states), skipped, ...budget.outcome() };
   };
 
-  return { source: "reddit", configured, poll };
+  return { source: "reddit", configured, searchesKeywords: true, poll };
 };

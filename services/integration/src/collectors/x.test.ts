@@ -131,6 +131,17 @@ describe("X collector", () => {
     expect(globex?.query).toMatchObject({ query: '("globex") -"spam" -is:retweet', start_time: xTime(kit.clock.now - TEST_INTERVAL_SECONDS * 1000) });
   });
 
+  it("looks back a first search's window for a query with no cursor, at most X's 7 days", async () => {
+    const day = kit.sims.world.publish("x", { text: "acme yesterday", createdAtMs: kit.clock.now - 20 * 3_600_000 });
+    kit.sims.world.publish("x", { text: "acme the day before", createdAtMs: kit.clock.now - 30 * 3_600_000 });
+    const collector = createXCollector(kit.deps);
+    const first = await collector.poll({ ...kit.input([keyword("acme")]), lookbackMs: 24 * 3_600_000 });
+    expect(first.posts.map((x) => x.sourceId)).toEqual([day.key.toString()]);
+    expect(searches(kit)[0]?.query.start_time).toBe(xTime(kit.clock.now - 24 * 3_600_000));
+    await collector.poll({ ...kit.input([keyword("acme")]), lookbackMs: 30 * 86_400_000 });
+    expect(searches(kit)[1]?.query.start_time).toBe(xTime(kit.clock.now - 7 * 86_400_000 + 60_000));
+  });
+
   it("resumes from the start of X's 7-day window when its cursor is older than that", async () => {
     kit.sims.world.publish("x", { text: "acme week one", createdAtMs: minutesAgo(1) });
     const collector = createXCollector(kit.deps);

@@ -10,7 +10,8 @@ import { xPostOf, xUsersOf } from "./x-map";
 // each query resumes from the `meta.newest_id` of its last complete pass (`since_id`). A pass pages with
 // `next_token` until X gives none; when a poll runs out of pages first, the pass continues next poll from
 // the saved token, and only then moves `since_id`, so nothing between is lost. A query never seen before
-// looks back one poll interval (`start_time`), not X's whole week.
+// looks back one poll interval (`start_time`), not X's whole week; a new keyword's first search looks back
+// its window (`lookbackMs`), at most the 7 days recent search reaches.
 
 export const X_DIALECT: QueryDialect = {
   maxLength: 512,
@@ -59,7 +60,7 @@ export const createXCollector = (deps: CollectorDeps): Collector => {
     let skipped = 0;
 
     for (const { text: query } of plan.queries) {
-      const state: XQueryState = { ...(previous.get(query) ?? { startTime: new Date(input.now.getTime() - intervalMs).toISOString() }) };
+      const state: XQueryState = { ...(previous.get(query) ?? { startTime: new Date(input.now.getTime() - (input.lookbackMs ?? intervalMs)).toISOString() }) };
       states.set(query, state);
       for (let page = 0; page < X_MAX_PAGES && !budget.exhausted; page++) {
         const params = new URLSearchParams({
@@ -113,5 +114,5 @@ export const createXCollector = (deps: CollectorDeps): Collector => {
     return { posts: [...posts.values()], cursor: cursorOf(states), skipped, ...budget.outcome() };
   };
 
-  return { source: "x", configured: Boolean(token), poll };
+  return { source: "x", configured: Boolean(token), searchesKeywords: true, poll };
 };

@@ -20,7 +20,7 @@ export interface YoutubeCollectorOptions {
   commentVideos?: number;
   /** commentThreads pages (100 each) read per video and poll; the rest is read by the next polls (default 3). */
   commentPages?: number;
-  /** How far back the first poll of a query looks (default 24 h). */
+  /** How far back the first poll of a query looks (default EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS). */
   firstPollLookbackMs?: number;
 }
 
@@ -44,7 +44,7 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
   const maxPages = options.maxSearchPages ?? 3;
   const commentVideos = options.commentVideos ?? 5;
   const commentPages = options.commentPages ?? 3;
-  const lookbackMs = options.firstPollLookbackMs ?? 24 * 3_600_000;
+  const lookbackMs = options.firstPollLookbackMs ?? settings.EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS * 3_600_000;
 
   const call = async (path: string, params: Record<string, string>, units: number, input: PollInput, state: { quotaLeft?: number }) => {
     const granted = await quota.take("youtube", units, input.now);
@@ -74,7 +74,7 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
     const queries: YoutubeCursor["queries"] = {};
     let skipped = 0;
     let stop: OutOfQuota | undefined;
-    const defaultAfter = new Date(input.now.getTime() - lookbackMs).toISOString();
+    const defaultAfter = new Date(input.now.getTime() - (input.lookbackMs ?? lookbackMs)).toISOString();
 
     const skip = (what: string, detail: unknown) => {
       skipped += 1;
@@ -232,6 +232,7 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
   return {
     source: "youtube",
     configured: Boolean(settings.EARSHOT_YOUTUBE_API_KEY),
+    searchesKeywords: true,
     poll,
   };
 };

@@ -6,7 +6,8 @@ import { idleReason, readPollerFacts } from "./pollers";
 
 // How collection is going for each source of a project (get_source_health): the poller's own figures
 // (last success, last error, backoff, next poll, provider quota) and the last 24 h of poll records
-// (posts found, detection lag = collectedAt - publishedAt). Any member may read it.
+// (posts found, detection lag = collectedAt - publishedAt), and when a new or changed keyword was last
+// searched there at once (first-search.ts). Any member may read it.
 
 export type SourceState = "collecting" | "idle" | "stopped" | "backing_off";
 
@@ -20,6 +21,8 @@ export interface SourceHealth {
   quotaLeft?: number;
   detectionLag?: { p50Ms: number; p95Ms: number };
   nextPollAt?: Date;
+  /** When the last first search of a new or changed keyword ran on this source. */
+  firstSearchAt?: Date;
   simulated: boolean;
 }
 
@@ -61,6 +64,7 @@ export const getSourceHealth = async (deps: IntegrationDeps, caller: Caller, pro
       quotaLeft: quotaLeft !== undefined && Number.isFinite(quotaLeft) ? quotaLeft : undefined,
       detectionLag: lagOf(mine),
       nextPollAt: collecting ? poller.nextPollAt : undefined,
+      firstSearchAt: poller?.firstSearchAt,
       simulated: deps.simulated.has(source),
     });
   }

@@ -4,8 +4,9 @@ import type { CollectedPost, CollectKeyword, LinkedinAccess, PollOutcome } from 
 import { ProviderRateLimited, QuotaExhausted } from "../collectors/provider-errors";
 import { postCollectedEvent } from "../events";
 import { needsReauthorization, requireLinkedinReauthorization, usableLinkedinToken } from "./linkedin-token-lifecycle";
-import { POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
+import { type FirstSearchDoc, POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
+import { deferFirstSearches, firstSearchLookbackMs, settleFirstSearches } from "./first-search";
 import { readPollerFacts } from "./pollers";
 
 // One poll of one claimed poller. The poller's lease is held at a known version; everything the poll
@@ -13,6 +14,9 @@ import { readPollerFacts } from "./pollers";
 // event per new post) is committed in ONE unit of work that replaces the poller at that version. So a
 // lease lost to another replica, or a poller disabled meanwhile (pause, archive, source removed), makes
 // the commit fail and nothing is emitted; the cursor did not move, so nothing is lost either.
+// A keyword's first search (first-search.ts) runs the same way under the lease, for its keywords alone,
+// from no cursor and looking back the first-search window; its commit keeps the poller's cursor and next
+// regular poll (later only when the provider says to back off) and records when it ran.
 
 /**
  * The collector's answer, or the abort's reason as soon as the signal fires (or at once when it already
@@ -118,18 +122,23 @@ const lagsOf = (posts: CollectedPost[], collectedAt: Date): number[] =>
     .map((lag) => Math.max(0, lag))
     .slice(0, LAGS_KEPT);
 
-const commitOutcome = async (deps: IntegrationDeps, claimed: PollerDoc, outcome: PollOutcome): Promise<number> => {
+const laterOf = (a: Date, b: Date | undefined): Date => (b && b > a ? b : a);
+
+const commitOutcome = async (deps: IntegrationDeps, claimed: PollerDoc, outcome: PollOutcome, firstSearch: boolean): Promise<number> => {
   const collectedAt = deps.clock.now();
   const posts = newPosts(outcome.posts, claimed.recentIds);
   const backoffUntil = outcome.backoffUntil && outcome.backoffUntil > collectedAt ? outcome.backoffUntil : undefined;
+  // A first search leaves the regular schedule and its cursor alone, unless the provider says to wait.
+  const schedule: Pick<PollerDoc, "cursor" | "nextPollAt" | "firstSearchAt"> = firstSearch
+    ? { cursor: claimed.cursor, nextPollAt: laterOf(claimed.nextPollAt, backoffUntil), firstSearchAt: collectedAt }
+    : { cursor: outcome.cursor, nextPollAt: backoffUntil ?? new Date(collectedAt.getTime() + intervalMs(deps)), firstSearchAt: claimed.firstSearchAt };
   const poller: PollerDoc = {
     ...claimed,
-    cursor: outcome.cursor,
+    ...schedule,
     recentIds: [...claimed.recentIds, ...posts.map((p) => p.sourceId)].slice(-RECENT_IDS_KEPT),
     lastSuccessAt: collectedAt,
     quotaLeft: outcome.quotaLeft !== undefined && Number.isFinite(outcome.quotaLeft) ? outcome.quotaLeft : undefined,
     backoffUntil,
-    nextPollAt: backoffUntil ?? new Date(collectedAt.getTime() + intervalMs(deps)),
     leaseOwner: undefined,
     leaseUntil: undefined,
     updatedAt: collectedAt,
@@ -141,7 +150,8 @@ const commitOutcome = async (deps: IntegrationDeps, claimed: PollerDoc, outcome:
     source: claimed.source,
     at: collectedAt,
     found: posts.length,
-    lagsMs: lagsOf(posts, collectedAt),
+    // A first search finds posts up to its window old: their age says nothing of how late they were noticed.
+    lagsMs: firstSearch ? [] : lagsOf(posts, collectedAt),
     expiresAt: new Date(collectedAt.getTime() + DAY_MS),
   };
   const writes: Write[] = [
@@ -160,17 +170,24 @@ const errorStatus = (err: unknown): number => {
   return typeof status === "number" ? status : 0;
 };
 
-const recordFailure = async (deps: IntegrationDeps, claimed: PollerDoc, err: unknown): Promise<void> => {
+const recordFailure = async (deps: IntegrationDeps, claimed: PollerDoc, err: unknown, firstSearch?: readonly FirstSearchDoc[]): Promise<void> => {
   const at = deps.clock.now();
   const message = err instanceof Error ? err.message : String(err);
   const lastError = { at, message, status: err instanceof QuotaExhausted ? 0 : errorStatus(err) };
   const reset = err instanceof ProviderRateLimited ? err.retryAt : err instanceof QuotaExhausted ? err.resetAt : undefined;
   if (reset && reset > at) {
-    await release(deps, claimed, { lastError, backoffUntil: reset, nextPollAt: reset, ...(err instanceof QuotaExhausted ? { quotaLeft: 0 } : {}) });
+    // The provider's word holds for every call to it: the regular poll waits too, and so does the first search.
+    const nextPollAt = firstSearch ? laterOf(claimed.nextPollAt, reset) : reset;
+    await release(deps, claimed, { lastError, backoffUntil: reset, nextPollAt, ...(err instanceof QuotaExhausted ? { quotaLeft: 0 } : {}) });
+    if (firstSearch) await deferFirstSearches(deps, firstSearch, reset);
+  } else if (firstSearch) {
+    // Tried again an interval later, as a failed poll is; the regular poll keeps its time.
+    await release(deps, claimed, { lastError });
+    await deferFirstSearches(deps, firstSearch, new Date(at.getTime() + intervalMs(deps)));
   } else {
     await release(deps, claimed, { lastError, nextPollAt: new Date(at.getTime() + intervalMs(deps)) });
   }
-  deps.logger.warn({ err, projectId: claimed.projectId, source: claimed.source }, "poll failed");
+  deps.logger.warn({ err, projectId: claimed.projectId, source: claimed.source, firstSearch: firstSearch !== undefined }, firstSearch ? "first search failed" : "poll failed");
 };
 
 /** The member's token (refreshed first when it is about to expire) and the selected Page. */
@@ -180,17 +197,28 @@ const linkedinAccessOf = async (deps: IntegrationDeps, facts: Awaited<ReturnType
   return { accessToken: await usableLinkedinToken(deps, conn, signal), organizationUrn: conn.page.organizationUrn };
 };
 
+export interface RunPollOptions {
+  /** Throw a provider's failure (after recording it) instead of answering it. */
+  rethrow?: boolean;
+  /** Run these first searches instead of the regular poll: their keywords alone, from no cursor. */
+  firstSearch?: readonly FirstSearchDoc[];
+}
+
 /**
  * Runs one poll of a poller this replica has claimed (`claimed` is the poller as the claim left it).
  * Never throws for a provider's failure unless `rethrow`: the failure is recorded on the poller.
  */
-export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal: AbortSignal, options: { rethrow?: boolean } = {}): Promise<PollResult> => {
+export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal: AbortSignal, options: RunPollOptions = {}): Promise<PollResult> => {
   const discarded: PollResult = { postsFound: 0, committed: false };
+  const { firstSearch } = options;
   try {
     const facts = await readPollerFacts(deps, claimed.projectId);
-    const keywords = keywordsFor(facts.keywords, claimed.source);
+    const asked = firstSearch && new Set(firstSearch.map((r) => r.keywordId));
+    const keywords = keywordsFor(facts.keywords, claimed.source).filter((k) => !asked || asked.has(k.id));
     if (facts.project?.status !== "active" || !claimed.enabled || keywords.length === 0) {
       await release(deps, claimed);
+      // Keywords deactivated or taken off this source since they asked: nothing left to search for them.
+      if (firstSearch && facts.project?.status === "active" && claimed.enabled) await settleFirstSearches(deps, firstSearch);
       return discarded;
     }
     const linkedin = claimed.source === "linkedin" ? await linkedinAccessOf(deps, facts, signal) : undefined;
@@ -198,13 +226,17 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
       await release(deps, claimed);
       return discarded;
     }
-    const outcome = await untilAborted(deps.collectors[claimed.source].poll({ projectId: claimed.projectId, keywords, cursor: claimed.cursor, now: deps.clock.now(), signal, linkedin }), signal);
+    const input = { projectId: claimed.projectId, keywords, now: deps.clock.now(), signal, linkedin };
+    const poll = firstSearch ? { ...input, cursor: undefined, lookbackMs: firstSearchLookbackMs(deps) } : { ...input, cursor: claimed.cursor };
+    const outcome = await untilAborted(deps.collectors[claimed.source].poll(poll), signal);
     // Re-read right before committing: a pause or a removed source since the poll began emits nothing.
     if (signal.aborted || !(await stillCollecting(deps, claimed))) {
       await release(deps, claimed);
       return discarded;
     }
-    return { postsFound: await commitOutcome(deps, claimed, outcome), committed: true };
+    const postsFound = await commitOutcome(deps, claimed, outcome, firstSearch !== undefined);
+    if (firstSearch) await settleFirstSearches(deps, firstSearch);
+    return { postsFound, committed: true };
   } catch (err) {
     // The poller changed under the poll (disabled, lease taken over): its new state stands as it is.
     if (isVersionConflict(err)) return discarded;
@@ -212,7 +244,7 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
       await release(deps, claimed);
       return discarded;
     }
-    await recordFailure(deps, claimed, err);
+    await recordFailure(deps, claimed, err, firstSearch);
     // LinkedIn no longer accepts the member's authorization: every later poll would fail alike.
     if (claimed.source === "linkedin" && needsReauthorization(err)) await requireLinkedinReauthorization(deps, claimed.projectId);
     if (options.rethrow) throw err;

@@ -66,8 +66,10 @@ const setEnabled = async (deps: IntegrationDeps, projectId: string, source: Sour
 /**
  * Brings the project's four pollers in line with what the replicas say. Call after anything that may
  * start or stop collection: a project or keyword event, a LinkedIn Page selected or disconnected.
+ * Answers the facts it reconciled with.
  */
-export const reconcileProject = async (deps: IntegrationDeps, projectId: string): Promise<void> => {
+export const reconcileProject = async (deps: IntegrationDeps, projectId: string): Promise<PollerFacts> => {
   const facts = await readPollerFacts(deps, projectId);
   for (const source of SOURCES) await setEnabled(deps, projectId, source, idleReason(deps, facts, source) === null);
+  return facts;
 };

@@ -4,6 +4,7 @@ import type { ProjectEvent } from "@earshot/project/events";
 import type { CollectKeyword } from "../collectors/collector";
 import type { KeywordCopyDoc, ProjectCopyDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
+import { requestFirstSearch, sourcesToSearchFirst } from "./first-search";
 import { reconcileProject } from "./pollers";
 
 // What this service keeps of other services' events, and the pollers they start or stop:
@@ -12,7 +13,9 @@ import { reconcileProject } from "./pollers";
 //   paused, so it stops their pollers like any pause.
 // - keywords (keyword events): the whole keyword as the event carries it, `active` false once
 //   deactivated. Events of one project arrive in order, but a replay may bring an older state again: the
-//   keyword's own `updatedAt` decides, so an older state never overwrites a newer copy.
+//   keyword's own `updatedAt` decides, so an older state never overwrites a newer copy. A keyword new,
+//   active again, or with a new value, aliases or sources asks for its first search (first-search.ts);
+//   an event replayed changes nothing, so it asks nothing.
 
 const STATUSES = new Set<string>(["active", "paused", "archived"]);
 
@@ -96,5 +99,6 @@ export const handleKeywordEvent = async (deps: IntegrationDeps, event: KeywordEv
     updatedAt,
   };
   await deps.collections.keywords.updateOne({ _id: data.keywordId }, { $set: copy }, { upsert: true });
-  await reconcileProject(deps, data.projectId);
+  const facts = await reconcileProject(deps, data.projectId);
+  await requestFirstSearch(deps, facts, data.projectId, data.keywordId, sourcesToSearchFirst(current, copy));
 };

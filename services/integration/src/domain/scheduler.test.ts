@@ -67,16 +67,44 @@ describe("scheduler", () => {
     expect(reddit.pollsOf(projectId)).toHaveLength(0);
   });
 
-  it("polls again after one interval, not before", async () => {
+  it("runs a keyword's first search once the poll in flight is done, without disturbing that poll", async () => {
+    const scheduler = new Scheduler(world.deps);
+    const projectId = await world.newProject();
+    await world.addKeyword(projectId, "acme", { sources: ["x"] });
+    await scheduler.tick();
+    await scheduler.tick();
+    world.clock.advance(INTERVAL_MS);
+    const gate = x.hold();
+    x.answer({ posts: [], cursor: { sinceId: "7" }, skipped: 0 });
+    const ticking = scheduler.tick();
+    await gate.entered;
+    const globex = await world.addKeyword(projectId, "globex", { sources: ["x"] });
+    await scheduler.projectChanged(projectId);
+    gate.release();
+    await ticking;
+    const polled = await world.deps.collections.pollers.findById(pollerId(projectId, "x"));
+    expect(polled).toMatchObject({ cursor: { sinceId: "7" }, nextPollAt: new Date(world.clock.now().getTime() + INTERVAL_MS) });
+    await scheduler.tick();
+    const search = x.pollsOf(projectId).at(-1)!;
+    expect(search).toMatchObject({ cursor: undefined, lookbackMs: 24 * 3_600_000 });
+    expect(search.keywords.map((k) => k.id)).toEqual([globex.keywordId]);
+    expect(await world.deps.collections.pollers.findById(pollerId(projectId, "x"))).toMatchObject({ cursor: { sinceId: "7" }, nextPollAt: polled!.nextPollAt, firstSearchAt: world.clock.now() });
+    expect(x.maxConcurrentPerProject).toBe(1);
+  });
+
+  it("polls again after one interval, not before, whatever first search ran between", async () => {
     const scheduler = new Scheduler(world.deps);
     const projectId = await projectWithKeyword();
+    // The regular polls: a first search is the poll that looks back its own window.
+    const regularPolls = () => x.pollsOf(projectId).filter((p) => p.lookbackMs === undefined);
     await scheduler.tick();
     world.clock.advance(INTERVAL_MS - 1);
     await scheduler.tick();
-    expect(x.pollsOf(projectId)).toHaveLength(1);
+    expect(regularPolls()).toHaveLength(1);
+    expect(x.pollsOf(projectId)).toHaveLength(2);
     world.clock.advance(1);
     await scheduler.tick();
-    expect(x.pollsOf(projectId)).toHaveLength(2);
+    expect(regularPolls()).toHaveLength(2);
   });
 
   it("starts no poll of a paused project and polls it again once resumed", async () => {

@@ -1,5 +1,6 @@
-import type { PollerDoc } from "../store";
+import type { FirstSearchDoc, PollerDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
+import { dueFirstSearches, nextFirstSearchAt } from "./first-search";
 import { claimPoller, intervalMs, leaseIsLive, PollTimedOut, type PollResult, runPoll } from "./poll";
 import { reconcileProject } from "./pollers";
 
@@ -7,6 +8,9 @@ import { reconcileProject } from "./pollers";
 // pollers whose lease is free (or past its time) and runs them a few at a time; once an interval it also
 // reconciles every known project, so a missed event is repaired within one interval. Ticks are driven by
 // the service's clock: tests call `tick()` with a manual clock, `start()` runs them on real timers.
+// A tick also runs the first searches of new or changed keywords that are due (first-search.ts), each
+// under its poller's lease like a poll; a poller due for its regular poll polls first, and its first
+// searches run at the next tick.
 
 export interface SchedulerOptions {
   /** Polls running at once in this replica. */
@@ -17,6 +21,12 @@ export interface SchedulerOptions {
   maxTickDelayMs?: number;
   /** A poll still running after this long (real time) is aborted, well inside its lease. */
   pollTimeoutMs?: number;
+}
+
+/** One run: a poller's regular poll, or its keywords' first searches. */
+interface Job {
+  poller: PollerDoc;
+  firstSearch?: FirstSearchDoc[];
 }
 
 interface InFlight {
@@ -72,14 +82,17 @@ export class Scheduler {
       await this.reconcileAll();
     }
     const due = await this.duePollers();
+    const polled = new Set(due.map((p) => p._id));
+    const searches = await dueFirstSearches(this.deps, this.batchSize, (p) => polled.has(p._id) || this.inFlight.has(p._id) || leaseIsLive(p, this.deps.clock.now()));
+    const jobs: Job[] = [...due.map((poller) => ({ poller })), ...searches.map(({ poller, requests }) => ({ poller, firstSearch: requests }))];
     let next = 0;
     const worker = async () => {
-      while (next < due.length && !this.halting) {
-        const poller = due[next++]!;
-        await this.runOne(poller);
+      while (next < jobs.length && !this.halting) {
+        const job = jobs[next++]!;
+        await this.runOne(job);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, due.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, worker));
   }
 
   async stop(): Promise<void> {
@@ -107,7 +120,7 @@ export class Scheduler {
     return due.filter((p) => !leaseIsLive(p, now) && !this.inFlight.has(p._id));
   }
 
-  private async runOne(poller: PollerDoc): Promise<void> {
+  private async runOne({ poller, firstSearch }: Job): Promise<void> {
     let claimed: PollerDoc | null;
     try {
       claimed = await claimPoller(this.deps, poller);
@@ -119,7 +132,7 @@ export class Scheduler {
     const controller = new AbortController();
     const timeout = setTimeout(() => controller.abort(new PollTimedOut(this.pollTimeoutMs)), this.pollTimeoutMs);
     timeout.unref();
-    const done = runPoll(this.deps, claimed, controller.signal)
+    const done = runPoll(this.deps, claimed, controller.signal, { firstSearch })
       .catch((err: unknown): PollResult => {
         // runPoll records provider failures itself; this is the store failing under it.
         this.deps.logger.warn({ err, pollerId: poller._id }, "poll could not be recorded");
@@ -183,8 +196,9 @@ export class Scheduler {
 
   private async untilNextDue(): Promise<number> {
     try {
-      const [next] = await this.deps.collections.pollers.find({ enabled: true }, { sort: { nextPollAt: 1 }, limit: 1 });
-      const wait = next ? next.nextPollAt.getTime() - this.deps.clock.now().getTime() : this.maxTickDelayMs;
+      const [[next], search] = await Promise.all([this.deps.collections.pollers.find({ enabled: true }, { sort: { nextPollAt: 1 }, limit: 1 }), nextFirstSearchAt(this.deps)]);
+      const soonest = Math.min(next?.nextPollAt.getTime() ?? Infinity, search?.getTime() ?? Infinity);
+      const wait = Number.isFinite(soonest) ? soonest - this.deps.clock.now().getTime() : this.maxTickDelayMs;
       return Math.min(this.maxTickDelayMs, Math.max(50, wait));
     } catch {
       return this.maxTickDelayMs;

@@ -20,6 +20,7 @@ export const toSourceHealthMessage = (h: SourceHealth): integrationV1.SourceHeal
   quotaLeft: int64(h.quotaLeft),
   detectionLag: h.detectionLag ? { p50Ms: String(h.detectionLag.p50Ms), p95Ms: String(h.detectionLag.p95Ms) } : undefined,
   nextPollAt: h.nextPollAt,
+  firstSearchAt: h.firstSearchAt,
   simulated: h.simulated,
 });
 

@@ -32,6 +32,11 @@ export const sourceHealthSchema = z
           .nullable()
           .describe("collectedAt - publishedAt over the posts found in the last 24 h, in milliseconds; null when none were found."),
         nextPollAt: timestamp.nullable(),
+        firstSearchAt: timestamp
+          .nullable()
+          .describe(
+            "When a new or changed keyword (value, aliases or sources) was last searched on this source at once, looking back the first-search window (24 h by default), instead of waiting for the next poll; null when none has run. LinkedIn has no keyword search, so none runs there.",
+          ),
         simulated: z.boolean().describe("Served by a local simulator, not the platform."),
       }),
     ),
@@ -54,6 +59,7 @@ export const presentSourceHealth = (projectId: string, res: integrationV1.GetSou
     quotaLeft: intOrNull(s.quotaLeft),
     detectionLag: s.detectionLag ? { p50Ms: Number(s.detectionLag.p50Ms), p95Ms: Number(s.detectionLag.p95Ms) } : null,
     nextPollAt: atOrNull(s.nextPollAt),
+    firstSearchAt: atOrNull(s.firstSearchAt),
     simulated: s.simulated,
   })),
 });
