@@ -1,0 +1,1 @@
+export { digestService } from "./service";
