@@ -7,7 +7,7 @@ import { ruleMatches } from "./matching";
 
 // The daily digest of each active rule with digest.enabled: due from digest.hour local time in the
 // project's digestTimezone (the hour a DST change skips is the first instant after the gap), about the
-// 24 hours before that hour. Exactly once per rule and local date across replicas and restarts: a
+// day before that hour (24 hours, or 23 or 25 across a DST change). Exactly once per rule and local date across replicas and restarts: a
 // replica claims the day (a unique record) before sending and marks it sent or skipped after; a claim
 // never marked within the lease was a replica that died before sending, and another takes it over. A
 // service that was down at the hour sends the day's digest when it comes back, the same local day. A
@@ -70,9 +70,16 @@ const claim = async (deps: DigestDeps, due: Due): Promise<boolean> => {
   return taken.matchedCount === 1;
 };
 
-/** The rule's mentions of the 24 hours before `until`, newest first. */
-export const digestMentions = async (deps: DigestDeps, rule: RuleDoc, until: Date): Promise<MentionDoc[]> => {
-  const from = new Date(until.getTime() - DAY_MS);
+/** The local date before `date` (both `YYYY-MM-DD`). */
+const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The rule's mentions of the day before its hour on `date`, newest first: from the hour on the day before,
+ * so consecutive digests neither overlap nor leave a gap (a DST change makes that day 23 or 25 hours).
+ */
+export const digestMentions = async (deps: DigestDeps, rule: RuleDoc, date: string, timeZone: string): Promise<MentionDoc[]> => {
+  const from = startOfLocalHour(dayBefore(date), rule.digest.hour, timeZone);
+  const until = startOfLocalHour(date, rule.digest.hour, timeZone);
   const found = await deps.collections.mentions.find(
     { projectId: rule.projectId, matchedAt: { $gte: from, $lt: until } },
     { sort: { matchedAt: -1 }, limit: MAX_DIGEST_MENTIONS },
@@ -81,7 +88,7 @@ export const digestMentions = async (deps: DigestDeps, rule: RuleDoc, until: Dat
 };
 
 const sendDue = async (deps: DigestDeps, due: Due): Promise<"sent" | "skipped"> => {
-  const mentions = await digestMentions(deps, due.rule, due.dueAt);
+  const mentions = await digestMentions(deps, due.rule, due.localDate, due.project.digestTimezone);
   const done = (status: DigestSendDoc["status"]) =>
     deps.collections.sends.updateOne({ _id: `${due.rule._id}:${due.localDate}` }, { $set: { status, doneAt: deps.clock.now(), mentionCount: mentions.length } });
   if (mentions.length === 0) {
@@ -124,8 +131,7 @@ export const sendDigestNow = async (deps: DigestDeps, projectId: string, localDa
     const to = await recipientOf(deps, rule);
     if (!to) continue;
     const date = localDate ?? localTime(deps.clock.now(), to.project.digestTimezone).date;
-    const until = startOfLocalHour(date, rule.digest.hour, to.project.digestTimezone);
-    const mentions = await digestMentions(deps, rule, until);
+    const mentions = await digestMentions(deps, rule, date, to.project.digestTimezone);
     const mail = renderEmail({ kind: "digest", project: to.project, rule, owner: to.owner.email, mentions, publicUrl: deps.publicUrl, localDate: date });
     await deps.mailer.send({ ...mail, subject: `[manual send] ${mail.subject}` });
     sent += 1;
