@@ -1,4 +1,4 @@
-import type { Mailer } from "@earshot/platform";
+import type { Mailer } from "@earshot/platform/core";
 import { openDigestWorld, type DigestWorld } from "../test-support";
 import { CLAIM_LEASE_MS } from "./digests";
 import { tick } from "./scheduler";

@@ -3,8 +3,8 @@ import { createMailer, silentLogger } from "@earshot/platform";
 import { makeTempDir } from "@earshot/platform/testing";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { type DigestWorld, openDigestWorld, PUBLIC_URL } from "../test-support";
-import { tick } from "./scheduler";
+import { type DigestWorld, openDigestWorld, PUBLIC_URL } from "./test-support";
+import { tick } from "./domain/scheduler";
 
 // The emails as a mail client sees them: sent through a real SMTP server to the workspace owner, with a
 // plain-text and an HTML part that parse, the mentions listed with their links, people's text escaped, and
