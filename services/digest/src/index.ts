@@ -1,1 +1,1 @@
-export { digestService } from "./service";
+export { digestService, DIGEST_SERVICE_NAME } from "./service";

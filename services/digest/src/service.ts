@@ -1,18 +1,22 @@
 import { ACCOUNT_EVENTS } from "@earshot/account/events";
 import { ALERT_EVENTS } from "@earshot/alert/events";
 import { MENTION_EVENTS } from "@earshot/mention/events";
-import { type ServiceModule, type Subscription, subscribeDomainEvents } from "@earshot/platform";
+import { type AsyncService, type ServiceModule, type Subscription, subscribeDomainEvents } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
+import { digestV1 } from "@earshot/proto";
 import { digestSettingsShape, publicUrlOf } from "./config";
 import { handleMentionCreated } from "./domain/mentions";
 import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/replica";
 import { tick } from "./domain/scheduler";
+import { digestRpc } from "./rpc/digest-rpc";
 import { openDigestCollections } from "./store";
 import { wireDigest } from "./wiring";
 
-// A pure event consumer: no gRPC API (its server answers only health). It keeps copies of the workspace
+// An event consumer with one operators' call (send a digest now, for the CLI). It keeps copies of the workspace
 // owners, projects and alert rules from their services' events (from the earliest retained event, so what
 // existed before it first ran is known), keeps each new mention for a few days, and ticks its schedule.
+
+export const DIGEST_SERVICE_NAME = "earshot.digest.v1.DigestService";
 
 export const digestService: ServiceModule = {
   name: "digest",
@@ -26,7 +30,9 @@ export const digestService: ServiceModule = {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> | undefined;
     const common = { bus: deps.bus, store: deps.store, clock: deps.clock, logger: deps.logger };
+    const handlers: AsyncService<digestV1.DigestServiceServer> = digestRpc(domain);
     return {
+      grpc: [{ name: DIGEST_SERVICE_NAME, definition: digestV1.DigestServiceService, handlers }],
       start: async () => {
         subscriptions.push(
           await subscribeDomainEvents({ ...common, groupId: "digest.account-events", events: ACCOUNT_EVENTS, types: ["user.created", "user.deactivated", "user.reactivated"], startFrom: "earliest", handle: (e) => handleAccountEvent(domain, e) }),
