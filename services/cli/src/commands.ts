@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
-import { accountV1, mentionV1 } from "@earshot/proto";
+import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
 import { type CliService, type Env, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
@@ -28,6 +28,7 @@ export interface Io {
 interface Clients {
   account: AsyncClient<accountV1.AccountServiceClient>;
   mention: AsyncClient<mentionV1.MentionServiceClient>;
+  digest: AsyncClient<digestV1.DigestServiceClient>;
 }
 
 const DEADLINE_MS = 30_000;
@@ -36,6 +37,7 @@ const DEADLINE_MS = 30_000;
 const CONNECT: { [S in CliService]: (address: string) => { client: Clients[S]; close: () => void } } = {
   account: (address) => createGrpcClient(accountV1.AccountServiceClient, address, { deadlineMs: DEADLINE_MS }),
   mention: (address) => createGrpcClient(mentionV1.MentionServiceClient, address, { deadlineMs: DEADLINE_MS }),
+  digest: (address) => createGrpcClient(digestV1.DigestServiceClient, address, { deadlineMs: DEADLINE_MS }),
 };
 
 /** The command's service, located and connected on first use (so bad usage never needs it running). */
@@ -78,7 +80,7 @@ const addressOption = (service: CliService): Record<string, OptionSpec> => ({
   },
 });
 
-const ADDRESS_OPTIONS: Record<string, OptionSpec> = { ...addressOption("account"), ...addressOption("mention") };
+const ADDRESS_OPTIONS: Record<string, OptionSpec> = { ...addressOption("account"), ...addressOption("mention"), ...addressOption("digest") };
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -227,6 +229,26 @@ const COMMANDS: Command[] = [
       io.out(`Read ${totals.lines} lines from ${file} for ${projectId}: ${totals.lines - totals.bad} posts, ${totals.bad} bad lines.`);
       io.out(`created ${totals.created}, duplicates ${totals.duplicates}, unmatched ${totals.unmatched}, skipped ${totals.skipped} (project paused, archived or unknown)`);
       return totals.bad > 0 ? EXIT_FAILED : EXIT_OK;
+    },
+  }),
+  command({
+    name: "digest send",
+    service: "digest",
+    summary: "email a project's digest now (to check the template), outside the once-a-day send",
+    usage: "earshot digest send --project prj_... [--date YYYY-MM-DD]",
+    options: {
+      project: { type: "string", value: "ID", help: "the project whose digest rules to send" },
+      date: { type: "string", value: "YYYY-MM-DD", help: "the local date whose digest to send (default: today in the project's zone)" },
+    },
+    run: async (values, io, client) => {
+      const projectId = required(values, "project");
+      if (!isId("prj", projectId)) throw new UsageError(`--project must be a project id (prj_ and 26 characters), not "${projectId}".`);
+      const date = text(values, "date") ?? "";
+      if (date && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UsageError(`--date must be YYYY-MM-DD, not "${date}".`);
+      const digest = await client();
+      const res = await digest.sendDigest({ projectId, localDate: date });
+      io.out(`Sent ${res.emailsSent} digest email${res.emailsSent === 1 ? "" : "s"} for ${projectId} (${res.mentions} mentions), marked as a manual send.`);
+      return res.emailsSent > 0 ? EXIT_OK : EXIT_FAILED;
     },
   }),
 ];

@@ -27,7 +27,7 @@ const checkAddress = (address: string, from: string): string => {
 };
 
 /** The services the CLI calls. */
-export type CliService = "account" | "mention";
+export type CliService = "account" | "mention" | "digest";
 
 /**
  * Where a service listens: `--<service>-addr`, else `EARSHOT_<SERVICE>_GRPC_ADDR`, else the

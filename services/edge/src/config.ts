@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { baseConfigShape, configPort, loadConfig } from "@earshot/platform";
+import { baseConfigShape, configPort, loadConfig, publicUrlSetting } from "@earshot/platform";
 import { deployables, type GrpcAddrVar, grpcAddrVar } from "@earshot/registry";
 import { z } from "zod";
 import { parseOriginList } from "./oauth/public-origins";
@@ -40,7 +40,7 @@ const serviceAddressesShape = Object.fromEntries(
 /** Settings of the edge that the all-in-one shares. */
 export const edgeSettingsShape = {
   /** The origin clients use, e.g. https://earshot.example.com; defaults to http://localhost:<PORT>. */
-  EARSHOT_PUBLIC_URL: z.string().url().optional(),
+  EARSHOT_PUBLIC_URL: publicUrlSetting,
   /** Requests per minute per credential. */
   EARSHOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** How long a verified credential is trusted before it is checked again (revocation delay). */

@@ -44,6 +44,12 @@ export const baseConfigShape = {
   EARSHOT_DRAIN_MS: z.coerce.number().int().min(0).max(60000).default(8000),
 };
 
+/**
+ * `EARSHOT_PUBLIC_URL`, the origin clients use: the edge's, and every service that writes links (mail)
+ * declares this one schema, so the hosts see one setting.
+ */
+export const publicUrlSetting = z.string().url().optional();
+
 export const grpcServiceConfigShape = {
   ...baseConfigShape,
   GRPC_HOST: z.string().default("0.0.0.0"),

@@ -1,4 +1,5 @@
 import { accountV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
+import { alertV1, digestV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
 // The one list of Earshot's services. Everything that must know every service is derived from it: the
@@ -52,6 +53,8 @@ export const SERVICES = [
   { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword", usage: ["keywords"] },
   { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention", usage: ["mentionsThisMonth"] },
   { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration", usage: ["linkedinSyncsPerDay"] },
+  { name: "alert", protoPackage: "earshot.alert.v1", client: alertV1.AlertServiceClient, module: "@earshot/alert" },
+  { name: "digest", protoPackage: "earshot.digest.v1", client: digestV1.DigestServiceClient, module: "@earshot/digest" },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

@@ -1,5 +1,6 @@
 import type { Page } from "../pages/page";
 import { accountOperations } from "./account/operations";
+import { alertOperations } from "./alerts/operations";
 import { apiKeyOperations } from "./api-keys/operations";
 import { categoryOperations } from "./categories/operations";
 import { homePage } from "./home/home-page";
@@ -36,6 +37,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...apiKeyOperations,
   ...sourceHealthOperations,
   ...linkedinOperations,
+  ...alertOperations,
 ];
 
 /** Every browser page the gateway serves beside the API. */

@@ -11,6 +11,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header lines, e.g. `List-Unsubscribe` on alert emails. */
+  headers?: Record<string, string>;
 }
 
 export interface SentMail {

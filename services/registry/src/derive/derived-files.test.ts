@@ -49,36 +49,36 @@ describe("files derived from the service registry", () => {
   });
 
   it("a new registry entry gets its references, dependency, deployable, manifest, chart template, values, schema and address", () => {
-    const alert: ServiceEntry = { name: "alert", protoPackage: "earshot.alert.v1", client: SERVICES[0].client, module: "@earshot/alert" };
-    const services = [...SERVICES, alert];
+    const notice: ServiceEntry = { name: "notice", protoPackage: "earshot.notice.v1", client: SERVICES[0].client, module: "@earshot/notice" };
+    const services = [...SERVICES, notice];
     const ds = deployables(services);
-    const added = ds.find((d) => d.name === "alert")!;
-    expect(added).toMatchObject({ protocol: "grpc", port: 50051, entry: "dist/main.js", module: "@earshot/alert" });
+    const added = ds.find((d) => d.name === "notice")!;
+    expect(added).toMatchObject({ protocol: "grpc", port: 50051, entry: "dist/main.js", module: "@earshot/notice" });
 
     const rootRefs = (JSON.parse(renderRootTsconfig(services)) as { references: Array<{ path: string }> }).references.map((r) => r.path);
-    expect(rootRefs).toContain("services/alert");
+    expect(rootRefs).toContain("services/notice");
     // A service builds after the libraries it uses and before the applications that host or call it.
-    expect(rootRefs.indexOf("services/alert")).toBeGreaterThan(rootRefs.indexOf("services/registry"));
-    expect(rootRefs.indexOf("services/alert")).toBeLessThan(rootRefs.indexOf("services/all-in-one"));
-    expect(renderAllInOneTsconfig(services)).toContain('{ "path": "../alert" }');
-    expect(withServiceDependencies({ dependencies: { zod: "4" } }, services, "0.1.0").dependencies).toMatchObject({ "@earshot/alert": "0.1.0", zod: "4" });
-    expect(withDeployables({ name: "@earshot/alert" }, "@earshot/alert", ds).earshot).toEqual({
-      deployables: [{ name: "alert", entry: "dist/main.js", protocol: "grpc", port: 50051 }],
+    expect(rootRefs.indexOf("services/notice")).toBeGreaterThan(rootRefs.indexOf("services/registry"));
+    expect(rootRefs.indexOf("services/notice")).toBeLessThan(rootRefs.indexOf("services/all-in-one"));
+    expect(renderAllInOneTsconfig(services)).toContain('{ "path": "../notice" }');
+    expect(withServiceDependencies({ dependencies: { zod: "4" } }, services, "0.1.0").dependencies).toMatchObject({ "@earshot/notice": "0.1.0", zod: "4" });
+    expect(withDeployables({ name: "@earshot/notice" }, "@earshot/notice", ds).earshot).toEqual({
+      deployables: [{ name: "notice", entry: "dist/main.js", protocol: "grpc", port: 50051 }],
     });
 
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/alert", "Service/alert"]);
-    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["alert"]);
-    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("alert.yaml");
-    expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("alert")]).toBe("alert:50051");
+    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/notice", "Service/notice"]);
+    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["notice"]);
+    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("notice.yaml");
+    expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("notice")]).toBe("notice:50051");
 
-    expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "alert" "values" .Values.alert "protocol" "grpc")');
-    expect(renderChartConfigMap(ds)).toContain('ALERT_GRPC_ADDR: {{ printf "alert:%v" .Values.alert.port | quote }}');
+    expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "notice" "values" .Values.notice "protocol" "grpc")');
+    expect(renderChartConfigMap(ds)).toContain('NOTICE_GRPC_ADDR: {{ printf "notice:%v" .Values.notice.port | quote }}');
     const values = yaml.load(renderValues(ds, registered)) as Record<string, unknown>;
-    expect(values.alert).toMatchObject({ enabled: true, port: 50051 });
+    expect(values.notice).toMatchObject({ enabled: true, port: 50051 });
     const validate = validatorOf(renderValuesSchema(ds, registered));
     expect(validate(values)).toBe(true);
-    const { alert: _dropped, ...withoutBlock } = values;
+    const { notice: _dropped, ...withoutBlock } = values;
     expect(validate(withoutBlock)).toBe(false);
   });
 

@@ -2,6 +2,7 @@
 // field must be named), which member role is not enough, and whether it is about a project (tenancy).
 // One file per resource, as the catalog is.
 import { accountCases } from "./account";
+import { alertsCases } from "./alerts";
 import { apiKeysCases } from "./api-keys";
 import { categoriesCases } from "./categories";
 import { keywordGroupsCases } from "./keyword-groups";
@@ -32,4 +33,5 @@ export const CASES: Cases = {
   ...usageCases,
   ...apiKeysCases,
   ...linkedinCases,
+  ...alertsCases,
 };

@@ -1,0 +1,1 @@
+export { alertService, ALERT_SERVICE_NAME } from "./service";

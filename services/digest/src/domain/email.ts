@@ -1,0 +1,109 @@
+import type { MailMessage } from "@earshot/platform/core";
+import type { MentionDoc, ProjectDoc, RuleDoc } from "../store";
+
+// The emails: a plain-text part and a simple HTML part (one column, inline styles, nothing loaded from
+// outside, so it reads the same in a phone's mail app), each listing the counts per keyword and source, the
+// newest mentions (source, author, excerpt, link to the post), a link to the project's mentions and one to
+// change the rule. Everything people wrote (posts, names) is escaped in the HTML.
+
+/** Mentions listed in full; the counts cover them all. */
+export const LISTED_MENTIONS = 10;
+const EXCERPT_CHARS = 200;
+
+const SOURCE_NAMES: Record<string, string> = { x: "X", reddit: "Reddit", youtube: "YouTube", linkedin: "LinkedIn" };
+const sourceName = (s: string) => SOURCE_NAMES[s] ?? s;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+
+/** Only web links are made clickable: a post's URL comes from outside. */
+const safeUrl = (u: string) => (/^https?:\/\//i.test(u) ? u : "");
+
+const excerpt = (m: MentionDoc) => {
+  const text = (m.title ? `${m.title}: ${m.text}` : m.text).replace(/\s+/g, " ").trim();
+  const chars = [...text];
+  return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join("")}…` : text;
+};
+
+const author = (m: MentionDoc) => (m.authorName ? `${m.authorName} (@${m.authorHandle})` : `@${m.authorHandle}`);
+
+const countBy = (values: string[]): Array<[string, number]> => {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+};
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+export interface EmailInput {
+  kind: "digest" | "instant";
+  project: Pick<ProjectDoc, "_id" | "name">;
+  rule: Pick<RuleDoc, "_id" | "name">;
+  owner: string;
+  /** Newest first. */
+  mentions: MentionDoc[];
+  publicUrl: string;
+  /** The digest's local date (`YYYY-MM-DD`). */
+  localDate?: string;
+}
+
+export const renderEmail = (input: EmailInput): MailMessage => {
+  const { project, rule, mentions, publicUrl } = input;
+  const total = mentions.length;
+  const mentionsUrl = `${publicUrl}/api/v1/mentions?projectId=${encodeURIComponent(project._id)}`;
+  const ruleUrl = `${publicUrl}/api/v1/alerts/${encodeURIComponent(rule._id)}`;
+  const subject =
+    input.kind === "digest"
+      ? `${rule.name} for ${project.name}: ${plural(total, "mention")} on ${input.localDate ?? ""}`
+      : `${rule.name} for ${project.name}: ${plural(total, "new mention")}`;
+  const intro =
+    input.kind === "digest"
+      ? `${plural(total, "mention")} matched "${rule.name}" in ${project.name} in the last 24 hours.`
+      : `${plural(total, "new mention")} matched "${rule.name}" in ${project.name}.`;
+  const byKeyword = countBy(mentions.flatMap((m) => m.keywords.map((k) => k.value || k.keywordId)));
+  const bySource = countBy(mentions.map((m) => sourceName(m.source)));
+  const listed = mentions.slice(0, LISTED_MENTIONS);
+  const more = total - listed.length;
+
+  const text = [
+    intro,
+    "",
+    "By keyword:",
+    ...byKeyword.map(([k, n]) => `  ${k}: ${n}`),
+    "By source:",
+    ...bySource.map(([s, n]) => `  ${s}: ${n}`),
+    "",
+    ...listed.flatMap((m) => [`- ${sourceName(m.source)} · ${author(m)}`, `  ${excerpt(m)}`, `  ${safeUrl(m.url) || "(no link)"}`, ""]),
+    ...(more > 0 ? [`…and ${plural(more, "more mention")}.`, ""] : []),
+    `All of the project's mentions: ${mentionsUrl}`,
+    `Change or turn off this alert: ${ruleUrl}`,
+    "",
+    "You get this email as the owner of the workspace.",
+  ].join("\n");
+
+  const cell = "padding:4px 0;";
+  const counts = (title: string, rows: Array<[string, number]>) =>
+    `<h3 style="font-size:15px;margin:16px 0 4px">${title}</h3><table role="presentation" style="border-collapse:collapse">${rows
+      .map(([k, n]) => `<tr><td style="${cell}padding-right:16px">${escapeHtml(k)}</td><td style="${cell}text-align:right">${n}</td></tr>`)
+      .join("")}</table>`;
+  const item = (m: MentionDoc) => {
+    const url = safeUrl(m.url);
+    const link = url ? `<a href="${escapeHtml(url)}" style="color:#1a56db">Open on ${escapeHtml(sourceName(m.source))}</a>` : "";
+    return `<li style="margin:0 0 14px"><div style="font-size:13px;color:#555">${escapeHtml(sourceName(m.source))} · ${escapeHtml(author(m))}</div><div style="margin:2px 0">${escapeHtml(excerpt(m))}</div>${link}</li>`;
+  };
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:16px;background:#f6f6f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111;line-height:1.4">
+<div style="max-width:600px;margin:0 auto;background:#fff;padding:20px;border-radius:6px">
+<h2 style="font-size:18px;margin:0 0 8px">${escapeHtml(rule.name)} · ${escapeHtml(project.name)}</h2>
+<p style="margin:0 0 8px">${escapeHtml(intro)}</p>
+${counts("By keyword", byKeyword)}
+${counts("By source", bySource)}
+<h3 style="font-size:15px;margin:16px 0 8px">${input.kind === "digest" ? "Latest mentions" : "New mentions"}</h3>
+<ul style="padding-left:18px;margin:0">${listed.map(item).join("")}</ul>
+${more > 0 ? `<p>…and ${plural(more, "more mention")}.</p>` : ""}
+<p style="margin:16px 0 4px"><a href="${escapeHtml(mentionsUrl)}" style="color:#1a56db">All of the project's mentions</a></p>
+<p style="margin:0;font-size:13px;color:#555"><a href="${escapeHtml(ruleUrl)}" style="color:#555">Change or turn off this alert</a>. You get this email as the owner of the workspace.</p>
+</div></body></html>`;
+
+  return { to: input.owner, subject, text, html, headers: { "List-Unsubscribe": `<${ruleUrl}>` } };
+};

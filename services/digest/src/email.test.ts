@@ -1,0 +1,98 @@
+import type { AddressInfo } from "node:net";
+import { createMailer, silentLogger } from "@earshot/platform";
+import { makeTempDir } from "@earshot/platform/testing";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { type DigestWorld, openDigestWorld, PUBLIC_URL } from "./test-support";
+import { tick } from "./domain/scheduler";
+
+// The emails as a mail client sees them: sent through a real SMTP server to the workspace owner, with a
+// plain-text and an HTML part that parse, the mentions listed with their links, people's text escaped, and
+// a List-Unsubscribe header naming the rule.
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+const startSmtp = async () => {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (c: Buffer) => (raw += c.toString()));
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { received, url: `smtp://127.0.0.1:${port}?ignoreTLS=true`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+};
+
+describe("digest and alert emails", () => {
+  let world: DigestWorld | undefined;
+  afterEach(async () => world?.close());
+
+  it("reach the workspace owner through SMTP as text and HTML listing the mentions, counts and links, people's text escaped", async () => {
+    const smtp = await startSmtp();
+    const tmp = await makeTempDir();
+    const mailer = createMailer({ from: "Earshot <no-reply@earshot.test>", smtpUrl: smtp.url, dataDir: tmp.dir, logger: silentLogger() });
+    try {
+      world = await openDigestWorld(new Date("2027-02-10T06:00:00Z"), mailer);
+      const owner = await world.owner("owner@example.com");
+      const { projectId, dailyDigestId } = await world.project(owner.workspaceId, "UTC", "Launch <b>2027</b>");
+      // Whoever made a rule (an editor here: events do not even say), its emails go to the workspace owner.
+      await world.mention(projectId, owner.workspaceId, { text: "Acme <script>alert(1)</script> & friends", url: "https://www.reddit.com/r/x/comments/abc/" });
+      await world.mention(projectId, owner.workspaceId, {
+        source: "youtube",
+        text: "Acme unboxing",
+        url: "https://www.youtube.com/watch?v=abc",
+        author: { id: "UC1", handle: "acmefans", name: "Acme Fans" },
+      });
+      world.clock.set("2027-02-10T08:00:00Z");
+      await tick(world.deps);
+
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]?.to).toEqual(["owner@example.com"]);
+      const mail = await simpleParser(smtp.received[0]?.raw ?? "");
+      expect(mail.subject).toBe("Daily Digest for Launch <b>2027</b>: 2 mentions on 2027-02-10");
+      expect(mail.headers.get("list")).toMatchObject({ unsubscribe: { url: `${PUBLIC_URL}/api/v1/alerts/${dailyDigestId}` } });
+
+      expect(mail.text).toContain("2 mentions matched \"Daily Digest\" in Launch <b>2027</b> in the last 24 hours.");
+      expect(mail.text).toContain("Acme: 2");
+      expect(mail.text).toContain("YouTube: 1");
+      expect(mail.text).toContain("Reddit: 1");
+      expect(mail.text).toContain("YouTube · Acme Fans (@acmefans)");
+      expect(mail.text).toContain("https://www.youtube.com/watch?v=abc");
+      expect(mail.text).toContain(`${PUBLIC_URL}/api/v1/mentions?projectId=${projectId}`);
+
+      const html = String(mail.html);
+      expect(html).toContain("Acme &lt;script&gt;alert(1)&lt;/script&gt; &amp; friends");
+      expect(html).not.toContain("<script>");
+      expect(html).toContain("Launch &lt;b&gt;2027&lt;/b&gt;");
+      expect(html).toContain('href="https://www.reddit.com/r/x/comments/abc/"');
+      expect(html).toContain('href="https://www.youtube.com/watch?v=abc"');
+      expect(html).toContain(`href="${PUBLIC_URL}/api/v1/alerts/${dailyDigestId}"`);
+    } finally {
+      mailer.close();
+      await smtp.close();
+      await tmp.cleanup();
+    }
+  });
+
+  it("never links a post URL that is not a web address", async () => {
+    world = await openDigestWorld(new Date("2027-02-10T06:00:00Z"));
+    const owner = await world.owner();
+    const { projectId } = await world.project(owner.workspaceId);
+    await world.rule(projectId, owner.workspaceId, { name: "Now", instant: true, digestEnabled: false });
+    await world.mention(projectId, owner.workspaceId, { url: "javascript:alert(1)" });
+    await tick(world.deps);
+    expect(world.sent[0]?.html).not.toContain("javascript:");
+    expect(world.sent[0]?.text).toContain("(no link)");
+  });
+});

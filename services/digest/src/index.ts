@@ -1,0 +1,1 @@
+export { digestService, DIGEST_SERVICE_NAME } from "./service";
