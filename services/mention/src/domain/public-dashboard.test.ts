@@ -57,6 +57,24 @@ describe("public dashboard reads", () => {
     expect(second.nextCursor).toBeNull();
   });
 
+  it("pages mentions published at one instant without losing or repeating any, its cursor naming no mention", async () => {
+    const instant = ago(5000);
+    const seeded = [];
+    for (let i = 0; i < 7; i += 1) seeded.push(await seed({ publishedAt: instant, text: `Acme tie ${i}` }));
+    await seed({ publishedAt: ago(9000), text: "Acme older" });
+    const texts: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listPublicMentions(world.deps, shareId, { limit: 3, cursor });
+      texts.push(...page.items.map((m) => m.text));
+      if (page.nextCursor) for (const m of seeded) expect(Buffer.from(page.nextCursor, "base64url").toString()).not.toContain(m._id);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(texts).toHaveLength(8);
+    expect(new Set(texts).size).toBe(8);
+    expect(texts[7]).toBe("Acme older");
+  });
+
   it("counts per day by source, per group and keyword by name, and by sentiment, never by status or category", async () => {
     await seed({ publishedAt: ago(1000), source: "reddit", keywordIds: ["kw_globex"], groupIds: ["kwg_rivals"], sentiment: { label: "negative", score: -0.5, method: "lexicon" } });
     await seed({ publishedAt: ago(2 * DAY), keywordIds: ["kw_acme", "kw_globex"], groupIds: ["kwg_brand", "kwg_rivals"] });

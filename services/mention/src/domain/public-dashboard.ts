@@ -1,4 +1,4 @@
-import { type FieldError, notFound, type Page, pageLimit, SOURCES, validationFailed, withCursorErrors } from "@earshot/platform/core";
+import { type FieldError, notFound, type Page, pageLimit, SOURCES, validationFailed } from "@earshot/platform/core";
 import { z } from "zod";
 import type { MentionFilterInput, SentimentLabel } from "../fields";
 import type { MentionDoc, ProjectStateDoc } from "../store";
@@ -120,7 +120,27 @@ const publicMentionOf = (m: MentionDoc, names: Map<string, string>): PublicMenti
   keywords: [...new Set(m.keywordIds.map((id) => names.get(id)).filter((n): n is string => n !== undefined))],
 });
 
-/** A page of the dashboard's mentions in the period, newest first; a cursor stays right while mentions arrive. */
+// The public cursor names no mention: it is the last shown publishedAt and how many mentions published at
+// that very instant were shown already, so a dashboard URL carries no internal id. A mention arriving
+// later with an older publishedAt shows up on a later page, as it should.
+const encodePublicCursor = (at: number, seen: number) => Buffer.from(JSON.stringify([at, seen])).toString("base64url");
+
+const badCursor = () => validationFailed([{ path: "cursor", message: "is not a cursor this dashboard gave" }]);
+
+const decodePublicCursor = (cursor: string): { at: number; seen: number } => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
+  const [at, seen] = parsed as unknown[];
+  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(seen) || (seen as number) < 1 || (seen as number) > 100_000) throw badCursor();
+  return { at: at as number, seen: seen as number };
+};
+
+/** A page of the dashboard's mentions in the period, newest first (ties by id). */
 export const listPublicMentions = async (
   deps: MentionDeps,
   shareId: string,
@@ -128,13 +148,21 @@ export const listPublicMentions = async (
 ): Promise<Page<PublicMention>> => {
   const { limit: rawLimit, cursor, ...filterInput } = input;
   const limit = pageLimit(rawLimit);
+  const after = cursor ? decodePublicCursor(cursor) : undefined;
   const scope = await scopeOf(deps, shareId, filterInput);
-  const query = mentionQuery(scope.state._id, { ...scope.filters, since: new Date(scope.from).toISOString() });
-  const page = await withCursorErrors(() =>
-    deps.collections.mentions.findPage(query, { limit, cursor: cursor || null, sortField: "publishedAt", direction: -1 }),
-  );
+  const until = after ? new Date(after.at + 1).toISOString() : undefined;
+  const query = mentionQuery(scope.state._id, { ...scope.filters, since: new Date(scope.from).toISOString(), ...(until ? { until } : {}) });
+  const found = await deps.collections.mentions.find(query, { sort: { publishedAt: -1, _id: -1 }, skip: after?.seen ?? 0, limit: limit + 1 });
+  const items = found.slice(0, limit);
+  const last = items[items.length - 1];
+  let nextCursor: string | null = null;
+  if (found.length > limit && last) {
+    const at = last.publishedAt.getTime();
+    const sameInstant = items.filter((m) => m.publishedAt.getTime() === at).length;
+    nextCursor = encodePublicCursor(at, sameInstant + (after && after.at === at ? after.seen : 0));
+  }
   const names = await keywordNames(deps, scope.state._id);
-  return { items: page.items.map((m) => publicMentionOf(m, names)), nextCursor: page.nextCursor };
+  return { items: items.map((m) => publicMentionOf(m, names)), nextCursor };
 };
 
 const named = (totals: Map<string, number>, names: Map<string, string>, top = Infinity) =>
