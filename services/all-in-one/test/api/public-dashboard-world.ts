@@ -22,7 +22,7 @@ export const SCRIPT_TEXT = `<script>document.title="owned"</script>`;
 
 export const seedDashboard = async (h: Harness, owner: Actor, name = "Acme Launch"): Promise<SeededDashboard> => {
   const projectId = await createProject(h, owner, name);
-  await h.call("update_project", { projectId, description: "PRIVATE-PROJECT-DESCRIPTION", color: "#0b7a75" }, owner.key);
+  await h.call("update_project", { projectId, description: "PRIVATE-PROJECT-DESCRIPTION", color: "#0b7a75", icon: "AL" }, owner.key);
   const viewer = await h.addMember(owner, projectId, "viewer");
   const rivals = await createKeywordGroup(h, owner, projectId, "Rivals");
   const acme = await createKeyword(h, owner, projectId, { value: "Acme", sources: ["x", "reddit", "youtube"], excludedTerms: ["private-exclusion-term"] });

@@ -189,6 +189,7 @@ export const renderDashboard = (v: DashboardView, base: string): string => {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(face.name)} · mentions</title>
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/dashboard.css">
 <script src="/assets/dashboard.js" defer></script>
 </head><body>
@@ -218,5 +219,5 @@ export const renderNotFound = (): string => plainPage("Dashboard not found", "<p
 
 export const plainPage = (title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><meta name="robots" content="noindex"><link rel="stylesheet" href="/assets/dashboard.css"></head>
+<title>${escapeHtml(title)}</title><meta name="robots" content="noindex"><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/dashboard.css"></head>
 <body><main class="wrap plain"><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
