@@ -123,6 +123,9 @@ const publicMentionOf = (m: MentionDoc, names: Map<string, string>): PublicMenti
 // The public cursor names no mention: it is the last shown publishedAt and how many mentions published at
 // that very instant were shown already, so a dashboard URL carries no internal id. A mention arriving
 // later with an older publishedAt shows up on a later page, as it should.
+/** The store reads at most 1,000 a page: a page of 100 behind this many mentions of one instant. */
+const MAX_SAME_INSTANT = 899;
+
 const encodePublicCursor = (at: number, seen: number) => Buffer.from(JSON.stringify([at, seen])).toString("base64url");
 
 const badCursor = () => validationFailed([{ path: "cursor", message: "is not a cursor this dashboard gave" }]);
@@ -136,7 +139,7 @@ const decodePublicCursor = (cursor: string): { at: number; seen: number } => {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
   const [at, seen] = parsed as unknown[];
-  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(seen) || (seen as number) < 1 || (seen as number) > 100_000) throw badCursor();
+  if (!Number.isSafeInteger(at) || !Number.isSafeInteger(seen) || (seen as number) < 1 || (seen as number) > MAX_SAME_INSTANT) throw badCursor();
   return { at: at as number, seen: seen as number };
 };
 
@@ -152,7 +155,11 @@ export const listPublicMentions = async (
   const scope = await scopeOf(deps, shareId, filterInput);
   const until = after ? new Date(after.at + 1).toISOString() : undefined;
   const query = mentionQuery(scope.state._id, { ...scope.filters, since: new Date(scope.from).toISOString(), ...(until ? { until } : {}) });
-  const found = await deps.collections.mentions.find(query, { sort: { publishedAt: -1, _id: -1 }, skip: after?.seen ?? 0, limit: limit + 1 });
+  // The store's paged read walks the (projectId, publishedAt) index and stops when the page is full; the
+  // mentions of the cursor's instant already shown are read again and dropped (ties are rare and few).
+  const seen = after?.seen ?? 0;
+  const page = await deps.collections.mentions.findPage(query, { limit: limit + 1 + seen, cursor: null, sortField: "publishedAt", direction: -1 });
+  const found = page.items.slice(seen);
   const items = found.slice(0, limit);
   const last = items[items.length - 1];
   let nextCursor: string | null = null;
