@@ -19,7 +19,7 @@ a{color:var(--accent)}a:focus-visible,input:focus-visible,button:focus-visible,s
 .hero .wrap{display:flex;gap:1rem;align-items:center}
 .hero h1{margin:0;font-size:1.75rem;line-height:1.2;overflow-wrap:anywhere}.hero p{margin:.25rem 0 0}.hero a{color:#fff}
 .lede{opacity:.92;max-width:48rem;overflow-wrap:anywhere}
-.badge{width:3.5rem;height:3.5rem;flex:none}.badge text{font-size:24px}
+.badge{width:3.5rem;height:3.5rem;flex:none}.badge text{font-size:22px;font-weight:700;fill:#fff}
 main{padding:1rem 0 2rem}
 .note{background:#fff8c5;border:1px solid #d4a72c;border-radius:8px;padding:.75rem 1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem 1.5rem;align-items:flex-end;background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem;margin:1rem 0}
