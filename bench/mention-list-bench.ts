@@ -1,7 +1,9 @@
 // list_mentions on the embedded store (file-backed, as the all-in-one runs it): p50/p95 of a page of 20
 // at 10,000 and at 100,000 mentions in one project, with and without filters, through the domain verb
 // (access check, filter building, the store's paged read). The cost of a page must not grow with the
-// project. Mentions come from a seeded PRNG, so every run reads the same data.
+// project. Mentions come from a seeded PRNG, so every run reads the same data. At each size it also
+// times a public dashboard's reads (the page: its first page of mentions and its analytics; and the
+// analytics alone, as analytics.json answers them) for the 30- and 90-day periods.
 // Usage: node services/platform/test/ts-child.js bench/mention-list-bench.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,11 +11,14 @@ import { join } from "node:path";
 import { openEmbeddedStore, Outbox, type ProjectCaller, silentLogger, systemClock } from "@earshot/platform";
 import type { MentionFilterInput } from "../services/mention/src/fields";
 import { listMentions } from "../services/mention/src/domain/mentions";
+import { getPublicAnalytics, listPublicMentions } from "../services/mention/src/domain/public-dashboard";
 import type { MentionDeps } from "../services/mention/src/domain/deps";
 import { type MentionDoc, openMentionCollections } from "../services/mention/src/store";
 
 const SIZES = [10_000, 100_000];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const DASHBOARD_SAMPLES = Number(process.env.BENCH_DASHBOARD_SAMPLES ?? 20);
+const SHARE_ID = "benchShare01";
 const PAGES_DEEP = 10;
 const PROJECT = "prj_01JBENCHMENTIONLIST0000001";
 
@@ -95,7 +100,11 @@ const main = async () => {
   const store = await openEmbeddedStore({ dir: join(dir, "mention") });
   try {
     const collections = await openMentionCollections(store);
-    const deps: MentionDeps = { collections, outbox: new Outbox(store, systemClock, "mention"), clock: systemClock, logger: silentLogger() };
+    // The dashboard's periods end at the end of the generated data's span: 90 days hold half of it.
+    const clock = { now: () => new Date(START + SPAN) } as typeof systemClock;
+    const deps = { collections, outbox: new Outbox(store, clock, "mention"), clock, logger: silentLogger() } as unknown as MentionDeps;
+    await collections.projects.insertOne({ _id: PROJECT, workspaceId: "wsp_bench", status: "active", timezone: "UTC", shareId: SHARE_ID, dashboardServed: true, updatedAt: clock.now() });
+    const dashboardRows: string[] = [];
     const caller: ProjectCaller = {
       userId: "usr_bench",
       workspaceId: "wsp_bench",
@@ -132,8 +141,27 @@ const main = async () => {
         rows.push(row);
         process.stdout.write(`${row}\n`);
       }
+      const reads: Array<[string, () => Promise<unknown>]> = [
+        ["page (first 20 mentions + analytics), 30 days", () => Promise.all([listPublicMentions(deps, SHARE_ID, { days: 30, limit: 20 }), getPublicAnalytics(deps, SHARE_ID, { days: 30 })])],
+        ["analytics.json, 30 days", () => getPublicAnalytics(deps, SHARE_ID, { days: 30 })],
+        ["analytics.json, 90 days", () => getPublicAnalytics(deps, SHARE_ID, { days: 90 })],
+        ["analytics.json, 30 days, source reddit", () => getPublicAnalytics(deps, SHARE_ID, { days: 30, sources: ["reddit"] })],
+      ];
+      for (const [name, read] of reads) {
+        const times: number[] = [];
+        for (let i = 0; i < DASHBOARD_SAMPLES; i++) {
+          const t0 = process.hrtime.bigint();
+          await read();
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        }
+        times.sort((a, b) => a - b);
+        const row = `| ${size.toLocaleString("en")} | ${name} | ${percentile(times, 50).toFixed(1)} ms | ${percentile(times, 95).toFixed(1)} ms |`;
+        dashboardRows.push(row);
+        process.stdout.write(`${row}\n`);
+      }
     }
     process.stdout.write(`\n| mentions in the project | filter | p50 | p95 | rows per page |\n|---|---|---|---|---|\n${rows.join("\n")}\n`);
+    process.stdout.write(`\n| mentions in the project | public dashboard read | p50 | p95 |\n|---|---|---|---|\n${dashboardRows.join("\n")}\n`);
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });

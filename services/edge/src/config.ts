@@ -67,6 +67,8 @@ export const edgeSettingsShape = {
     }),
   /** Failed authentications per minute per client address before its requests get 429; 0 turns the limit off. */
   EARSHOT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  /** Requests per minute per client address to the public dashboards (page and JSON); 0 turns the limit off. */
+  EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /** Port of the admin listener (/metrics, /readyz per service) on the same host; unset = none. */
   EARSHOT_METRICS_PORT: configPort.optional(),
 };

@@ -13,7 +13,8 @@ import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
 import { mcpRouter } from "./mcp/mcp-route";
 import type { PublicOrigins } from "./oauth/public-origins";
-import type { Page } from "./pages/page";
+import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";
+import type { Page, PageDeps } from "./pages/page";
 import { pageRoutes } from "./pages/routes";
 import type { Pipeline } from "./pipeline/execute";
 import { restRouter } from "./rest/router";
@@ -39,6 +40,8 @@ export interface GatewayAppOptions {
   publicOrigins?: PublicOrigins;
   /** Bound to loopback: the only Host values /mcp answers (DNS rebinding protection); any when absent. */
   mcpHostNames?: readonly string[];
+  /** Public dashboards' state and budget (default: state read again after 1 s, no budget). */
+  dashboards?: PageDeps["dashboards"];
 }
 
 /** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
@@ -84,6 +87,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
         logger: options.logger,
         publicUrl: options.publicUrl,
         secureCookies: options.publicUrl.startsWith("https:"),
+        dashboards: options.dashboards ?? { state: new DashboardState({ load: loadPublicFace(options.backends.project), maxAgeMs: 1000 }) },
       }),
     );
   }

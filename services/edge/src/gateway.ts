@@ -5,6 +5,7 @@ import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceSto
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
+import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";
 import { createGatewayApp } from "./gateway-app";
 import { createAdminApp } from "./http/admin-app";
 import { createHttpMetrics, exposeBusMetrics } from "./http/metrics";
@@ -67,6 +68,8 @@ export interface GatewayOptions {
   bus?: EventBus;
   /** Longest a cached membership list is used; default EARSHOT_MEMBERSHIP_CACHE_MS of `config`. Without a bus, at most 1 s. */
   membershipCacheMs?: number;
+  /** Requests per minute per client address to the public dashboards; default EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE of `config` (0: none). */
+  dashboardRateLimitPerMinute?: number;
 }
 
 /** Without events, the cache's age is all that bounds how long a removed member keeps a stale membership. */
@@ -104,6 +107,16 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     maxAgeMs: options.bus ? configuredAge : Math.min(configuredAge, MAX_AGE_WITHOUT_BUS_MS),
     now: () => clock.now().getTime(),
   });
+  // Public dashboards' faces, kept current by project.dashboard_changed like the memberships (same bound).
+  const dashboardState = new DashboardState({
+    load: loadPublicFace(backends.project),
+    maxAgeMs: options.bus ? configuredAge : Math.min(configuredAge, MAX_AGE_WITHOUT_BUS_MS),
+    now: () => clock.now().getTime(),
+  });
+  const dashboardBudget =
+    options.dashboardRateLimitPerMinute ?? (options.config as { EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE?: number }).EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE ?? 120;
+  const dashboardLimiter =
+    dashboardBudget > 0 ? new RateLimiter(store, clock, { limit: dashboardBudget, windowSeconds: 60 }, { logger: options.logger }) : undefined;
   // Every replica must see every event, so each process is a consumer group of its own.
   const membershipEvents: Subscription | undefined = options.bus
     ? await subscribeDomainEvents({
@@ -114,7 +127,10 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         groupId: `edge.memberships.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
         events: PROJECT_EVENTS,
         startFrom: "latest",
-        handle: async (event) => memberships.apply(event),
+        handle: async (event) => {
+          memberships.apply(event);
+          dashboardState.apply(event);
+        },
       })
     : undefined;
   let draining = false;
@@ -165,6 +181,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       trustProxy: options.trustProxy,
       metrics,
       publicOrigins: origins,
+      dashboards: { state: dashboardState, ...(dashboardLimiter ? { limiter: dashboardLimiter } : {}) },
       ...(isLoopbackAddress(options.host) ? { mcpHostNames: loopbackHostNames(port, options.publicUrl) } : {}),
     });
   };
@@ -195,6 +212,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     backends.close();
     await rateLimiter.close();
     await authFailureLimiter?.close();
+    await dashboardLimiter?.close();
     await store.close();
     throw err;
   }
@@ -219,6 +237,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         backends.close();
         await rateLimiter.close();
         await authFailureLimiter?.close();
+        await dashboardLimiter?.close();
         await store.close();
       })()),
   };

@@ -96,6 +96,10 @@ export interface ProjectStateDoc extends Doc {
    * notices changes it did not write itself and reloads its matcher (domain/ingest-matchers.ts).
    */
   keywordsRevision?: number;
+  /** The public dashboard's share id, once the project service said it has one (project.dashboard_changed). */
+  shareId?: string;
+  /** Whether that dashboard is served: the public reads answer only then. */
+  dashboardServed?: boolean;
   updatedAt: Date;
 }
 
@@ -153,5 +157,7 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   await views.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
   await keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
   await groups.ensureIndex({ fields: { projectId: 1 } });
-  return { mentions, categories, views, projects: store.collection<ProjectStateDoc>(PROJECTS), keywords, groups };
+  const projects = store.collection<ProjectStateDoc>(PROJECTS);
+  await projects.ensureIndex({ fields: { shareId: 1 }, unique: true, sparse: true });
+  return { mentions, categories, views, projects, keywords, groups };
 };

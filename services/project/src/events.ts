@@ -1,5 +1,6 @@
 import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { projectV1Events } from "@earshot/proto";
+import { isDashboardServed } from "./domain/public-dashboard";
 import type { MemberDoc, ProjectDoc } from "./store";
 
 // The project service's events, published as `@earshot/project/events`: the catalog (topic
@@ -13,6 +14,7 @@ export const PROJECT_EVENTS = defineEventCatalog("project", {
   "project.created": projectV1Events.ProjectCreated,
   "project.updated": projectV1Events.ProjectUpdated,
   "project.archived": projectV1Events.ProjectArchived,
+  "project.dashboard_changed": projectV1Events.PublicDashboardChanged,
   "member.invited": projectV1Events.MemberChanged,
   "member.added": projectV1Events.MemberChanged,
   "member.role_changed": projectV1Events.MemberChanged,
@@ -36,6 +38,7 @@ export type ProjectCreated = projectV1Events.ProjectCreated;
 export type ProjectUpdated = projectV1Events.ProjectUpdated;
 export type ProjectArchived = projectV1Events.ProjectArchived;
 export type MemberChanged = projectV1Events.MemberChanged;
+export type PublicDashboardChanged = projectV1Events.PublicDashboardChanged;
 
 const ofProject = (projectId: string) => ({ key: projectId, subject: projectId });
 
@@ -61,6 +64,27 @@ export const projectUpdatedEvent = (p: ProjectDoc, fields: string[]): StagedEven
 
 export const projectArchivedEvent = (p: ProjectDoc): StagedEvent<ProjectArchived> =>
   stageEvent(PROJECT_EVENTS, "project.archived", ofProject(p._id), { projectId: p._id, workspaceId: p.workspaceId });
+
+/** What a public dashboard shows or whether it answers: a change of any of these is said by `project.dashboard_changed`. */
+const publicSide = (p: ProjectDoc) =>
+  JSON.stringify([isDashboardServed(p), p.status, p.name, p.color, p.icon, p.enabledSources, p.digestTimezone, p.publicDashboard]);
+
+/**
+ * `project.dashboard_changed` when a write from `before` to `after` changes what the project's public
+ * dashboard shows or whether it is served; nothing for a project that never had a share id.
+ */
+export const dashboardChangedEvents = (before: ProjectDoc, after: ProjectDoc): StagedEvent<PublicDashboardChanged>[] => {
+  const shareId = after.publicDashboard.shareId;
+  if (!shareId || publicSide(before) === publicSide(after)) return [];
+  return [
+    stageEvent(PROJECT_EVENTS, "project.dashboard_changed", ofProject(after._id), {
+      projectId: after._id,
+      workspaceId: after.workspaceId,
+      shareId,
+      served: isDashboardServed(after),
+    }),
+  ];
+};
 
 export const memberEvent = (type: MemberEventType, m: MemberDoc): StagedEvent<MemberChanged> =>
   stageEvent(PROJECT_EVENTS, type, ofProject(m.projectId), {

@@ -9,6 +9,7 @@ import { keywordOperations } from "./keywords/operations";
 import { linkedinPages } from "./linkedin/callback-page";
 import { linkedinOperations } from "./linkedin/operations";
 import { invitationPages } from "./members/invitation-page";
+import { publicDashboardPages } from "./public-dashboard/pages";
 import { memberOperations } from "./members/operations";
 import { mentionExportOperations } from "./mention-export/operations";
 import { mentionViewOperations } from "./mention-views/operations";
@@ -41,7 +42,7 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /** Every browser page the gateway serves beside the API. */
-export const PAGES: readonly Page[] = [homePage, ...invitationPages, ...linkedinPages];
+export const PAGES: readonly Page[] = [homePage, ...invitationPages, ...linkedinPages, ...publicDashboardPages];
 
 export * from "./operation";
 export type { Page, PageDeps } from "../pages/page";

@@ -1,6 +1,8 @@
 import type { Logger } from "@earshot/platform";
 import type { Request, Response } from "express";
 import type { Backends } from "../backends";
+import type { DashboardState } from "../catalog/public-dashboard/dashboard-state";
+import type { RateLimiter } from "../pipeline/rate-limit";
 
 // A browser page of the edge (an invitation's acceptance, the LinkedIn callback, a public dashboard): not
 // an operation (no Bearer credential, an HTML answer), but declared the same way, beside the operations of
@@ -14,6 +16,8 @@ export interface PageDeps {
   publicUrl: string;
   /** Whether cookies the page sets must be Secure (the public URL is https). */
   secureCookies: boolean;
+  /** Public dashboards: the edge's copy of their state, and the per-address budget of their routes (none: unlimited). */
+  dashboards: { state: DashboardState; limiter?: RateLimiter };
 }
 
 export interface Page {

@@ -3,13 +3,20 @@ import express from "express";
 import request from "supertest";
 import type { Backends } from "../backends";
 import { PAGES } from "../catalog";
+import { DashboardState } from "../catalog/public-dashboard/dashboard-state";
 import { definePage } from "./page";
 import { pageRoutes } from "./routes";
 
 // Pages are registered from their declarations: each path and method it names, a form parser only where
 // it reads a form, and the deps the gateway hands every page.
 
-const deps = { backends: {} as Backends, logger: silentLogger(), publicUrl: "https://earshot.example", secureCookies: true };
+const deps = {
+  backends: {} as Backends,
+  logger: silentLogger(),
+  publicUrl: "https://earshot.example",
+  secureCookies: true,
+  dashboards: { state: new DashboardState({ load: async () => undefined, maxAgeMs: 0 }) },
+};
 
 describe("page routes", () => {
   it("serves each declared path with the declared method and hands the handler its deps", async () => {
@@ -32,13 +39,18 @@ describe("page routes", () => {
     expect((await request(app).post("/plain").type("form").send("a=b")).body).toEqual({ body: null });
   });
 
-  it("lists the front door, the invitation and the LinkedIn callback pages of the catalog", () => {
+  it("lists the front door, the invitation, the LinkedIn callback and the public dashboard pages of the catalog", () => {
     expect(PAGES.flatMap((p) => p.paths.map((path) => `${p.method} ${path}`))).toEqual([
       "GET /",
       "GET /invitations/:token",
       "POST /invitations/:token",
       "GET /integrations/linkedin/callback",
       "POST /integrations/linkedin/callback",
+      "GET /p/:shareId",
+      "GET /p/:shareId/mentions.json",
+      "GET /p/:shareId/analytics.json",
+      "GET /assets/dashboard.css",
+      "GET /assets/dashboard.js",
     ]);
   });
 });

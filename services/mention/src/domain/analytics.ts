@@ -1,6 +1,6 @@
 import { type FieldError, type Filter, validationFailed } from "@earshot/platform/core";
 import { z } from "zod";
-import { ANALYTICS_GROUP_BY, analyticsFields, MAX_BUCKETS, UNCATEGORIZED } from "../fields";
+import { ANALYTICS_GROUP_BY, analyticsFields, MAX_BUCKETS, type MentionFilterInput, UNCATEGORIZED } from "../fields";
 import type { MentionDoc } from "../store";
 import { accessProject } from "./access";
 import type { Caller, MentionDeps } from "./deps";
@@ -78,7 +78,7 @@ const keysOf = (m: MentionDoc, groupBy: GroupBy | undefined): string[] => {
 };
 
 /** The starts of every bucket from the one holding `since` to the last one starting before `until`. */
-const bucketStarts = (since: number, until: number, interval: Interval, timeZone: string): number[] => {
+export const bucketStarts = (since: number, until: number, interval: Interval, timeZone: string): number[] => {
   if ((until - since) / nominalLength(interval) > MAX_BUCKETS + 1) throw tooManyBuckets();
   const starts: number[] = [];
   for (let s = bucketStart(since, interval, timeZone); s < until; s = nextBucketStart(s, interval, timeZone)) {
@@ -112,6 +112,63 @@ const defaultGroups = async (deps: MentionDeps, projectId: string): Promise<{ my
   };
 };
 
+/** What one pass over a project's mentions counts: the buckets' starts and the dimensions to split by. */
+export interface TallySpec {
+  projectId: string;
+  /** Bucket starts, ascending (bucketStarts). */
+  starts: number[];
+  /** The range read: from (inclusive) to (exclusive). */
+  from: number;
+  to: number;
+  filters: MentionFilterInput;
+  /** One split per entry; undefined counts all together under ALL. */
+  dimensions: ReadonlyArray<GroupBy | undefined>;
+}
+
+export interface Tally {
+  /** Per dimension, in the order asked: each bucket's counts and the totals over all buckets. */
+  splits: Array<{ buckets: Array<Map<string, number>>; totals: Map<string, number> }>;
+  total: number;
+  share: { myBrand: number; competitors: number };
+}
+
+/**
+ * Counts a project's mentions published in [from, to) matching the filters, once, into every dimension
+ * asked: the dashboard's four charts cost one read of the mentions, as one chart does.
+ */
+export const tallyMentions = async (deps: MentionDeps, spec: TallySpec): Promise<Tally> => {
+  const splits = spec.dimensions.map(() => ({ buckets: spec.starts.map(() => new Map<string, number>()), totals: new Map<string, number>() }));
+  const share = { myBrand: 0, competitors: 0 };
+  const groups = await defaultGroups(deps, spec.projectId);
+  let total = 0;
+  if (spec.from < spec.to) {
+    const query: Filter = mentionQuery(spec.projectId, { ...spec.filters, since: new Date(spec.from).toISOString(), until: new Date(spec.to).toISOString() });
+    let cursor: string | null = null;
+    do {
+      const page = await deps.collections.mentions.findPage(query, { limit: READ_PAGE, cursor, sortField: "publishedAt", direction: -1 });
+      for (const m of page.items) {
+        total += 1;
+        const at = bucketIndex(spec.starts, m.publishedAt.getTime());
+        spec.dimensions.forEach((groupBy, d) => {
+          const split = splits[d] as Tally["splits"][number];
+          const bucket = split.buckets[at] as Map<string, number>;
+          for (const key of keysOf(m, groupBy)) {
+            bucket.set(key, (bucket.get(key) ?? 0) + 1);
+            split.totals.set(key, (split.totals.get(key) ?? 0) + 1);
+          }
+        });
+        if (m.groupIds.some((g) => groups.myBrand.has(g))) share.myBrand += 1;
+        if (m.groupIds.some((g) => groups.competitors.has(g))) share.competitors += 1;
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+  }
+  return { splits, total, share };
+};
+
+/** The project's time zone as analytics counts days in it (UTC when it is missing or unknown). */
+export const timezoneOf = (zone: string | undefined): string => (zone && isKnownTimeZone(zone) ? zone : "UTC");
+
 export const getMentionAnalytics = async (deps: MentionDeps, caller: Caller, input: AnalyticsInput): Promise<MentionAnalytics> => {
   const { projectId, filters: rawFilters, ...rest } = input;
   const params = parseFields(paramsSchema, rest, required(projectId, "projectId"));
@@ -123,42 +180,19 @@ export const getMentionAnalytics = async (deps: MentionDeps, caller: Caller, inp
     throw validationFailed(errors);
   }
   const interval: Interval = params.interval ?? "day";
-  const groupBy = params.groupBy;
   const access = await accessProject(deps, caller, projectId, "viewer");
-  const zone = access.state?.timezone;
-  const timezone = zone && isKnownTimeZone(zone) ? zone : "UTC";
+  const timezone = timezoneOf(access.state?.timezone);
   const starts = bucketStarts(since, until, interval, timezone);
 
   // The range is the intersection of the analytics range and the filters' own since/until.
   const from = Math.max(since, filters.since ? Date.parse(filters.since) : -Infinity);
   const to = Math.min(until, filters.until ? Date.parse(filters.until) : Infinity);
-  const counts = starts.map(() => new Map<string, number>());
-  const totals = new Map<string, number>();
-  const share = { myBrand: 0, competitors: 0 };
-  const groups = await defaultGroups(deps, projectId);
-  let total = 0;
-  if (from < to) {
-    const query: Filter = mentionQuery(projectId, { ...filters, since: new Date(from).toISOString(), until: new Date(to).toISOString() });
-    let cursor: string | null = null;
-    do {
-      const page = await deps.collections.mentions.findPage(query, { limit: READ_PAGE, cursor, sortField: "publishedAt", direction: -1 });
-      for (const m of page.items) {
-        total += 1;
-        const bucket = counts[bucketIndex(starts, m.publishedAt.getTime())] as Map<string, number>;
-        for (const key of keysOf(m, groupBy)) {
-          bucket.set(key, (bucket.get(key) ?? 0) + 1);
-          totals.set(key, (totals.get(key) ?? 0) + 1);
-        }
-        if (m.groupIds.some((g) => groups.myBrand.has(g))) share.myBrand += 1;
-        if (m.groupIds.some((g) => groups.competitors.has(g))) share.competitors += 1;
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-  }
+  const { splits, total, share } = await tallyMentions(deps, { projectId, starts, from, to, filters, dimensions: [params.groupBy] });
+  const [split] = splits as [Tally["splits"][number]];
   const both = share.myBrand + share.competitors;
   return {
-    buckets: starts.map((s, i) => ({ start: new Date(s), counts: Object.fromEntries(counts[i] as Map<string, number>) })),
-    totals: Object.fromEntries(totals),
+    buckets: starts.map((s, i) => ({ start: new Date(s), counts: Object.fromEntries(split.buckets[i] as Map<string, number>) })),
+    totals: Object.fromEntries(split.totals),
     total,
     shareOfVoice: { ...share, myBrandShare: both === 0 ? 0 : share.myBrand / both },
     timezone,

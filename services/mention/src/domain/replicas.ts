@@ -4,7 +4,8 @@ import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
 
 // What this service keeps of other services' events (each handled once, in order per project):
-// - projects (project events): workspace, status and time zone. Archived is final: a late or replayed
+// - projects (project events): workspace, status, time zone, and the public dashboard's share id and
+//   whether it is served. Archived is final: a late or replayed
 //   event never revives a project. An account deactivation arrives as its owner's projects paused.
 // - keywords (keyword events): the whole keyword as the event carries it, kept when deactivated
 //   (`active` false), since mentions keep naming it. Every write moves the project's keywordsRevision on
@@ -15,7 +16,11 @@ const STATUSES = new Set<string>(["active", "paused", "archived"]);
 
 const DEFAULT_TIMEZONE = "UTC";
 
-const setProject = async (deps: MentionDeps, projectId: string, fields: Partial<Pick<ProjectStateDoc, "workspaceId" | "status" | "timezone">>) => {
+const setProject = async (
+  deps: MentionDeps,
+  projectId: string,
+  fields: Partial<Pick<ProjectStateDoc, "workspaceId" | "status" | "timezone" | "shareId" | "dashboardServed">>,
+) => {
   const current = await deps.collections.projects.findById(projectId);
   if (current?.status === "archived") return;
   const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ""));
@@ -42,6 +47,9 @@ export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent)
     case "project.archived":
       await setProject(deps, projectId, { workspaceId, status: "archived" });
       deps.matchers.drop(projectId);
+      return;
+    case "project.dashboard_changed":
+      await setProject(deps, projectId, { workspaceId, shareId: event.data.shareId, dashboardServed: event.data.served });
       return;
     default:
       return;

@@ -5,6 +5,7 @@ import { createCategory, deleteCategory, listCategories, updateCategory } from "
 import type { Caller, MentionDeps } from "../domain/deps";
 import { exportMentions } from "../domain/export";
 import { categorizeMention, getMention, listMentions, type MentionSummary, updateMentionStatus } from "../domain/mentions";
+import { getPublicAnalytics, listPublicMentions, type PublicFiltersInput, type PublicMention } from "../domain/public-dashboard";
 import { createMentionView, deleteMentionView, listMentionViews, updateMentionView } from "../domain/views";
 import { filtersOf, toFiltersMessage } from "../filters";
 import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
@@ -13,7 +14,7 @@ import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
 // live here. The caller comes from the call metadata, never from the request. Proto3 zero values and
 // absent fields mean "not given"; an empty filter list filters nothing.
 
-/** Every MentionService RPC but ingestion and usage, which act for no person. */
+/** Every MentionService RPC but ingestion and usage, which act for no person (nor do the public reads: the share id authorizes them). */
 export type MentionReadService = Omit<AsyncService<mentionV1.MentionServiceServer>, "ingestPosts" | "getWorkspaceUsage">;
 
 const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
@@ -80,6 +81,24 @@ const countsOf = (counts: Record<string, number>): Record<string, string> => Obj
 
 const toBucketMessage = (b: AnalyticsBucket): mentionV1.AnalyticsBucket => ({ start: b.start, counts: countsOf(b.counts) });
 
+const publicFiltersOf = (f: mentionV1.PublicMentionFilters | undefined): PublicFiltersInput => ({
+  sources: f?.sources.length ? [...f.sources] : undefined,
+  groupNames: f?.groupNames.length ? [...f.groupNames] : undefined,
+  days: f?.days || undefined,
+});
+
+const toPublicMentionMessage = (m: PublicMention): mentionV1.PublicMention => ({
+  source: SOURCE_WORDS.value(m.source) ?? (0 as commonV1.Source),
+  url: m.url,
+  title: m.title,
+  text: m.text,
+  author: { handle: m.author.handle, name: m.author.name, url: m.author.url },
+  publishedAt: m.publishedAt,
+  matches: m.matches.map((t) => ({ term: t.term, field: t.field, start: t.start, end: t.end })),
+  sentiment: m.sentiment,
+  keywords: [...m.keywords],
+});
+
 export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
   getMention: async (req, ctx) => ({ mention: toMentionMessage(await getMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"))) }),
   listMentions: async (req, ctx) => {
@@ -122,6 +141,22 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
       totals: countsOf(a.totals),
       total: String(a.total),
       shareOfVoice: { myBrand: String(a.shareOfVoice.myBrand), competitors: String(a.shareOfVoice.competitors), myBrandShare: a.shareOfVoice.myBrandShare },
+      timezone: a.timezone,
+    };
+  },
+  listPublicMentions: async (req) => {
+    const page = await listPublicMentions(deps, req.shareId, { ...publicFiltersOf(req.filters), limit: limitOf(req.limit), cursor: req.cursor || undefined });
+    return { mentions: page.items.map(toPublicMentionMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  getPublicAnalytics: async (req) => {
+    const a = await getPublicAnalytics(deps, req.shareId, publicFiltersOf(req.filters));
+    return {
+      days: a.days.map(toBucketMessage),
+      bySource: countsOf(a.bySource),
+      byGroup: a.byGroup.map((g) => ({ name: g.name, count: String(g.count) })),
+      byKeyword: a.byKeyword.map((k) => ({ name: k.name, count: String(k.count) })),
+      bySentiment: countsOf(a.bySentiment),
+      total: String(a.total),
       timezone: a.timezone,
     };
   },

@@ -4,7 +4,7 @@ import { dashboardFieldsSchema } from "../fields";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
-import { projectUpdatedEvent } from "../events";
+import { dashboardChangedEvents, projectUpdatedEvent } from "../events";
 import { bumped, replaceProject } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
@@ -34,7 +34,7 @@ export const setPublicDashboard = (
     try {
       await deps.outbox.commit(
         [replaceProject(view.project, next)],
-        [projectUpdatedEvent(next, ["publicDashboard"])],
+        [projectUpdatedEvent(next, ["publicDashboard"]), ...dashboardChangedEvents(view.project, next)],
       );
     } catch (err) {
       // A share id clash (one in 2^72) is retried with a fresh id by failing as a version conflict would.

@@ -2,7 +2,7 @@ import type { AccountEvent } from "@earshot/account/events";
 import { withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
-import { projectUpdatedEvent } from "../events";
+import { dashboardChangedEvents, projectUpdatedEvent } from "../events";
 import { bumped, replaceProject } from "./projects";
 
 // A deactivated account's projects stop (paused, remembered as paused by deactivation); reactivation
@@ -14,7 +14,7 @@ const move = async (deps: ProjectDeps, project: ProjectDoc, to: "paused" | "acti
   const next: ProjectDoc = { ...project, status: to, updatedAt: deps.clock.now() };
   if (to === "paused") next.pausedByDeactivation = true;
   else delete next.pausedByDeactivation;
-  await deps.outbox.commit([replaceProject(project, next)], [projectUpdatedEvent(next, ["status"])]);
+  await deps.outbox.commit([replaceProject(project, next)], [projectUpdatedEvent(next, ["status"]), ...dashboardChangedEvents(project, next)]);
   return bumped(next);
 };
 

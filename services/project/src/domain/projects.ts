@@ -13,7 +13,7 @@ import {
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS, PROJECTS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, memberKey, type ProjectView, requireRole } from "./access";
-import { projectArchivedEvent, projectCreatedEvent, projectUpdatedEvent } from "../events";
+import { dashboardChangedEvents, projectArchivedEvent, projectCreatedEvent, projectUpdatedEvent } from "../events";
 import type { Caller, ProjectDeps } from "./deps";
 import {
   checkProjectFields,
@@ -138,6 +138,7 @@ export const updateProject = (deps: ProjectDeps, caller: Caller, projectId: stri
     }
     events.push(projectUpdatedEvent(next, [...changed, ...(statusChange ? ["status"] : [])]));
     if (next.status === "archived") events.push(projectArchivedEvent(next));
+    events.push(...dashboardChangedEvents(view.project, next));
     await deps.outbox.commit([replaceProject(view.project, next)], events);
     return { ...view, project: bumped(next) };
   });
@@ -151,7 +152,7 @@ export const archiveProject = (deps: ProjectDeps, caller: Caller, projectId: str
     delete next.pausedByDeactivation;
     await deps.outbox.commit(
       [replaceProject(view.project, next)],
-      [projectUpdatedEvent(next, ["status"]), projectArchivedEvent(next)],
+      [projectUpdatedEvent(next, ["status"]), projectArchivedEvent(next), ...dashboardChangedEvents(view.project, next)],
     );
     return { ...view, project: bumped(next) };
   });

@@ -17,6 +17,7 @@ import { acceptInvitation, previewInvitation } from "../domain/invitations";
 import { inviteMember, listMembers, removeMember, statusOf, updateMemberRole } from "../domain/members";
 import { archiveProject, createProject, listProjects, membershipsOf, updateProject } from "../domain/projects";
 import { loadVisibleProject } from "../domain/access";
+import { getPublicDashboard } from "../domain/public-dashboard";
 import { workspaceUsage } from "../domain/usage";
 import type { MemberDoc, ProjectDoc } from "../store";
 
@@ -189,5 +190,10 @@ export const projectRpc = (deps: ProjectDeps) => ({
     if (!req.userId) throw validationFailed([{ path: "userId", message: "is required" }]);
     const memberships = await membershipsOf(deps, req.userId);
     return { memberships: memberships.map((m) => ({ projectId: m.projectId, role: valueOf<commonV1.Role>(ROLE_WORDS, m.role), workspaceId: m.workspaceId })) };
+  },
+  // The share id is the authorization: no caller.
+  getPublicDashboard: async (req: projectV1.GetPublicDashboardRequest, _ctx: RpcContext): Promise<projectV1.GetPublicDashboardResponse> => {
+    const p = await getPublicDashboard(deps, req.shareId);
+    return { project: { ...p, enabledSources: p.enabledSources.map((w) => valueOf<commonV1.Source>(SOURCE_WORDS, w)) } };
   },
 });
