@@ -74,17 +74,18 @@ const publicSide = (p: ProjectDoc) =>
  * dashboard shows or whether it is served; nothing for a project that never had a share id.
  */
 export const dashboardChangedEvents = (before: ProjectDoc, after: ProjectDoc): StagedEvent<PublicDashboardChanged>[] => {
-  const shareId = after.publicDashboard.shareId;
-  if (!shareId || publicSide(before) === publicSide(after)) return [];
-  return [
-    stageEvent(PROJECT_EVENTS, "project.dashboard_changed", ofProject(after._id), {
-      projectId: after._id,
-      workspaceId: after.workspaceId,
-      shareId,
-      served: isDashboardServed(after),
-    }),
-  ];
+  if (!after.publicDashboard.shareId || publicSide(before) === publicSide(after)) return [];
+  return [dashboardChangedEvent(after)];
 };
+
+/** `project.dashboard_changed` saying the project's share id and whether it is served now; the project must have a share id. */
+export const dashboardChangedEvent = (p: ProjectDoc): StagedEvent<PublicDashboardChanged> =>
+  stageEvent(PROJECT_EVENTS, "project.dashboard_changed", ofProject(p._id), {
+    projectId: p._id,
+    workspaceId: p.workspaceId,
+    shareId: p.publicDashboard.shareId ?? "",
+    served: isDashboardServed(p),
+  });
 
 export const memberEvent = (type: MemberEventType, m: MemberDoc): StagedEvent<MemberChanged> =>
   stageEvent(PROJECT_EVENTS, type, ofProject(m.projectId), {

@@ -1,9 +1,26 @@
+import { join } from "node:path";
 import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
-import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
+import {
+  baseConfigSchema,
+  createGrpcClient,
+  createInProcessBus,
+  createMailer,
+  type GrpcClientHandle,
+  hostService,
+  loadConfig,
+  openEmbeddedStore,
+  OUTBOX_COLLECTION,
+  type OutboxRecord,
+  parseCloudEvent,
+  runWithCaller,
+  silentLogger,
+} from "@earshot/platform";
+import { hostServiceForTest, makeTempDir, publishedEvent, refusalOf, type ServiceUnderTest, waitFor } from "@earshot/platform/testing";
 import { commonV1, projectV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
+import { decodeProjectEvent, PROJECT_TOPIC } from "./events";
 import { projectService } from "./service";
+import { PROJECTS, type ProjectDoc } from "./store";
 
 // The project service through a real gRPC hop: hosted as the all-in-one hosts it (embedded store in a
 // temp data dir, in-process bus), called with the generated client, fed account events through the bus.
@@ -63,5 +80,60 @@ describe("project service over gRPC", () => {
     await hosted.bus.publish([publishedEvent(ACCOUNT_EVENTS, "user.deactivated", { userId: "usr_cy", workspaceId: ana.workspaceId })]);
     const read = await as(cy, () => project.client.getProject({ projectId: running!.id }));
     expect(read.project?.status).toBe(commonV1.ProjectStatus.PROJECT_STATUS_PAUSED);
+  });
+});
+
+describe("project service start", () => {
+  it("announces a dashboard enabled before project.dashboard_changed existed once, and not again on a restart", async () => {
+    const tmp = await makeTempDir("earshot-project-");
+    const logger = silentLogger();
+    const config = loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" });
+    const mailer = createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger });
+    const bus = createInProcessBus();
+    const announced: string[] = [];
+    const subscription = await bus.subscribe({ groupId: "test.dashboards", topics: [PROJECT_TOPIC] }, async (message) => {
+      const event = decodeProjectEvent(parseCloudEvent(message.value)!);
+      if (event?.type === "project.dashboard_changed") announced.push(event.data.shareId);
+    });
+    const storeOfService = () => openEmbeddedStore({ dir: join(tmp.dir, "project") });
+    const start = () => hostService(projectService, { config, host: "127.0.0.1", port: 0, bus, logger, mailer });
+    try {
+      // The project as the service left it before the event existed: enabled, with a share id, never announced.
+      const before = await storeOfService();
+      const now = new Date();
+      await before.collection<ProjectDoc>(PROJECTS).insertOne({
+        _id: "prj_old",
+        workspaceId: "wsp_old",
+        ownerId: "usr_old",
+        name: "Old launch",
+        description: "",
+        color: "#7e47eb",
+        icon: "📡",
+        enabledSources: ["reddit"],
+        status: "active",
+        digestTimezone: "UTC",
+        digest: { enabled: true, hour: 8 },
+        publicDashboard: { enabled: true, shareId: "oldShare0001", description: "" },
+        createdAt: now,
+        updatedAt: now,
+      });
+      await before.close();
+
+      const first = await start();
+      await waitFor(() => announced.length === 1);
+      await first.stop(0);
+      await (await start()).stop(0);
+
+      const after = await storeOfService();
+      const staged = await after.collection<OutboxRecord>(OUTBOX_COLLECTION).find({});
+      await after.close();
+      expect(staged.map((r) => r.event.type)).toEqual(["project.dashboard_changed"]);
+      expect(announced).toEqual(["oldShare0001"]);
+    } finally {
+      await subscription.stop();
+      await bus.close();
+      mailer.close();
+      await tmp.cleanup();
+    }
   });
 });

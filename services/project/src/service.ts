@@ -1,6 +1,7 @@
 import { ACCOUNT_EVENTS } from "@earshot/account/events";
 import { type AsyncService, type ServiceModule, type Subscription, subscribeDomainEvents } from "@earshot/platform";
 import { projectV1 } from "@earshot/proto";
+import { announceDashboards } from "./domain/dashboard-announcement";
 import { handleAccountEvent } from "./domain/deactivation";
 import { projectRpc } from "./rpc/project-rpc";
 import { openProjectCollections } from "./store";
@@ -18,8 +19,10 @@ export const projectService: ServiceModule = {
     let subscription: Subscription | undefined;
     return {
       grpc: [{ name: PROJECT_SERVICE_NAME, definition: projectV1.ProjectServiceService, handlers }],
-      // Account deactivation stops the owner's projects; reactivation resumes them.
       start: async () => {
+        // Public dashboards enabled before `project.dashboard_changed` existed are announced once.
+        await announceDashboards(domain);
+        // Account deactivation stops the owner's projects; reactivation resumes them.
         subscription = await subscribeDomainEvents({
           bus: deps.bus,
           store: deps.store,

@@ -24,6 +24,11 @@ export interface ProjectDoc extends Doc {
   publicDashboard: PublicDashboardDoc;
   /** Set when the owner's deactivation paused the project, so reactivation resumes exactly these. */
   pausedByDeactivation?: boolean;
+  /**
+   * Set by the write that staged this project's `project.dashboard_changed`, so the start-up announcement
+   * of dashboards enabled before that event existed passes over it (see domain/dashboard-announcement.ts).
+   */
+  dashboardAnnounced?: boolean;
   createdAt: Date;
   updatedAt: Date;
   archivedAt?: Date;

@@ -4,7 +4,8 @@ import { dashboardFieldsSchema } from "../fields";
 import type { ProjectDoc } from "../store";
 import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
-import { dashboardChangedEvents, projectUpdatedEvent } from "../events";
+import { projectUpdatedEvent } from "../events";
+import { withDashboardChange } from "./dashboard-announcement";
 import { bumped, replaceProject } from "./projects";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
@@ -30,12 +31,10 @@ export const setPublicDashboard = (
       else dash.websiteUrl = input.websiteUrl;
     }
     if (input.enabled && !dash.shareId) dash.shareId = randomBytes(9).toString("base64url");
-    const next: ProjectDoc = { ...view.project, publicDashboard: dash, updatedAt: deps.clock.now() };
+    const changed: ProjectDoc = { ...view.project, publicDashboard: dash, updatedAt: deps.clock.now() };
+    const { next, events } = withDashboardChange(view.project, changed);
     try {
-      await deps.outbox.commit(
-        [replaceProject(view.project, next)],
-        [projectUpdatedEvent(next, ["publicDashboard"]), ...dashboardChangedEvents(view.project, next)],
-      );
+      await deps.outbox.commit([replaceProject(view.project, next)], [projectUpdatedEvent(next, ["publicDashboard"]), ...events]);
     } catch (err) {
       // A share id clash (one in 2^72) is retried with a fresh id by failing as a version conflict would.
       if (isUniqueViolation(err)) throw conflict("Could not reserve a share URL; try again.");

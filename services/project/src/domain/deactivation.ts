@@ -2,7 +2,8 @@ import type { AccountEvent } from "@earshot/account/events";
 import { withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
-import { dashboardChangedEvents, projectUpdatedEvent } from "../events";
+import { projectUpdatedEvent } from "../events";
+import { withDashboardChange } from "./dashboard-announcement";
 import { bumped, replaceProject } from "./projects";
 
 // A deactivated account's projects stop (paused, remembered as paused by deactivation); reactivation
@@ -11,10 +12,11 @@ import { bumped, replaceProject } from "./projects";
 const move = async (deps: ProjectDeps, project: ProjectDoc, to: "paused" | "active") => {
   // Re-read state may have moved on (the owner archived or resumed it meanwhile): leave it then.
   if (to === "paused" ? project.status !== "active" : !project.pausedByDeactivation) return project;
-  const next: ProjectDoc = { ...project, status: to, updatedAt: deps.clock.now() };
-  if (to === "paused") next.pausedByDeactivation = true;
-  else delete next.pausedByDeactivation;
-  await deps.outbox.commit([replaceProject(project, next)], [projectUpdatedEvent(next, ["status"]), ...dashboardChangedEvents(project, next)]);
+  const moved: ProjectDoc = { ...project, status: to, updatedAt: deps.clock.now() };
+  if (to === "paused") moved.pausedByDeactivation = true;
+  else delete moved.pausedByDeactivation;
+  const { next, events } = withDashboardChange(project, moved);
+  await deps.outbox.commit([replaceProject(project, next)], [projectUpdatedEvent(next, ["status"]), ...events]);
   return bumped(next);
 };
 

@@ -13,7 +13,8 @@ import {
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS, PROJECTS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, memberKey, type ProjectView, requireRole } from "./access";
-import { dashboardChangedEvents, projectArchivedEvent, projectCreatedEvent, projectUpdatedEvent } from "../events";
+import { projectArchivedEvent, projectCreatedEvent, projectUpdatedEvent } from "../events";
+import { withDashboardChange } from "./dashboard-announcement";
 import type { Caller, ProjectDeps } from "./deps";
 import {
   checkProjectFields,
@@ -123,22 +124,23 @@ export const updateProject = (deps: ProjectDeps, caller: Caller, projectId: stri
     }
     if (changed.length === 0 && !statusChange) return view;
     const now = deps.clock.now();
-    const next: ProjectDoc = { ...view.project, updatedAt: now };
-    if (update.name !== undefined) next.name = update.name.trim();
-    if (update.description !== undefined) next.description = update.description;
-    if (update.color !== undefined) next.color = update.color;
-    if (update.icon !== undefined) next.icon = update.icon;
-    if (update.enabledSources !== undefined) next.enabledSources = update.enabledSources as Source[];
-    if (update.digestTimezone !== undefined) next.digestTimezone = update.digestTimezone;
-    const events: StagedEvent[] = [];
+    const updated: ProjectDoc = { ...view.project, updatedAt: now };
+    if (update.name !== undefined) updated.name = update.name.trim();
+    if (update.description !== undefined) updated.description = update.description;
+    if (update.color !== undefined) updated.color = update.color;
+    if (update.icon !== undefined) updated.icon = update.icon;
+    if (update.enabledSources !== undefined) updated.enabledSources = update.enabledSources as Source[];
+    if (update.digestTimezone !== undefined) updated.digestTimezone = update.digestTimezone;
     if (statusChange) {
-      next.status = update.status as ProjectStatus;
-      delete next.pausedByDeactivation;
-      if (next.status === "archived") next.archivedAt = now;
+      updated.status = update.status as ProjectStatus;
+      delete updated.pausedByDeactivation;
+      if (updated.status === "archived") updated.archivedAt = now;
     }
-    events.push(projectUpdatedEvent(next, [...changed, ...(statusChange ? ["status"] : [])]));
+    const dashboard = withDashboardChange(view.project, updated);
+    const next = dashboard.next;
+    const events: StagedEvent[] = [projectUpdatedEvent(next, [...changed, ...(statusChange ? ["status"] : [])])];
     if (next.status === "archived") events.push(projectArchivedEvent(next));
-    events.push(...dashboardChangedEvents(view.project, next));
+    events.push(...dashboard.events);
     await deps.outbox.commit([replaceProject(view.project, next)], events);
     return { ...view, project: bumped(next) };
   });
@@ -148,12 +150,10 @@ export const archiveProject = (deps: ProjectDeps, caller: Caller, projectId: str
     const view = await loadProjectWithRole(deps, caller, projectId, "owner");
     if (view.project.status === "archived") return view;
     const now = deps.clock.now();
-    const next: ProjectDoc = { ...view.project, status: "archived", archivedAt: now, updatedAt: now };
-    delete next.pausedByDeactivation;
-    await deps.outbox.commit(
-      [replaceProject(view.project, next)],
-      [projectUpdatedEvent(next, ["status"]), projectArchivedEvent(next), ...dashboardChangedEvents(view.project, next)],
-    );
+    const archived: ProjectDoc = { ...view.project, status: "archived", archivedAt: now, updatedAt: now };
+    delete archived.pausedByDeactivation;
+    const { next, events } = withDashboardChange(view.project, archived);
+    await deps.outbox.commit([replaceProject(view.project, next)], [projectUpdatedEvent(next, ["status"]), projectArchivedEvent(next), ...events]);
     return { ...view, project: bumped(next) };
   });
 
