@@ -1,4 +1,5 @@
 import { accountV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
+import { webhookV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
 // The one list of Earshot's services. Everything that must know every service is derived from it: the
@@ -52,6 +53,8 @@ export const SERVICES = [
   { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword", usage: ["keywords"] },
   { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention", usage: ["mentionsThisMonth"] },
   { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration", usage: ["linkedinSyncsPerDay"] },
+  { name: "webhook", protoPackage: "earshot.webhook.v1", client: webhookV1.WebhookServiceClient, module: "@earshot/webhook", usage: ["webhookDeliveriesPerDay"] },
+  { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery" },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];
