@@ -34,7 +34,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, "*"] as const;
 
 /** The one type only test_webhook sends. */
-export const TEST_EVENT_TYPE = "webhook.test";
+export const TEST_EVENT_TYPE = "webhook.test" as const;
 
 /** The delivery statuses (DESIGN.md "Webhooks"). */
 export const DELIVERY_STATUSES = ["pending", "succeeded", "retrying", "failed", "held"] as const;
