@@ -25,6 +25,11 @@ export const deliverySettingsShape = {
   EARSHOT_ENCRYPTION_KEY: ENCRYPTION_KEY_SETTING,
   EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: ALLOW_PRIVATE_NETWORKS_SETTING,
   EARSHOT_WEBHOOK_RETRY_SCHEDULE: schedule,
+  /**
+   * A PEM file of the CAs to trust for receivers instead of the system's: a closed network with its own CA,
+   * or a test's receiver. NODE_EXTRA_CA_CERTS (read at process start) adds a CA to the system's instead.
+   */
+  EARSHOT_WEBHOOK_CA_FILE: z.string().min(1).optional(),
 };
 
 export const deliverySettingsSchema = z.object(deliverySettingsShape);

@@ -35,7 +35,9 @@ export const guardedSender =
       });
       return { statusCode: res.status, durationMs: took(), response: res.text, error: "" };
     } catch (err) {
-      const message = err instanceof Error ? (err.name === "TimeoutError" || err.name === "AbortError" ? "timed out" : err.message) : String(err);
+      const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+      const message = /timeout|aborted/i.test(text) ? `timed out: no answer within ${timeoutMs / 1000} s` : err instanceof Error ? err.message : text;
       return { statusCode: 0, durationMs: took(), response: "", error: message.slice(0, RESPONSE_BYTES) };
     }
   };

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { resolveEncryptionKey, type ServiceModule, type Subscription } from "@earshot/platform";
 import { deliverySettingsOf, deliverySettingsShape } from "./config";
 import { CONSUMED_TOPICS, startDeliveryConsumers } from "./consumers";
@@ -20,7 +21,10 @@ export const deliveryService: ServiceModule = {
       collections,
       key,
       schedule: settings.EARSHOT_WEBHOOK_RETRY_SCHEDULE,
-      sender: { allowPrivateNetworks: settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+      sender: {
+        allowPrivateNetworks: settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        ...(settings.EARSHOT_WEBHOOK_CA_FILE ? { ca: await readFile(settings.EARSHOT_WEBHOOK_CA_FILE, "utf8") } : {}),
+      },
     });
     let subscriptions: Subscription[] = [];
     return {

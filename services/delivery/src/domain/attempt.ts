@@ -1,6 +1,6 @@
-import { isVersionConflict, type Write } from "@earshot/platform/core";
+import { isVersionConflict } from "@earshot/platform/core";
 import { deliveryRecordedEvent, endpointFailingEvent } from "../events";
-import { DELIVERIES, type DeliveryDoc, ENDPOINTS, type EndpointCopyDoc } from "../store";
+import { DELIVERIES, type DeliveryDoc, type EndpointCopyDoc } from "../store";
 import { nextUtcDay, spendBudget } from "./budget";
 import type { DeliveryDeps, SendResult } from "./deps";
 import { signatureHeader } from "./signing";
@@ -19,11 +19,11 @@ const MAX_ATTEMPTS_KEPT = 50;
 /** How long a workspace's deliveries wait while its owner's account is deactivated (reactivation wakes them sooner). */
 const DEACTIVATED_RECHECK_MS = 3600 * 1000;
 
-const commitDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, next: DeliveryDoc, more: { writes?: Write[]; events?: ReturnType<typeof endpointFailingEvent>[] } = {}) => {
+const commitDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, next: DeliveryDoc) => {
   try {
     await deps.outbox.commit(
-      [{ kind: "replace", collection: DELIVERIES, doc: { ...next, _v: (claimed._v ?? 1) + 1 }, expectedVersion: claimed._v ?? 1 }, ...(more.writes ?? [])],
-      [deliveryRecordedEvent({ ...next, _v: (claimed._v ?? 1) + 1 }), ...(more.events ?? [])],
+      [{ kind: "replace", collection: DELIVERIES, doc: { ...next, _v: (claimed._v ?? 1) + 1 }, expectedVersion: claimed._v ?? 1 }],
+      [deliveryRecordedEvent({ ...next, _v: (claimed._v ?? 1) + 1 })],
     );
   } catch (err) {
     if (!isVersionConflict(err)) throw err;
@@ -34,17 +34,23 @@ const commitDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, next: De
 const liveSecrets = (deps: DeliveryDeps, endpoint: EndpointCopyDoc, now: Date): string[] =>
   endpoint.secrets.filter((s) => !s.expiresAt || s.expiresAt > now).map((s) => deps.sealer.open(s.sealed));
 
-/** Failure streak bookkeeping; past the limit the endpoint stops, the webhook service hears it and the owner is told. */
-const streakAfter = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, ok: boolean, now: Date) => {
+/**
+ * Failure streak bookkeeping. Past the limit the endpoint stops: the first attempt to see it turns the copy
+ * off (a conditional update, so concurrent attempts agree on one winner), which then tells the webhook
+ * service and the owner. True when this attempt stopped it.
+ */
+const streakAfter = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, ok: boolean, now: Date): Promise<Date | undefined> => {
   if (ok) {
     if (endpoint.failingSince) await deps.collections.endpoints.updateOne({ _id: endpoint._id }, { $unset: { failingSince: true } });
-    return {};
+    return undefined;
   }
   const since = endpoint.failingSince ?? now;
   if (!endpoint.failingSince) await deps.collections.endpoints.updateOne({ _id: endpoint._id, failingSince: { $exists: false } }, { $set: { failingSince: now } });
-  if (now.getTime() - since.getTime() < FAILING_LIMIT_MS) return {};
-  const stopped: EndpointCopyDoc = { ...endpoint, active: false, failingSince: since };
-  return { writes: [{ kind: "replace" as const, collection: ENDPOINTS, doc: stopped }], events: [endpointFailingEvent(endpoint, since)], stopped };
+  if (now.getTime() - since.getTime() < FAILING_LIMIT_MS) return undefined;
+  const stopped = await deps.collections.endpoints.updateOne({ _id: endpoint._id, active: true }, { $set: { active: false } });
+  if (stopped.modifiedCount === 0) return undefined;
+  await deps.outbox.commit([], [endpointFailingEvent(endpoint, since)]);
+  return since;
 };
 
 const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, since: Date): Promise<void> => {
@@ -114,7 +120,7 @@ export const attemptDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc):
         ? { status: "failed", nextAttemptAt: undefined }
         : { status: "retrying", nextAttemptAt: new Date(deps.clock.now().getTime() + retryIn * 1000) }),
   };
-  const streak = await streakAfter(deps, endpoint, ok, now);
-  await commitDelivery(deps, claimed, next, streak);
-  if (streak.stopped) await emailOwner(deps, endpoint, streak.stopped.failingSince as Date);
+  await commitDelivery(deps, claimed, next);
+  const stoppedSince = await streakAfter(deps, endpoint, ok, now);
+  if (stoppedSince) await emailOwner(deps, endpoint, stoppedSince);
 };

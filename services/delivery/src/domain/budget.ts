@@ -18,18 +18,21 @@ export const spendBudget = async (deps: DeliveryDeps, workspaceId: string, allow
   const now = deps.clock.now();
   const day = utcDay(now);
   const _id = `${workspaceId}:${day}`;
-  for (let round = 0; round < 2; round++) {
+  if (allowance < 1) return { spent: false, day };
+  for (let round = 0; round < 10; round++) {
     const counted = await deps.collections.budgets.findOneAndUpdate({ _id, used: { $lt: allowance } }, { $inc: { used: 1 } });
     if (counted) return { spent: true, day };
-    if (await deps.collections.budgets.findById(_id)) return { spent: false, day };
-    if (allowance < 1) return { spent: false, day };
-    try {
-      await deps.collections.budgets.insertOne({ _id, workspaceId, day, used: 1, createdAt: now });
-      return { spent: true, day };
-    } catch (err) {
-      // Another replica opened the day first: count against its record.
-      if (!isUniqueViolation(err)) throw err;
+    const record = await deps.collections.budgets.findById(_id);
+    if (record && record.used >= allowance) return { spent: false, day };
+    if (!record) {
+      try {
+        await deps.collections.budgets.insertOne({ _id, workspaceId, day, used: 1, createdAt: now });
+        return { spent: true, day };
+      } catch (err) {
+        // Another replica opened the day first: count against its record.
+        if (!isUniqueViolation(err)) throw err;
+      }
     }
   }
-  return { spent: false, day };
+  throw new Error(`the delivery budget of ${workspaceId} stayed contended; the attempt is retried when its claim ends`);
 };
