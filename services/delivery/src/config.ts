@@ -9,10 +9,11 @@ import { z } from "zod";
 export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 
 const schedule = z
-  .string()
+  // A host hands a service its configuration already loaded: the text, or the delays it became.
+  .union([z.string(), z.array(z.number())])
   .default(DEFAULT_RETRY_SCHEDULE.join(","))
-  .transform((text, ctx) => {
-    const parts = text.split(",").map((p) => p.trim());
+  .transform((value, ctx) => {
+    const parts = (Array.isArray(value) ? value.map(String) : value.split(",")).map((p) => p.trim());
     const seconds = parts.map(Number);
     if (parts.length === 0 || parts.length > 50 || seconds.some((s, i) => parts[i] === "" || !Number.isFinite(s) || s < 0 || s > 7 * 86400)) {
       ctx.addIssue({ code: "custom", message: "must be 1 to 50 comma-separated delays in seconds (0 to 604800), such as 0,1,2" });

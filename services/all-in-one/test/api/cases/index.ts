@@ -14,6 +14,7 @@ import { mentionsCases } from "./mentions";
 import { projectsCases } from "./projects";
 import { sourceHealthCases } from "./source-health";
 import { usageCases } from "./usage";
+import { webhooksCases } from "./webhooks";
 import type { Cases } from "./support";
 
 export type { Call, OperationCase } from "./support";
@@ -32,4 +33,5 @@ export const CASES: Cases = {
   ...usageCases,
   ...apiKeysCases,
   ...linkedinCases,
+  ...webhooksCases,
 };
