@@ -40,6 +40,8 @@ export const systemResolver: Resolver = async (hostname) => (await lookup(hostna
 /** Resolves a hostname (or takes an IP literal) and checks every address; returns the checked addresses. */
 export const resolvePublicAddresses = async (hostname: string, options: AddressGuardOptions = {}): Promise<string[]> => {
   const host = hostname.replace(/^\[|\]$/g, "");
+  // `localhost` and its subdomains are loopback by definition (RFC 6761), whatever a resolver answers.
+  if (!options.allowPrivateNetworks && /(^|\.)localhost\.?$/i.test(host)) throw new AddressNotAllowedError(hostname, host, "loopback (localhost)");
   const literal = normalizeAddress(host);
   const addresses = literal !== undefined ? [literal] : await (options.resolve ?? systemResolver)(host);
   if (addresses.length === 0) throw new GuardedFetchError(`${hostname} has no addresses`);
