@@ -1,4 +1,4 @@
-import { textField } from "@earshot/platform/core";
+import { patternRule, textField } from "@earshot/platform/core";
 import { z } from "zod";
 
 // The fields of webhook endpoints (DESIGN.md "Webhooks"), declared once: the edge builds its request
@@ -48,17 +48,29 @@ export const subscribesTo = (eventTypes: readonly string[], type: string): boole
 
 const name = textField({ min: 1, max: 100, trim: true }).describe("A name to tell endpoints apart, 1 to 100 characters.");
 
+/** The shape JSON Schema can state; that it parses as a URL with a host is checked beside it. */
+const HTTPS_URL_SHAPE = "^[Hh][Tt][Tt][Pp][Ss]://\\S+$";
+const isHttpsUrl = (s: string): boolean => {
+  try {
+    const u = new URL(s);
+    return u.protocol === "https:" && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The receiver's URL: https only. Whether its host is a public address is checked by the service (it
  * resolves the name), and again by the delivery service at every connection.
  */
-const url = z
-  .string()
-  .max(MAX_URL_LENGTH)
-  .refine((u) => URL.canParse(u), { message: "must be an absolute URL" })
-  .refine((u) => !URL.canParse(u) || new URL(u).protocol === "https:", { message: "must be an https URL" })
-  .refine((u) => !URL.canParse(u) || (new URL(u).username === "" && new URL(u).password === ""), { message: "must not carry a user name or password" })
-  .describe("The receiver's https URL. Hosts resolving to loopback, private, link-local, CGNAT, multicast or metadata addresses are refused.");
+const url = textField({
+  min: 1,
+  max: MAX_URL_LENGTH,
+  maxBytes: MAX_URL_LENGTH,
+  rule: [patternRule(HTTPS_URL_SHAPE, "must be an https URL"), { test: isHttpsUrl, message: "must be an https URL" }],
+}).describe(
+  "The receiver's https URL with a host, at most 2048 bytes of UTF-8. Every address the host resolves to must be public: loopback, private, link-local, CGNAT, multicast and metadata addresses are refused.",
+);
 
 const eventTypes = z
   .array(z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(", ")}` }))
