@@ -16,7 +16,7 @@ let sims: RunningSimulators;
 beforeAll(async () => {
   // LinkedIn's operations need LinkedIn: its simulator, polled by syncs only (the interval is a day).
   sims = await startSimulators({ platforms: ["linkedin"], generate: false });
-  h = await startHarness({ ...sims.settings, EARSHOT_POLL_INTERVAL_SECONDS: "86400", EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" });
+  h = await startHarness({ ...sims.settings, EARSHOT_POLL_INTERVAL_SECONDS: "86400" });
   w = await buildWorld(h);
 }, 60_000);
 afterAll(async () => {

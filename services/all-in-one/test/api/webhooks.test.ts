@@ -8,7 +8,7 @@ import { type Harness, startHarness } from "./harness";
 import { buildWorld, keywordWithMentions, type World } from "./world";
 
 // Webhooks end to end on the all-in-one: a real HTTPS receiver (its CA handed to the delivery service by
-// EARSHOT_WEBHOOK_CA_FILE; private addresses allowed, as a receiver on this machine needs) verifying every
+// EARSHOT_WEBHOOK_CA_FILE; the harness allows private addresses, as a receiver on this machine needs) verifying every
 // delivery with the standardwebhooks library.
 
 let h: Harness;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   cleanup = tmp.cleanup;
   const caFile = join(tmp.dir, "ca.pem");
   await writeFile(caFile, receiver.ca);
-  h = await startHarness({ EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", EARSHOT_WEBHOOK_CA_FILE: caFile, EARSHOT_WEBHOOK_RETRY_SCHEDULE: "0,1,2" });
+  h = await startHarness({ EARSHOT_WEBHOOK_CA_FILE: caFile, EARSHOT_WEBHOOK_RETRY_SCHEDULE: "0,1,2" });
   w = await buildWorld(h);
 }, 60_000);
 

@@ -3,7 +3,7 @@ import type { Harness } from "../harness";
 import { uniqueName, type World } from "../world";
 import { type Cases, MISSING_PROJECT } from "./support";
 
-// Webhook endpoints point at a port nothing listens on (the harness allows private addresses): the
+// Webhook endpoints point at a port nothing listens on (every harness allows private addresses): the
 // deliveries those cases cause fail at once, and the log still records them.
 export const UNREACHABLE_RECEIVER = "https://127.0.0.1:9/hooks";
 export const MISSING_WEBHOOK = "whk_01JZZZZZZZZZZZZZZZZZZZZZZZ";
