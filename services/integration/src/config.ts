@@ -1,4 +1,4 @@
-import { secret } from "@earshot/platform";
+import { ENCRYPTION_KEY_SETTING, secret } from "@earshot/platform";
 import { z } from "zod";
 
 // The integration service's settings (DESIGN.md "Collection"). The URLs default to the real platforms;
@@ -36,10 +36,7 @@ export const integrationSettingsShape = {
    */
   EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS: z.coerce.number().gt(0).max(720).default(24),
   /** 32 bytes, base64 or hex: the AES-256-GCM key of stored provider tokens. Generated into the data dir on the embedded default. */
-  EARSHOT_ENCRYPTION_KEY: secret(z.string().min(1).optional(), {
-    requiredWhenDeployed: true,
-    note: "32 random bytes as 64 hex digits (openssl rand -hex 32): encrypts stored provider tokens; the same on every replica. Keep it: tokens sealed with a lost key must be authorized again.",
-  }),
+  EARSHOT_ENCRYPTION_KEY: ENCRYPTION_KEY_SETTING,
   /** Comma-separated sources served by local simulators (set by the all-in-one); reported by get_source_health. */
   EARSHOT_SIMULATED_SOURCES: z.string().default(""),
 };

@@ -1,11 +1,10 @@
 import { ACCOUNT_EVENTS } from "@earshot/account/events";
 import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import type { AsyncService, ServiceModule, Subscription } from "@earshot/platform";
+import { type AsyncService, resolveEncryptionKey, type ServiceModule, type Subscription } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { integrationV1 } from "@earshot/proto";
 import { integrationSettingsOf, integrationSettingsShape } from "./config";
 import { startIntegrationConsumers } from "./consumers";
-import { resolveEncryptionKey } from "./domain/encryption-key";
 import { Scheduler } from "./domain/scheduler";
 import { healthRpc } from "./rpc/health-rpc";
 import { linkedinRpc } from "./rpc/linkedin-rpc";

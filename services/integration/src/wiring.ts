@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Clock, Logger, Outbox, Source } from "@earshot/platform/core";
-import { SOURCES } from "@earshot/platform/core";
+import { SOURCES, TokenSealer } from "@earshot/platform/core";
 import { createCollectors } from "./collectors";
 import { ProviderHttp, type ProviderHttpOptions } from "./collectors/provider-http";
 import type { IntegrationSettings } from "./config";
 import type { IntegrationDeps } from "./domain/deps";
 import { createQuotaLedger } from "./domain/quota-ledger";
-import { TokenSealer } from "./domain/token-sealer";
 import { LinkedinApi } from "./linkedin/linkedin-api";
 import type { IntegrationCollections } from "./store";
 

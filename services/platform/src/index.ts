@@ -38,3 +38,5 @@ export * from "./text/email";
 export * from "./text/text-field";
 export * from "./net/address-policy";
 export * from "./net/guarded-fetch";
+export * from "./secrets/encryption-key";
+export * from "./core/token-sealer";

@@ -1,5 +1,4 @@
-import { accountV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
-import { alertV1, digestV1 } from "@earshot/proto";
+import { accountV1, alertV1, digestV1, integrationV1, keywordV1, mentionV1, projectV1, webhookV1 } from "@earshot/proto";
 import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 
 // The one list of Earshot's services. Everything that must know every service is derived from it: the
@@ -55,6 +54,8 @@ export const SERVICES = [
   { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration", usage: ["linkedinSyncsPerDay"] },
   { name: "alert", protoPackage: "earshot.alert.v1", client: alertV1.AlertServiceClient, module: "@earshot/alert" },
   { name: "digest", protoPackage: "earshot.digest.v1", client: digestV1.DigestServiceClient, module: "@earshot/digest" },
+  { name: "webhook", protoPackage: "earshot.webhook.v1", client: webhookV1.WebhookServiceClient, module: "@earshot/webhook", usage: ["webhookDeliveriesPerDay"] },
+  { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery" },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

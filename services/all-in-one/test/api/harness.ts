@@ -94,6 +94,8 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     EARSHOT_RATE_LIMIT_PER_MINUTE: "100000",
     EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: "0",
     EARSHOT_AUTH_FAILURES_PER_MINUTE: "100000",
+    // Test webhook receivers listen on this machine.
+    EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     ...env,
   });
   const running = await startAllInOne(config, silentLogger(), clock);

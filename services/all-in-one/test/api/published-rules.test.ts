@@ -22,6 +22,8 @@ const UNEXPRESSIBLE: ReadonlyArray<[RegExp, string]> = [
   [/^must contain a letter, digit or symbol$/, "keyword phrases: the description (letters and symbols as Unicode classes them)"],
   [/^must not repeat/, "lists of trimmed phrases: uniqueItems compares them untrimmed, the description says once trimmed"],
   [/^is not (a|an|one of) .*(of this project|integration's pages)/, "references to other resources: the descriptions"],
+  [/^must be an https URL$/, "webhook url: the pattern gives the shape, the description that it must parse with a host"],
+  [/^must reach a public address/, "webhook url: the description (where its host resolves)"],
 ];
 
 let sims: RunningSimulators;

@@ -18,6 +18,7 @@ import type { Operation } from "./operation";
 import { projectOperations } from "./projects/operations";
 import { sourceHealthOperations } from "./source-health/operations";
 import { usageOperations } from "./usage/operations";
+import { webhookOperations } from "./webhooks/operations";
 
 // The API, one folder per resource: its operations (`operations.ts`), its output schema and presenter
 // (`resource.ts`) and its browser pages. What resources share (ids, paging, the mention filters, the
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...sourceHealthOperations,
   ...linkedinOperations,
   ...alertOperations,
+  ...webhookOperations,
 ];
 
 /** Every browser page the gateway serves beside the API. */

@@ -1,10 +1,9 @@
-import type { Clock, Logger, Outbox } from "@earshot/platform/core";
+import type { Clock, Logger, Outbox, TokenSealer } from "@earshot/platform/core";
 import type { Source } from "@earshot/platform/core";
 import type { Collector, QuotaLedger } from "../collectors/collector";
 import type { IntegrationSettings } from "../config";
 import type { IntegrationCollections } from "../store";
 import type { LinkedinClient } from "./linkedin-client";
-import type { TokenSealer } from "./token-sealer";
 
 export interface IntegrationDeps {
   collections: IntegrationCollections;

@@ -31,3 +31,4 @@ export { type CloudEvent, type NewEvent, topicForDomain } from "../events/cloud-
 export * from "../events/event-catalog";
 export type { Logger } from "../logger";
 export type { MailMessage, Mailer, SentMail } from "../mail/mailer";
+export * from "./token-sealer";

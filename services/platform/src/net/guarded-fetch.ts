@@ -40,6 +40,8 @@ export const systemResolver: Resolver = async (hostname) => (await lookup(hostna
 /** Resolves a hostname (or takes an IP literal) and checks every address; returns the checked addresses. */
 export const resolvePublicAddresses = async (hostname: string, options: AddressGuardOptions = {}): Promise<string[]> => {
   const host = hostname.replace(/^\[|\]$/g, "");
+  // `localhost` and its subdomains are loopback by definition (RFC 6761), whatever a resolver answers.
+  if (!options.allowPrivateNetworks && /(^|\.)localhost\.?$/i.test(host)) throw new AddressNotAllowedError(hostname, host, "loopback (localhost)");
   const literal = normalizeAddress(host);
   const addresses = literal !== undefined ? [literal] : await (options.resolve ?? systemResolver)(host);
   if (addresses.length === 0) throw new GuardedFetchError(`${hostname} has no addresses`);
@@ -72,34 +74,64 @@ const pinnedLookup = (address: string): LookupFunction => {
   }) as unknown as LookupFunction;
 };
 
+export interface GuardedRequestOptions extends GuardedFetchOptions {
+  method?: "GET" | "POST";
+  body?: string;
+  /**
+   * The certificate authorities to trust instead of the system's (PEM): for a closed network's own CA.
+   * NODE_EXTRA_CA_CERTS, read at process start, adds to the system's instead.
+   */
+  ca?: string | string[];
+  /** Keep the first `maxBytes` of a longer body instead of refusing it (a webhook receiver's answer). */
+  truncate?: boolean;
+}
+
 /** GET `url` from a public address only; refuses redirects, bodies over `maxBytes` and slow servers. */
-export const guardedFetch = async (url: string | URL, options: GuardedFetchOptions = {}): Promise<GuardedResponse> => {
+export const guardedFetch = (url: string | URL, options: GuardedFetchOptions = {}): Promise<GuardedResponse> => guardedRequest(url, options);
+
+/**
+ * A request to `url` at a checked, pinned address: GET, or POST with a body (webhook deliveries). TLS is
+ * verified against the hostname; a redirect is an error, never followed; `timeoutMs` bounds the connect,
+ * the headers and the body alike.
+ */
+export const guardedRequest = async (url: string | URL, options: GuardedRequestOptions = {}): Promise<GuardedResponse> => {
   const target = new URL(url);
   if (target.protocol !== "https:" && target.protocol !== "http:") throw new GuardedFetchError(`${target.protocol} URLs are not fetched`);
   const [address] = await resolvePublicAddresses(target.hostname, options);
   const timeoutMs = options.timeoutMs ?? 5000;
   const maxBytes = options.maxBytes ?? 64 * 1024;
-  const agent = new Agent({ connect: { lookup: pinnedLookup(address as string), timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const connect = { lookup: pinnedLookup(address as string), timeout: timeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
+  const agent = new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
-    const res = await request(target, { method: "GET", dispatcher: agent, headers: options.headers ?? {}, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await request(target, {
+      method: options.method ?? "GET",
+      dispatcher: agent,
+      headers: options.headers ?? {},
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     if (res.statusCode >= 300 && res.statusCode < 400) {
       await res.body.dump();
       throw new GuardedFetchError(`${target.href} redirects (${res.statusCode}); redirects are not followed`);
     }
     const declared = Number(res.headers["content-length"] ?? 0);
-    if (declared > maxBytes) {
+    if (declared > maxBytes && !options.truncate) {
       await res.body.dump();
       throw new GuardedFetchError(`${target.href} is larger than ${maxBytes} bytes`);
     }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
+      const bytes = chunk as Buffer;
+      if (size + bytes.length > maxBytes) {
         res.body.destroy();
-        throw new GuardedFetchError(`${target.href} is larger than ${maxBytes} bytes`);
+        if (!options.truncate) throw new GuardedFetchError(`${target.href} is larger than ${maxBytes} bytes`);
+        chunks.push(bytes.subarray(0, maxBytes - size));
+        size = maxBytes;
+        break;
       }
-      chunks.push(chunk as Buffer);
+      size += bytes.length;
+      chunks.push(bytes);
     }
     return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") };
   } finally {

@@ -8,7 +8,21 @@ import { SERVICES, type ServiceEntry } from "../services";
 
 /** Every registered service's declared settings, in registry order (loads each module by package name). */
 export const declaredServiceSettings = (services: readonly ServiceEntry[] = SERVICES): DeclaredSetting[] =>
-  declaredSettings(serviceModules(services).map((m) => ({ owner: m.name, shape: m.settings ?? {} })));
+  listedOnce(declaredSettings(serviceModules(services).map((m) => ({ owner: m.name, shape: m.settings ?? {} }))));
+
+/**
+ * A setting several services declare (one shared schema, such as EARSHOT_ENCRYPTION_KEY, which the hosts
+ * load once) is listed once, where its first declarer puts it, naming every declarer.
+ */
+export const listedOnce = (settings: readonly DeclaredSetting[]): DeclaredSetting[] => {
+  const byName = new Map<string, DeclaredSetting>();
+  for (const s of settings) {
+    const first = byName.get(s.name);
+    if (first) first.owner = `${first.owner}, ${s.owner}`;
+    else byName.set(s.name, { ...s });
+  }
+  return [...byName.values()];
+};
 
 export const requiredSecrets = (settings: readonly DeclaredSetting[]) => settings.filter((s) => s.secret?.requiredWhenDeployed);
 export const optionalSecrets = (settings: readonly DeclaredSetting[]) => settings.filter((s) => s.secret && !s.secret.requiredWhenDeployed);

@@ -15,6 +15,7 @@ import { mentionsCases } from "./mentions";
 import { projectsCases } from "./projects";
 import { sourceHealthCases } from "./source-health";
 import { usageCases } from "./usage";
+import { webhooksCases } from "./webhooks";
 import type { Cases } from "./support";
 
 export type { Call, OperationCase } from "./support";
@@ -34,4 +35,5 @@ export const CASES: Cases = {
   ...apiKeysCases,
   ...linkedinCases,
   ...alertsCases,
+  ...webhooksCases,
 };

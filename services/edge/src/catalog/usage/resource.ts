@@ -27,10 +27,7 @@ export type Usage = z.output<typeof usageSchema>;
 /** The names get_usage reports a count under, which services declare in the registry (`usage`). */
 export const USAGE_LIMITS = Object.keys(usageSchema.shape.limits.shape) as ReadonlyArray<keyof Usage["limits"]>;
 
-/**
- * The plan's allowances beside the counts the services answered. A limit no service counts yet is 0
- * (webhookDeliveriesPerDay, until a service declares it).
- */
+/** The plan's allowances beside the counts the services answered; a limit no service counts is 0. */
 export const presentUsage = (workspace: accountV1.Workspace | undefined, counts: Readonly<Record<string, number>>): Usage => {
   const a = workspace?.allowances;
   const used = (limit: keyof Usage["limits"]) => counts[limit] ?? 0;

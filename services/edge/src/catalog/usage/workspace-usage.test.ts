@@ -33,13 +33,14 @@ describe("workspace usage", () => {
       keyword: { keywords: "7" },
       mention: { mentionsThisMonth: "41" },
       integration: { linkedinSyncsPerDay: "1" },
+      webhook: { webhookDeliveriesPerDay: "5" },
     });
     const counting = workspaceUsage(backends, "wsp_1");
     // Every call is under way before any answers: they run in parallel.
     await new Promise((r) => setImmediate(r));
-    expect(asked.sort()).toEqual(["integration:wsp_1", "keyword:wsp_1", "mention:wsp_1", "project:wsp_1"]);
+    expect(asked.sort()).toEqual(["integration:wsp_1", "keyword:wsp_1", "mention:wsp_1", "project:wsp_1", "webhook:wsp_1"]);
     release();
-    expect(await counting).toEqual({ projects: 2, seats: 3, keywords: 7, mentionsThisMonth: 41, linkedinSyncsPerDay: 1 });
+    expect(await counting).toEqual({ projects: 2, seats: 3, keywords: 7, mentionsThisMonth: 41, linkedinSyncsPerDay: 1, webhookDeliveriesPerDay: 5 });
   });
 
   it("takes only the limits a service declares", async () => {

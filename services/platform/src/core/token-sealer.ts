@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 
-// Provider tokens at rest: AES-256-GCM with a random 96-bit nonce per seal, stored as
+// Secrets at rest (provider tokens, webhook signing secrets): AES-256-GCM with a random 96-bit nonce per seal, stored as
 // `v1.<nonce>.<ciphertext>.<tag>` (base64url). The version prefix leaves room for key rotation; a token
 // sealed under another key, or altered, fails to open rather than decrypting to garbage.
 

@@ -1,0 +1,112 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { makeTempDir, waitFor } from "@earshot/platform/testing";
+import { Webhook } from "standardwebhooks";
+import { type Received, type Receiver, startReceiver } from "../../../delivery/src/receiver-test-support";
+import { createWebhook } from "./cases/webhooks";
+import { type Harness, startHarness } from "./harness";
+import { buildWorld, keywordWithMentions, type World } from "./world";
+
+// Webhooks end to end on the all-in-one: a real HTTPS receiver (its CA handed to the delivery service by
+// EARSHOT_WEBHOOK_CA_FILE; the harness allows private addresses, as a receiver on this machine needs) verifying every
+// delivery with the standardwebhooks library.
+
+let h: Harness;
+let w: World;
+let receiver: Receiver;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  const tmp = await makeTempDir("earshot-webhook-ca-");
+  cleanup = tmp.cleanup;
+  const caFile = join(tmp.dir, "ca.pem");
+  await writeFile(caFile, receiver.ca);
+  h = await startHarness({ EARSHOT_WEBHOOK_CA_FILE: caFile, EARSHOT_WEBHOOK_RETRY_SCHEDULE: "0,1,2" });
+  w = await buildWorld(h);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.stop();
+  await receiver?.close();
+  await cleanup?.();
+});
+
+const headersOf = (r: Received): Record<string, string> => ({
+  "webhook-id": String(r.headers["webhook-id"]),
+  "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+  "webhook-signature": String(r.headers["webhook-signature"]),
+});
+
+const bodiesOf = (type: string) => receiver.received.filter((r) => (JSON.parse(r.body) as { type: string }).type === type);
+
+it("sends mention.created for an imported post, signed so the receiver verifies it, and logs the delivery", async () => {
+  const webhook = await createWebhook(h, w.owner, w.projectId, ["mention.created"], receiver.url);
+  const { mentions } = await keywordWithMentions(h, w.owner, w.projectId, 1);
+  const mention = mentions[0]!;
+  await waitFor(() => bodiesOf("mention.created").length >= 1, 15_000);
+  const got = bodiesOf("mention.created")[0]!;
+  const payload = new Webhook(webhook.secret).verify(got.body, headersOf(got)) as { type: string; data: { mentionId: string; projectId: string; text: string } };
+  expect(payload).toMatchObject({ type: "mention.created", data: { mentionId: mention.id, projectId: w.projectId, text: mention.text } });
+
+  let log: Array<{ id: string; eventId: string; status: string }> = [];
+  await waitFor(async () => {
+    log = (await h.call("list_webhook_deliveries", { endpointId: webhook.id }, w.owner.key)).body.data as typeof log;
+    return log[0]?.status === "succeeded";
+  }, 10_000);
+  expect(log[0]?.eventId).toBe(got.headers["webhook-id"]);
+  const detail = await h.call("get_webhook_delivery", { endpointId: webhook.id, deliveryId: log[0]!.id }, w.owner.key);
+  expect(detail.body.data).toMatchObject({ request: { body: got.body }, attemptLog: [{ statusCode: 200, error: null }] });
+});
+
+it("sends test_webhook's event to exactly that endpoint, and counts it in get_usage", async () => {
+  const other = await createWebhook(h, w.owner, null, ["keyword.created"], `${receiver.url}?other`);
+  const target = await createWebhook(h, w.owner, null, ["keyword.created"], `${receiver.url}?target`);
+  const before = (await h.call("get_usage", {}, w.owner.key)).body.data as { limits: { webhookDeliveriesPerDay: { used: number; allowance: number } } };
+  const res = await h.call("test_webhook", { endpointId: target.id }, w.owner.key);
+  expect(res.status).toBe(202);
+  const eventId = (res.body.data as { eventId: string }).eventId;
+  await waitFor(() => receiver.received.some((r) => r.headers["webhook-id"] === eventId), 10_000);
+  const sent = receiver.received.filter((r) => r.headers["webhook-id"] === eventId);
+  expect(sent).toHaveLength(1);
+  expect(new Webhook(target.secret).verify(sent[0]!.body, headersOf(sent[0]!))).toMatchObject({ type: "webhook.test", data: { webhookId: target.id } });
+  expect(() => new Webhook(other.secret).verify(sent[0]!.body, headersOf(sent[0]!))).toThrow();
+  await waitFor(async () => {
+    const usage = (await h.call("get_usage", {}, w.owner.key)).body.data as typeof before;
+    return usage.limits.webhookDeliveriesPerDay.used === before.limits.webhookDeliveriesPerDay.used + 1;
+  }, 10_000);
+  expect(before.limits.webhookDeliveriesPerDay.allowance).toBe(1000);
+});
+
+it("redelivers a delivery the receiver refused, under the same webhook-id", async () => {
+  const webhook = await createWebhook(h, w.owner, null, ["keyword.created"], `${receiver.url}?redeliver`);
+  // This endpoint's test event names it; other tests' deliveries still get 200.
+  receiver.answer((r) => (r.body.includes(webhook.id) ? { status: 503 } : { status: 200 }));
+  const test = await h.call("test_webhook", { endpointId: webhook.id }, w.owner.key);
+  const eventId = (test.body.data as { eventId: string }).eventId;
+  let deliveryId = "";
+  await waitFor(async () => {
+    const log = (await h.call("list_webhook_deliveries", { endpointId: webhook.id, status: "failed" }, w.owner.key)).body.data as Array<{ id: string }>;
+    deliveryId = log[0]?.id ?? "";
+    return deliveryId !== "";
+  }, 15_000);
+  expect(receiver.received.filter((r) => r.headers["webhook-id"] === eventId)).toHaveLength(3);
+  receiver.answer({ status: 200 });
+  const again = await h.call("redeliver_webhook_delivery", { endpointId: webhook.id, deliveryId }, w.owner.key);
+  expect(again.status).toBe(202);
+  await waitFor(() => receiver.received.filter((r) => r.headers["webhook-id"] === eventId).length === 4, 10_000);
+  const last = receiver.received.filter((r) => r.headers["webhook-id"] === eventId)[3]!;
+  expect(new Webhook(webhook.secret).verify(last.body, headersOf(last))).toMatchObject({ type: "webhook.test" });
+  await waitFor(async () => {
+    const d = await h.call("get_webhook_delivery", { endpointId: webhook.id, deliveryId }, w.owner.key);
+    return (d.body.data as { status: string }).status === "succeeded";
+  }, 10_000);
+});
+
+it("deletes an endpoint with its delivery history", async () => {
+  const webhook = await createWebhook(h, w.owner, null, ["keyword.created"], `${receiver.url}?delete`);
+  await h.call("test_webhook", { endpointId: webhook.id }, w.owner.key);
+  await waitFor(async () => ((await h.call("list_webhook_deliveries", { endpointId: webhook.id }, w.owner.key)).body.data as unknown[]).length === 1, 10_000);
+  expect((await h.call("delete_webhook", { endpointId: webhook.id }, w.owner.key)).status).toBe(200);
+  expect((await h.call("list_webhook_deliveries", { endpointId: webhook.id }, w.owner.key)).status).toBe(404);
+});

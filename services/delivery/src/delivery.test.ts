@@ -1,0 +1,262 @@
+import { Webhook } from "standardwebhooks";
+import { handleAccountEvent } from "./domain/replicas";
+import { redeliver, sendTest } from "./domain/fan-out";
+import { FAILING_LIMIT_MS } from "./domain/attempt";
+import { type Received, type Receiver, startReceiver } from "./receiver-test-support";
+import { newTestSecret, openDeliveryWorld, type DeliveryWorld } from "./test-support";
+import type { AccountEvent } from "@earshot/account/events";
+
+// Deliveries to a real HTTPS receiver (a certificate from a CA made for the test, which the sender is told
+// to trust), each verified with the `standardwebhooks` library as a receiver would.
+
+const headersOf = (r: Received): Record<string, string> => ({
+  "webhook-id": String(r.headers["webhook-id"]),
+  "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+  "webhook-signature": String(r.headers["webhook-signature"]),
+});
+
+const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, headersOf(r)) as { type: string; timestamp: string; data: Record<string, unknown> };
+
+const mention = (workspaceId = "wsp_test", projectId = "prj_a") => ({
+  mentionId: "men_1",
+  projectId,
+  workspaceId,
+  source: "reddit",
+  text: "Acme is great",
+  status: "open",
+});
+
+let receiver: Receiver;
+let world: DeliveryWorld;
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+  world = await openDeliveryWorld({ sender: { ca: receiver.ca, timeoutMs: 1_500 } });
+});
+
+afterEach(async () => {
+  await world.worker.stop();
+  await world.close();
+  await receiver.close();
+});
+
+const deliveryOf = async (eventId: string) => {
+  const d = await world.collections.deliveries.findOne({ eventId });
+  if (!d) throw new Error(`no delivery of ${eventId}`);
+  return d;
+};
+
+describe("delivery to an HTTPS receiver", () => {
+  it("sends a matching event signed so that standardwebhooks verifies it, with the payload and headers of Standard Webhooks", async () => {
+    const { secrets } = await world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] });
+    const event = await world.publish("mention.created", mention());
+    expect(await world.worker.tick()).toBe(1);
+    const [got] = await receiver.waitFor(1);
+    const payload = verify(secrets[0] as string, got as Received);
+    expect(payload).toEqual({ type: "mention.created", timestamp: event.time, data: mention() });
+    expect(got?.headers["webhook-id"]).toBe(event.id);
+    expect(got?.headers["user-agent"]).toMatch(/^Earshot-Webhooks\/\d+\.\d+\.\d+/);
+    expect(got?.headers["content-type"]).toBe("application/json");
+    const delivery = await deliveryOf(event.id);
+    expect(delivery).toMatchObject({ status: "succeeded", eventType: "mention.created", attempts: [{ statusCode: 200, response: "ok", error: "" }] });
+    // The log keeps the headers sent, never the signature.
+    expect(delivery.headers).toMatchObject({ "webhook-id": event.id });
+    expect(delivery.headers["webhook-signature"]).toBeUndefined();
+  });
+
+  it("sends only what an endpoint's scope and event types match", async () => {
+    await world.endpoint({ url: receiver.url, eventTypes: ["keyword.created"] });
+    await world.endpoint({ url: receiver.url, projectId: "prj_other", eventTypes: ["*"] });
+    await world.endpoint({ url: receiver.url, workspaceId: "wsp_other", eventTypes: ["*"] });
+    await world.publish("mention.created", mention());
+    expect(await world.worker.tick()).toBe(0);
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("sends a test event to exactly the endpoint named, whatever its event types", async () => {
+    const target = await world.endpoint({ url: receiver.url, eventTypes: ["keyword.created"] });
+    await world.endpoint({ url: receiver.url, eventTypes: ["*"] });
+    await sendTest(world.deps, { endpointId: target.id, workspaceId: "wsp_test", eventId: "evt_test1", requestedAt: world.clock.now().toISOString() });
+    expect(await world.worker.tick()).toBe(1);
+    const [got] = await receiver.waitFor(1);
+    expect(verify(target.secrets[0] as string, got as Received)).toMatchObject({ type: "webhook.test", data: { webhookId: target.id } });
+    expect(got?.headers["webhook-id"]).toBe("evt_test1");
+  });
+
+  it("signs with both secrets during a rotation, so either verifies", async () => {
+    const [oldSecret, newSecret] = [newTestSecret(), newTestSecret()];
+    await world.endpoint({ url: receiver.url, secrets: [newSecret, oldSecret] });
+    await world.publish("mention.created", mention());
+    await world.worker.tick();
+    const [got] = await receiver.waitFor(1);
+    expect(String(got?.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect(verify(oldSecret, got as Received).type).toBe("mention.created");
+    expect(verify(newSecret, got as Received).type).toBe("mention.created");
+    expect(() => verify(newTestSecret(), got as Received)).toThrow();
+  });
+
+  it("retries a 500 on the schedule with the same webhook-id, and delivers once the receiver comes back", async () => {
+    const { secrets } = await world.endpoint({ url: receiver.url });
+    receiver.answer({ status: 500, body: "down" });
+    const event = await world.publish("mention.created", mention());
+    await world.worker.tick();
+    expect(await deliveryOf(event.id)).toMatchObject({ status: "retrying", attempts: [{ statusCode: 500, response: "down" }] });
+    // Not due before the schedule's next delay (1 s)…
+    world.clock.advance(999);
+    expect(await world.worker.tick()).toBe(0);
+    world.clock.advance(1);
+    expect(await world.worker.tick()).toBe(1);
+    receiver.answer({ status: 204 });
+    world.clock.advance(2_000);
+    expect(await world.worker.tick()).toBe(1);
+    const got = await receiver.waitFor(3);
+    expect(new Set(got.map((r) => r.headers["webhook-id"]))).toEqual(new Set([event.id]));
+    for (const r of got) expect(verify(secrets[0] as string, r).type).toBe("mention.created");
+    expect(await deliveryOf(event.id)).toMatchObject({ status: "succeeded", attempts: [{ statusCode: 500 }, { statusCode: 500 }, { statusCode: 204 }] });
+  });
+
+  it("counts a receiver that does not answer in time as a failure, and fails the delivery when the schedule runs out", async () => {
+    await world.endpoint({ url: receiver.url });
+    receiver.answer("hang");
+    const event = await world.publish("mention.created", mention());
+    for (const wait of [0, 1_000, 2_000]) {
+      world.clock.advance(wait);
+      expect(await world.worker.tick()).toBe(1);
+    }
+    const delivery = await deliveryOf(event.id);
+    expect(delivery.status).toBe("failed");
+    expect(delivery.attempts.map((a) => [a.statusCode, a.error])).toEqual([
+      [0, "timed out: no answer within 1.5 s"],
+      [0, "timed out: no answer within 1.5 s"],
+      [0, "timed out: no answer within 1.5 s"],
+    ]);
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([event.id]));
+  });
+
+  it("redelivers a failed delivery: the same body under the same webhook-id", async () => {
+    const { id, secrets } = await world.endpoint({ url: receiver.url });
+    receiver.answer({ status: 410 });
+    const event = await world.publish("mention.created", mention());
+    for (const wait of [0, 1_000, 2_000]) {
+      world.clock.advance(wait);
+      await world.worker.tick();
+    }
+    const failed = await deliveryOf(event.id);
+    expect(failed.status).toBe("failed");
+    receiver.answer({ status: 200 });
+    await redeliver(world.deps, { endpointId: id, workspaceId: "wsp_test", deliveryId: failed._id });
+    expect(await world.worker.tick()).toBe(1);
+    const got = await receiver.waitFor(4);
+    const last = got[3] as Received;
+    expect(last.headers["webhook-id"]).toBe(event.id);
+    expect(last.body).toBe(got[0]?.body);
+    expect(verify(secrets[0] as string, last).type).toBe("mention.created");
+    expect(await deliveryOf(event.id)).toMatchObject({ status: "succeeded" });
+  });
+
+  it("refuses a redirect without following it", async () => {
+    await world.endpoint({ url: receiver.url });
+    receiver.answer({ status: 302 });
+    const event = await world.publish("mention.created", mention());
+    await world.worker.tick();
+    expect((await deliveryOf(event.id)).attempts[0]).toMatchObject({ statusCode: 0, error: expect.stringMatching(/redirects/) });
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("reports every change of a delivery in its events, never the signature", async () => {
+    await world.endpoint({ url: receiver.url });
+    await world.publish("mention.created", mention());
+    await world.worker.tick();
+    const recorded = (await world.events()).filter((e) => e.type === "delivery.recorded");
+    expect(recorded.map((e) => (e.data as { status: string }).status)).toEqual(["pending", "succeeded"]);
+    expect(JSON.stringify(recorded)).not.toMatch(/webhook-signature|whsec_/);
+  });
+});
+
+describe("the daily delivery budget", () => {
+  it("holds the delivery past the budget and sends it after the UTC day turns", async () => {
+    await world.endpoint({ url: receiver.url, dailyBudget: 2 });
+    const events = [];
+    for (let i = 0; i < 3; i++) events.push(await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` }));
+    // Two at once per endpoint: the third goes in the next tick.
+    await world.worker.tick();
+    await world.worker.tick();
+    expect(receiver.received).toHaveLength(2);
+    const held = await deliveryOf(events[2]!.id);
+    expect(held.status).toBe("held");
+    const midnight = new Date(world.clock.now());
+    midnight.setUTCHours(24, 0, 0, 0);
+    expect(held.nextAttemptAt).toEqual(midnight);
+    world.clock.set(new Date(midnight.getTime() - 1));
+    expect(await world.worker.tick()).toBe(0);
+    world.clock.set(midnight);
+    expect(await world.worker.tick()).toBe(1);
+    expect(await deliveryOf(events[2]!.id)).toMatchObject({ status: "succeeded", budgetDay: midnight.toISOString().slice(0, 10) });
+  });
+});
+
+describe("several instances on one store", () => {
+  it("deliver each event once", async () => {
+    await world.endpoint({ url: receiver.url });
+    const others = [world.replica(), world.replica()];
+    for (let i = 0; i < 6; i++) await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` });
+    const workers = [world.worker, ...others.map((o) => o.worker)];
+    // Every instance ticks at once until nothing is left; each attempt is claimed by one of them.
+    while ((await Promise.all(workers.map((w) => w.tick()))).some((n) => n > 0));
+    const statuses = (await world.collections.deliveries.find({})).map((d) => d.status);
+    expect(statuses).toEqual(Array(6).fill("succeeded"));
+    expect(receiver.received).toHaveLength(6);
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(6);
+  });
+
+  it("retry a delivery whose attempt died with its instance once the claim ends", async () => {
+    await world.endpoint({ url: receiver.url });
+    const event = await world.publish("mention.created", mention());
+    const delivery = await deliveryOf(event.id);
+    // An instance claimed it and died before recording anything.
+    await world.collections.deliveries.updateOne({ _id: delivery._id }, { $set: { nextAttemptAt: new Date(world.clock.now().getTime() + 60_000) } });
+    expect(await world.worker.tick()).toBe(0);
+    world.clock.advance(60_000);
+    expect(await world.worker.tick()).toBe(1);
+    expect(await deliveryOf(event.id)).toMatchObject({ status: "succeeded" });
+  });
+});
+
+describe("failing endpoints and deactivated accounts", () => {
+  const account = (type: "user.created" | "user.deactivated" | "user.reactivated", data: Record<string, string>): AccountEvent =>
+    ({ specversion: "1.0", id: `evt_${type}`, source: "earshot/account", type, time: world.clock.now().toISOString(), datacontenttype: "application/json", data }) as unknown as AccountEvent;
+
+  it("deactivates an endpoint failing for 5 days, says so in an event, and emails the owner", async () => {
+    await handleAccountEvent(world.deps, account("user.created", { userId: "usr_1", workspaceId: "wsp_test", email: "owner@example.com" }));
+    const { id } = await world.endpoint({ url: receiver.url });
+    receiver.answer({ status: 500 });
+    await world.publish("mention.created", mention());
+    await world.worker.tick();
+    world.clock.advance(FAILING_LIMIT_MS);
+    await world.publish("mention.created", { ...mention(), mentionId: "men_2" });
+    await world.worker.tick();
+    expect(await world.collections.endpoints.findById(id)).toMatchObject({ active: false });
+    expect((await world.events()).filter((e) => e.type === "delivery.endpoint_failing").map((e) => e.data)).toEqual([
+      expect.objectContaining({ endpointId: id, workspaceId: "wsp_test" }),
+    ]);
+    expect(world.mail).toEqual([expect.objectContaining({ to: "owner@example.com", subject: expect.stringMatching(/failing webhook/) })]);
+    // Nothing more goes to it.
+    const sent = receiver.received.length;
+    await world.publish("mention.created", { ...mention(), mentionId: "men_3" });
+    world.clock.advance(10_000);
+    await world.worker.tick();
+    expect(receiver.received).toHaveLength(sent);
+  });
+
+  it("stops a deactivated owner's deliveries and resumes them on reactivation", async () => {
+    await world.endpoint({ url: receiver.url });
+    const pending = await world.publish("mention.created", mention());
+    await handleAccountEvent(world.deps, account("user.deactivated", { userId: "usr_1", workspaceId: "wsp_test" }));
+    await world.publish("mention.created", { ...mention(), mentionId: "men_while_off" });
+    await world.worker.tick();
+    expect(receiver.received).toHaveLength(0);
+    await handleAccountEvent(world.deps, account("user.reactivated", { userId: "usr_1", workspaceId: "wsp_test" }));
+    expect(await world.worker.tick()).toBe(1);
+    expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([pending.id]);
+  });
+});

@@ -1,0 +1,1 @@
+export { deliveryService } from "./service";

@@ -1,0 +1,212 @@
+import { createWebhookSchema, DELIVERY_STATUSES, TEST_EVENT_TYPE, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "@earshot/webhook/fields";
+import { z } from "zod";
+import { defineOperation } from "../operation";
+import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import {
+  deliveryDetailSchema,
+  deliverySchema,
+  presentDelivery,
+  presentDeliveryDetail,
+  presentWebhook,
+  presentWebhookWithSecret,
+  webhookSchema,
+  webhookTestSchema,
+  webhookWithSecretSchema,
+} from "./resource";
+
+const endpointId = resourceId("The webhook endpoint's id, e.g. whk_01J…");
+const webhookPath = z.object({ endpointId }).strict();
+const deliveryPath = z.object({ endpointId, deliveryId: resourceId("The delivery's id, e.g. dlv_01J…") }).strict();
+
+const WHO = "A project's endpoint needs the editor role in the project; a workspace endpoint (no projectId) the workspace owner.";
+const SIGNING =
+  "Deliveries are Standard Webhooks: a JSON body { type, timestamp, data } with the headers webhook-id, webhook-timestamp and webhook-signature (HMAC-SHA256 with the secret).";
+
+export const webhookOperations = [
+  defineOperation({
+    name: "list_webhooks",
+    title: "List webhook endpoints",
+    description: "Lists webhook endpoints, newest first: a project's (projectId), or without it every endpoint of the caller's workspace. Secrets are never shown.",
+    method: "GET",
+    path: "/webhooks",
+    scope: "webhooks:read",
+    tag: "Webhooks",
+    output: webhookSchema,
+    input: { query: z.object({ projectId: projectId.optional(), ...pageQuery.shape }) },
+    successStatus: 200,
+    list: true,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.webhook.listWebhooks({ projectId: input.projectId ?? "", limit: input.limit, cursor: input.cursor ?? "" });
+      return { data: res.webhooks.map(presentWebhook), nextCursor: res.nextCursor || null, limit: input.limit };
+    },
+  }),
+  defineOperation({
+    name: "create_webhook",
+    title: "Create a webhook endpoint",
+    description: `Registers an https endpoint that receives the events it lists, signed. The signing secret is returned once, in data.secret. ${WHO} ${SIGNING}`,
+    method: "POST",
+    path: "/webhooks",
+    scope: "webhooks:write",
+    tag: "Webhooks",
+    sensitive: true,
+    output: webhookWithSecretSchema,
+    input: {
+      body: z
+        .object({
+          projectId: projectId.nullable().optional().describe("The project whose events it receives; null or absent: every project of the workspace."),
+          ...createWebhookSchema.shape,
+        })
+        .strict(),
+    },
+    successStatus: 201,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.webhook.createWebhook({ projectId: input.projectId ?? "", name: input.name, url: input.url, eventTypes: input.eventTypes });
+      return { data: presentWebhookWithSecret(res.webhook, res.secret) };
+    },
+  }),
+  defineOperation({
+    name: "get_webhook",
+    title: "Get a webhook endpoint",
+    description: "Reads one webhook endpoint (never its secret).",
+    method: "GET",
+    path: "/webhooks/:endpointId",
+    scope: "webhooks:read",
+    tag: "Webhooks",
+    output: webhookSchema,
+    input: { path: webhookPath },
+    successStatus: 200,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { webhook } = await ctx.backends.webhook.getWebhook({ webhookId: input.endpointId });
+      return { data: presentWebhook(webhook) };
+    },
+  }),
+  defineOperation({
+    name: "update_webhook",
+    title: "Update a webhook endpoint",
+    description: `Changes any of name, url and eventTypes, turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). ${WHO}`,
+    method: "PATCH",
+    path: "/webhooks/:endpointId",
+    scope: "webhooks:write",
+    tag: "Webhooks",
+    sensitive: true,
+    output: webhookWithSecretSchema,
+    input: { path: webhookPath, body: updateWebhookSchema },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.webhook.updateWebhook({
+        webhookId: input.endpointId,
+        name: input.name,
+        url: input.url,
+        eventTypes: input.eventTypes ? { eventTypes: input.eventTypes } : undefined,
+        active: input.active,
+        rotateSecret: input.rotateSecret ?? false,
+      });
+      return { data: presentWebhookWithSecret(res.webhook, res.secret) };
+    },
+  }),
+  defineOperation({
+    name: "test_webhook",
+    title: "Send a test event",
+    description: `Queues one signed ${TEST_EVENT_TYPE} event to exactly this endpoint (whatever its event types). It counts against the workspace's daily delivery budget; when that is spent the answer is 402 usage_limited (limit webhook_deliveries). ${WHO}`,
+    method: "POST",
+    path: "/webhooks/:endpointId/test",
+    scope: "webhooks:write",
+    tag: "Webhooks",
+    output: webhookTestSchema,
+    input: { path: webhookPath },
+    successStatus: 202,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.webhook.testWebhook({ webhookId: input.endpointId });
+      return { data: { webhookId: input.endpointId, eventId: res.eventId, eventType: TEST_EVENT_TYPE } };
+    },
+  }),
+  defineOperation({
+    name: "delete_webhook",
+    title: "Delete a webhook endpoint",
+    description: `Deletes the endpoint and its delivery history; nothing more is sent to it. Returns the deleted endpoint. ${WHO}`,
+    method: "DELETE",
+    path: "/webhooks/:endpointId",
+    scope: "webhooks:write",
+    tag: "Webhooks",
+    output: webhookSchema,
+    input: { path: webhookPath },
+    successStatus: 200,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { webhook } = await ctx.backends.webhook.deleteWebhook({ webhookId: input.endpointId });
+      return { data: presentWebhook(webhook) };
+    },
+  }),
+  defineOperation({
+    name: "list_webhook_deliveries",
+    title: "List webhook deliveries",
+    description: "Lists an endpoint's deliveries, newest first (kept 30 days), filtered by status, eventType and since (created at or after).",
+    method: "GET",
+    path: "/webhooks/:endpointId/deliveries",
+    scope: "webhooks:read",
+    tag: "Webhooks",
+    output: deliverySchema,
+    input: {
+      path: webhookPath,
+      query: z.object({
+        status: z.enum(DELIVERY_STATUSES).optional().describe("Only deliveries in this status."),
+        eventType: z.enum([...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE]).optional().describe("Only deliveries of this event type."),
+        since: z.iso.datetime().optional().describe("Only deliveries created at or after this instant (ISO 8601)."),
+        ...pageQuery.shape,
+      }),
+    },
+    successStatus: 200,
+    list: true,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const res = await ctx.backends.webhook.listWebhookDeliveries({
+        webhookId: input.endpointId,
+        status: input.status ?? "",
+        eventType: input.eventType ?? "",
+        since: input.since ? new Date(input.since) : undefined,
+        limit: input.limit,
+        cursor: input.cursor ?? "",
+      });
+      return { data: res.deliveries.map(presentDelivery), nextCursor: res.nextCursor || null, limit: input.limit };
+    },
+  }),
+  defineOperation({
+    name: "get_webhook_delivery",
+    title: "Get a webhook delivery",
+    description: "Reads one delivery: the request headers and body sent, and each attempt with its time, status code, duration, the first 2 KB of the answer or the error.",
+    method: "GET",
+    path: "/webhooks/:endpointId/deliveries/:deliveryId",
+    scope: "webhooks:read",
+    tag: "Webhooks",
+    output: deliveryDetailSchema,
+    input: { path: deliveryPath },
+    successStatus: 200,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { delivery } = await ctx.backends.webhook.getWebhookDelivery({ webhookId: input.endpointId, deliveryId: input.deliveryId });
+      return { data: presentDeliveryDetail(delivery) };
+    },
+  }),
+  defineOperation({
+    name: "redeliver_webhook_delivery",
+    title: "Redeliver a webhook delivery",
+    description: `Sends a delivery's event again, the same body under the same webhook-id, starting the retry schedule over; it counts against the daily delivery budget. ${WHO}`,
+    method: "POST",
+    path: "/webhooks/:endpointId/deliveries/:deliveryId/redeliver",
+    scope: "webhooks:write",
+    tag: "Webhooks",
+    output: deliverySchema,
+    input: { path: deliveryPath },
+    successStatus: 202,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    handler: async (input, ctx) => {
+      const { delivery } = await ctx.backends.webhook.redeliverWebhookDelivery({ webhookId: input.endpointId, deliveryId: input.deliveryId });
+      return { data: presentDelivery(delivery) };
+    },
+  }),
+];

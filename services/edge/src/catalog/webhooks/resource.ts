@@ -1,0 +1,124 @@
+import type { webhookV1 } from "@earshot/proto";
+import { DELIVERY_STATUSES, SUBSCRIBABLE_EVENT_TYPES } from "@earshot/webhook/fields";
+import { z } from "zod";
+import { at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "../shared/resources";
+
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string().nullable().describe("null: the endpoint receives the events of every project of the workspace."),
+    name: z.string(),
+    url: z.string(),
+    eventTypes: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
+    active: z.boolean(),
+    deactivatedReason: z
+      .enum(["user", "failing"])
+      .nullable()
+      .describe("Why it is inactive: turned off (user), or deactivated after 5 days of failed deliveries (failing); null while active."),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .register(resourceSchemas, { id: "Webhook", description: "A webhook endpoint. Its signing secret is shown only on create and rotation." });
+
+export const webhookWithSecretSchema = webhookSchema
+  .extend({
+    secret: z
+      .string()
+      .nullable()
+      .describe(
+        "The signing secret (whsec_…), on create and on rotateSecret only (null otherwise): keep it, it is not shown again. Verify deliveries with any Standard Webhooks library.",
+      ),
+  })
+  .register(resourceSchemas, { id: "WebhookWithSecret", description: "A webhook endpoint with its new signing secret." });
+
+export const webhookTestSchema = z
+  .object({
+    webhookId: z.string(),
+    eventId: z.string().describe("The test event's id: the webhook-id header the receiver gets; find its delivery by it."),
+    eventType: z.literal("webhook.test"),
+  })
+  .register(resourceSchemas, { id: "WebhookTest", description: "A queued test event." });
+
+const attemptSchema = z.object({
+  at: timestamp,
+  statusCode: z.number().int().nullable().describe("The receiver's HTTP status; null when none came."),
+  durationMs: z.number().int(),
+  response: z.string().describe("The first 2 KB of the receiver's answer."),
+  error: z.string().nullable().describe("Why no answer came (timeout, refused address, TLS, redirect…); null when one did."),
+});
+
+export const deliverySchema = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string().describe("The webhook-id header: the same on every attempt and redelivery."),
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES).describe("held: the workspace's daily delivery budget ran out; it goes out after the reset (00:00 UTC)."),
+    attempts: z.number().int(),
+    createdAt: timestamp,
+    nextAttemptAt: optionalTimestamp,
+  })
+  .register(resourceSchemas, { id: "WebhookDelivery", description: "One event sent (or to be sent) to one endpoint." });
+
+export const deliveryDetailSchema = deliverySchema
+  .extend({
+    request: z.object({
+      headers: z.record(z.string(), z.string()).describe("The headers of the last attempt, less webhook-signature."),
+      body: z.string().describe("The body sent: { type, timestamp, data }."),
+    }),
+    attemptLog: z.array(attemptSchema).describe("Every attempt, oldest first."),
+  })
+  .register(resourceSchemas, { id: "WebhookDeliveryDetail", description: "A delivery with the request sent and every attempt." });
+
+export type Webhook = z.output<typeof webhookSchema>;
+export type Delivery = z.output<typeof deliverySchema>;
+export type DeliveryDetail = z.output<typeof deliveryDetailSchema>;
+
+export const presentWebhook = (message: webhookV1.Webhook | undefined): Webhook => {
+  const w = required(message, "webhook");
+  return {
+    id: w.id,
+    projectId: w.projectId || null,
+    name: w.name,
+    url: w.url,
+    eventTypes: w.eventTypes.map((t) => oneOf(SUBSCRIBABLE_EVENT_TYPES, t, "event type")),
+    active: w.active,
+    deactivatedReason: w.active ? null : oneOf(["user", "failing"] as const, w.deactivatedReason || "user", "deactivated reason"),
+    createdAt: at(w.createdAt, "webhook createdAt"),
+    updatedAt: at(w.updatedAt, "webhook updatedAt"),
+  };
+};
+
+export const presentWebhookWithSecret = (message: webhookV1.Webhook | undefined, secret: string): z.output<typeof webhookWithSecretSchema> => ({
+  ...presentWebhook(message),
+  secret: secret || null,
+});
+
+export const presentDelivery = (message: webhookV1.Delivery | undefined): Delivery => {
+  const d = required(message, "delivery");
+  return {
+    id: d.id,
+    webhookId: d.webhookId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: oneOf(DELIVERY_STATUSES, d.status, "delivery status"),
+    attempts: d.attemptCount,
+    createdAt: at(d.createdAt, "delivery createdAt"),
+    nextAttemptAt: atOrNull(d.nextAttemptAt),
+  };
+};
+
+export const presentDeliveryDetail = (message: webhookV1.Delivery | undefined): DeliveryDetail => {
+  const d = required(message, "delivery");
+  return {
+    ...presentDelivery(d),
+    request: { headers: { ...d.requestHeaders }, body: d.requestBody },
+    attemptLog: d.attempts.map((a) => ({
+      at: at(a.at, "attempt at"),
+      statusCode: a.statusCode || null,
+      durationMs: a.durationMs,
+      response: a.response,
+      error: a.error || null,
+    })),
+  };
+};

@@ -1,0 +1,159 @@
+import {
+  type FieldError,
+  newId,
+  notFound,
+  type Page,
+  pageLimit,
+  runOnce,
+  usageLimited,
+  validationFailed,
+  withCursorErrors,
+  withVersionRetry,
+  zodFieldErrors,
+} from "@earshot/platform/core";
+import type { z } from "zod";
+import { endpointEvent, testRequestedEvent } from "../events";
+import { createWebhookSchema, updateWebhookSchema } from "../fields";
+import { ENDPOINTS, type EndpointDoc } from "../store";
+import { accessEndpointProject, loadEndpoint } from "./access";
+import type { Caller, WebhookDeps } from "./deps";
+import { newSecret, rotatedSecrets, sealSecret } from "./secrets";
+import { deliveriesToday } from "./usage";
+
+// The endpoint verbs. Every write commits the endpoint and its `webhook.endpoint.*` event together, so the
+// delivery service's copy follows every change; test sends go the same way (`webhook.test_requested`).
+
+const parseFields = <S extends z.ZodType>(schema: S, value: unknown, extra: FieldError[] = []): z.infer<S> => {
+  const parsed = schema.safeParse(value);
+  const errors = [...extra, ...(parsed.success ? [] : zodFieldErrors(parsed.error.issues))];
+  if (errors.length > 0 || !parsed.success) throw validationFailed(errors);
+  return parsed.data;
+};
+
+/** The SSRF rule at registration: every address the host resolves to must be public (checked again at each delivery). */
+const checkReachable = async (deps: WebhookDeps, url: string): Promise<void> => {
+  const refused = await deps.refusedHost(url);
+  if (refused) throw validationFailed([{ path: "url", message: `must reach a public address: ${refused}` }]);
+};
+
+export interface EndpointWithSecret {
+  endpoint: EndpointDoc;
+  /** The plaintext secret, for the answer to a create or a rotation only. */
+  secret?: string;
+}
+
+export interface CreateWebhookInput {
+  projectId?: string;
+  name: string;
+  url: string;
+  eventTypes: string[];
+}
+
+export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: CreateWebhookInput, effectKey?: string): Promise<EndpointWithSecret> => {
+  const fields = parseFields(createWebhookSchema, { name: input.name, url: input.url, eventTypes: input.eventTypes });
+  const workspaceId = input.projectId ? (await accessEndpointProject(caller, input.projectId, "editor")).workspaceId : caller.workspaceId;
+  // A replay answers with the endpoint the first run made and its current secret (sealed, so it can).
+  const replay = async (effect: { resourceId: string }): Promise<EndpointWithSecret> => {
+    const endpoint = await deps.collections.endpoints.findById(effect.resourceId);
+    if (!endpoint) throw notFound("Webhook");
+    return { endpoint, secret: deps.sealer.open((endpoint.secrets[0] as { sealed: string }).sealed) };
+  };
+  return runOnce(deps.outbox, effectKey, replay, async () => {
+    await checkReachable(deps, fields.url);
+    const now = deps.clock.now();
+    const secret = newSecret();
+    const endpoint: EndpointDoc = {
+      _id: newId("whk", now.getTime()),
+      _v: 1,
+      workspaceId,
+      projectId: input.projectId || null,
+      name: fields.name,
+      url: fields.url,
+      eventTypes: [...new Set(fields.eventTypes)],
+      active: true,
+      secrets: [sealSecret(deps, secret, now)],
+      dailyBudget: caller.allowances.webhookDeliveriesPerDay,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await deps.outbox.commit(
+      [{ kind: "insert", collection: ENDPOINTS, doc: endpoint }],
+      [endpointEvent("webhook.endpoint.saved", endpoint)],
+      effectKey ? { key: effectKey, resourceId: endpoint._id } : undefined,
+    );
+    return { endpoint, secret };
+  });
+};
+
+export const getWebhook = (deps: WebhookDeps, caller: Caller, endpointId: string): Promise<EndpointDoc> => loadEndpoint(deps, caller, endpointId, "viewer");
+
+export interface ListWebhooksInput {
+  projectId?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** A project's endpoints (any member), or without a project every endpoint of the caller's workspace; newest first. */
+export const listWebhooks = async (deps: WebhookDeps, caller: Caller, input: ListWebhooksInput): Promise<Page<EndpointDoc>> => {
+  const limit = pageLimit(input.limit);
+  const filter = input.projectId ? { projectId: (await accessEndpointProject(caller, input.projectId, "viewer")).projectId } : { workspaceId: caller.workspaceId };
+  return withCursorErrors(() => deps.collections.endpoints.findPage(filter, { limit, cursor: input.cursor ?? null, direction: -1 }));
+};
+
+export interface UpdateWebhookInput {
+  name?: string;
+  url?: string;
+  eventTypes?: string[];
+  active?: boolean;
+  rotateSecret?: boolean;
+}
+
+export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointId: string, input: UpdateWebhookInput): Promise<EndpointWithSecret> => {
+  const fields = parseFields(updateWebhookSchema, input);
+  if (fields.url !== undefined) await checkReachable(deps, fields.url);
+  return withVersionRetry(async () => {
+    const current = await loadEndpoint(deps, caller, endpointId, "editor");
+    const now = deps.clock.now();
+    const secret = fields.rotateSecret ? newSecret() : undefined;
+    const activeChange =
+      fields.active === undefined || fields.active === current.active ? {} : { active: fields.active, deactivatedReason: fields.active ? undefined : ("user" as const) };
+    const next: EndpointDoc = {
+      ...current,
+      ...(fields.name !== undefined ? { name: fields.name } : {}),
+      ...(fields.url !== undefined ? { url: fields.url } : {}),
+      ...(fields.eventTypes !== undefined ? { eventTypes: [...new Set(fields.eventTypes)] } : {}),
+      ...activeChange,
+      ...(secret ? { secrets: rotatedSecrets(current.secrets, sealSecret(deps, secret, now), now) } : {}),
+      dailyBudget: current.workspaceId === caller.workspaceId ? caller.allowances.webhookDeliveriesPerDay : current.dailyBudget,
+      updatedAt: now,
+      _v: (current._v ?? 1) + 1,
+    };
+    await deps.outbox.commit(
+      [{ kind: "replace", collection: ENDPOINTS, doc: next, expectedVersion: current._v ?? 1 }],
+      [endpointEvent("webhook.endpoint.saved", next)],
+    );
+    return secret ? { endpoint: next, secret } : { endpoint: next };
+  });
+};
+
+/** Deletes the endpoint and its delivery log here; the delivery service drops its own on the event. */
+export const deleteWebhook = async (deps: WebhookDeps, caller: Caller, endpointId: string): Promise<EndpointDoc> => {
+  const endpoint = await loadEndpoint(deps, caller, endpointId, "editor");
+  await deps.outbox.commit([{ kind: "delete", collection: ENDPOINTS, id: endpoint._id }], [endpointEvent("webhook.endpoint.deleted", endpoint)]);
+  await deps.collections.deliveries.deleteMany({ endpointId: endpoint._id });
+  return endpoint;
+};
+
+/**
+ * Queues one signed `webhook.test` event to exactly this endpoint. It spends the workspace's daily delivery
+ * budget like any delivery, so a spent budget refuses it (402) instead of holding it.
+ */
+export const testWebhook = async (deps: WebhookDeps, caller: Caller, endpointId: string): Promise<{ endpoint: EndpointDoc; eventId: string }> => {
+  const endpoint = await loadEndpoint(deps, caller, endpointId, "editor");
+  const now = deps.clock.now();
+  const allowance = endpoint.workspaceId === caller.workspaceId ? caller.allowances.webhookDeliveriesPerDay : endpoint.dailyBudget;
+  if ((await deliveriesToday(deps, endpoint.workspaceId)) >= allowance) throw usageLimited("webhook_deliveries", allowance);
+  const eventId = newId("evt", now.getTime());
+  await deps.outbox.commit([], [testRequestedEvent(endpoint, eventId, now)]);
+  return { endpoint, eventId };
+};

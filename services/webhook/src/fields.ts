@@ -1,0 +1,102 @@
+import { patternRule, textField } from "@earshot/platform/core";
+import { z } from "zod";
+
+// The fields of webhook endpoints (DESIGN.md "Webhooks"), declared once: the edge builds its request
+// schemas from them and the webhook service checks what reaches it over gRPC with the same ones. Published
+// as `@earshot/webhook/fields`.
+
+/**
+ * What an endpoint may subscribe to: the events the services publish about projects, keywords, keyword
+ * groups, mentions and the LinkedIn integration, and `*` for all of them. Never member, user or API key
+ * events (they speak of people and credentials) nor `post.collected` (every collected post, matched or
+ * not). `webhook.test` is sent by test_webhook alone and cannot be subscribed to.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "project.created",
+  "project.updated",
+  "project.archived",
+  "keyword.created",
+  "keyword.updated",
+  "keyword.deactivated",
+  "keyword_group.created",
+  "keyword_group.updated",
+  "keyword_group.deleted",
+  "mention.created",
+  "mention.updated",
+  "integration.linkedin.connected",
+  "integration.linkedin.disconnected",
+  "integration.linkedin.synced",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Every type an endpoint may list: the deliverable events and the wildcard. */
+export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, "*"] as const;
+
+/** The one type only test_webhook sends. */
+export const TEST_EVENT_TYPE = "webhook.test" as const;
+
+/** The delivery statuses (DESIGN.md "Webhooks"). */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "retrying", "failed", "held"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const MAX_EVENT_TYPES = SUBSCRIBABLE_EVENT_TYPES.length;
+export const MAX_URL_LENGTH = 2048;
+
+/** Whether an endpoint listing `eventTypes` receives an event of `type`. */
+export const subscribesTo = (eventTypes: readonly string[], type: string): boolean => eventTypes.includes("*") || eventTypes.includes(type);
+
+const name = textField({ min: 1, max: 100, trim: true }).describe("A name to tell endpoints apart, 1 to 100 characters.");
+
+/** The shape JSON Schema can state; that it parses as a URL with a host is checked beside it. */
+const HTTPS_URL_SHAPE = "^[Hh][Tt][Tt][Pp][Ss]://\\S+$";
+const isHttpsUrl = (s: string): boolean => {
+  try {
+    const u = new URL(s);
+    return u.protocol === "https:" && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The receiver's URL: https only. Whether its host is a public address is checked by the service (it
+ * resolves the name), and again by the delivery service at every connection.
+ */
+const url = textField({
+  min: 1,
+  max: MAX_URL_LENGTH,
+  maxBytes: MAX_URL_LENGTH,
+  rule: [patternRule(HTTPS_URL_SHAPE, "must be an https URL"), { test: isHttpsUrl, message: "must be an https URL" }],
+}).describe(
+  "The receiver's https URL with a host, at most 2048 bytes of UTF-8. Every address the host resolves to must be public: loopback, private, link-local, CGNAT, multicast and metadata addresses are refused.",
+);
+
+const eventTypes = z
+  .array(z.enum(SUBSCRIBABLE_EVENT_TYPES, { message: `must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(", ")}` }))
+  .min(1, { message: "must name at least one event type" })
+  .max(MAX_EVENT_TYPES)
+  .describe(
+    "The event types sent to the endpoint, or * for all of them. Member, user, API key and post.collected events are never sent; webhook.test only by test_webhook.",
+  );
+
+export const webhookFields = {
+  name,
+  url,
+  eventTypes,
+  active: z.boolean().describe("false stops deliveries to the endpoint; true resumes them."),
+  rotateSecret: z
+    .boolean()
+    .describe("true issues a new signing secret, returned this once in data.secret; the old one keeps signing beside it for 24 hours."),
+};
+
+export const createWebhookSchema = z.object({ name, url, eventTypes }).strict();
+export const updateWebhookSchema = z
+  .object({
+    name: name.optional(),
+    url: url.optional(),
+    eventTypes: eventTypes.optional(),
+    active: webhookFields.active.optional(),
+    rotateSecret: webhookFields.rotateSecret.optional(),
+  })
+  .strict();

@@ -1,0 +1,1 @@
+export { webhookService, WEBHOOK_SERVICE_NAME } from "./service";

@@ -1,0 +1,102 @@
+import { requireProjectCaller, type RpcContext } from "@earshot/platform";
+import type { webhookV1 } from "@earshot/proto";
+import { getDelivery, listDeliveries, redeliver } from "../domain/deliveries";
+import type { Caller, WebhookDeps } from "../domain/deps";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook, updateWebhook } from "../domain/endpoints";
+import { workspaceUsage } from "../domain/usage";
+import type { DeliveryLogDoc, EndpointDoc } from "../store";
+
+// gRPC adapter: decode, call a domain verb, encode. No rules live here; the caller comes from the call's
+// metadata. Secrets appear only in the answers to a create and a rotation.
+
+const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
+
+/** proto3 cannot tell an unset number from 0: a 0 limit means "the default". */
+const limitOf = (limit: number): number | undefined => (limit === 0 ? undefined : limit);
+
+export const toWebhookMessage = (e: EndpointDoc): webhookV1.Webhook => ({
+  id: e._id,
+  projectId: e.projectId ?? "",
+  workspaceId: e.workspaceId,
+  name: e.name,
+  url: e.url,
+  eventTypes: [...e.eventTypes],
+  active: e.active,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+  deactivatedReason: e.active ? "" : (e.deactivatedReason ?? "user"),
+});
+
+export const toDeliveryMessage = (d: DeliveryLogDoc): webhookV1.Delivery => ({
+  id: d._id,
+  webhookId: d.endpointId,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  status: d.status,
+  attemptCount: d.attempts.length,
+  createdAt: d.createdAt,
+  nextAttemptAt: d.nextAttemptAt,
+  requestHeaders: { ...d.requestHeaders },
+  requestBody: d.requestBody,
+  attempts: d.attempts.map((a) => ({ at: a.at, statusCode: a.statusCode, durationMs: a.durationMs, response: a.response, error: a.error })),
+});
+
+export const webhookRpc = (deps: WebhookDeps) => ({
+  createWebhook: async (req: webhookV1.CreateWebhookRequest, ctx: RpcContext): Promise<webhookV1.CreateWebhookResponse> => {
+    const { endpoint, secret } = await createWebhook(
+      deps,
+      callerOf(ctx),
+      { ...(req.projectId ? { projectId: req.projectId } : {}), name: req.name, url: req.url, eventTypes: req.eventTypes },
+      ctx.idempotencyKey,
+    );
+    return { webhook: toWebhookMessage(endpoint), secret: secret ?? "" };
+  },
+  getWebhook: async (req: webhookV1.GetWebhookRequest, ctx: RpcContext): Promise<webhookV1.GetWebhookResponse> => ({
+    webhook: toWebhookMessage(await getWebhook(deps, callerOf(ctx), req.webhookId)),
+  }),
+  listWebhooks: async (req: webhookV1.ListWebhooksRequest, ctx: RpcContext): Promise<webhookV1.ListWebhooksResponse> => {
+    const page = await listWebhooks(deps, callerOf(ctx), {
+      ...(req.projectId ? { projectId: req.projectId } : {}),
+      ...(limitOf(req.limit) !== undefined ? { limit: req.limit } : {}),
+      ...(req.cursor ? { cursor: req.cursor } : {}),
+    });
+    return { webhooks: page.items.map(toWebhookMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  updateWebhook: async (req: webhookV1.UpdateWebhookRequest, ctx: RpcContext): Promise<webhookV1.UpdateWebhookResponse> => {
+    const { endpoint, secret } = await updateWebhook(deps, callerOf(ctx), req.webhookId, {
+      ...(req.name !== undefined ? { name: req.name } : {}),
+      ...(req.url !== undefined ? { url: req.url } : {}),
+      ...(req.eventTypes ? { eventTypes: req.eventTypes.eventTypes } : {}),
+      ...(req.active !== undefined ? { active: req.active } : {}),
+      ...(req.rotateSecret ? { rotateSecret: true } : {}),
+    });
+    return { webhook: toWebhookMessage(endpoint), secret: secret ?? "" };
+  },
+  deleteWebhook: async (req: webhookV1.DeleteWebhookRequest, ctx: RpcContext): Promise<webhookV1.DeleteWebhookResponse> => ({
+    webhook: toWebhookMessage(await deleteWebhook(deps, callerOf(ctx), req.webhookId)),
+  }),
+  testWebhook: async (req: webhookV1.TestWebhookRequest, ctx: RpcContext): Promise<webhookV1.TestWebhookResponse> => {
+    const { endpoint, eventId } = await testWebhook(deps, callerOf(ctx), req.webhookId);
+    return { webhook: toWebhookMessage(endpoint), eventId };
+  },
+  listWebhookDeliveries: async (req: webhookV1.ListWebhookDeliveriesRequest, ctx: RpcContext): Promise<webhookV1.ListWebhookDeliveriesResponse> => {
+    const page = await listDeliveries(deps, callerOf(ctx), req.webhookId, {
+      ...(req.status ? { status: req.status } : {}),
+      ...(req.eventType ? { eventType: req.eventType } : {}),
+      ...(req.since ? { since: req.since } : {}),
+      ...(limitOf(req.limit) !== undefined ? { limit: req.limit } : {}),
+      ...(req.cursor ? { cursor: req.cursor } : {}),
+    });
+    return { deliveries: page.items.map(toDeliveryMessage), nextCursor: page.nextCursor ?? "" };
+  },
+  getWebhookDelivery: async (req: webhookV1.GetWebhookDeliveryRequest, ctx: RpcContext): Promise<webhookV1.GetWebhookDeliveryResponse> => ({
+    delivery: toDeliveryMessage(await getDelivery(deps, callerOf(ctx), req.webhookId, req.deliveryId)),
+  }),
+  redeliverWebhookDelivery: async (req: webhookV1.RedeliverWebhookDeliveryRequest, ctx: RpcContext): Promise<webhookV1.RedeliverWebhookDeliveryResponse> => ({
+    delivery: toDeliveryMessage(await redeliver(deps, callerOf(ctx), req.webhookId, req.deliveryId)),
+  }),
+  getWorkspaceUsage: async (req: webhookV1.GetWorkspaceUsageRequest): Promise<webhookV1.GetWorkspaceUsageResponse> => {
+    const counts = await workspaceUsage(deps, req.workspaceId);
+    return { usage: { counts: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])) } };
+  },
+});
