@@ -78,6 +78,8 @@ const SINGLE_VALUED: Record<string, readonly string[]> = {
   list_mentions: ["q", "since", "until", "viewId"],
   get_mention_analytics: ["q", "since", "until", "interval", "groupBy"],
   export_mentions: ["q", "since", "until", "viewId", "format"],
+  // A delivery log is read one status or event type at a time (the README says so).
+  list_webhook_deliveries: ["status", "eventType", "since"],
 };
 
 it("takes every filter but the single-valued ones as a list", () => {

@@ -40,7 +40,8 @@ describe("sensitive operations", () => {
       expect(created.headers["Cache-Control"]).toBe("no-store");
       const listed = await pipeline.execute(op("list_api_keys"), { ...request, concretePath: "/api/v1/api-keys", body: undefined });
       expect(listed.headers["Cache-Control"]).toBeUndefined();
-      expect(OPERATIONS.filter((o) => o.sensitive).map((o) => o.name)).toEqual(["create_api_key"]);
+      // The operations whose answers carry a secret: an API key, a webhook signing secret.
+      expect(OPERATIONS.filter((o) => o.sensitive).map((o) => o.name)).toEqual(["create_api_key", "create_webhook", "update_webhook"]);
     } finally {
       backends.close();
       await rateLimiter.close();
