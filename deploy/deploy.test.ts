@@ -156,7 +156,9 @@ describe("deployment artefacts", () => {
       expect(validate({ ...vals, [key]: { ...vals[key], autoscaling: { ...vals[key].autoscaling, maxReplica: 4 } } })).toBe(false);
       expect(validate({ ...vals, [key]: { ...vals[key], replicaCount: "2" } })).toBe(false);
     }
-    expect(validate({ ...vals, global: { ...vals.global, mongoURL: "mongodb://x" } })).toBe(false);
+    // global stays open to a parent chart's keys; Earshot's own keys in it are still checked.
+    expect(validate({ ...vals, global: { ...vals.global, storageClass: "fast" } })).toBe(true);
+    expect(validate({ ...vals, global: { ...vals.global, mongoUrl: "http://x" } })).toBe(false);
     expect(validate({ ...vals, acount: vals.account })).toBe(false);
   });
 
@@ -170,8 +172,11 @@ describe("deployment artefacts", () => {
       expect(deployment?.metadata.name).toBe(d.name);
       expect(service?.metadata.name).toBe(d.name);
       const pod = deployment!.spec.template.spec;
-      expect(pod.terminationGracePeriodSeconds).toBe(15);
-      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: "RuntimeDefault" } });
+      // The preStop pause (5 s), then a drain within 10 s.
+      expect(pod.terminationGracePeriodSeconds).toBe(20);
+      expect(pod.containers[0].lifecycle.preStop.exec.command[0]).toBe("node");
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: { type: "RuntimeDefault" } });
+      expect(pod).toMatchObject({ serviceAccountName: d.name, automountServiceAccountToken: false });
       expect(pod.volumes).toContainEqual({ name: "tmp", emptyDir: {} });
       expect(pod.containers).toHaveLength(1);
       const container = pod.containers[0];
@@ -306,7 +311,7 @@ describe("deployment artefacts", () => {
   it("the image is one non-root image whose entrypoint picks the deployable", () => {
     const dockerfile = read(path.join(root, "deploy", "Dockerfile"));
     expect(dockerfile.match(/^FROM node:20-bookworm-slim\b/gm)).toHaveLength(2);
-    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^USER 10001:10001$/m);
     expect(dockerfile).toMatch(/^ENV NODE_ENV=production$/m);
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
     expect(dockerfile).toContain('ENTRYPOINT ["node", "deploy/entrypoint.js"]');

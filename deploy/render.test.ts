@@ -8,7 +8,8 @@ import { deployables } from "@earshot/registry";
 // by deploy/fetch-k8s-tools.js, which `make test` runs; without them this suite is skipped and says so).
 // deploy.test.ts checks what the files say; this checks that the tools operators use accept them.
 
-type K8sObject = { apiVersion?: string; kind?: string; metadata?: { name?: string }; spec?: Record<string, unknown> };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type K8sObject = { apiVersion?: string; kind?: string; metadata?: { name?: string; labels?: Record<string, string> }; spec?: Record<string, any>; automountServiceAccountToken?: boolean };
 
 const root = path.resolve(__dirname, "..");
 const tools = path.join(root, "node_modules", ".cache", "k8s-tools");
@@ -19,8 +20,41 @@ if (!available) console.log("[k8s-tools] SKIPPED chart and manifest rendering: h
 
 const run = (bin: string, args: string[]) => spawnSync(bin, args, { cwd: root, encoding: "utf8" });
 const objectsOf = (text: string): K8sObject[] => (yaml.loadAll(text) as Array<K8sObject | null>).filter((o): o is K8sObject => o !== null);
-const ENCRYPTION_KEY = ["--set", `global.encryptionKey=${"ab".repeat(32)}`];
+const ENCRYPTION_KEY = ["--set", `global.encryptionKey=${"ab".repeat(32)}`, "--set", `global.callerSigningKey=${"cd".repeat(32)}`];
 const REQUIRED_VALUES = ["--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092", ...ENCRYPTION_KEY];
+const CI_VALUES = ["-f", "charts/earshot/ci/ci-values.yaml"];
+const GATEWAY_ROUTES = ["/", "/api/v1", "/docs", "/.well-known", "/oauth", "/invitations", "/integrations", "/p/"];
+
+type PodSpec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const podsOf = (objects: K8sObject[]) =>
+  objects.filter((o) => o.kind === "Deployment" || o.kind === "Pod").map((o) => ({ o, spec: (o.kind === "Pod" ? o.spec : o.spec?.template?.spec) as PodSpec, labels: (o.kind === "Pod" ? o.metadata?.labels : o.spec?.template?.metadata?.labels) as Record<string, string> }));
+const selects = (selector: { matchLabels?: Record<string, string> } | undefined, labels: Record<string, string>) =>
+  Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+
+/** What every rendered release or base must hold, whatever the tool. */
+const expectSecureAndComplete = (objects: K8sObject[], nameOf: (d: string) => string) => {
+  for (const d of deployables()) {
+    for (const kind of ["Deployment", "Service", "ServiceAccount", "NetworkPolicy"]) expect(workloadNames(objects, kind)).toContain(nameOf(d.name));
+  }
+  const policies = objects.filter((o) => o.kind === "NetworkPolicy");
+  for (const sa of objects.filter((o) => o.kind === "ServiceAccount")) expect(sa.automountServiceAccountToken).toBe(false);
+  for (const { o, spec, labels } of podsOf(objects)) {
+    const where = `${o.kind}/${o.metadata?.name}`;
+    expect({ where, selected: policies.some((p) => selects(p.spec?.podSelector, labels)) }).toEqual({ where, selected: true });
+    expect({ where, automount: spec.automountServiceAccountToken }).toEqual({ where, automount: false });
+    expect(spec.securityContext.runAsUser).toBeGreaterThan(10000);
+    expect(spec.securityContext.runAsGroup).toBeGreaterThan(10000);
+    for (const c of spec.containers as PodSpec[]) {
+      expect(c.image).not.toMatch(/:latest$|^[^:@]+$/);
+      expect(["Always", "IfNotPresent", "Never"]).toContain(c.imagePullPolicy);
+    }
+  }
+  const ingresses = objects.filter((o) => o.kind === "Ingress");
+  expect(ingresses).toHaveLength(1);
+  const paths = (ingresses[0]!.spec!.rules as PodSpec[]).flatMap((r) => (r.http.paths as PodSpec[]).map((p) => ({ path: p.path as string, service: p.backend.service.name as string })));
+  expect(paths).toEqual(expect.arrayContaining([...GATEWAY_ROUTES.map((path) => ({ path, service: nameOf("gateway") })), { path: "/mcp", service: nameOf("mcp-gateway") }]));
+  expect(paths.filter((p) => /metrics|readyz/.test(p.path))).toEqual([]);
+};
 
 const expectWellFormed = (objects: K8sObject[]) => {
   for (const o of objects) expect({ apiVersion: typeof o.apiVersion, kind: typeof o.kind, name: typeof o.metadata?.name }).toEqual({ apiVersion: "string", kind: "string", name: "string" });
@@ -31,9 +65,58 @@ const expectWellFormed = (objects: K8sObject[]) => {
 const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind).map((o) => o.metadata?.name ?? "");
 
 (available ? describe : describe.skip)("deployment artefacts rendered by helm and kubectl", () => {
-  it("helm lint accepts the chart with the required values", () => {
-    const res = run(helm, ["lint", "charts/earshot", ...REQUIRED_VALUES]);
-    expect({ status: res.status, stderr: res.stderr }).toEqual({ status: 0, stderr: "" });
+  it("helm lint --strict accepts the chart with the required values and with the ci/ values", () => {
+    for (const values of [REQUIRED_VALUES, CI_VALUES]) {
+      const res = run(helm, ["lint", "--strict", "charts/earshot", ...values]);
+      expect({ status: res.status, stderr: res.stderr }).toEqual({ status: 0, stderr: "" });
+    }
+  });
+
+  it("helm template with the ci/ values: every deployable with its ServiceAccount and NetworkPolicy, every pod under a policy, no token, no latest, the Ingress routes and none to /metrics", () => {
+    const res = run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES]);
+    expect(res.stderr).toBe("");
+    const objects = objectsOf(res.stdout);
+    expectWellFormed(objects);
+    expectSecureAndComplete(objects, (d) => `r1-${d}`);
+    const configMap = objects.find((o) => o.kind === "ConfigMap") as K8sObject & { data: Record<string, string> };
+    expect(configMap.data).toMatchObject({ EARSHOT_MODE: "cluster", EARSHOT_PUBLIC_URL: "https://earshot.example.com", ACCOUNT_GRPC_ADDR: "r1-account:50051" });
+  });
+
+  it("helm template: two releases share no object name, and each dials its own services", () => {
+    const names = (release: string) => objectsOf(run(helm, ["template", release, "charts/earshot", ...CI_VALUES]).stdout).map((o) => `${o.kind}/${o.metadata?.name}`);
+    const first = new Set(names("one"));
+    expect(names("two").filter((n) => first.has(n))).toEqual([]);
+  });
+
+  it("helm template: the image comes from the chart's appVersion, or a digest when given", () => {
+    const image = (extra: string[]) => (objectsOf(run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, ...extra]).stdout).find((o) => o.kind === "Deployment")!.spec!.template.spec.containers[0].image as string);
+    expect(image([])).toMatch(/^earshot:\d{4}-\d{2}-\d{2}$/);
+    const digest = `sha256:${"a".repeat(64)}`;
+    expect(image(["--set", `image.digest=${digest}`])).toBe(`earshot@${digest}`);
+  });
+
+  it.each([
+    [["--set", "image.tag=latest"], "/image/tag"],
+    [["--set", "global.mongoUrl=postgres://db"], "/global/mongoUrl"],
+    [["--set", "global.kafkaBrokers=kafka"], "/global/kafkaBrokers"],
+    [["--set", "gateway.resources.requests.memory=lots"], "/gateway/resources/requests/memory"],
+    [["--set", "account.resources.limits.cpu=fast"], "/account/resources/limits/cpu"],
+    [["--set", "gateway.podDisruptionBudget.minAvailable=150%"], "/gateway/podDisruptionBudget/minAvailable"],
+    [["--set", "gateway.autoscaling.targetCPUUtilizationPercentage=120"], "/gateway/autoscaling/targetCPUUtilizationPercentage"],
+    [["--set", "podSecurityContext.runAsUser=1000"], "/podSecurityContext/runAsUser"],
+    [["--set", "gateway.autoscaling.minReplicas=5", "--set", "gateway.autoscaling.maxReplicas=3"], "gateway.autoscaling.minReplicas (5) must not exceed maxReplicas (3)"],
+  ])("helm template refuses bad values %j, naming %s", (extra, message) => {
+    const res = run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, ...extra]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain(message);
+  });
+
+  it("helm template accepts a parent chart's global keys and the pod placement options", () => {
+    const res = run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, "--set", "global.storageClass=fast", "--set", "nodeSelector.pool=apps", "--set", "imagePullSecrets[0].name=regcred", "--set", "extraEnv[0].name=NODE_OPTIONS", "--set", "extraEnv[0].value=--max-old-space-size=384", "--set", "podAnnotations.team=social"]);
+    expect(res.stderr).toBe("");
+    const spec = objectsOf(res.stdout).find((o) => o.kind === "Deployment")!.spec!.template.spec;
+    expect(spec).toMatchObject({ nodeSelector: { pool: "apps" }, imagePullSecrets: [{ name: "regcred" }] });
+    expect(spec.containers[0].env).toContainEqual({ name: "NODE_OPTIONS", value: "--max-old-space-size=384" });
   });
 
   it("helm template renders a Deployment and a Service for every registered deployable, and nothing twice", () => {
@@ -53,8 +136,14 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     expect(res.stderr).toContain("global.kafkaBrokers is required");
   });
 
+  it("helm template refuses to render without the caller signing key, naming the value", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092", "--set", `global.encryptionKey=${"ab".repeat(32)}`]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain("global.callerSigningKey (or global.existingSecret) is required");
+  });
+
   it("helm template refuses to render without the token encryption key, naming the value", () => {
-    const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092"]);
+    const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092", "--set", `global.callerSigningKey=${"cd".repeat(32)}`]);
     expect(res.status).not.toBe(0);
     expect(res.stderr).toContain("global.encryptionKey (or global.existingSecret) is required");
   });
@@ -83,9 +172,7 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     expect(res.status).toBe(0);
     const objects = objectsOf(res.stdout);
     expectWellFormed(objects);
-    for (const d of deployables()) {
-      expect(workloadNames(objects, "Deployment")).toContain(d.name);
-      expect(workloadNames(objects, "Service")).toContain(d.name);
-    }
+    expectSecureAndComplete(objects, (d) => d);
+    expect(objects.filter((o) => o.kind !== "Namespace").every((o) => (o.metadata as { namespace?: string }).namespace === "earshot")).toBe(true);
   });
 });

@@ -6,6 +6,14 @@ Named templates shared by every Earshot service. Most take the "service context"
   protocol  "grpc" or "http"
 */}}
 
+{{/*
+The name of a deployable's objects (Deployment, Service, ServiceAccount, ...) and its in-cluster host:
+<release>-<deployable>, so two releases in one namespace never collide. Called with (dict "root" $ "name" "account").
+*/}}
+{{- define "earshot.fullname" -}}
+{{- printf "%s-%s" .root.Release.Name .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
 {{/* Labels shared by every object of one service. */}}
 {{- define "earshot.labels" -}}
 {{ include "earshot.selector" . }}
@@ -19,6 +27,14 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | quote }}
 {{- define "earshot.selector" -}}
 app.kubernetes.io/name: {{ .name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end -}}
+
+{{/* Labels of the release's shared objects (ConfigMap, Secret, Ingress, policies); called with $. */}}
+{{- define "earshot.releaseLabels" -}}
+app.kubernetes.io/part-of: earshot
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | quote }}
 {{- end -}}
 
 {{/* Names of the ConfigMap and Secret every service reads its environment from (called with $). */}}
@@ -44,7 +60,29 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{- end -}}
 {{- end -}}
 
-{{/* The container's environment: its own listen port, then the shared ConfigMap and Secret. */}}
+{{/*
+EARSHOT_PUBLIC_URL: global.publicUrl, else the first Ingress host (https when the Ingress has TLS).
+Empty when neither is set: the gateways then derive it from each request.
+*/}}
+{{- define "earshot.publicUrl" -}}
+{{- if .Values.global.publicUrl -}}
+{{ .Values.global.publicUrl }}
+{{- else if and .Values.ingress.enabled .Values.ingress.hosts -}}
+{{ printf "%s://%s" (ternary "https" "http" (gt (len .Values.ingress.tls) 0)) (first .Values.ingress.hosts) }}
+{{- end -}}
+{{- end -}}
+
+{{/* The image: repository@digest when a digest is given, else repository:tag (the chart's appVersion by default). */}}
+{{- define "earshot.image" -}}
+{{- $image := .Values.image -}}
+{{- if $image.digest -}}
+{{ printf "%s@%s" $image.repository $image.digest }}
+{{- else -}}
+{{ printf "%s:%s" $image.repository (default .Chart.AppVersion $image.tag) }}
+{{- end -}}
+{{- end -}}
+
+{{/* The container's environment: its own listen port, then the shared ConfigMap and Secret, then extraEnv. */}}
 {{- define "earshot.env" -}}
 env:
 {{- if eq .protocol "grpc" }}
@@ -58,17 +96,21 @@ env:
   - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
   - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
 {{- end }}
+{{- with .root.Values.extraEnv }}
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 envFrom:
   - configMapRef: { name: {{ include "earshot.configMapName" .root }} }
   - secretRef: { name: {{ include "earshot.secretName" .root }} }
 {{- end -}}
 
-{{/* Pod and container security contexts: the image's non-root node user, read-only root filesystem. */}}
+{{/* Pod and container security contexts: a non-root user above 10000, read-only root filesystem. */}}
 {{- define "earshot.podSecurityContext" -}}
 securityContext:
   runAsNonRoot: true
-  runAsUser: 1000
-  runAsGroup: 1000
+  runAsUser: {{ .root.Values.podSecurityContext.runAsUser }}
+  runAsGroup: {{ .root.Values.podSecurityContext.runAsGroup }}
+  fsGroup: {{ .root.Values.podSecurityContext.runAsGroup }}
   seccompProfile: { type: RuntimeDefault }
 {{- end -}}
 
@@ -77,7 +119,8 @@ securityContext:
   allowPrivilegeEscalation: false
   readOnlyRootFilesystem: true
   runAsNonRoot: true
-  runAsUser: 1000
+  runAsUser: {{ .root.Values.podSecurityContext.runAsUser }}
+  runAsGroup: {{ .root.Values.podSecurityContext.runAsGroup }}
   capabilities: { drop: ["ALL"] }
 {{- end -}}
 
@@ -102,18 +145,47 @@ livenessProbe:
 {{- end -}}
 {{- end -}}
 
+{{/* Spread a deployable's replicas over nodes (preferred), unless topologySpreadConstraints is given. */}}
+{{- define "earshot.topologySpread" -}}
+topologySpreadConstraints:
+{{- if .root.Values.topologySpreadConstraints }}
+  {{- toYaml .root.Values.topologySpreadConstraints | nindent 2 }}
+{{- else }}
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- include "earshot.selector" . | nindent 8 }}
+{{- end }}
+{{- end -}}
+
 {{/*
-One service: Deployment and Service, plus a HorizontalPodAutoscaler and a PodDisruptionBudget when enabled.
+One service: ServiceAccount, Deployment and Service, plus a HorizontalPodAutoscaler and a
+PodDisruptionBudget when enabled.
   {{ include "earshot.service" (dict "root" $ "name" "account" "values" .Values.account "protocol" "grpc") }}
 */}}
 {{- define "earshot.service" -}}
 {{- $name := .name -}}
+{{- $fullname := include "earshot.fullname" . -}}
 {{- $v := .values -}}
 {{- $root := .root -}}
+{{- if and $v.autoscaling.enabled (gt (int $v.autoscaling.minReplicas) (int $v.autoscaling.maxReplicas)) -}}
+{{- fail (printf "%s.autoscaling.minReplicas (%v) must not exceed maxReplicas (%v)" $name $v.autoscaling.minReplicas $v.autoscaling.maxReplicas) -}}
+{{- end -}}
+# Its own identity, with no Kubernetes API token: no Earshot process talks to the API server.
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ $fullname }}
+  labels:
+    {{- include "earshot.labels" . | nindent 4 }}
+automountServiceAccountToken: false
+---
 apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: {{ $name }}
+  name: {{ $fullname }}
   labels:
     {{- include "earshot.labels" . | nindent 4 }}
 spec:
@@ -136,14 +208,36 @@ spec:
         prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}
         prometheus.io/path: /metrics
         {{- end }}
+        {{- with $root.Values.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
     spec:
-      # SIGTERM drains within 10 s.
-      terminationGracePeriodSeconds: 15
+      serviceAccountName: {{ $fullname }}
+      automountServiceAccountToken: false
+      # The preStop pause (the endpoints stop sending new calls meanwhile), then SIGTERM drains within 10 s.
+      terminationGracePeriodSeconds: {{ add 15 $root.Values.preStopSleepSeconds }}
       {{- include "earshot.podSecurityContext" . | nindent 6 }}
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $root.Values.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $root.Values.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $root.Values.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- include "earshot.topologySpread" . | nindent 6 }}
       containers:
         - name: {{ $name }}
-          image: "{{ $root.Values.image.repository }}:{{ $root.Values.image.tag }}"
-          imagePullPolicy: {{ $root.Values.image.pullPolicy | default "IfNotPresent" }}
+          image: {{ include "earshot.image" $root | quote }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
           args: [{{ $name | quote }}]
           ports:
             - name: {{ .protocol }}
@@ -154,6 +248,14 @@ spec:
             {{- end }}
           {{- include "earshot.env" . | nindent 10 }}
           {{- include "earshot.probes" . | nindent 10 }}
+          {{- if gt (int $root.Values.preStopSleepSeconds) 0 }}
+          lifecycle:
+            # Endpoint removal reaches every proxy a moment after the pod is marked terminating; serving on
+            # meanwhile drops no request on a rolling update. node is the one binary the image is sure to have.
+            preStop:
+              exec:
+                command: ["node", "-e", "setTimeout(() => {}, {{ mul $root.Values.preStopSleepSeconds 1000 }})"]
+          {{- end }}
           resources:
             {{- toYaml $v.resources | nindent 12 }}
           {{- include "earshot.containerSecurityContext" . | nindent 10 }}
@@ -177,7 +279,7 @@ spec:
 apiVersion: v1
 kind: Service
 metadata:
-  name: {{ $name }}
+  name: {{ $fullname }}
   labels:
     {{- include "earshot.labels" . | nindent 4 }}
 spec:
@@ -193,14 +295,14 @@ spec:
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
-  name: {{ $name }}
+  name: {{ $fullname }}
   labels:
     {{- include "earshot.labels" . | nindent 4 }}
 spec:
   scaleTargetRef:
     apiVersion: apps/v1
     kind: Deployment
-    name: {{ $name }}
+    name: {{ $fullname }}
   minReplicas: {{ $v.autoscaling.minReplicas }}
   maxReplicas: {{ $v.autoscaling.maxReplicas }}
   metrics:
@@ -216,7 +318,7 @@ spec:
 apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata:
-  name: {{ $name }}
+  name: {{ $fullname }}
   labels:
     {{- include "earshot.labels" . | nindent 4 }}
 spec:
@@ -225,4 +327,97 @@ spec:
     matchLabels:
       {{- include "earshot.selector" . | nindent 6 }}
 {{- end }}
+{{- end -}}
+
+{{/*
+The NetworkPolicy of one deployable (service context plus, from the registry, "callers": the deployables
+calling its gRPC API, "calls": a dict of "name" and "port" per service it dials, and "internet"): who may
+reach its port, and where it may connect.
+*/}}
+{{- define "earshot.networkPolicy" -}}
+{{- $root := .root -}}
+{{- $np := $root.Values.networkPolicy -}}
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: {{ include "earshot.fullname" . }}
+  labels:
+    {{- include "earshot.labels" . | nindent 4 }}
+spec:
+  podSelector:
+    matchLabels:
+      {{- include "earshot.selector" . | nindent 6 }}
+  policyTypes: [Ingress, Egress]
+  ingress:
+    {{- if eq .protocol "http" }}
+    # The ingress controller's namespace, on the public port only (the metrics port is not routed).
+    - from:
+        - namespaceSelector:
+            matchLabels:
+              {{- toYaml $np.ingressNamespaceLabels | nindent 14 }}
+      ports:
+        - { port: {{ .values.port }}, protocol: TCP }
+    {{- if eq .name "gateway" }}
+    # The helm test pod (templates/tests/readyz.yaml).
+    - from:
+        - podSelector:
+            matchLabels:
+              app.kubernetes.io/name: earshot-test
+              app.kubernetes.io/instance: {{ $root.Release.Name }}
+      ports:
+        - { port: {{ .values.port }}, protocol: TCP }
+    {{- end }}
+    {{- else if .callers }}
+    # Only the deployables that call its gRPC API (derived from the service registry).
+    - from:
+        {{- range .callers }}
+        - podSelector:
+            matchLabels:
+              app.kubernetes.io/name: {{ . }}
+              app.kubernetes.io/instance: {{ $root.Release.Name }}
+        {{- end }}
+      ports:
+        - { port: {{ .values.port }}, protocol: TCP }
+    {{- end }}
+    {{- with $np.metricsNamespaceLabels }}
+    # The metrics scraper's namespace.
+    - from:
+        - namespaceSelector:
+            matchLabels:
+              {{- toYaml . | nindent 14 }}
+      ports:
+        - { port: {{ ternary $root.Values.global.metricsPort .values.port (eq $.protocol "http") }}, protocol: TCP }
+    {{- end }}
+  egress:
+    # DNS.
+    - ports:
+        - { port: 53, protocol: UDP }
+        - { port: 53, protocol: TCP }
+    # MongoDB, Kafka and SMTP: by port, to the peers networkPolicy.datastores names (anywhere by default).
+    - {{- with $np.datastores }}
+      to:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      ports:
+        {{- range $np.egressPorts }}
+        - { port: {{ . }}, protocol: TCP }
+        {{- end }}
+    {{- range .calls }}
+    - to:
+        - podSelector:
+            matchLabels:
+              app.kubernetes.io/name: {{ .name }}
+              app.kubernetes.io/instance: {{ $root.Release.Name }}
+      ports:
+        - { port: {{ .port }}, protocol: TCP }
+    {{- end }}
+    {{- if .internet }}
+    # Third-party APIs and webhook receivers: the internet on 443, never the private ranges.
+    - to:
+        - ipBlock:
+            cidr: 0.0.0.0/0
+            except: [10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16, 100.64.0.0/10, 127.0.0.0/8]
+      ports:
+        - { port: 443, protocol: TCP }
+    {{- end }}
 {{- end -}}

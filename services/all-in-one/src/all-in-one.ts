@@ -65,7 +65,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       ...(clock ? { clock } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
-    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account")) : undefined;
+    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account"), config.EARSHOT_OPERATOR_KEY) : undefined;
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

@@ -21,8 +21,9 @@ export const isFreshDataDir = async (dataDir: string): Promise<boolean> => {
   return entries.filter((e) => !e.startsWith(".")).length === 0;
 };
 
-export const bootstrapOwner = async (dataDir: string, accountAddress: string): Promise<Bootstrap> => {
-  const { client, close } = createGrpcClient(accountV1.AccountServiceClient, accountAddress);
+/** `operatorKey` (EARSHOT_OPERATOR_KEY) signs the operator call that mints the key, when one is configured. */
+export const bootstrapOwner = async (dataDir: string, accountAddress: string, operatorKey?: string): Promise<Bootstrap> => {
+  const { client, close } = createGrpcClient(accountV1.AccountServiceClient, accountAddress, { operatorKey });
   try {
     const password = randomBytes(18).toString("base64url");
     const { user } = await client.createUser({ email: BOOTSTRAP_EMAIL, name: "Owner", password });

@@ -34,10 +34,12 @@ interface Clients {
 const DEADLINE_MS = 30_000;
 
 /** A client of each service the CLI calls, and how to let it go. */
-const CONNECT: { [S in CliService]: (address: string) => { client: Clients[S]; close: () => void } } = {
-  account: (address) => createGrpcClient(accountV1.AccountServiceClient, address, { deadlineMs: DEADLINE_MS }),
-  mention: (address) => createGrpcClient(mentionV1.MentionServiceClient, address, { deadlineMs: DEADLINE_MS }),
-  digest: (address) => createGrpcClient(digestV1.DigestServiceClient, address, { deadlineMs: DEADLINE_MS }),
+// Every call is signed as the operator's with EARSHOT_OPERATOR_KEY when the environment has it (in a cluster,
+// the pods' Secret does): services with signing keys refuse operator calls without it.
+const CONNECT: { [S in CliService]: (address: string, operatorKey: string | undefined) => { client: Clients[S]; close: () => void } } = {
+  account: (address, operatorKey) => createGrpcClient(accountV1.AccountServiceClient, address, { deadlineMs: DEADLINE_MS, operatorKey }),
+  mention: (address, operatorKey) => createGrpcClient(mentionV1.MentionServiceClient, address, { deadlineMs: DEADLINE_MS, operatorKey }),
+  digest: (address, operatorKey) => createGrpcClient(digestV1.DigestServiceClient, address, { deadlineMs: DEADLINE_MS, operatorKey }),
 };
 
 /** The command's service, located and connected on first use (so bad usage never needs it running). */
@@ -341,7 +343,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     locating = true;
     address = await resolveServiceAddress(command.service, text(values, `${command.service}-addr`), env);
     locating = false;
-    const connected = CONNECT[command.service](address);
+    const connected = CONNECT[command.service](address, env.EARSHOT_OPERATOR_KEY || undefined);
     handle = connected;
     return connected.client;
   };

@@ -12,8 +12,9 @@ export type Backends = ServiceClients & {
   close(): void;
 };
 
-export const connectBackends = (addresses: BackendAddresses): Backends => {
-  const services = connectServices(addresses);
+/** `callerSigningKey` (EARSHOT_CALLER_SIGNING_KEY) signs the caller every call carries; the services check it. */
+export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string } = {}): Backends => {
+  const services = connectServices(addresses, { callerSigningKey: options.callerSigningKey });
   const health = CALLABLE_SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name]) }));
   return {
     ...services.clients,

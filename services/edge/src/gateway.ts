@@ -92,7 +92,7 @@ const closeServer = (server: Server): Promise<void> => {
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
-  const backends = connectBackends(options.addresses);
+  const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY });
   const store = await openServiceStore(options.config, "edge");
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });

@@ -17,8 +17,26 @@ export const loadConfig = <S extends z.ZodType>(schema: S, env: Env = process.en
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
   }
+  const missing = clusterModeProblems(parsed.data as Partial<Record<string, unknown>>);
+  if (missing.length > 0) throw new ConfigError(missing);
   return parsed.data;
 };
+
+/**
+ * What a process in a cluster (EARSHOT_MODE=cluster, which the chart and the kustomize base set) lacks: there
+ * an unset MONGO_URL or KAFKA_BROKERS is a mistake, never a reason to fall back to the embedded store (data
+ * per pod, lost on restart) or the in-process bus, and calls must be signed.
+ */
+export const clusterModeProblems = (config: Partial<Record<string, unknown>>): string[] => {
+  if (config.EARSHOT_MODE !== "cluster") return [];
+  const present = (name: string) => {
+    const v = config[name];
+    return Array.isArray(v) ? v.length > 0 : typeof v === "string" ? v.length > 0 : v !== undefined;
+  };
+  return CLUSTER_REQUIRED.filter((name) => !present(name)).map((name) => `${name}: is required when EARSHOT_MODE=cluster`);
+};
+
+const CLUSTER_REQUIRED = ["MONGO_URL", "KAFKA_BROKERS", "EARSHOT_CALLER_SIGNING_KEY"];
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -28,6 +46,21 @@ const csv = z
 
 /** Settings every process shares: where data lives and which adapters to use. */
 export const baseConfigShape = {
+  /**
+   * `embedded` (the default, also when unset: one machine, embedded store and in-process bus unless configured otherwise) or
+   * `cluster`: MONGO_URL, KAFKA_BROKERS and EARSHOT_CALLER_SIGNING_KEY are then required at start.
+   */
+  EARSHOT_MODE: z.enum(["embedded", "cluster"]).optional(),
+  /**
+   * HMAC key the edge signs the caller of each gRPC call with and services verify; when set, a service
+   * refuses callers without a valid, unexpired signature.
+   */
+  EARSHOT_CALLER_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * The operator credential: the CLI signs operator-only calls (minting API keys for others) with it. When
+   * a caller signing key is set, such calls need it; without either (the embedded default) they are open.
+   */
+  EARSHOT_OPERATOR_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   EARSHOT_DATA_DIR: z.string().min(1).default("./.data"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** MongoDB connection string; when set, services use MongoDB instead of the embedded store. */

@@ -13,6 +13,7 @@ export * from "./grpc/server";
 export * from "./grpc/client";
 export * from "./grpc/call-context";
 export * from "./grpc/caller-context";
+export * from "./grpc/caller-signature";
 export * from "./grpc/common-enums";
 export * from "./grpc/health";
 export * from "./store/port";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { createInProcessBus } from "./bus/in-process";
 import { createKafkaBus } from "./bus/kafka";
 import type { EventBus } from "./bus/port";
-import type { BaseConfig } from "./config";
+import { type BaseConfig, ConfigError } from "./config";
 import type { Logger } from "./logger";
 import { openEmbeddedStore } from "./store/embedded";
 import { openMongoStore } from "./store/mongo";
@@ -10,9 +10,11 @@ import type { DocumentStore } from "./store/port";
 
 // Picks adapters from configuration, the same way in every service: MongoDB when MONGO_URL is set
 // (database `<prefix>_<service>`), else the embedded store under `<dataDir>/<service>/`; Kafka when
-// KAFKA_BROKERS is set, else the in-process bus.
+// KAFKA_BROKERS is set, else the in-process bus. In a cluster (EARSHOT_MODE=cluster) both are required.
 
 export const openServiceStore = async (config: BaseConfig, service: string): Promise<DocumentStore> => {
+  // loadConfig already refuses this; a host given a config another way is held to the same rule.
+  if (config.EARSHOT_MODE === "cluster" && !config.MONGO_URL) throw new ConfigError(["MONGO_URL: is required when EARSHOT_MODE=cluster"]);
   if (config.MONGO_URL) {
     return openMongoStore({ url: config.MONGO_URL, database: `${config.MONGO_DB_PREFIX}_${service.replace(/-/g, "_")}` });
   }
@@ -20,6 +22,7 @@ export const openServiceStore = async (config: BaseConfig, service: string): Pro
 };
 
 export const openEventBus = (config: BaseConfig, logger: Logger): EventBus => {
+  if (config.EARSHOT_MODE === "cluster" && !config.KAFKA_BROKERS?.length) throw new ConfigError(["KAFKA_BROKERS: is required when EARSHOT_MODE=cluster"]);
   if (config.KAFKA_BROKERS && config.KAFKA_BROKERS.length > 0) {
     return createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger });
   }

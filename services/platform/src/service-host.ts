@@ -109,7 +109,8 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
   const relay = new OutboxRelay({ store, bus: options.bus, clock, logger, outbox });
   const bus = declaredTopicsOnly(options.bus, module);
   const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer });
-  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [] });
+  const verification = { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: options.config.EARSHOT_OPERATOR_KEY };
+  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification });
   relay.start();
   let stopped: Promise<void> | undefined;
   const stop = (drainMs: number) =>

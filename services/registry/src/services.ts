@@ -44,6 +44,13 @@ export interface ServiceEntry {
    * edge asks every service that declares some, in parallel.
    */
   usage?: readonly string[];
+  /**
+   * The other services it is a gRPC client of. The edge calls every service with a client; a service
+   * calling another must name it here: the NetworkPolicies let only these callers reach a service's port.
+   */
+  calls?: readonly string[];
+  /** It reaches third parties on the public internet (port 443, private ranges excluded). */
+  internet?: boolean;
 }
 
 export const SERVICES = [
@@ -51,11 +58,11 @@ export const SERVICES = [
   { name: "project", protoPackage: "earshot.project.v1", client: projectV1.ProjectServiceClient, module: "@earshot/project", usage: ["projects", "seats"] },
   { name: "keyword", protoPackage: "earshot.keyword.v1", client: keywordV1.KeywordServiceClient, module: "@earshot/keyword", usage: ["keywords"] },
   { name: "mention", protoPackage: "earshot.mention.v1", client: mentionV1.MentionServiceClient, module: "@earshot/mention", usage: ["mentionsThisMonth"] },
-  { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration", usage: ["linkedinSyncsPerDay"] },
+  { name: "integration", protoPackage: "earshot.integration.v1", client: integrationV1.IntegrationServiceClient, module: "@earshot/integration", usage: ["linkedinSyncsPerDay"], internet: true },
   { name: "alert", protoPackage: "earshot.alert.v1", client: alertV1.AlertServiceClient, module: "@earshot/alert" },
   { name: "digest", protoPackage: "earshot.digest.v1", client: digestV1.DigestServiceClient, module: "@earshot/digest" },
   { name: "webhook", protoPackage: "earshot.webhook.v1", client: webhookV1.WebhookServiceClient, module: "@earshot/webhook", usage: ["webhookDeliveriesPerDay"] },
-  { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery" },
+  { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery", internet: true },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];
@@ -103,10 +110,36 @@ export interface Deployable extends DeployableSpec {
   callable: boolean;
   /** The workspace package that holds its entry. */
   module: string;
+  /** The deployables that call its gRPC API (the edge's two surfaces and the services declaring it in `calls`). */
+  callers: string[];
+  /** The callable services it dials. */
+  calls: string[];
+  /** It may reach the public internet on 443. */
+  internet: boolean;
 }
 
 /** Every deployable, gRPC services first, in registry order. */
-export const deployables = (services: readonly ServiceEntry[] = SERVICES): Deployable[] => [
-  ...services.map((s) => ({ ...GRPC_DEFAULTS, ...s.deployable, name: s.name, protocol: "grpc" as const, callable: s.client !== undefined, module: s.module })),
-  ...EDGE_DEPLOYABLES.map((d) => ({ ...HTTP_DEFAULTS, ...d, protocol: "http" as const, callable: false, module: EDGE_PACKAGE })),
-];
+export const deployables = (services: readonly ServiceEntry[] = SERVICES): Deployable[] => {
+  const callable = new Set(callableServices(services).map((s) => s.name));
+  for (const s of services) {
+    const unknown = (s.calls ?? []).filter((c) => !callable.has(c));
+    if (unknown.length > 0) throw new Error(`service ${s.name} calls ${unknown.join(", ")}, which no registered service with a client is`);
+  }
+  const edge = EDGE_DEPLOYABLES.map((d) => d.name);
+  const callersOf = (name: string): string[] =>
+    callable.has(name) ? [...edge, ...services.filter((s) => (s.calls ?? []).includes(name)).map((s) => s.name)] : [];
+  return [
+    ...services.map((s) => ({
+      ...GRPC_DEFAULTS,
+      ...s.deployable,
+      name: s.name,
+      protocol: "grpc" as const,
+      callable: callable.has(s.name),
+      module: s.module,
+      callers: callersOf(s.name),
+      calls: [...(s.calls ?? [])],
+      internet: s.internet ?? false,
+    })),
+    ...EDGE_DEPLOYABLES.map((d) => ({ ...HTTP_DEFAULTS, ...d, protocol: "http" as const, callable: false, module: EDGE_PACKAGE, callers: [], calls: [...callable], internet: false })),
+  ];
+};

@@ -1,4 +1,4 @@
-import { type AsyncService, requireCaller, type RpcContext, validationFailed } from "@earshot/platform";
+import { type AsyncService, DomainError, requireCaller, type RpcContext, validationFailed } from "@earshot/platform";
 import type { accountV1 } from "@earshot/proto";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys";
 import type { AccountDeps } from "../domain/deps";
@@ -45,12 +45,20 @@ export const toApiKeyMessage = (k: ApiKeyDoc): accountV1.ApiKey => ({
   revokedAt: k.revokedAt,
 });
 
+/** An operator-only call without the operator credential (EARSHOT_OPERATOR_KEY) is refused before anything else. */
+const requireOperator = (ctx: RpcContext): void => {
+  if (!ctx.operator) throw new DomainError("forbidden", "This call is the operator's and carries no valid operator signature.");
+};
+
 /**
  * Whose key CreateApiKey mints: an operator call names the user; any other call acts for its caller and
  * must not name someone else.
  */
 const keyOwnerOf = (req: accountV1.CreateApiKeyRequest, ctx: RpcContext): string => {
-  if (req.operator) return req.userId;
+  if (req.operator) {
+    requireOperator(ctx);
+    return req.userId;
+  }
   const caller = requireCaller(ctx);
   if (req.userId && req.userId !== caller.userId) {
     throw validationFailed([{ path: "userId", message: "must be empty: the key is the caller's unless the call is an operator's" }]);
@@ -70,7 +78,10 @@ export const accountRpc = (deps: AccountDeps): AsyncService<accountV1.AccountSer
   authenticate: async (req) => ({ user: toUserMessage(await authenticate(deps, req.email, req.password, given(req.clientAddress))) }),
   updateUser: async (req, ctx) => ({ user: toUserMessage(await updateUser(deps, requireCaller(ctx).userId, { name: req.name })) }),
   deactivateUser: async (req, ctx) => ({ user: toUserMessage(await deactivateUser(deps, requireCaller(ctx).userId, req.confirmation)) }),
-  reactivateUser: async (req) => ({ user: toUserMessage(await reactivateUser(deps, req.email)) }),
+  reactivateUser: async (req, ctx) => {
+    requireOperator(ctx);
+    return { user: toUserMessage(await reactivateUser(deps, req.email)) };
+  },
   createApiKey: async (req, ctx) => {
     const { key, plaintext } = await createApiKey(
       deps,

@@ -20,6 +20,7 @@ describe("mention gRPC adapter", () => {
   const S = commonV1.Source;
   const ctx = (role: commonV1.Role | null, idempotencyKey?: string): RpcContext => ({
     requestId: "req_test",
+    operator: false,
     idempotencyKey,
     caller: role === null ? undefined : (testCaller(ana, [{ projectId, role, workspaceId: ana.workspaceId }]) as CallerContext),
     metadata: new Metadata(),

@@ -13,6 +13,7 @@ import { DomainError } from "../errors";
 import { currentRequestId } from "../logger";
 import { currentIdempotencyKey, IDEMPOTENCY_KEY_METADATA_KEY } from "./call-context";
 import { CALLER_METADATA_KEY, currentCaller, encodeCaller } from "./caller-context";
+import { CALLER_SIGNATURE_METADATA_KEY, OPERATOR_SIGNATURE_METADATA_KEY, signCaller, signOperator } from "./caller-signature";
 import { fromServiceError, isServiceError } from "./error-mapping";
 import { REQUEST_ID_METADATA_KEY } from "./server";
 
@@ -52,6 +53,10 @@ export interface GrpcClientOptions {
   retryBackoffMs?: number;
   /** Method names (camelCase) that are reads. Defaults to names starting with get, list, count, check, verify or find. */
   isRead?: (method: string) => boolean;
+  /** EARSHOT_CALLER_SIGNING_KEY: signs the caller each call carries (the edge's). */
+  callerSigningKey?: string;
+  /** EARSHOT_OPERATOR_KEY: signs every call as the operator's (the CLI's). */
+  operatorKey?: string;
 }
 
 export interface GrpcClientHandle<C> {
@@ -92,6 +97,7 @@ export const createGrpcClient = <C>(
   for (const method of Object.keys(Ctor.service)) {
     const fn = (raw as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method];
     if (typeof fn !== "function") continue;
+    const path = (Ctor.service[method] as { path?: string } | undefined)?.path ?? method;
     const retries = (opts?: CallOpts) => (opts?.retryUnavailable ?? isRead(method) ? attempts : 1);
     client[method] = async (request, opts) => {
       const deadline = Date.now() + (opts?.deadlineMs ?? deadlineMs);
@@ -104,7 +110,11 @@ export const createGrpcClient = <C>(
         if (requestId) metadata.set(REQUEST_ID_METADATA_KEY, requestId);
         const idempotencyKey = currentIdempotencyKey();
         if (idempotencyKey) metadata.set(IDEMPOTENCY_KEY_METADATA_KEY, idempotencyKey);
-        if (caller) metadata.set(CALLER_METADATA_KEY, caller);
+        if (caller) {
+          metadata.set(CALLER_METADATA_KEY, caller);
+          if (options.callerSigningKey) metadata.set(CALLER_SIGNATURE_METADATA_KEY, signCaller(options.callerSigningKey, path, caller));
+        }
+        if (options.operatorKey) metadata.set(OPERATOR_SIGNATURE_METADATA_KEY, signOperator(options.operatorKey, path));
         try {
           return await new Promise((resolve, reject) =>
             fn.call(raw, request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))),

@@ -15,6 +15,7 @@ import { newId } from "../ids";
 import { type Logger, runWithRequestId } from "../logger";
 import { IDEMPOTENCY_KEY_METADATA_KEY, IDEMPOTENCY_KEY_PATTERN } from "./call-context";
 import { CALLER_METADATA_KEY, type CallerContext, readCaller } from "./caller-context";
+import { CALLER_SIGNATURE_METADATA_KEY, type CallVerification, isOperatorCall, OPERATOR_SIGNATURE_METADATA_KEY, verifyCallerSignature } from "./caller-signature";
 import { toDomainError, toStatusObject } from "./error-mapping";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
@@ -32,6 +33,11 @@ export interface RpcContext {
    * `requireCaller(ctx)`.
    */
   caller: CallerContext | undefined;
+  /**
+   * Whether the call may act as the operator (mint keys for others): signed with EARSHOT_OPERATOR_KEY, or
+   * any call when the server verifies no signatures at all (the embedded default).
+   */
+  operator: boolean;
   metadata: Metadata;
   /** Aborted when the client cancels or its deadline passes. */
   signal: AbortSignal;
@@ -71,6 +77,7 @@ export const implementService = <S>(
   handlers: AsyncService<S>,
   logger: Logger,
   tracker: InFlightTracker,
+  verification: CallVerification = {},
 ): UntypedServiceImplementation => {
   const impl: UntypedServiceImplementation = {};
   const debug = logger.isLevelEnabled("debug");
@@ -92,7 +99,10 @@ export const implementService = <S>(
       runWithRequestId(requestId, () => {
         // A malformed caller is refused before the handler runs, like any other invalid input.
         const run = async () => {
+          const path = call.getPath();
+          verifyCallerSignature(verification, path, call.metadata.get(CALLER_METADATA_KEY), call.metadata.get(CALLER_SIGNATURE_METADATA_KEY));
           const ctx: RpcContext = {
+            operator: isOperatorCall(verification, path, call.metadata.get(OPERATOR_SIGNATURE_METADATA_KEY)),
             requestId,
             idempotencyKey: readIdempotencyKey(call.metadata),
             caller: readCaller(call.metadata.get(CALLER_METADATA_KEY)),
@@ -172,6 +182,8 @@ export interface GrpcServerOptions {
   logger: Logger;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   services: Array<GrpcServiceRegistration<any>>;
+  /** The keys callers and operator calls are checked with; none (the embedded default) checks nothing. */
+  verification?: CallVerification;
 }
 
 /** Starts a gRPC server with the standard health service and the given services. */
@@ -186,7 +198,7 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
   const health = new HealthImplementation(healthStatus);
   health.addToServer(server);
   for (const s of options.services) {
-    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker));
+    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker, options.verification));
   }
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>

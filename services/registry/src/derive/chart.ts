@@ -13,10 +13,19 @@ export const CHART_DIR = "charts/earshot";
 const tplHeader = "{{- /* Derived from services/registry (npm run sync-services); edit the registry, not this file. */}}\n";
 const yamlHeader = (what: string) => `# Derived from services/registry (npm run sync-services); ${what}\n`;
 
+/** A Helm list literal of the callable services a deployable dials, each with its name and port. */
+const callsList = (d: Deployable): string =>
+  `(list${d.calls.map((c) => ` (dict "name" "${c}" "port" .Values.${camelName(c)}.port)`).join("")})`;
+
 export const renderChartTemplate = (d: Deployable): string => {
   const key = camelName(d.name);
+  const context = `"root" $ "name" "${d.name}" "values" .Values.${key} "protocol" "${d.protocol}"`;
   return `${tplHeader}{{- if .Values.${key}.enabled }}
-{{ include "earshot.service" (dict "root" $ "name" "${d.name}" "values" .Values.${key} "protocol" "${d.protocol}") }}
+{{ include "earshot.service" (dict ${context}) }}
+{{- if .Values.networkPolicy.enabled }}
+---
+{{ include "earshot.networkPolicy" (dict ${context} "callers" (list${d.callers.map((c) => ` "${c}"`).join("")}) "calls" ${callsList(d)} "internet" ${d.internet}) }}
+{{- end }}
 {{- end }}
 `;
 };
@@ -26,25 +35,26 @@ kind: ConfigMap
 metadata:
   name: {{ include "earshot.configMapName" . }}
   labels:
-    app.kubernetes.io/part-of: earshot
-    app.kubernetes.io/instance: {{ .Release.Name }}
-    app.kubernetes.io/managed-by: {{ .Release.Service }}
+    {{- include "earshot.releaseLabels" . | nindent 4 }}
 data:
+  # In a cluster every process refuses to start without MongoDB, Kafka and the caller signing key.
+  EARSHOT_MODE: cluster
   LOG_LEVEL: {{ .Values.global.logLevel | quote }}
   KAFKA_BROKERS: {{ include "earshot.kafkaBrokers" . | quote }}
   MONGO_DB_PREFIX: {{ .Values.global.mongoDbPrefix | quote }}
   EARSHOT_MAIL_FROM: {{ .Values.global.mailFrom | quote }}
-  {{- with .Values.global.publicUrl }}
+  {{- with include "earshot.publicUrl" . }}
   EARSHOT_PUBLIC_URL: {{ . | quote }}
   {{- end }}
   EARSHOT_TRUST_PROXY: {{ .Values.global.trustProxy | quote }}
   {{- range $name, $value := .Values.global.settings }}
   {{ $name }}: {{ $value | quote }}
   {{- end }}
-  # <NAME>_GRPC_ADDR for every service with a gRPC API: the edge (and services calling each other) dial these.
+  # <NAME>_GRPC_ADDR for every service with a gRPC API (its Service, named after the release): the edge
+  # (and services calling each other) dial these.
 ${ds
   .filter((d) => d.callable)
-  .map((d) => `  ${grpcAddrVar(d.name)}: {{ printf "${d.name}:%v" .Values.${camelName(d.name)}.port | quote }}\n`)
+  .map((d) => `  ${grpcAddrVar(d.name)}: {{ printf "%s-${d.name}:%v" .Release.Name .Values.${camelName(d.name)}.port | quote }}\n`)
   .join("")}`;
 
 const block = (d: Deployable): string => `${camelName(d.name)}:
@@ -73,13 +83,57 @@ const requiredSecretValues = (settings: readonly DeclaredSetting[]): string =>
 
 export const renderValues = (ds: readonly Deployable[], settings: readonly DeclaredSetting[]): string => `${yamlHeader("a block per deployable, defaults from the registry.")}image:
   repository: earshot
-  tag: latest
+  # Empty: the chart's appVersion. A digest (sha256:...), when given, is used instead of the tag.
+  tag: ""
+  digest: ""
   pullPolicy: IfNotPresent
+imagePullSecrets: []
+
+# Every pod runs as this non-root user and group (fsGroup too); the image's files are world-readable.
+podSecurityContext:
+  runAsUser: 10001
+  runAsGroup: 10001
+# Seconds a terminating pod keeps serving before its SIGTERM drain, so a rolling update drops no request.
+preStopSleepSeconds: 5
+nodeSelector: {}
+tolerations: []
+affinity: {}
+# Empty: each deployable's replicas spread over nodes (kubernetes.io/hostname, ScheduleAnyway).
+topologySpreadConstraints: []
+podAnnotations: {}
+# Extra environment of every container (a list of EnvVar), after the chart's own.
+extraEnv: []
+
+# One Ingress for REST, the docs, OAuth, the browser pages (gateway) and MCP (mcp-gateway). /metrics and the
+# per-service readiness are served on the metrics port, which no Service or Ingress exposes.
+ingress:
+  enabled: true
+  className: ""
+  # For example cert-manager.io/cluster-issuer: letsencrypt
+  annotations: {}
+  # The public host names; the first one gives EARSHOT_PUBLIC_URL unless global.publicUrl is set.
+  hosts: []
+  # [{ secretName: earshot-tls, hosts: [earshot.example.com] }]: a provided Secret, or one cert-manager fills.
+  tls: []
+
+# Default deny for every Earshot pod, then: gateways from the ingress controller's namespace; each gRPC
+# service only from the deployables that call it; egress to DNS, the datastore ports and, for integration
+# and delivery, the internet on 443 outside the private ranges.
+networkPolicy:
+  enabled: true
+  ingressNamespaceLabels:
+    kubernetes.io/metadata.name: ingress-nginx
+  # The scraper's namespace labels (e.g. kubernetes.io/metadata.name: monitoring); empty: no scraping allowed.
+  metricsNamespaceLabels: {}
+  # NetworkPolicyPeers of MongoDB, Kafka and SMTP (empty: any address, on egressPorts only).
+  datastores: []
+  # MongoDB, Kafka (plain and TLS), SMTP.
+  egressPorts: [27017, 9092, 9093, 25, 465, 587]
 
 global:
   # MongoDB connection string (a replica set: outbox writes use transactions). Ignored when existingSecret is set.
   mongoUrl: ""
-${commentLines(`A Secret holding MONGO_URL, ${requiredSecrets(settings).map((s) => `${s.name}, `).join("")}and optionally EARSHOT_SMTP_URL and the services' other secret settings, instead of the values here.`, "  ")}  existingSecret: ""
+${commentLines(`A Secret holding MONGO_URL, EARSHOT_CALLER_SIGNING_KEY, ${requiredSecrets(settings).map((s) => `${s.name}, `).join("")}and optionally EARSHOT_SMTP_URL, EARSHOT_OPERATOR_KEY and the services' other secret settings, instead of the values here.`, "  ")}  existingSecret: ""
 ${requiredSecretValues(settings)}${commentLines(`The services' other secret settings, by name, into the Secret; those left empty are left out: ${names(optionalSecrets(settings))}.`, "  ")}  secrets: {}
 ${commentLines(`The services' other settings, by name, into the ConfigMap; each has its default otherwise: ${names(plainSettings(settings))}.`, "  ")}  settings: {}
   # Kafka brokers: "kafka-0:9092,kafka-1:9092" or a list. Required.
@@ -89,8 +143,15 @@ ${commentLines(`The services' other settings, by name, into the ConfigMap; each 
   logLevel: info
   smtpUrl: ""
   mailFrom: "Earshot <no-reply@earshot.local>"
-  # The origin clients use (links in invitation emails, the OpenAPI server URL, the OAuth issuer).
+  # The origin clients use (links in invitation emails, the OpenAPI server URL, the OAuth issuer);
+  # empty: from the first ingress host.
   publicUrl: ""
+  # EARSHOT_CALLER_SIGNING_KEY: the HMAC key the gateways sign each call's caller with and the services check
+  # (openssl rand -hex 32). Required unless existingSecret is set.
+  callerSigningKey: ""
+  # EARSHOT_OPERATOR_KEY: the operator credential the CLI signs operator-only calls with (minting API keys
+  # for others); empty: such calls are refused.
+  operatorKey: ""
   # EARSHOT_TRUST_PROXY: the proxies in front of the gateways allowed to name the client address
   # (X-Forwarded-For), which per-address limits rely on. "1" = one hop (the ingress controller); a
   # comma-separated list of addresses/subnets also works; "none" if clients reach the gateways directly.
@@ -102,20 +163,17 @@ ${commentLines(`The services' other settings, by name, into the ConfigMap; each 
   oauthSigningKeysSecret: earshot-oauth-keys
 ${ds.map((d) => `\n${block(d)}`).join("")}`;
 
+/** A Kubernetes CPU quantity ("100m", "0.5", 1) and memory quantity ("128Mi", "1G"). */
+const cpu = { anyOf: [{ type: "number", exclusiveMinimum: 0 }, { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?m?$" }] };
+const memory = { type: "string", pattern: "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$" };
+
 const resources = {
   type: "object",
   additionalProperties: false,
   properties: {
-    requests: {
-      type: "object",
-      additionalProperties: false,
-      properties: { cpu: { type: ["string", "number"] }, memory: { type: "string" } },
-    },
-    limits: {
-      type: "object",
-      additionalProperties: false,
-      properties: { cpu: { type: ["string", "number"] }, memory: { type: "string" } },
-    },
+    requests: { type: "object", additionalProperties: false, properties: { cpu, memory } },
+    // limits.cpu is off by default (throttling a Node process stalls its event loop); set one to cap it.
+    limits: { type: "object", additionalProperties: false, properties: { cpu, memory } },
   },
 };
 
@@ -143,7 +201,10 @@ const component = {
       type: "object",
       additionalProperties: false,
       required: ["enabled", "minAvailable"],
-      properties: { enabled: { type: "boolean" }, minAvailable: { type: ["integer", "string"] } },
+      properties: {
+        enabled: { type: "boolean" },
+        minAvailable: { anyOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^(100|[1-9]?[0-9])%$" }] },
+      },
     },
   },
 };
@@ -151,11 +212,66 @@ const component = {
 const image = {
   type: "object",
   additionalProperties: false,
-  required: ["repository", "tag"],
+  required: ["repository", "pullPolicy"],
   properties: {
     repository: { type: "string", minLength: 1 },
-    tag: { type: "string", minLength: 1 },
+    tag: { type: "string", not: { const: "latest" }, description: "Empty: the chart's appVersion. Never latest." },
+    digest: { type: "string", pattern: "^(sha256:[a-f0-9]{64})?$" },
     pullPolicy: { enum: ["Always", "IfNotPresent", "Never"] },
+  },
+};
+
+const hostPort = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?:[0-9]{1,5}";
+const labels = { type: "object", additionalProperties: { type: "string" } };
+const objectList = { type: "array", items: { type: "object" } };
+
+/** The chart's top-level settings besides the image, the global block and the deployables. */
+const podOptions = {
+  imagePullSecrets: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string", minLength: 1 } } } },
+  podSecurityContext: {
+    type: "object",
+    additionalProperties: false,
+    required: ["runAsUser", "runAsGroup"],
+    properties: { runAsUser: { type: "integer", minimum: 10001 }, runAsGroup: { type: "integer", minimum: 10001 } },
+  },
+  preStopSleepSeconds: { type: "integer", minimum: 0, maximum: 60 },
+  nodeSelector: labels,
+  tolerations: objectList,
+  affinity: { type: "object" },
+  topologySpreadConstraints: objectList,
+  podAnnotations: labels,
+  extraEnv: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" } } } },
+  ingress: {
+    type: "object",
+    additionalProperties: false,
+    required: ["enabled"],
+    properties: {
+      enabled: { type: "boolean" },
+      className: { type: "string" },
+      annotations: labels,
+      hosts: { type: "array", items: { type: "string", pattern: "^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$" } },
+      tls: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["secretName"],
+          properties: { secretName: { type: "string", minLength: 1 }, hosts: { type: "array", items: { type: "string" } } },
+        },
+      },
+    },
+  },
+  networkPolicy: {
+    type: "object",
+    additionalProperties: false,
+    required: ["enabled", "ingressNamespaceLabels"],
+    properties: {
+      enabled: { type: "boolean" },
+      ingressNamespaceLabels: { ...labels, minProperties: 1 },
+      metricsNamespaceLabels: labels,
+      datastores: objectList,
+      egressPorts: { type: "array", items: { type: "integer", minimum: 1, maximum: 65535 } },
+    },
   },
 };
 
@@ -167,18 +283,23 @@ const settingsMap = (description: string, settings: readonly DeclaredSetting[], 
   properties: Object.fromEntries(settings.map((s) => [s.name, { type, description: `Declared by ${s.owner}.` }])),
 });
 
+// A parent chart may pass keys of its own under global: only Earshot's own are checked.
 const global = (settings: readonly DeclaredSetting[]) => ({
   type: "object",
-  additionalProperties: false,
   properties: {
-    mongoUrl: { type: "string" },
+    mongoUrl: { type: "string", pattern: "^(mongodb(\\+srv)?://[^/\\s]+(/[^\\s]*)?)?$", description: "mongodb:// or mongodb+srv:// connection string." },
+    callerSigningKey: { type: "string", pattern: "^([A-Za-z0-9+/=_-]{32,})?$", description: "EARSHOT_CALLER_SIGNING_KEY: at least 32 characters." },
+    operatorKey: { type: "string", pattern: "^([A-Za-z0-9+/=_-]{32,})?$", description: "EARSHOT_OPERATOR_KEY: at least 32 characters." },
     existingSecret: { type: "string" },
     ...Object.fromEntries(requiredSecrets(settings).map((s) => [settingValuesKey(s.name), { type: "string", description: `${s.name} (${s.owner}): ${s.secret?.note ?? ""}`.trim() }])),
     secrets: settingsMap("The services' other secret settings, by name, into the Secret.", optionalSecrets(settings), "string"),
     settings: settingsMap("The services' other settings, by name, into the ConfigMap.", plainSettings(settings), ["string", "number", "boolean"]),
     kafkaBrokers: {
       description: "KAFKA_BROKERS: host:port, comma-separated, or a list of them.",
-      anyOf: [{ type: "string" }, { type: "array", minItems: 1, items: { type: "string", minLength: 1 } }],
+      anyOf: [
+        { type: "string", pattern: `^(${hostPort}(,${hostPort})*)?$` },
+        { type: "array", minItems: 1, items: { type: "string", pattern: `^${hostPort}$` } },
+      ],
     },
     mongoDbPrefix: { type: "string", pattern: "^[A-Za-z0-9_]+$" },
     logLevel: { enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"] },
@@ -203,6 +324,7 @@ export const renderValuesSchema = (ds: readonly Deployable[], settings: readonly
       definitions: { resources, component },
       properties: {
         image,
+        ...podOptions,
         global: global(settings),
         ...Object.fromEntries(ds.map((d) => [camelName(d.name), { $ref: "#/definitions/component" }])),
       },
@@ -218,12 +340,14 @@ kind: Secret
 metadata:
   name: {{ include "earshot.secretName" . }}
   labels:
-    app.kubernetes.io/part-of: earshot
-    app.kubernetes.io/instance: {{ .Release.Name }}
-    app.kubernetes.io/managed-by: {{ .Release.Service }}
+    {{- include "earshot.releaseLabels" . | nindent 4 }}
 type: Opaque
 stringData:
   MONGO_URL: {{ required "global.mongoUrl (or global.existingSecret) is required" .Values.global.mongoUrl | quote }}
+  EARSHOT_CALLER_SIGNING_KEY: {{ required "global.callerSigningKey (or global.existingSecret) is required" .Values.global.callerSigningKey | quote }}
+  {{- with .Values.global.operatorKey }}
+  EARSHOT_OPERATOR_KEY: {{ . | quote }}
+  {{- end }}
   {{- with .Values.global.smtpUrl }}
   EARSHOT_SMTP_URL: {{ . | quote }}
   {{- end }}

@@ -67,13 +67,16 @@ describe("files derived from the service registry", () => {
     });
 
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["Deployment/notice", "Service/notice"]);
-    expect(manifest[0]!.spec.template.spec.containers[0].args).toEqual(["notice"]);
-    expect((yaml.load(renderKustomization(ds)) as { resources: string[] }).resources).toContain("notice.yaml");
+    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["ServiceAccount/notice", "Deployment/notice", "Service/notice", "NetworkPolicy/notice"]);
+    expect(manifest[1]!.spec.template.spec.containers[0].args).toEqual(["notice"]);
+    expect((yaml.load(renderKustomization(ds, "1.0.0")) as { resources: string[] }).resources).toContain("notice.yaml");
     expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("notice")]).toBe("notice:50051");
 
     expect(renderChartTemplate(added)).toContain('(dict "root" $ "name" "notice" "values" .Values.notice "protocol" "grpc")');
-    expect(renderChartConfigMap(ds)).toContain('NOTICE_GRPC_ADDR: {{ printf "notice:%v" .Values.notice.port | quote }}');
+    // The edge calls it, so its NetworkPolicy admits the two gateways, and theirs let them dial it.
+    expect(renderChartTemplate(added)).toContain('"callers" (list "gateway" "mcp-gateway")');
+    expect(renderChartTemplate(ds.find((d) => d.name === "gateway")!)).toContain('(dict "name" "notice" "port" .Values.notice.port)');
+    expect(renderChartConfigMap(ds)).toContain('NOTICE_GRPC_ADDR: {{ printf "%s-notice:%v" .Release.Name .Values.notice.port | quote }}');
     const values = yaml.load(renderValues(ds, registered)) as Record<string, unknown>;
     expect(values.notice).toMatchObject({ enabled: true, port: 50051 });
     const validate = validatorOf(renderValuesSchema(ds, registered));
@@ -117,9 +120,29 @@ describe("files derived from the service registry", () => {
     const added = ds.find((d) => d.name === "delivery")!;
     expect(added).toMatchObject({ protocol: "grpc", callable: false });
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Doc[];
-    expect(manifest[0]!.spec.template.spec.containers[0].readinessProbe).toMatchObject({ grpc: { port: 50051 } });
+    expect(manifest[1]!.spec.template.spec.containers[0].readinessProbe).toMatchObject({ grpc: { port: 50051 } });
     expect((yaml.load(renderK8sConfigMap(ds)) as Doc).data).not.toHaveProperty(grpcAddrVar("delivery"));
     expect(renderChartConfigMap(ds)).not.toContain(grpcAddrVar("delivery"));
+  });
+});
+
+describe("who calls whom, from the registry (the NetworkPolicies follow it)", () => {
+  it("the edge calls every service with a client; a service calling another declares it and becomes one of its callers", () => {
+    const notice: ServiceEntry = { name: "notice", protoPackage: "earshot.notice.v1", client: SERVICES[0].client, module: "@earshot/notice", calls: ["account"] };
+    const ds = deployables([...SERVICES, notice]);
+    const by = (name: string) => ds.find((d) => d.name === name)!;
+    expect(by("account").callers).toEqual(["gateway", "mcp-gateway", "notice"]);
+    expect(by("notice").calls).toEqual(["account"]);
+    expect(by("gateway").calls).toEqual(expect.arrayContaining(["account", "notice"]));
+    // A consumer-only service is called by no one.
+    expect(by("delivery").callers).toEqual([]);
+    const policy = yaml.loadAll(renderK8sDeployable(by("notice"), new Map([["account", 50051]]))) as Doc[];
+    expect(policy[3]!.spec.egress).toContainEqual({ to: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "account" } } }], ports: [{ port: 50051, protocol: "TCP" }] });
+  });
+
+  it("refuses a service declaring a call to a service with no client", () => {
+    const bad: ServiceEntry = { name: "notice", protoPackage: "earshot.notice.v1", module: "@earshot/notice", calls: ["delivery"] };
+    expect(() => deployables([...SERVICES, bad])).toThrow("service notice calls delivery, which no registered service with a client is");
   });
 });
 

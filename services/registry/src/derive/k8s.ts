@@ -14,7 +14,64 @@ const header = (what: string) => `# Derived from services/registry (npm run sync
 
 const edgeOnly = (d: Deployable, text: string) => (d.protocol === "http" ? text : "");
 
-export const renderK8sDeployable = (d: Deployable): string => `${header("edit the registry, not this file.")}apiVersion: apps/v1
+/** Seconds a terminating pod keeps serving before its drain (the endpoints stop sending it calls meanwhile). */
+export const K8S_PRE_STOP_SECONDS = 5;
+/** The user and group every pod runs as (the image's, above 10000). */
+export const K8S_UID = 10001;
+/** Ports of MongoDB, Kafka (plain and TLS) and SMTP, the datastores every deployable may dial. */
+export const DATASTORE_PORTS = [27017, 9092, 9093, 25, 465, 587];
+const PRIVATE_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "100.64.0.0/10", "127.0.0.0/8"];
+
+const podPeer = (name: string) => `        - podSelector: { matchLabels: { app.kubernetes.io/name: ${name} } }\n`;
+
+/** Who may reach a deployable's port and where it may connect (the namespace's default deny closes the rest). */
+export const renderK8sNetworkPolicy = (d: Deployable, ports: ReadonlyMap<string, number>): string => `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: ${d.name}
+spec:
+  podSelector: { matchLabels: { app.kubernetes.io/name: ${d.name} } }
+  policyTypes: [Ingress, Egress]
+  ingress:
+${
+  d.protocol === "http"
+    ? `    # The ingress controller's namespace (REPLACE if yours is not ingress-nginx), on the public port only.
+    - from:
+        - namespaceSelector: { matchLabels: { kubernetes.io/metadata.name: ingress-nginx } }
+      ports: [{ port: ${d.port}, protocol: TCP }]
+`
+    : d.callers.length > 0
+      ? `    # Only the deployables that call its gRPC API (derived from the service registry).
+    - from:
+${d.callers.map(podPeer).join("")}      ports: [{ port: ${d.port}, protocol: TCP }]
+`
+      : "    []\n"
+}  egress:
+    # DNS.
+    - ports: [{ port: 53, protocol: UDP }, { port: 53, protocol: TCP }]
+    # MongoDB, Kafka and SMTP, by port.
+    - ports: [${DATASTORE_PORTS.map((p) => `{ port: ${p}, protocol: TCP }`).join(", ")}]
+${d.calls
+  .map((c) => `    - to:\n${podPeer(c)}      ports: [{ port: ${ports.get(c) ?? 50051}, protocol: TCP }]\n`)
+  .join("")}${
+  d.internet
+    ? `    # Third-party APIs and webhook receivers: the internet on 443, never the private ranges.
+    - to:
+        - ipBlock: { cidr: 0.0.0.0/0, except: [${PRIVATE_RANGES.join(", ")}] }
+      ports: [{ port: 443, protocol: TCP }]
+`
+    : ""
+}`;
+
+export const renderK8sDeployable = (d: Deployable, ports: ReadonlyMap<string, number> = new Map()): string => `${header("edit the registry, not this file.")}# Its own identity, with no Kubernetes API token: no Earshot process talks to the API server.
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: ${d.name}
+  labels: { app.kubernetes.io/name: ${d.name} }
+automountServiceAccountToken: false
+---
+apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: ${d.name}
@@ -35,16 +92,25 @@ ${edgeOnly(
         prometheus.io/path: /metrics
 `,
 )}    spec:
-      # SIGTERM drains within 10 s.
-      terminationGracePeriodSeconds: 15
+      serviceAccountName: ${d.name}
+      automountServiceAccountToken: false
+      # The preStop pause, then SIGTERM drains within 10 s.
+      terminationGracePeriodSeconds: ${15 + K8S_PRE_STOP_SECONDS}
       securityContext:
         runAsNonRoot: true
-        runAsUser: 1000
-        runAsGroup: 1000
+        runAsUser: ${K8S_UID}
+        runAsGroup: ${K8S_UID}
+        fsGroup: ${K8S_UID}
         seccompProfile: { type: RuntimeDefault }
+      topologySpreadConstraints:
+        - maxSkew: 1
+          topologyKey: kubernetes.io/hostname
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector: { matchLabels: { app.kubernetes.io/name: ${d.name} } }
       containers:
         - name: ${d.name}
           image: earshot
+          imagePullPolicy: IfNotPresent
           args: ["${d.name}"]
           ports:
             - { name: ${d.protocol}, containerPort: ${d.port} }
@@ -83,12 +149,20 @@ ${
             periodSeconds: 10
             failureThreshold: 3
 `
-}          resources:
+}          lifecycle:
+            # Serve on while the endpoint removal reaches every proxy, so a rolling update drops no request.
+            preStop:
+              exec: { command: ["node", "-e", "setTimeout(() => {}, ${K8S_PRE_STOP_SECONDS * 1000})"] }
+          resources:
             requests: { cpu: ${d.resources.requests.cpu}, memory: ${d.resources.requests.memory} }
+            # Add a cpu limit to cap it (none by default: throttling stalls a Node event loop).
             limits: { memory: ${d.resources.limits.memory} }
           securityContext:
             allowPrivilegeEscalation: false
             readOnlyRootFilesystem: true
+            runAsNonRoot: true
+            runAsUser: ${K8S_UID}
+            runAsGroup: ${K8S_UID}
             capabilities: { drop: ["ALL"] }
           volumeMounts:
             - { name: tmp, mountPath: /tmp }
@@ -119,23 +193,32 @@ ${
     ? `    - { name: grpc, port: ${d.port}, targetPort: grpc, appProtocol: grpc }`
     : `    - { name: http, port: 80, targetPort: http }`
 }
-`;
+---
+${renderK8sNetworkPolicy(d, ports)}`;
 
-export const renderKustomization = (ds: readonly Deployable[]): string => `${header("the resources follow the registry.")}apiVersion: kustomize.config.k8s.io/v1beta1
+/** The namespace the kustomize base puts every object in. */
+export const K8S_NAMESPACE = "earshot";
+
+export const renderKustomization = (ds: readonly Deployable[], imageTag: string): string => `${header("the resources follow the registry.")}apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 # Plain manifests for the production shape: MongoDB (replica set) and Kafka run elsewhere; set their
 # addresses in configmap.yaml and secret.yaml. Every service runs from the one image.
+namespace: ${K8S_NAMESPACE}
 labels:
   - pairs:
       app.kubernetes.io/part-of: earshot
     includeSelectors: false
 resources:
+  - namespace.yaml
   - configmap.yaml
   - secret.yaml
-${ds.map((d) => `  - ${d.name}.yaml\n`).join("")}images:
+  - networkpolicy.yaml
+  - ingress.yaml
+${ds.map((d) => `  - ${d.name}.yaml\n`).join("")}# The chart's appVersion; pin a digest (digest: sha256:...) in an overlay for an immutable image.
+images:
   - name: earshot
     newName: earshot
-    newTag: latest
+    newTag: "${imageTag}"
 `;
 
 export const renderK8sConfigMap = (ds: readonly Deployable[]): string => `${header("its <NAME>_GRPC_ADDR lines follow the registry.")}# Settings every service reads (see services/platform/src/config.ts). REPLACE KAFKA_BROKERS and
@@ -145,6 +228,8 @@ kind: ConfigMap
 metadata:
   name: earshot-config
 data:
+  # Every process refuses to start without MongoDB, Kafka and the caller signing key.
+  EARSHOT_MODE: cluster
   LOG_LEVEL: info
   KAFKA_BROKERS: kafka-0.kafka:9092,kafka-1.kafka:9092,kafka-2.kafka:9092
   MONGO_DB_PREFIX: earshot
@@ -177,8 +262,59 @@ stringData:
   # A replica set: the outbox writes in transactions.
   MONGO_URL: mongodb://earshot:REPLACE_ME@mongo-0.mongo,mongo-1.mongo,mongo-2.mongo/?replicaSet=rs0
   EARSHOT_SMTP_URL: smtps://earshot:REPLACE_ME@smtp.example.com:465
+  # The gateways sign each call's caller with it, the services check it (openssl rand -hex 32).
+  EARSHOT_CALLER_SIGNING_KEY: REPLACE_ME
+  # The operator credential the CLI signs operator-only calls with (openssl rand -hex 32); without it
+  # those calls are refused.
+  # EARSHOT_OPERATOR_KEY: REPLACE_ME
 ${requiredSecrets(settings)
   .map((s) => `${commentLines(`${s.owner}: ${s.secret?.note ?? ""}`, "  ")}  ${s.name}: REPLACE_ME\n`)
   .join("")}${byOwner(optionalSecrets(settings))
   .map(([owner, secrets]) => `  # Secrets of ${owner}: uncomment those you use.\n${secrets.map((s) => `  # ${s.name}: REPLACE_ME\n`).join("")}`)
   .join("")}`;
+
+export const renderK8sNamespace = (): string => `${header("the namespace of the base.")}apiVersion: v1
+kind: Namespace
+metadata:
+  name: ${K8S_NAMESPACE}
+  labels:
+    # Restricted Pod Security: every Earshot pod already complies.
+    pod-security.kubernetes.io/enforce: restricted
+`;
+
+export const renderK8sDefaultDeny = (): string => `${header("default deny for the namespace.")}# Every pod of the namespace, in and out; each deployable's own policy (in its file) opens what it needs.
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: default-deny
+spec:
+  podSelector: {}
+  policyTypes: [Ingress, Egress]
+`;
+
+export const renderK8sIngress = (ds: readonly Deployable[]): string => {
+  const gateway = ds.find((d) => d.name === "gateway");
+  const mcp = ds.find((d) => d.name === "mcp-gateway");
+  if (!gateway || !mcp) throw new Error("the Ingress needs the gateway and mcp-gateway deployables");
+  const path = (p: string, service: string, type = "Prefix") =>
+    `          - path: ${p}\n            pathType: ${type}\n            backend: { service: { name: ${service}, port: { name: http } } }\n`;
+  return `${header("the edge's public routes.")}# REPLACE the host (and EARSHOT_PUBLIC_URL in configmap.yaml) with yours; TLS from the earshot-tls Secret
+# (or cert-manager: add its cluster-issuer annotation). /metrics and the per-service readiness are on the
+# metrics port, which no Service exposes, so no path here reaches them.
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: earshot
+spec:
+  tls:
+    - hosts: [earshot.example.com]
+      secretName: earshot-tls
+  rules:
+    - host: earshot.example.com
+      http:
+        paths:
+${path("/", gateway.name, "Exact")}${GATEWAY_ROUTES.map((p) => path(p, gateway.name)).join("")}${path("/mcp", mcp.name)}`;
+};
+
+/** The gateway's public path prefixes besides the home page `/` (exact); `/mcp` goes to the mcp-gateway. */
+export const GATEWAY_ROUTES = ["/api/v1", "/docs", "/.well-known", "/oauth", "/invitations", "/integrations", "/p/"];
