@@ -194,6 +194,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 export interface EmbeddedStoreOptions {
   /** The service's data directory; omitted = in memory (tests). */
   dir?: string;
+  /** `full` (default): every commit is fsynced before it resolves; `normal`: it survives a process crash, not a power cut. */
+  sync?: "full" | "normal";
 }
 
 export class SqliteStore implements DocumentStore {
@@ -206,10 +208,12 @@ export class SqliteStore implements DocumentStore {
   constructor(
     readonly db: Database.Database,
     private readonly dir: string | undefined,
+    sync: "full" | "normal" = "full",
   ) {
     db.pragma("journal_mode = WAL");
     // FULL: a commit is fsynced before it resolves, so an acknowledged write survives a power cut as well.
-    db.pragma("synchronous = FULL");
+    // NORMAL in WAL mode: a commit is in the log (the OS has it) before it resolves, so it survives kill -9.
+    db.pragma(`synchronous = ${sync === "normal" ? "NORMAL" : "FULL"}`);
     db.pragma("busy_timeout = 5000");
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
@@ -490,7 +494,7 @@ export const openEmbeddedStore = async (options: EmbeddedStoreOptions = {}): Pro
   await mkdir(options.dir, { recursive: true });
   await takeLock(options.dir);
   try {
-    const store = new SqliteStore(new Database(join(options.dir, STORE_FILE)), options.dir);
+    const store = new SqliteStore(new Database(join(options.dir, STORE_FILE)), options.dir, options.sync);
     await convertNedbDataDir(options.dir, store);
     return store;
   } catch (err) {

@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { openNedbStore } from "./nedb-store";
