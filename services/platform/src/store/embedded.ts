@@ -379,7 +379,10 @@ export class SqliteStore implements DocumentStore {
   commit(writes: Write[]): Promise<void> {
     try {
       this.transaction(() => {
-        for (const w of writes) {
+        // Every write's own precondition (a new _id, the expected version) is checked before any is applied,
+        // so a clash on an _id (e.g. a racing run's effect record) is what a losing commit reports, rather
+        // than a unique index clash of an earlier write of the same unit.
+        const checked = writes.map((w) => {
           const table = this.table(w.collection);
           const id = w.kind === "delete" ? w.id : w.doc._id;
           const before = this.byId(table, id);
@@ -387,14 +390,17 @@ export class SqliteStore implements DocumentStore {
           if (w.kind === "replace" && w.expectedVersion !== undefined && (before?._v ?? -1) !== w.expectedVersion) {
             throw new VersionConflictError(w.collection, id);
           }
+          return { w, table, id, before };
+        });
+        for (const { w, table, id, before } of checked) {
           if (w.kind === "delete") {
             this.remove(table, id);
             continue;
           }
           const doc = { ...withoutUndefined(w.doc), _v: nextVersion(w, before) } as Stored;
           try {
-            if (before) this.put(table, doc);
-            else this.insert(table, doc);
+            // A document written earlier in this unit is there now, whatever `before` said.
+            this.put(table, doc);
           } catch (err) {
             throw isUniqueError(err) ? new UniqueViolationError(w.collection, (err as Error).message) : err;
           }
