@@ -212,3 +212,36 @@ describe("earshot CLI", () => {
     });
   });
 });
+
+describe("earshot backup and restore", () => {
+  const quiet = () => {
+    const lines: string[] = [];
+    return { io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) }, lines };
+  };
+
+  it("backs up a data directory into one file and restores it into an empty one, refusing a directory in use", async () => {
+    const { openEmbeddedStore } = await import("@earshot/platform");
+    const { makeTempDir } = await import("../../platform/src/testing/tmp");
+    const tmp = await makeTempDir();
+    try {
+      const store = await openEmbeddedStore({ dir: join(tmp.dir, "data", "account") });
+      await store.collection("users").insertOne({ _id: "usr_1" });
+      await writeFile(join(tmp.dir, "data", "bootstrap.json"), "{}");
+      const archive = join(tmp.dir, "backup.tar.gz");
+      const backup = quiet();
+      expect(await runCli(["backup", "--to", archive], { EARSHOT_DATA_DIR: join(tmp.dir, "data") }, backup.io)).toBe(0);
+      expect(backup.lines.join("\n")).toMatch(/Backed up 1 service stores \(account\) and 1 other files/);
+      await store.close();
+      const restore = quiet();
+      expect(await runCli(["restore", "--from", archive, "--data-dir", join(tmp.dir, "data")], {}, restore.io)).toBe(1);
+      expect(restore.lines.join("\n")).toMatch(/not empty/);
+      expect(await runCli(["restore", "--from", archive, "--data-dir", join(tmp.dir, "copy")], {}, quiet().io)).toBe(0);
+      const copy = await openEmbeddedStore({ dir: join(tmp.dir, "copy", "account") });
+      expect(await copy.collection("users").findById("usr_1")).not.toBeNull();
+      await copy.close();
+      expect(await runCli(["backup"], {}, quiet().io)).toBe(64);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

@@ -31,8 +31,8 @@ const writeNedbDir = async (dir: string): Promise<void> => {
   await old.collection<Mention>("mentions").insertMany(Array.from({ length: 120 }, (_, i) => mention(i)));
   await old.collection("mentions").updateOne({ _id: "men_007" }, { $set: { text: "edited" } });
   await old.commit([
-    { kind: "insert", collection: "projects", doc: { _id: "prj_a", name: "Acme" } },
-    { kind: "insert", collection: "outbox", doc: { _id: "evt_1", topic: "t" } },
+    { kind: "insert", collection: "projects", doc: { _id: "prj_a", name: "Acme" } as Doc },
+    { kind: "insert", collection: "outbox", doc: { _id: "evt_1", topic: "t" } as Doc },
   ]);
   await old.close();
 };
