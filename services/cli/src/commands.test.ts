@@ -1,10 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accountService } from "@earshot/account";
-import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { createGrpcClient, type GrpcClientHandle, openEmbeddedStore, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
+import { makeTempDir } from "../../platform/src/testing/tmp";
 import { parseDuration, runCli } from "./commands";
 import type { Env } from "./config";
 
@@ -220,8 +221,6 @@ describe("earshot backup and restore", () => {
   };
 
   it("backs up a data directory into one file and restores it into an empty one, refusing a directory in use", async () => {
-    const { openEmbeddedStore } = await import("@earshot/platform");
-    const { makeTempDir } = await import("../../platform/src/testing/tmp");
     const tmp = await makeTempDir();
     try {
       const store = await openEmbeddedStore({ dir: join(tmp.dir, "data", "account") });
