@@ -58,6 +58,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts
+	node services/platform/test/ts-child.js bench/store-bench.ts
 
 clean:
 	rm -rf node_modules proto/src proto/dist services/*/dist proto/*.tsbuildinfo services/*/*.tsbuildinfo

@@ -13,7 +13,7 @@ const DOMAIN_MESSAGE = "Domain code imports only @earshot/platform/core from the
 // verbs stage) is its own package.
 const EVENTS_MESSAGE = "Domain code imports another service's events module for its types only (import type); decoding happens where the consumer subscribes.";
 const EVENTS_PATTERN = { group: ["@earshot/*/events"], allowTypeImports: true, message: EVENTS_MESSAGE };
-const FORBIDDEN_IN_DOMAIN = ["mongodb", "@seald-io/nedb", "kafkajs", "express", "@earshot/proto", "nodemailer", "@earshot/platform"];
+const FORBIDDEN_IN_DOMAIN = ["mongodb", "better-sqlite3", "@seald-io/nedb", "kafkajs", "express", "@earshot/proto", "nodemailer", "@earshot/platform"];
 
 // Test code (tests and the `test-support` helpers only tests import) is left out of every package's build
 // (`TEST_SOURCES`, services/registry/src/derive/workspace.ts): nothing that ships may import it.

@@ -1,10 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accountService } from "@earshot/account";
-import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
+import { createGrpcClient, type GrpcClientHandle, openEmbeddedStore, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
+import { makeTempDir } from "../../platform/src/testing/tmp";
 import { parseDuration, runCli } from "./commands";
 import type { Env } from "./config";
 
@@ -210,5 +211,36 @@ describe("earshot CLI", () => {
       expect(parseDuration("30d")).toBe(2_592_000_000);
       for (const bad of ["30", "d", "1w", "-1d", "1.5h", "0s"]) expect(() => parseDuration(bad)).toThrow(/--expires-in/);
     });
+  });
+});
+
+describe("earshot backup and restore", () => {
+  const quiet = () => {
+    const lines: string[] = [];
+    return { io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) }, lines };
+  };
+
+  it("backs up a data directory into one file and restores it into an empty one, refusing a directory in use", async () => {
+    const tmp = await makeTempDir();
+    try {
+      const store = await openEmbeddedStore({ dir: join(tmp.dir, "data", "account") });
+      await store.collection("users").insertOne({ _id: "usr_1" });
+      await writeFile(join(tmp.dir, "data", "bootstrap.json"), "{}");
+      const archive = join(tmp.dir, "backup.tar.gz");
+      const backup = quiet();
+      expect(await runCli(["backup", "--to", archive], { EARSHOT_DATA_DIR: join(tmp.dir, "data") }, backup.io)).toBe(0);
+      expect(backup.lines.join("\n")).toMatch(/Backed up 1 service stores \(account\) and 1 other files/);
+      await store.close();
+      const restore = quiet();
+      expect(await runCli(["restore", "--from", archive, "--data-dir", join(tmp.dir, "data")], {}, restore.io)).toBe(1);
+      expect(restore.lines.join("\n")).toMatch(/not empty/);
+      expect(await runCli(["restore", "--from", archive, "--data-dir", join(tmp.dir, "copy")], {}, quiet().io)).toBe(0);
+      const copy = await openEmbeddedStore({ dir: join(tmp.dir, "copy", "account") });
+      expect(await copy.collection("users").findById("usr_1")).not.toBeNull();
+      await copy.close();
+      expect(await runCli(["backup"], {}, quiet().io)).toBe(64);
+    } finally {
+      await tmp.cleanup();
+    }
   });
 });

@@ -4,7 +4,8 @@ import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
 import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
-import { type CliService, type Env, resolveServiceAddress, UsageError } from "./config";
+import { backupDataDir, restoreDataDir } from "@earshot/platform";
+import { type CliService, DEFAULT_DATA_DIR, type Env, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
 
@@ -56,13 +57,13 @@ interface Command<S extends CliService = CliService> {
   name: string;
   summary: string;
   usage: string;
-  /** The service it calls; its address option (`--<service>-addr`) comes with the command. */
-  service: S;
+  /** The service it calls; its address option (`--<service>-addr`) comes with the command. None: it works on the data directory. */
+  service?: S;
   options: Record<string, OptionSpec>;
   /** More help after the options (an input format). */
   details?: () => string[];
   /** Checks its options first, then calls `client()`, so bad usage never needs a running service. */
-  run(values: Values, io: Io, client: Connect<S>): Promise<number | void>;
+  run(values: Values, io: Io, client: Connect<S>, env: Env): Promise<number | void>;
 }
 
 /** A command with the client of its own service, listed among the others. */
@@ -253,6 +254,36 @@ const COMMANDS: Command[] = [
       return res.emailsSent > 0 ? EXIT_OK : EXIT_FAILED;
     },
   }),
+  command({
+    name: "backup",
+    summary: "write a consistent backup of every service's data (the embedded store) to one file, while Earshot runs",
+    usage: "earshot backup --to FILE [--data-dir DIR]",
+    options: {
+      to: { type: "string", value: "FILE", help: "the archive to write (.tar.gz); an existing file is replaced only when the backup is whole" },
+      "data-dir": { type: "string", value: "DIR", help: "the data directory (default: EARSHOT_DATA_DIR, else ./.data)" },
+    },
+    run: async (values, io, _client, env) => {
+      const to = required(values, "to");
+      const dir = text(values, "data-dir") ?? (env.EARSHOT_DATA_DIR || DEFAULT_DATA_DIR);
+      const res = await backupDataDir(dir, to);
+      io.out(`Backed up ${res.stores.length} service stores (${res.stores.join(", ")}) and ${res.files - res.stores.length} other files to ${to} (${res.bytes} bytes).`);
+    },
+  }),
+  command({
+    name: "restore",
+    summary: "unpack a backup into an empty data directory (then start Earshot on it)",
+    usage: "earshot restore --from FILE [--data-dir DIR]",
+    options: {
+      from: { type: "string", value: "FILE", help: "an archive written by `earshot backup`" },
+      "data-dir": { type: "string", value: "DIR", help: "the empty or missing data directory to fill (default: EARSHOT_DATA_DIR, else ./.data)" },
+    },
+    run: async (values, io, _client, env) => {
+      const from = required(values, "from");
+      const dir = text(values, "data-dir") ?? (env.EARSHOT_DATA_DIR || DEFAULT_DATA_DIR);
+      const res = await restoreDataDir(from, dir);
+      io.out(`Restored ${res.stores.length} service stores and ${res.files - res.stores.length} other files into ${dir}.`);
+    },
+  }),
 ];
 
 const optionLines = (options: Record<string, OptionSpec>): string[] =>
@@ -285,7 +316,7 @@ export const commandHelp = (c: Command, withDetails = true): string =>
     `${c.summary[0]?.toUpperCase()}${c.summary.slice(1)}.`,
     "",
     "Options:",
-    ...optionLines({ ...c.options, ...addressOption(c.service), ...COMMON }),
+    ...optionLines({ ...c.options, ...(c.service ? addressOption(c.service) : {}), ...COMMON }),
     ...(withDetails && c.details ? ["", ...c.details()] : []),
   ].join("\n");
 
@@ -329,7 +360,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     io.out(commandHelp(command));
     return EXIT_OK;
   }
-  const own = { ...command.options, ...addressOption(command.service), ...COMMON };
+  const own = { ...command.options, ...(command.service ? addressOption(command.service) : {}), ...COMMON };
   const stray = Object.keys(values).filter((flag) => !(flag in own));
   if (stray.length > 0) {
     io.err(`${stray.map((f) => `--${f}`).join(", ")} does not apply to ${command.name}.\n\n${commandHelp(command, false)}`);
@@ -340,15 +371,16 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
   let address: string | undefined;
   let locating = false;
   const client = async () => {
+    const service = command.service as CliService;
     locating = true;
-    address = await resolveServiceAddress(command.service, text(values, `${command.service}-addr`), env);
+    address = await resolveServiceAddress(service, text(values, `${service}-addr`), env);
     locating = false;
-    const connected = CONNECT[command.service](address, env.EARSHOT_OPERATOR_KEY || undefined);
+    const connected = CONNECT[service](address, env.EARSHOT_OPERATOR_KEY || undefined);
     handle = connected;
     return connected.client;
   };
   try {
-    return (await command.run(values, io, client)) ?? EXIT_OK;
+    return (await command.run(values, io, client, env)) ?? EXIT_OK;
   } catch (err) {
     if (err instanceof UsageError) {
       // Not finding the service is not helped by the command's options list.
@@ -357,7 +389,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     }
     if (isDomainError(err)) {
       const fields = err.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("");
-      const hint = err.code === "unavailable" ? `\nIs Earshot running? The ${command.service} service was expected at ${address}.` : "";
+      const hint = err.code === "unavailable" && command.service ? `\nIs Earshot running? The ${command.service} service was expected at ${address}.` : "";
       io.err(`${err.message}${fields}${hint}`);
       return EXIT_FAILED;
     }

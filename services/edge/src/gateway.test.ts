@@ -28,7 +28,7 @@ describe("gateway start-up", () => {
         // Nothing listens there: start-up and the early answers must not need the services.
         addresses: serviceAddresses(() => "127.0.0.1:1"),
         logger: silentLogger(),
-        config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000 },
+        config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
         rateLimitPerMinute: 100,
         credentialCacheMs: 0,
         oauthKeysFile: join(tmp.dir, "keys.json"),
@@ -87,7 +87,7 @@ describe("gateway start-up", () => {
           port: (occupant.address() as AddressInfo).port,
           addresses: serviceAddresses(() => "127.0.0.1:1"),
           logger: silentLogger(),
-          config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000 },
+          config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
           rateLimitPerMinute: 100,
           credentialCacheMs: 0,
           oauthKeysFile: join(tmp.dir, "keys.json"),

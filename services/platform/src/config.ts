@@ -73,6 +73,14 @@ export const baseConfigShape = {
   /** SMTP URL (smtp:// or smtps://); without it mail is written as .eml files under the data dir. */
   EARSHOT_SMTP_URL: z.string().url().optional(),
   EARSHOT_MAIL_FROM: z.string().default("Earshot <no-reply@earshot.local>"),
+  /**
+   * How the embedded store commits: `full` (default) fsyncs every commit before acknowledging it, so an
+   * acknowledged write survives a crash of the process and of the machine; `normal` survives a crash of
+   * the process (kill -9) but may lose the last commits on a power cut, and commits faster.
+   */
+  EARSHOT_STORE_SYNC: z.enum(["full", "normal"]).default("full"),
+  /** Hours a published event is kept in each service's outbox (for inspection) before it is deleted. */
+  EARSHOT_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
   /** Milliseconds a SIGTERM drain may take before in-flight calls are cut. */
   EARSHOT_DRAIN_MS: z.coerce.number().int().min(0).max(60000).default(8000),
 };

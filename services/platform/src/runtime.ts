@@ -18,7 +18,7 @@ export const openServiceStore = async (config: BaseConfig, service: string): Pro
   if (config.MONGO_URL) {
     return openMongoStore({ url: config.MONGO_URL, database: `${config.MONGO_DB_PREFIX}_${service.replace(/-/g, "_")}` });
   }
-  return openEmbeddedStore({ dir: join(config.EARSHOT_DATA_DIR, service) });
+  return openEmbeddedStore({ dir: join(config.EARSHOT_DATA_DIR, service), sync: config.EARSHOT_STORE_SYNC });
 };
 
 export const openEventBus = (config: BaseConfig, logger: Logger): EventBus => {

@@ -105,7 +105,7 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
   const clock = options.clock ?? systemClock;
   const store = await openServiceStore(options.config, module.name);
   const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
-  await outbox.ensureIndexes();
+  await outbox.ensureIndexes(options.config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600);
   const relay = new OutboxRelay({ store, bus: options.bus, clock, logger, outbox });
   const bus = declaredTopicsOnly(options.bus, module);
   const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer });

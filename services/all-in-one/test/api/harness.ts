@@ -90,6 +90,8 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     EARSHOT_DATA_DIR: tmp.dir,
     PORT: "0",
     LOG_LEVEL: "silent",
+    // A test's data dies with it: commits need not wait for the disk.
+    EARSHOT_STORE_SYNC: "normal",
     EARSHOT_SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
     EARSHOT_RATE_LIMIT_PER_MINUTE: "100000",
     EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE: "0",

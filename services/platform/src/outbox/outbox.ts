@@ -11,8 +11,8 @@ import { EFFECTS_COLLECTION, type EffectRecord, type EffectWrite, isEffectExpire
 
 export const OUTBOX_COLLECTION = "outbox";
 
-/** Published records are kept this long for inspection, then expire. */
-const KEEP_PUBLISHED_SECONDS = 7 * 24 * 3600;
+/** Published records are kept this long for inspection, then expire (EARSHOT_OUTBOX_RETENTION_HOURS). */
+export const KEEP_PUBLISHED_SECONDS = 7 * 24 * 3600;
 
 export interface OutboxRecord extends Doc {
   topic: string;
@@ -41,9 +41,10 @@ export class Outbox {
     this.topic = topicForDomain(domain);
   }
 
-  async ensureIndexes(): Promise<void> {
+  /** `keepPublishedSeconds`: how long a published event stays; changing it applies to the records already kept. */
+  async ensureIndexes(keepPublishedSeconds = KEEP_PUBLISHED_SECONDS): Promise<void> {
     const c = this.store.collection<OutboxRecord>(OUTBOX_COLLECTION);
-    await c.ensureIndex({ fields: { publishedAt: 1 }, expireAfterSeconds: KEEP_PUBLISHED_SECONDS });
+    await c.ensureIndex({ fields: { publishedAt: 1 }, expireAfterSeconds: keepPublishedSeconds });
     await this.store.collection<EffectRecord>(EFFECTS_COLLECTION).ensureIndex({ fields: { createdAt: 1 }, expireAfterSeconds: KEEP_EFFECTS_SECONDS });
   }
 

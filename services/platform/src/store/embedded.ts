@@ -1,10 +1,12 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import Datastore from "@seald-io/nedb";
+import * as model from "@seald-io/nedb/lib/model.js";
+import Database from "better-sqlite3";
 import { notFound } from "../errors";
 import { assertFilter, assertIndex, assertPageLimit, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
-import { type NedbInternals, walkIndexPage } from "./embedded-index-walk";
-import { Mutex } from "./mutex";
+import { releaseLock, takeLock } from "./data-dir-lock";
+import { convertNedbDataDir } from "./nedb-conversion";
 import {
   type Collection,
   type Doc,
@@ -22,332 +24,51 @@ import {
   VersionConflictError,
   type Write,
 } from "./port";
+import { keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
 
-// The embedded store: nedb, one append-only file per collection under the service's data dir (or all in
-// memory for unit tests). nedb has no transactions, so `commit` keeps a redo journal: the after-images of
-// a unit of work are written to `_journal.db` first, applied, then the entry is removed; an entry found
-// at open time belongs to a commit that was decided but maybe not applied, and is applied again.
+// The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
+// one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
+// that JSON (see sqlite-keys.ts). Memory does not grow with the data: SQLite reads the pages a query needs.
+//
+// What a filter or an update means is decided in JavaScript by nedb's document model, the same code that
+// decided it before the store moved to disk: SQL narrows the rows (through the indexes) and orders them when
+// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode with
+// synchronous=FULL: when a write resolves, it is on disk, and a process killed at any moment reopens with
+// every acknowledged write and none of a half-done commit.
 
-type AnyDatastore = Datastore<Record<string, unknown>>;
+export const STORE_FILE = "store.sqlite";
+const TTL_SWEEP_MS = 60 * 1000;
+const STATEMENT_CACHE = 500;
 
-/** The parts of nedb's Datastore that its typings leave out and ensureIndex needs. */
-interface NedbIndexes {
-  indexes: Record<string, { unique: boolean; sparse: boolean } | undefined>;
-  ttlIndexes: Record<string, number>;
-}
+type Row = { doc: string };
+type Stored = Doc & Record<string, unknown>;
 
-/** The options an index was ensured with, by `<collection>|<nedb index name>`. */
-interface IndexRecord {
-  _id: string;
-  unique: boolean;
-  sparse: boolean;
-  expireAfterSeconds?: number;
-}
-
-interface Image {
+interface IndexMeta {
   collection: string;
-  id: string;
-  doc: Doc | null;
+  key: string;
+  fields: string;
+  is_unique: number;
+  sparse: number;
+  expire: number | null;
 }
 
-interface JournalEntry {
-  _id: string;
-  afters: Image[];
-  befores: Image[];
+interface Table {
+  name: string;
+  sql: string;
+  /** Indexed fields (and their prefixes): true once one of them has held an array. */
+  paths: Map<string, boolean>;
+  /** TTL field -> seconds. */
+  ttl: Map<string, number>;
 }
 
-const JOURNAL = "_journal";
-// nedb's file records an index's unique and sparse options but not its expiry, so a restart would forget
-// whether (and after how long) an index expires; the options are kept here as well.
-const INDEXES = "_indexes";
-const COMPACT_EVERY_MS = 10 * 60 * 1000;
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-const toStoreError = (collection: string, err: unknown): unknown => {
-  const e = err as { errorType?: string; key?: unknown };
-  if (e && e.errorType === "uniqueViolated") return new UniqueViolationError(collection, `duplicate key ${JSON.stringify(e.key)}`);
-  return err;
+const isUniqueError = (err: unknown): boolean => {
+  const code = (err as { code?: string }).code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 };
 
-const withVersionBump = (update: Update): Record<string, unknown> => ({
-  ...update,
-  $inc: { ...(update.$inc ?? {}), _v: 1 },
-});
-
-const strip = <T extends Doc | null>(doc: unknown): T => doc as T;
-
-class EmbeddedCollection<T extends Doc> implements Collection<T> {
-  constructor(
-    readonly name: string,
-    private readonly ds: () => Promise<AnyDatastore>,
-    private readonly indexRecords: () => Promise<AnyDatastore>,
-  ) {}
-
-  private async run<R>(fn: (ds: AnyDatastore) => Promise<R>): Promise<R> {
-    const ds = await this.ds();
-    try {
-      return await fn(ds);
-    } catch (err) {
-      throw toStoreError(this.name, err);
-    }
-  }
-
-  async ensureIndex(spec: IndexSpec): Promise<void> {
-    assertIndex(spec);
-    const fields = Object.keys(spec.fields);
-    // nedb's name for the index: one index per set of fields, whatever their order and direction.
-    const indexName = [...fields].sort().join(",");
-    const recordId = `${this.name}|${indexName}`;
-    const records = await this.indexRecords();
-    await this.run(async (ds) => {
-      const record = (await records.findOneAsync({ _id: recordId })) as unknown as IndexRecord | null;
-      const nedb = ds as unknown as NedbIndexes;
-      // Looked at and created with no await in between, so a concurrent ensureIndex cannot slip in.
-      const live = nedb.indexes[indexName];
-      if (live) {
-        // Without a record the index predates them; its expiry was never kept, so the one asked for is taken.
-        const expiry = record ? record.expireAfterSeconds : spec.expireAfterSeconds;
-        const existing: IndexOptions = { unique: live.unique, sparse: live.sparse, ...(expiry !== undefined ? { expireAfterSeconds: expiry } : {}) };
-        reconcileIndex(this.name, spec, existing);
-        if (spec.expireAfterSeconds !== undefined) nedb.ttlIndexes[indexName] = spec.expireAfterSeconds;
-      } else {
-        await ds.ensureIndexAsync({
-          fieldName: fields.length === 1 ? (fields[0] as string) : fields,
-          ...(spec.unique ? { unique: true } : {}),
-          ...(spec.sparse ? { sparse: true } : {}),
-          ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
-        });
-      }
-      const next: IndexRecord = {
-        _id: recordId,
-        unique: spec.unique ?? false,
-        sparse: spec.sparse ?? false,
-        ...(spec.expireAfterSeconds !== undefined ? { expireAfterSeconds: spec.expireAfterSeconds } : {}),
-      };
-      if (JSON.stringify(record) !== JSON.stringify(next)) {
-        await records.updateAsync({ _id: recordId }, next as unknown as Record<string, unknown>, { upsert: true });
-      }
-    });
-  }
-
-  async insertOne(doc: T): Promise<T> {
-    const stored = { ...withoutUndefined(doc), _v: doc._v ?? 1 };
-    return strip<T>(await this.run((ds) => ds.insertAsync(stored as unknown as Record<string, unknown>)));
-  }
-
-  async insertMany(docs: T[]): Promise<T[]> {
-    if (docs.length === 0) return [];
-    const stored = docs.map((d) => ({ ...withoutUndefined(d), _v: d._v ?? 1 }) as unknown as Record<string, unknown>);
-    // nedb inserts an array all or nothing: a unique clash, with a stored document or within the batch, undoes
-    // the batch's index entries before anything is kept or written to the file.
-    return (await this.run((ds) => ds.insertAsync(stored))).map((d) => strip<T>(d));
-  }
-
-  async findOne(filter: Filter): Promise<T | null> {
-    assertFilter(filter);
-    return strip<T | null>(await this.run(async (ds) => (await ds.findOneAsync(filter)) ?? null));
-  }
-
-  findById(id: string): Promise<T | null> {
-    return this.findOne({ _id: id });
-  }
-
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    assertFilter(filter);
-    return this.run(async (ds) => {
-      let cursor = ds.findAsync(filter);
-      if (options.sort) cursor = cursor.sort(options.sort);
-      if (options.skip) cursor = cursor.skip(options.skip);
-      if (options.limit) cursor = cursor.limit(options.limit);
-      return (await cursor) as unknown as T[];
-    });
-  }
-
-  async findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
-    assertFilter(filter);
-    assertPageLimit(options);
-    // A page of an equality ordered by an indexed field walks the index; any other shape sorts every match.
-    const walked = await this.run(async (ds) => walkIndexPage<T>(ds as unknown as NedbInternals, filter, options));
-    return walked ?? findPageWith((f, o) => this.find(f, o), filter, options);
-  }
-
-  async count(filter: Filter): Promise<number> {
-    assertFilter(filter);
-    return this.run(async (ds) => (await ds.countAsync(filter)) as unknown as number);
-  }
-
-  async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
-    return this.update(filter, update, false, options.upsert ?? false);
-  }
-
-  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.update(filter, update, true, false);
-  }
-
-  private async update(filter: Filter, update: Update, multi: boolean, upsert: boolean): Promise<UpdateResult> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
-    if (upsert) assertUpsertFilter(filter);
-    const res = await this.run((ds) => ds.updateAsync(filter, withVersionBump(normalized), { multi, upsert, returnUpdatedDocs: false }));
-    if (res.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: filter._id as string };
-    return { matchedCount: res.numAffected, modifiedCount: res.numAffected };
-  }
-
-  async findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
-    assertFilter(filter);
-    const normalized = normalizeUpdate(update);
-    const upsert = options.upsert ?? false;
-    if (upsert) assertUpsertFilter(filter);
-    const res = await this.run((ds) =>
-      ds.updateAsync(filter, withVersionBump(normalized), { multi: false, upsert, returnUpdatedDocs: true }),
-    );
-    return strip<T | null>(res.affectedDocuments ?? null);
-  }
-
-  async updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
-    const normalized = normalizeUpdate(update);
-    const res = await this.run((ds) =>
-      ds.updateAsync({ _id: id, _v: expectedVersion }, withVersionBump(normalized), { multi: false, upsert: false, returnUpdatedDocs: true }),
-    );
-    if (res.affectedDocuments) return strip<T>(res.affectedDocuments);
-    if (await this.findById(id)) throw new VersionConflictError(this.name, id);
-    throw notFound("Document");
-  }
-
-  async deleteOne(filter: Filter): Promise<number> {
-    assertFilter(filter);
-    return this.run((ds) => ds.removeAsync(filter, { multi: false }));
-  }
-
-  async deleteMany(filter: Filter): Promise<number> {
-    assertFilter(filter);
-    return this.run((ds) => ds.removeAsync(filter, { multi: true }));
-  }
-}
-
-export interface EmbeddedStoreOptions {
-  /** Directory of the collection files; omitted = in memory (tests). */
-  dir?: string;
-}
-
-class EmbeddedStore implements DocumentStore {
-  readonly kind = "embedded";
-  private readonly datastores = new Map<string, Promise<AnyDatastore>>();
-  private readonly commitLock = new Mutex();
-  private closed = false;
-
-  constructor(private readonly dir: string | undefined) {}
-
-  datastore(name: string): Promise<AnyDatastore> {
-    if (this.closed) return Promise.reject(new Error("The store is closed."));
-    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) return Promise.reject(new Error(`Bad collection name ${name}`));
-    let ds = this.datastores.get(name);
-    if (!ds) {
-      ds = (async () => {
-        if (this.dir) await repairTornTail(join(this.dir, `${name}.db`));
-        const store: AnyDatastore = this.dir
-          ? new Datastore({ filename: join(this.dir, `${name}.db`), corruptAlertThreshold: 0 })
-          : new Datastore({ inMemoryOnly: true });
-        await store.loadDatabaseAsync();
-        if (this.dir) store.setAutocompactionInterval(COMPACT_EVERY_MS);
-        return store;
-      })();
-      this.datastores.set(name, ds);
-    }
-    return ds;
-  }
-
-  collection<T extends Doc>(name: string): Collection<T> {
-    return new EmbeddedCollection<T>(name, () => this.datastore(name), () => this.datastore(INDEXES));
-  }
-
-  commit(writes: Write[]): Promise<void> {
-    if (writes.length === 0) return Promise.resolve();
-    return this.commitLock.run(async () => {
-      const befores: Image[] = [];
-      const afters: Image[] = [];
-      for (const w of writes) {
-        const id = w.kind === "delete" ? w.id : w.doc._id;
-        const ds = await this.datastore(w.collection);
-        const before = ((await ds.findOneAsync({ _id: id })) ?? null) as Doc | null;
-        if (w.kind === "insert" && before) throw new UniqueViolationError(w.collection, `duplicate key ${JSON.stringify(id)}`);
-        if (w.kind === "replace" && w.expectedVersion !== undefined && (before?._v ?? -1) !== w.expectedVersion) {
-          throw new VersionConflictError(w.collection, id);
-        }
-        befores.push({ collection: w.collection, id, doc: before });
-        afters.push({ collection: w.collection, id, doc: w.kind === "delete" ? null : { ...withoutUndefined(w.doc), _v: nextVersion(w, before) } });
-      }
-      const journal = await this.datastore(JOURNAL);
-      const entryId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-      await journal.insertAsync({ _id: entryId, afters, befores } as unknown as Record<string, unknown>);
-      try {
-        await this.applyImages(afters, befores);
-      } catch (err) {
-        await this.applyImages([...befores].reverse());
-        await journal.removeAsync({ _id: entryId }, {});
-        throw err;
-      }
-      await journal.removeAsync({ _id: entryId }, {});
-    });
-  }
-
-  /**
-   * Writes the images in order. With the befores of a live commit, a run of new documents of one
-   * collection goes in as one nedb insert: one append to the file instead of one per document, which is
-   * what makes a commit of hundreds of documents cheap (nedb inserts an array all or nothing). Recovery
-   * passes no befores: it may find some images applied already, which only upserts tolerate.
-   */
-  private async applyImages(images: Image[], befores?: Image[]): Promise<void> {
-    for (let i = 0; i < images.length; ) {
-      const image = images[i] as Image;
-      const ds = await this.datastore(image.collection);
-      const isNew = (k: number) => befores !== undefined && befores[k]?.doc === null && images[k]?.doc !== null && images[k]?.collection === image.collection;
-      // A document written twice in one commit ends the run: the second write must see the first.
-      const ids = new Set<string>();
-      let end = i;
-      while (end < images.length && isNew(end) && !ids.has((images[end] as Image).id)) ids.add((images[end++] as Image).id);
-      try {
-        if (end > i) {
-          await ds.insertAsync(images.slice(i, end).map((im) => im.doc) as unknown as Array<Record<string, unknown>>);
-          i = end;
-          continue;
-        }
-        if (image.doc === null) await ds.removeAsync({ _id: image.id }, { multi: false });
-        else await ds.updateAsync({ _id: image.id }, image.doc as unknown as Record<string, unknown>, { upsert: true });
-        i += 1;
-      } catch (err) {
-        throw toStoreError(image.collection, err);
-      }
-    }
-  }
-
-  /** Finishes commits that a previous process decided but may not have applied. */
-  async recover(): Promise<number> {
-    const journal = await this.datastore(JOURNAL);
-    const entries = (await journal.findAsync({}).sort({ _id: 1 })) as unknown as JournalEntry[];
-    for (const entry of entries) {
-      try {
-        await this.applyImages(entry.afters);
-      } catch {
-        await this.applyImages([...entry.befores].reverse());
-      }
-      await journal.removeAsync({ _id: entry._id }, {});
-    }
-    return entries.length;
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.commitLock.run(async () => undefined);
-    const all = await Promise.all(this.datastores.values());
-    this.closed = true;
-    for (const ds of all) {
-      ds.stopAutocompaction();
-      // Compaction rewrites the file from memory: the next start loads it without replaying appends.
-      if (this.dir) await ds.compactDatafileAsync();
-    }
-    if (this.dir) await rm(join(this.dir, LOCK_FILE), { force: true });
-  }
-}
+const withVersionBump = (update: Update): Record<string, unknown> => ({ ...update, $inc: { ...(update.$inc ?? {}), _v: 1 } });
 
 const nextVersion = (w: Write, before: Doc | null): number => {
   if (w.kind === "insert") return w.doc._v ?? 1;
@@ -355,45 +76,435 @@ const nextVersion = (w: Write, before: Doc | null): number => {
   return (before?._v ?? 0) + 1;
 };
 
-const LOCK_FILE = ".lock";
-
-// nedb appends one JSON line per write. A process killed mid-append leaves a torn last line (no newline):
-// that write never completed, so it is dropped. Any other corrupt line still stops the load (threshold 0),
-// because silently skipping data is worse than refusing to start.
-const repairTornTail = async (file: string): Promise<void> => {
-  const content = await readFile(file, "utf8").catch(() => null);
-  if (!content || content.endsWith("\n")) return;
-  const keep = content.slice(0, content.lastIndexOf("\n") + 1);
-  await writeFile(file, keep);
-};
-
-const pidAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+/** nedb's sort: each field in turn by its comparison, ascending or descending. */
+const compareBy = (sort: Record<string, 1 | -1>) => (a: unknown, b: unknown) => {
+  for (const [field, dir] of Object.entries(sort)) {
+    const c = model.compareThings(model.getDotValue(a, field), model.getDotValue(b, field));
+    if (c !== 0) return c * dir;
   }
+  return 0;
 };
 
-// nedb files must have one writer: a second process appending to them would corrupt both views.
-const takeLock = async (dir: string): Promise<void> => {
-  const file = join(dir, LOCK_FILE);
-  const held = await readFile(file, "utf8").catch(() => "");
-  const pid = Number.parseInt(held, 10);
-  if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) {
-    throw new Error(`The data directory ${dir} is in use by process ${pid}.`);
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    private readonly store: SqliteStore,
+  ) {}
+
+  private get table(): Table {
+    return this.store.table(this.name);
   }
-  await writeFile(file, String(process.pid));
-};
 
-/** Opens the embedded store, finishing any journaled commit a crashed process left behind. */
+  private guard<R>(fn: () => R): Promise<R> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(isUniqueError(err) ? new UniqueViolationError(this.name, (err as Error).message) : err);
+    }
+  }
+
+  ensureIndex(spec: IndexSpec): Promise<void> {
+    return this.guard(() => this.store.ensureIndex(this.table, spec));
+  }
+
+  insertOne(doc: T): Promise<T> {
+    return this.guard(() => {
+      const stored = { ...withoutUndefined(doc), _v: doc._v ?? 1 } as Stored;
+      this.store.insert(this.table, stored);
+      return model.deepCopy(stored) as unknown as T;
+    });
+  }
+
+  insertMany(docs: T[]): Promise<T[]> {
+    return this.guard(() => {
+      const stored = docs.map((d) => ({ ...withoutUndefined(d), _v: d._v ?? 1 }) as Stored);
+      this.store.transaction(() => stored.forEach((d) => this.store.insert(this.table, d)));
+      return stored.map((d) => model.deepCopy(d) as unknown as T);
+    });
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return (await this.find(filter, { limit: 1 }))[0] ?? null;
+  }
+
+  findById(id: string): Promise<T | null> {
+    return this.findOne({ _id: id });
+  }
+
+  find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.guard(() => {
+      assertFilter(filter);
+      return this.store.find(this.table, filter, options) as unknown as T[];
+    });
+  }
+
+  async findPage(filter: Filter, options: PageOptions): Promise<Page<T>> {
+    assertFilter(filter);
+    assertPageLimit(options);
+    return findPageWith((f, o) => this.find(f, o), filter, options);
+  }
+
+  count(filter: Filter): Promise<number> {
+    return this.guard(() => {
+      assertFilter(filter);
+      return this.store.count(this.table, filter);
+    });
+  }
+
+  updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
+    return this.guard(() => {
+      const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
+      if (upserted) return { matchedCount: 0, modifiedCount: 0, upsertedId: upserted._id };
+      return { matchedCount: matched.length, modifiedCount: matched.length };
+    });
+  }
+
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.guard(() => {
+      const { matched } = this.store.update(this.table, filter, update, true, false);
+      return { matchedCount: matched.length, modifiedCount: matched.length };
+    });
+  }
+
+  findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
+    return this.guard(() => {
+      const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
+      return ((upserted ?? matched[0] ?? null) as unknown as T | null) ?? null;
+    });
+  }
+
+  updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
+    return this.guard(() => {
+      const { matched } = this.store.update(this.table, { _id: id, _v: expectedVersion }, update, false, false);
+      if (matched[0]) return matched[0] as unknown as T;
+      if (this.store.byId(this.table, id)) throw new VersionConflictError(this.name, id);
+      throw notFound("Document");
+    });
+  }
+
+  deleteOne(filter: Filter): Promise<number> {
+    return this.guard(() => this.store.delete(this.table, filter, false));
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.guard(() => this.store.delete(this.table, filter, true));
+  }
+}
+
+export interface EmbeddedStoreOptions {
+  /** The service's data directory; omitted = in memory (tests). */
+  dir?: string;
+  /** `full` (default): every commit is fsynced before it resolves; `normal`: it survives a process crash, not a power cut. */
+  sync?: "full" | "normal";
+}
+
+export class SqliteStore implements DocumentStore {
+  readonly kind = "embedded";
+  private readonly tables = new Map<string, Table>();
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sweep: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly dir: string | undefined,
+    sync: "full" | "normal" = "full",
+  ) {
+    db.pragma("journal_mode = WAL");
+    // FULL: a commit is fsynced before it resolves, so an acknowledged write survives a power cut as well.
+    // NORMAL in WAL mode: a commit is in the log (the OS has it) before it resolves, so it survives kill -9.
+    db.pragma(`synchronous = ${sync === "normal" ? "NORMAL" : "FULL"}`);
+    db.pragma("busy_timeout = 5000");
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
+         sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
+       CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
+    );
+    this.sweep = setInterval(() => this.expireAll(), TTL_SWEEP_MS);
+    this.sweep.unref();
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      if (this.statements.size >= STATEMENT_CACHE) this.statements.clear();
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  transaction<R>(fn: () => R): R {
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      // A rolled-back transaction may have created a table or changed what is known of a collection's
+      // indexes; the next access reads both again from the database.
+      if (!this.db.inTransaction) this.tables.clear();
+      throw err;
+    }
+  }
+
+  table(name: string): Table {
+    if (this.closed) throw new Error("The store is closed.");
+    let table = this.tables.get(name);
+    if (table) return table;
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`Bad collection name ${name}`);
+    const sql = quote(`c_${name}`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
+    table = { name, sql, paths: new Map(), ttl: new Map() };
+    for (const p of this.prepare("SELECT path, multikey FROM _paths WHERE collection = ?").all(name) as Array<{ path: string; multikey: number }>) {
+      table.paths.set(p.path, p.multikey === 1);
+    }
+    for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(name) as IndexMeta[]) {
+      if (ix.expire !== null) table.ttl.set(Object.keys(JSON.parse(ix.fields) as object)[0] as string, ix.expire);
+    }
+    this.tables.set(name, table);
+    return table;
+  }
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    return new SqliteCollection<T>(name, this);
+  }
+
+  // ---- indexes
+
+  ensureIndex(table: Table, spec: IndexSpec): void {
+    assertIndex(spec);
+    const fields = Object.keys(spec.fields);
+    // One index per set of fields, whatever their order and direction (as the port has always read it).
+    const key = [...fields].sort().join(",");
+    this.transaction(() => {
+      const meta = this.prepare("SELECT * FROM _indexes WHERE collection = ? AND key = ?").get(table.name, key) as IndexMeta | undefined;
+      if (meta) {
+        const existing: IndexOptions = {
+          unique: meta.is_unique === 1,
+          sparse: meta.sparse === 1,
+          ...(meta.expire !== null ? { expireAfterSeconds: meta.expire } : {}),
+        };
+        const change = reconcileIndex(table.name, spec, existing);
+        if (change.action === "set-expiry") {
+          this.prepare("UPDATE _indexes SET expire = ? WHERE collection = ? AND key = ?").run(change.expireAfterSeconds, table.name, key);
+          table.ttl.set(fields[0] as string, change.expireAfterSeconds);
+        }
+        return;
+      }
+      const hash = createHash("sha1").update(`${table.name}|${key}`).digest("hex").slice(0, 16);
+      const exprs = fields.map(keyExpr);
+      if (spec.unique) {
+        // Missing and null share one key, so a unique index holds one document without its fields, unless sparse.
+        const where = spec.sparse ? ` WHERE ${exprs.map((e) => `${e} > -9e999`).join(" OR ")}` : "";
+        this.db.exec(`CREATE UNIQUE INDEX ${quote(`ux_${hash}`)} ON ${table.sql} (${exprs.join(", ")})${where}`);
+      }
+      if (!spec.unique || spec.sparse) {
+        // The index queries use: every document, `_id` last so that ties are walked in id order.
+        this.db.exec(`CREATE INDEX ${quote(`ix_${hash}`)} ON ${table.sql} (${[...exprs, "id"].join(", ")})`);
+      }
+      this.prepare("INSERT INTO _indexes (collection, key, fields, is_unique, sparse, expire) VALUES (?, ?, ?, ?, ?, ?)").run(
+        table.name,
+        key,
+        JSON.stringify(spec.fields),
+        spec.unique ? 1 : 0,
+        spec.sparse ? 1 : 0,
+        spec.expireAfterSeconds ?? null,
+      );
+      for (const path of fields.flatMap(pathPrefixes)) {
+        if (table.paths.has(path)) continue;
+        const arrays = this.prepare(`SELECT 1 FROM ${table.sql} WHERE json_type(doc, ?) = 'array' LIMIT 1`).get(jsonPathOf(path));
+        this.setPath(table, path, arrays !== undefined);
+      }
+      if (spec.expireAfterSeconds !== undefined) table.ttl.set(fields[0] as string, spec.expireAfterSeconds);
+    });
+  }
+
+  private setPath(table: Table, path: string, multikey: boolean): void {
+    this.prepare("INSERT OR REPLACE INTO _paths (collection, path, multikey) VALUES (?, ?, ?)").run(table.name, path, multikey ? 1 : 0);
+    table.paths.set(path, multikey);
+  }
+
+  /** A field whose key may stand for it in SQL: indexed, and no array on its path, ever. */
+  private usable(table: Table): (field: string) => boolean {
+    return (field) => pathPrefixes(field).every((p) => table.paths.get(p) === false);
+  }
+
+  // ---- writes
+
+  private serialize(table: Table, doc: Stored): string {
+    for (const [path, multikey] of table.paths) {
+      if (!multikey && Array.isArray(model.getDotValue(doc, path))) this.setPath(table, path, true);
+    }
+    return model.serialize(doc);
+  }
+
+  insert(table: Table, doc: Stored): void {
+    this.prepare(`INSERT INTO ${table.sql} (id, doc) VALUES (?, ?)`).run(doc._id, this.serialize(table, doc));
+  }
+
+  private put(table: Table, doc: Stored): void {
+    this.prepare(`INSERT INTO ${table.sql} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(
+      doc._id,
+      this.serialize(table, doc),
+    );
+  }
+
+  private remove(table: Table, id: string): number {
+    return this.prepare(`DELETE FROM ${table.sql} WHERE id = ?`).run(id).changes;
+  }
+
+  update(table: Table, filter: Filter, update: Update, multi: boolean, upsert: boolean): { matched: Stored[]; upserted?: Stored } {
+    assertFilter(filter);
+    const bumped = withVersionBump(normalizeUpdate(update));
+    if (upsert) assertUpsertFilter(filter);
+    return this.transaction(() => {
+      const found = this.find(table, filter, multi ? {} : { limit: 1 });
+      if (found.length === 0 && upsert) {
+        const doc = model.modify(model.deepCopy(filter, true), bumped) as Stored;
+        this.insert(table, doc);
+        return { matched: [], upserted: doc };
+      }
+      const matched = found.map((doc) => {
+        const next = model.modify(doc, bumped) as Stored;
+        this.put(table, next);
+        return next;
+      });
+      return { matched };
+    });
+  }
+
+  delete(table: Table, filter: Filter, multi: boolean): number {
+    assertFilter(filter);
+    return this.transaction(() => this.find(table, filter, multi ? {} : { limit: 1 }).reduce((n, d) => n + this.remove(table, d._id), 0));
+  }
+
+  commit(writes: Write[]): Promise<void> {
+    try {
+      this.transaction(() => {
+        // Every write's own precondition (a new _id, the expected version) is checked before any is applied,
+        // so a clash on an _id (e.g. a racing run's effect record) is what a losing commit reports, rather
+        // than a unique index clash of an earlier write of the same unit.
+        const checked = writes.map((w) => {
+          const table = this.table(w.collection);
+          const id = w.kind === "delete" ? w.id : w.doc._id;
+          const before = this.byId(table, id);
+          if (w.kind === "insert" && before) throw new UniqueViolationError(w.collection, `duplicate key ${JSON.stringify(id)}`);
+          if (w.kind === "replace" && w.expectedVersion !== undefined && (before?._v ?? -1) !== w.expectedVersion) {
+            throw new VersionConflictError(w.collection, id);
+          }
+          return { w, table, id, before };
+        });
+        for (const { w, table, id, before } of checked) {
+          if (w.kind === "delete") {
+            this.remove(table, id);
+            continue;
+          }
+          const doc = { ...withoutUndefined(w.doc), _v: nextVersion(w, before) } as Stored;
+          try {
+            // A document written earlier in this unit is there now, whatever `before` said.
+            this.put(table, doc);
+          } catch (err) {
+            throw isUniqueError(err) ? new UniqueViolationError(w.collection, (err as Error).message) : err;
+          }
+        }
+      });
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  // ---- reads
+
+  byId(table: Table, id: string): Stored | null {
+    const row = this.prepare(`SELECT doc FROM ${table.sql} WHERE id = ?`).get(id) as Row | undefined;
+    return row ? (model.deserialize(row.doc) as Stored) : null;
+  }
+
+  private rows(table: Table, where: SqlCondition | null, orderBy: string): IterableIterator<Row> {
+    const sql = `SELECT doc FROM ${table.sql}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`;
+    return this.prepare(sql).iterate(...(where?.params ?? [])) as IterableIterator<Row>;
+  }
+
+  find(table: Table, filter: Filter, options: FindOptions): Stored[] {
+    this.expire(table);
+    const usable = this.usable(table);
+    const where = translateFilter(filter, usable);
+    const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+    const skip = options.skip ?? 0;
+    const limit = options.limit ?? Infinity;
+    const sortedInSql = !sort || Object.keys(sort).every((f) => f === "_id" || usable(f));
+    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    const out: Stored[] = [];
+    let skipped = 0;
+    for (const row of this.rows(table, where, orderBy)) {
+      const doc = model.deserialize(row.doc) as Stored;
+      if (!model.match(doc, filter)) continue;
+      if (sortedInSql) {
+        if (skipped < skip) {
+          skipped += 1;
+          continue;
+        }
+        out.push(doc);
+        if (out.length >= limit) break;
+      } else {
+        out.push(doc);
+      }
+    }
+    if (sortedInSql) return out;
+    return out.sort(compareBy(sort as Record<string, 1 | -1>)).slice(skip, skip + limit);
+  }
+
+  count(table: Table, filter: Filter): number {
+    this.expire(table);
+    if (Object.keys(filter).length === 0) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql}`).get() as { n: number }).n;
+    let n = 0;
+    for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
+      if (model.match(model.deserialize(row.doc), filter)) n += 1;
+    }
+    return n;
+  }
+
+  // ---- expiry
+
+  /** Deletes the documents whose TTL has passed; run before every read of the collection and once a minute. */
+  private expire(table: Table): void {
+    for (const [field, seconds] of table.ttl) {
+      const expr = keyExpr(field);
+      // Only Dates expire (as on MongoDB); their key is a number, and json_type tells them from numbers.
+      this.prepare(`DELETE FROM ${table.sql} WHERE ${expr} > ? AND ${expr} < ? AND json_type(doc, ?) = 'object'`).run(
+        NULL_KEY,
+        Date.now() - seconds * 1000,
+        jsonPathOf(field),
+      );
+    }
+  }
+
+  private expireAll(): void {
+    if (this.closed) return;
+    for (const table of this.tables.values()) this.expire(table);
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    clearInterval(this.sweep);
+    this.db.close();
+    return this.dir ? releaseLock(this.dir) : Promise.resolve();
+  }
+}
+
+const jsonPathOf = (field: string): string => `$.${field.split(".").map((p) => `"${p.replace(/"/g, '""')}"`).join(".")}`;
+
+/** Opens a service's embedded store, converting a data directory the nedb store wrote (see nedb-conversion.ts). */
 export const openEmbeddedStore = async (options: EmbeddedStoreOptions = {}): Promise<DocumentStore> => {
-  if (options.dir) {
-    await mkdir(options.dir, { recursive: true });
-    await takeLock(options.dir);
+  if (!options.dir) return new SqliteStore(new Database(":memory:"), undefined);
+  await mkdir(options.dir, { recursive: true });
+  await takeLock(options.dir);
+  try {
+    const store = new SqliteStore(new Database(join(options.dir, STORE_FILE)), options.dir, options.sync);
+    await convertNedbDataDir(options.dir, store);
+    return store;
+  } catch (err) {
+    await releaseLock(options.dir);
+    throw err;
   }
-  const store = new EmbeddedStore(options.dir);
-  await store.recover();
-  return store;
 };

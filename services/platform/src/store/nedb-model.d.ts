@@ -1,7 +1,12 @@
-// nedb's document model (matching, ordering, copying), which its package typings leave out. The
-// embedded adapter uses it to read an index in order with exactly nedb's own semantics.
+// nedb's document model (matching, ordering, copying, updating, serialization), which its package typings
+// leave out. The embedded adapter evaluates the port's query and update language with it, so filters and
+// updates mean exactly what they meant on the in-memory store before it.
 declare module "@seald-io/nedb/lib/model.js" {
   export function match(doc: unknown, query: unknown): boolean;
   export function compareThings(a: unknown, b: unknown, compareStrings?: (a: string, b: string) => number): number;
   export function deepCopy<T>(obj: T, strictKeys?: boolean): T;
+  export function modify<T>(doc: T, update: unknown): T;
+  export function serialize(doc: unknown): string;
+  export function deserialize(raw: string): unknown;
+  export function getDotValue(doc: unknown, field: string): unknown;
 }

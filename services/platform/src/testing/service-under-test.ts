@@ -32,7 +32,7 @@ export const hostServiceForTest = async (module: ServiceModule, options: HostFor
   const bus = options.bus ?? createInProcessBus();
   const logger = silentLogger();
   const hosted = await hostService(module, {
-    config: { ...options.settings, ...loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent" }) },
+    config: { ...options.settings, ...loadConfig(baseConfigSchema, { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", EARSHOT_STORE_SYNC: "normal" }) },
     host: "127.0.0.1",
     port: 0,
     bus,

@@ -1,0 +1,121 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, normalize, sep } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createGzip } from "node:zlib";
+import Database from "better-sqlite3";
+import { LOCK_FILE } from "../store/data-dir-lock";
+import { STORE_FILE } from "../store/embedded";
+import { readTar, writeTarEntry } from "./tar";
+
+// Online backup of an Earshot data directory (the embedded default): every service's SQLite store is
+// snapshotted with `VACUUM INTO`, which reads the database inside one read transaction, so each snapshot is
+// one consistent state while the service keeps writing (WAL lets readers and the writer go on together).
+// The other files of the directory (the bootstrap credentials, the OAuth signing keys, the encryption key,
+// mail files) are read whole and added as they are. Everything goes into one .tar.gz.
+//
+// Services are snapshotted one after the other, not at one instant: that is safe because services only
+// ever agree through events, which are delivered at least once and deduplicated by event id. A service
+// restored a little "behind" another receives again, from the other's outbox or its own, what it missed.
+
+const SKIPPED_FILES = new Set([LOCK_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]);
+/** The copies kept when a directory of the older store was converted: not part of the live data. */
+const SKIPPED_DIRS = /\.nedb(\.partial)?$/;
+
+interface Entry {
+  name: string;
+  /** A snapshot file to stream, or the content read at once. */
+  file?: string;
+  content?: Buffer;
+  mtime: Date;
+}
+
+const collect = async (root: string, rel: string, snapshots: string, out: Entry[], stores: string[]): Promise<void> => {
+  for (const d of await readdir(join(root, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${d.name}` : d.name;
+    const path = join(root, name);
+    if (d.isDirectory()) {
+      if (!SKIPPED_DIRS.test(d.name)) await collect(root, name, snapshots, out, stores);
+    } else if (d.isFile() && !SKIPPED_FILES.has(d.name)) {
+      if (d.name === STORE_FILE) {
+        const snapshot = join(snapshots, `${stores.length}.sqlite`);
+        const db = new Database(path, { readonly: true, fileMustExist: true });
+        try {
+          db.pragma("busy_timeout = 10000");
+          db.prepare("VACUUM INTO ?").run(snapshot);
+        } finally {
+          db.close();
+        }
+        stores.push(rel);
+        out.push({ name, file: snapshot, mtime: new Date() });
+      } else {
+        out.push({ name, content: await readFile(path), mtime: (await stat(path)).mtime });
+      }
+    }
+  }
+};
+
+export interface BackupResult {
+  /** The services (directories) whose store was snapshotted. */
+  stores: string[];
+  files: number;
+  bytes: number;
+}
+
+/** Writes a consistent backup of `dataDir` to `toFile` (a .tar.gz), while Earshot runs or not. */
+export const backupDataDir = async (dataDir: string, toFile: string): Promise<BackupResult> => {
+  await stat(dataDir);
+  const snapshots = await mkdtemp(join(tmpdir(), "earshot-backup-"));
+  const partial = `${toFile}.partial`;
+  try {
+    const entries: Entry[] = [];
+    const stores: string[] = [];
+    await collect(dataDir, "", snapshots, entries, stores);
+    const gzip = createGzip();
+    const written = pipeline(gzip, createWriteStream(partial, { mode: 0o600 }));
+    for (const e of entries) {
+      if (e.content) await writeTarEntry(gzip, e.name, e.content.length, e.mtime, [e.content]);
+      else await writeTarEntry(gzip, e.name, (await stat(e.file as string)).size, e.mtime, createReadStream(e.file as string) as AsyncIterable<Buffer>);
+    }
+    gzip.end(Buffer.alloc(1024));
+    await written;
+    await rename(partial, toFile);
+    return { stores, files: entries.length, bytes: (await stat(toFile)).size };
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  } finally {
+    await rm(snapshots, { recursive: true, force: true });
+  }
+};
+
+const isEmptyOrMissing = async (dir: string): Promise<boolean> => {
+  try {
+    return (await readdir(dir)).length === 0;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw err;
+  }
+};
+
+/** Unpacks a backup into `dataDir`, which must be empty or missing (a restore never mixes with live data). */
+export const restoreDataDir = async (fromFile: string, dataDir: string): Promise<{ stores: string[]; files: number }> => {
+  if (!(await isEmptyOrMissing(dataDir))) throw new Error(`The data directory ${dataDir} is not empty; restore into an empty one.`);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const stores: string[] = [];
+  let files = 0;
+  await readTar(createReadStream(fromFile).pipe(createGunzip()), ({ name }) => {
+    const rel = normalize(name);
+    if (isAbsolute(rel) || rel.split(sep).includes("..")) throw new Error(`The backup holds a path outside the data directory: ${name}`);
+    const path = join(dataDir, rel);
+    if (rel.endsWith(`${sep}${STORE_FILE}`)) stores.push(dirname(rel));
+    files += 1;
+    const handle = mkdir(dirname(path), { recursive: true, mode: 0o700 }).then(() => open(path, "wx", 0o600));
+    return {
+      data: async (chunk) => void (await (await handle).write(chunk)),
+      end: async () => (await handle).close(),
+    };
+  });
+  return { stores, files };
+};

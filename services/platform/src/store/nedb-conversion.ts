@@ -1,0 +1,61 @@
+import { cp, readdir, rename, rm, stat } from "node:fs/promises";
+import type { SqliteStore } from "./embedded";
+import { openNedbStore } from "./nedb-store";
+import type { Doc } from "./port";
+
+// Upgrading a data directory written by the nedb store (one `<collection>.db` file per collection, every
+// document held in memory) to the SQLite store, on the first start that finds such files:
+// 1. the directory is copied beside itself, to `<dir>.nedb` (through `<dir>.nedb.partial` and a rename, so a
+//    copy that exists is a whole one), before anything in it changes;
+// 2. the nedb store opens the old files, finishing any commit its journal holds, as it did at every start;
+// 3. each collection is copied into SQLite in one transaction that also records it as converted, so an
+//    interrupted conversion resumes with the collections it had not finished;
+// 4. the old files are removed. Indexes are not copied: every service ensures its indexes at start.
+
+const NEDB_FILE = /^(.+)\.db$/;
+const NEDB_INTERNAL = new Set(["_journal", "_indexes"]);
+
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+export interface ConversionHooks {
+  /** Called after each collection is committed (tests interrupt a conversion here). */
+  afterCollection?: (collection: string) => void;
+}
+
+/** Converts the nedb files in `dir` into `store`; does nothing when there are none. Returns the collections converted now. */
+export const convertNedbDataDir = async (dir: string, store: SqliteStore, hooks: ConversionHooks = {}): Promise<string[]> => {
+  const files = (await readdir(dir)).filter((f) => NEDB_FILE.test(f));
+  if (files.length === 0) return [];
+  const copy = `${dir}.nedb`;
+  if (!(await exists(copy))) {
+    await rm(`${copy}.partial`, { recursive: true, force: true });
+    await cp(dir, `${copy}.partial`, { recursive: true, filter: (src) => !/store\.sqlite/.test(src) && !src.endsWith(".lock") });
+    await rename(`${copy}.partial`, copy);
+  }
+  store.db.exec("CREATE TABLE IF NOT EXISTS _converted (collection TEXT PRIMARY KEY)");
+  const done = new Set((store.db.prepare("SELECT collection FROM _converted").all() as Array<{ collection: string }>).map((r) => r.collection));
+  const legacy = await openNedbStore({ dir });
+  const converted: string[] = [];
+  try {
+    for (const file of files.sort()) {
+      const name = (NEDB_FILE.exec(file) as RegExpExecArray)[1] as string;
+      if (NEDB_INTERNAL.has(name) || done.has(name)) continue;
+      const docs = await legacy.collection<Doc>(name).find({});
+      store.transaction(() => {
+        const table = store.table(name);
+        for (const doc of docs) store.insert(table, doc as Doc & Record<string, unknown>);
+        store.db.prepare("INSERT INTO _converted (collection) VALUES (?)").run(name);
+      });
+      converted.push(name);
+      hooks.afterCollection?.(name);
+    }
+  } finally {
+    await legacy.close();
+  }
+  for (const file of await readdir(dir)) if (NEDB_FILE.test(file)) await rm(`${dir}/${file}`, { force: true });
+  return converted;
+};
