@@ -50,7 +50,11 @@ describe("converting a data directory of the nedb store", () => {
     const dir = join(tmp.dir, "mention");
     try {
       await writeNedbDir(dir);
-      const before = await everything(await openNedbStore({ dir }));
+      // Read as the old store reads it, then closed: an nedb store left open keeps compacting into the
+      // directory after the test removed it.
+      const old = await openNedbStore({ dir });
+      const before = await everything(old);
+      await old.close();
       const store = await openEmbeddedStore({ dir });
       await store.collection<Mention>("mentions").ensureIndex({ fields: { projectId: 1, at: -1 } });
       const after = await everything(store);
