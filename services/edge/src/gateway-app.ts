@@ -59,7 +59,7 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     next();
   });
-  app.use(healthRoutes(options.backends, options.isDraining ?? (() => false)));
+  app.use(healthRoutes(options.isDraining ?? (() => false)));
 
   const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
   const reference = renderReferencePage(options.operations);

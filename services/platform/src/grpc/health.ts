@@ -6,7 +6,7 @@ const HealthClient = makeGenericClientConstructor(healthService, "Health");
 
 type CheckFn = (
   req: { service: string },
-  opts: { deadline: number },
+  opts: { deadline: number; waitForReady: boolean },
   cb: (err: ServiceError | null, res?: { status: string | number }) => void,
 ) => void;
 
@@ -25,7 +25,9 @@ export const createHealthChecker = (address: string): HealthChecker => {
     check: (service = "", timeoutMs = 1000) =>
       new Promise((resolve) => {
         const check = (client as unknown as Record<string, CheckFn>)["Check"] as CheckFn;
-        check.call(client, { service }, { deadline: Date.now() + timeoutMs }, (err, res) => {
+        // waitForReady: a channel still connecting (or reconnecting) is waited for within the deadline,
+        // rather than the check failing at once while the first connection is being made.
+        check.call(client, { service }, { deadline: Date.now() + timeoutMs, waitForReady: true }, (err, res) => {
           if (err) return resolve(err.code === 5 ? "SERVICE_UNKNOWN" : "UNREACHABLE");
           const s = res?.status;
           resolve(typeof s === "number" ? (STATES[s] ?? "UNKNOWN") : ((s as HealthState | undefined) ?? "UNKNOWN"));
