@@ -8,10 +8,12 @@ STAMP := node_modules/.earshot-installed
 
 install: $(STAMP)
 
-# `npm install` honours the committed lockfile; `npm ci` refuses it here because npm leaves other
-# platforms' optional binaries (buf, swc) out of a lockfile written without registry URLs.
+# A fresh clone (no node_modules) installs with `npm ci`: exactly the committed lockfile, which holds every
+# platform's optional binaries (deploy/lockfile.test.ts keeps it so), failing if package.json and the lockfile
+# disagree. An existing tree is updated with `npm install`, which honours the lockfile and also takes in a
+# package.json just edited (npm run sync-services rewrites some).
 $(STAMP): package.json package-lock.json proto/package.json $(wildcard services/*/package.json)
-	npm install $(NPM_FLAGS)
+	if [ -d node_modules ]; then npm install $(NPM_FLAGS); else npm ci $(NPM_FLAGS); fi
 	@touch $@
 
 gen: install

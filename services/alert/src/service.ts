@@ -11,6 +11,9 @@ export const ALERT_SERVICE_NAME = "earshot.alert.v1.AlertService";
 export const alertService: ServiceModule = {
   name: "alert",
   consumes: [PROJECT_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openAlertCollections(store);
+  },
   open: async (deps) => {
     const collections = await openAlertCollections(deps.store);
     const domain = wireAlert({ ...deps, collections });

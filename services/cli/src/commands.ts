@@ -8,6 +8,7 @@ import { backupDataDir, restoreDataDir } from "@earshot/platform";
 import { type CliService, DEFAULT_DATA_DIR, type Env, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
+import { runSetup, SetupConfigError } from "./setup";
 
 // `earshot user create | key create | account reactivate | posts import`, as a function of (argv, env, io)
 // so every path is testable without spawning a process. Exit codes: 0 done, 1 refused or failed (or, for
@@ -104,6 +105,18 @@ const required = (values: Values, flag: string): string => {
   const v = text(values, flag);
   if (v === undefined || v === "") throw new UsageError(`--${flag} is required.`);
   return v;
+};
+
+const MAX_PARTITIONS = 10_000;
+const MAX_REPLICATION = 32_767;
+
+/** A whole-number option from 1 to max, or its default. */
+const wholeNumber = (values: Values, flag: string, fallback: number, max: number): number => {
+  const given = text(values, flag);
+  if (given === undefined) return fallback;
+  const n = /^\d{1,5}$/.test(given) ? Number(given) : 0;
+  if (n < 1 || n > max) throw new UsageError(`--${flag} must be a whole number from 1 to ${max}, not "${given}".`);
+  return n;
 };
 
 const readPassword = async (values: Values, io: Io): Promise<string> => {
@@ -282,6 +295,34 @@ const COMMANDS: Command[] = [
       const dir = text(values, "data-dir") ?? (env.EARSHOT_DATA_DIR || DEFAULT_DATA_DIR);
       const res = await restoreDataDir(from, dir);
       io.out(`Restored ${res.stores.length} service stores and ${res.files - res.stores.length} other files into ${dir}.`);
+    },
+  }),
+  command({
+    name: "setup",
+    summary: "create every service's store indexes and every Kafka topic before the services start (idempotent)",
+    usage: "earshot setup [--partitions 6] [--replication-factor 1] [--data-dir DIR]",
+    options: {
+      partitions: { type: "string", value: "N", help: `partitions of each topic created, 1 to ${MAX_PARTITIONS} (default 6); existing topics are kept` },
+      "replication-factor": { type: "string", value: "N", help: "replicas of each topic created (default 1; 3 on a cluster of three brokers or more)" },
+      "data-dir": { type: "string", value: "DIR", help: "the embedded store's data directory, without MONGO_URL (default: EARSHOT_DATA_DIR, else ./.data)" },
+    },
+    details: () => [
+      "Reads the services' settings from the environment: MONGO_URL and MONGO_DB_PREFIX (else the embedded",
+      "store under the data directory), KAFKA_BROKERS (else no topic is created), EARSHOT_MODE=cluster (then",
+      "both are required). The services create what is missing themselves too; this does it once, first.",
+    ],
+    run: async (values, io, _client, env) => {
+      const partitions = wholeNumber(values, "partitions", 6, MAX_PARTITIONS);
+      const replicationFactor = wholeNumber(values, "replication-factor", 1, MAX_REPLICATION);
+      const dataDir = text(values, "data-dir");
+      try {
+        await runSetup({ env, partitions, replicationFactor, out: io.out, ...(dataDir ? { dataDir } : {}) });
+      } catch (err) {
+        if (!(err instanceof SetupConfigError)) throw err;
+        io.err(err.message);
+        return EXIT_FAILED;
+      }
+      io.out("Setup done.");
     },
   }),
 ];

@@ -12,6 +12,9 @@ export const deliveryService: ServiceModule = {
   name: "delivery",
   settings: deliverySettingsShape,
   consumes: CONSUMED_TOPICS,
+  ensureIndexes: async (store) => {
+    await openDeliveryCollections(store);
+  },
   open: async (deps) => {
     const settings = deliverySettingsOf(deps.config);
     const collections = await openDeliveryCollections(deps.store);

@@ -22,6 +22,9 @@ export const digestService: ServiceModule = {
   name: "digest",
   settings: digestSettingsShape,
   consumes: [ACCOUNT_EVENTS.topic, PROJECT_EVENTS.topic, ALERT_EVENTS.topic, MENTION_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openDigestCollections(store);
+  },
   open: async (deps) => {
     const collections = await openDigestCollections(deps.store);
     const domain = wireDigest({ ...deps, collections, publicUrl: publicUrlOf(deps.config as unknown as Record<string, unknown>) });

@@ -13,6 +13,7 @@ import { answerWhileStarting } from "./http/starting";
 import { isLoopbackAddress, loopbackHostNames } from "./mcp/host-gate";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
+import { EDGE_STORE_NAME } from "./store-indexes";
 import { EarshotOAuthProvider } from "./oauth/provider";
 import { publicOrigins } from "./oauth/public-origins";
 import { oauthRoutes } from "./oauth/routes";
@@ -93,7 +94,7 @@ const closeServer = (server: Server): Promise<void> => {
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
   const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY });
-  const store = await openServiceStore(options.config, "edge");
+  const store = await openServiceStore(options.config, EDGE_STORE_NAME);
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
   const failures = options.authFailuresPerMinute ?? 60;

@@ -11,3 +11,4 @@ export * from "./pipeline/execute";
 export * from "./pipeline/principal";
 export * from "./pipeline/validate";
 export * from "./rest/router";
+export * from "./store-indexes";

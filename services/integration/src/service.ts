@@ -17,6 +17,9 @@ export const integrationService: ServiceModule = {
   name: "integration",
   settings: integrationSettingsShape,
   consumes: [PROJECT_EVENTS.topic, KEYWORD_EVENTS.topic, ACCOUNT_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openIntegrationCollections(store);
+  },
   open: async (deps) => {
     const settings = integrationSettingsOf(deps.config);
     const collections = await openIntegrationCollections(deps.store);

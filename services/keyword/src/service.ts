@@ -11,6 +11,9 @@ export const KEYWORD_SERVICE_NAME = "earshot.keyword.v1.KeywordService";
 export const keywordService: ServiceModule = {
   name: "keyword",
   consumes: [PROJECT_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openKeywordCollections(store);
+  },
   open: async (deps) => {
     const collections = await openKeywordCollections(deps.store);
     const domain = wireKeyword({ ...deps, collections });

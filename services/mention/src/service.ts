@@ -14,6 +14,9 @@ export const MENTION_SERVICE_NAME = "earshot.mention.v1.MentionService";
 export const mentionService: ServiceModule = {
   name: "mention",
   consumes: [PROJECT_EVENTS.topic, KEYWORD_EVENTS.topic, INTEGRATION_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openMentionCollections(store);
+  },
   open: async (deps) => {
     const collections = await openMentionCollections(deps.store);
     const domain = wireMention({ ...deps, collections });

@@ -51,6 +51,11 @@ export interface ServiceModule {
   settings?: SettingsShape;
   /** The topics it subscribes to; none when omitted. */
   consumes?: readonly string[];
+  /**
+   * Creates the indexes of its own collections (the same calls `open` makes, which stay): `earshot setup`
+   * (the chart's pre-install Job) runs it with the outbox's, before any replica starts.
+   */
+  ensureIndexes?(store: DocumentStore): Promise<void>;
   open(deps: ServiceDeps): Promise<OpenedService>;
 }
 

@@ -12,6 +12,9 @@ export const PROJECT_SERVICE_NAME = "earshot.project.v1.ProjectService";
 export const projectService: ServiceModule = {
   name: "project",
   consumes: [ACCOUNT_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openProjectCollections(store);
+  },
   open: async (deps) => {
     const collections = await openProjectCollections(deps.store);
     const domain = wireProject({ ...deps, collections });

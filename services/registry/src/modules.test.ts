@@ -1,4 +1,4 @@
-import { loadServiceModule, serviceModules } from "./modules";
+import { declaredTopics, loadServiceModule, serviceModules } from "./modules";
 import { moduleExportName } from "./names";
 import { SERVICES } from "./services";
 
@@ -13,5 +13,16 @@ describe("the service modules the registry names (the all-in-one hosts them)", (
     expect(() => loadServiceModule({ name: "platform", module: "@earshot/platform" })).toThrow(
       `@earshot/platform must export ${moduleExportName("platform")}, a ServiceModule named "platform"`,
     );
+  });
+});
+
+describe("declaredTopics", () => {
+  it("lists every topic a registered service consumes and its .dlq, once each, sorted", () => {
+    const topics = declaredTopics();
+    const consumed = [...new Set(serviceModules().flatMap((m) => m.consumes ?? []))];
+    expect(consumed.length).toBeGreaterThan(0);
+    for (const t of consumed) expect(topics).toEqual(expect.arrayContaining([t, `${t}.dlq`]));
+    expect(topics).toHaveLength(consumed.length * 2);
+    expect([...topics].sort()).toEqual(topics);
   });
 });

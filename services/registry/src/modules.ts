@@ -1,4 +1,4 @@
-import type { ServiceModule } from "@earshot/platform";
+import { deadLetterTopic, type ServiceModule } from "@earshot/platform";
 import { moduleExportName } from "./names";
 import { SERVICES, type ServiceEntry } from "./services";
 
@@ -17,3 +17,10 @@ export const loadServiceModule = (entry: Pick<ServiceEntry, "name" | "module">):
 
 /** Every registered service's module, in registry order (which orders the all-in-one's loopback ports). */
 export const serviceModules = (services: readonly ServiceEntry[] = SERVICES): ServiceModule[] => services.map(loadServiceModule);
+
+/**
+ * Every topic the registered services consume and its dead-letter topic (`<topic>.dlq`), sorted: what
+ * `earshot setup` creates. Every topic a service publishes is consumed by another, so this is all of them.
+ */
+export const declaredTopics = (modules: readonly ServiceModule[] = serviceModules()): string[] =>
+  [...new Set(modules.flatMap((m) => (m.consumes ?? []).flatMap((t) => [t, deadLetterTopic(t)])))].sort();

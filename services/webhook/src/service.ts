@@ -13,6 +13,9 @@ export const webhookService: ServiceModule = {
   name: "webhook",
   settings: webhookSettingsShape,
   consumes: [DELIVERY_EVENTS.topic],
+  ensureIndexes: async (store) => {
+    await openWebhookCollections(store);
+  },
   open: async (deps) => {
     const settings = webhookSettingsOf(deps.config);
     const collections = await openWebhookCollections(deps.store);

@@ -130,6 +130,32 @@ networkPolicy:
   # MongoDB, Kafka (plain and TLS), SMTP.
   egressPorts: [27017, 9092, 9093, 25, 465, 587]
 
+# A prometheus-operator PodMonitor scraping /metrics from the container port named "metrics" of every pod of
+# the release that has one (the gateways' global.metricsPort). Needs the operator's CRDs; also set
+# networkPolicy.metricsNamespaceLabels to Prometheus's namespace so the policies let it in.
+metrics:
+  podMonitor:
+    enabled: false
+    # Labels Prometheus's podMonitorSelector looks for (e.g. release: kube-prometheus-stack).
+    labels: {}
+    interval: 30s
+    scrapeTimeout: 10s
+
+# The pre-install/pre-upgrade Job running "earshot setup": every service's MongoDB indexes and every Kafka
+# topic the services declare (and its .dlq), created before any replica starts; existing ones are kept.
+setup:
+  enabled: true
+  kafka:
+    # Partitions of each topic created (the unit of parallelism per consumer group); never lowered.
+    partitions: 6
+    # Replicas of each topic created: 3 on a cluster of three brokers or more, 1 on a single broker.
+    replicationFactor: 3
+  # Seconds the Job may run before it fails the install (it retries the datastores meanwhile).
+  activeDeadlineSeconds: 300
+  resources:
+    requests: { cpu: 50m, memory: 128Mi }
+    limits: { cpu: 500m, memory: 256Mi }
+
 global:
   # MongoDB connection string (a replica set: outbox writes use transactions). Ignored when existingSecret is set.
   mongoUrl: ""
@@ -224,6 +250,8 @@ const image = {
 const hostPort = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?:[0-9]{1,5}";
 const labels = { type: "object", additionalProperties: { type: "string" } };
 const objectList = { type: "array", items: { type: "object" } };
+/** A Prometheus duration: 30s, 1m, 1h30m. */
+const duration = "^([0-9]+(ms|s|m|h|d|w|y))+$";
 
 /** The chart's top-level settings besides the image, the global block and the deployables. */
 const podOptions = {
@@ -271,6 +299,42 @@ const podOptions = {
       metricsNamespaceLabels: labels,
       datastores: objectList,
       egressPorts: { type: "array", items: { type: "integer", minimum: 1, maximum: 65535 } },
+    },
+  },
+  metrics: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      podMonitor: {
+        type: "object",
+        additionalProperties: false,
+        required: ["enabled"],
+        properties: {
+          enabled: { type: "boolean" },
+          labels,
+          interval: { type: "string", pattern: duration },
+          scrapeTimeout: { type: "string", pattern: duration },
+        },
+      },
+    },
+  },
+  setup: {
+    type: "object",
+    additionalProperties: false,
+    required: ["enabled", "kafka"],
+    properties: {
+      enabled: { type: "boolean" },
+      kafka: {
+        type: "object",
+        additionalProperties: false,
+        required: ["partitions", "replicationFactor"],
+        properties: {
+          partitions: { type: "integer", minimum: 1, maximum: 10000 },
+          replicationFactor: { type: "integer", minimum: 1, maximum: 32767 },
+        },
+      },
+      activeDeadlineSeconds: { type: "integer", minimum: 30 },
+      resources: { $ref: "#/definitions/resources" },
     },
   },
 };

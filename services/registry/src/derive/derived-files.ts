@@ -64,6 +64,8 @@ export const HAND_WRITTEN = [
   `${CHART_DIR}/templates/ingress.yaml`,
   `${CHART_DIR}/templates/networkpolicy-default.yaml`,
   `${CHART_DIR}/templates/NOTES.txt`,
+  `${CHART_DIR}/templates/podmonitor.yaml`,
+  `${CHART_DIR}/templates/setup-job.yaml`,
   `${CHART_DIR}/templates/tests`,
 ];
 

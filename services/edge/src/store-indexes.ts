@@ -1,0 +1,16 @@
+import { type DocumentStore, systemClock } from "@earshot/platform";
+import { openOAuthCollections } from "./oauth/oauth-store";
+import { IdempotencyStore } from "./pipeline/idempotency";
+import { RateLimiter } from "./pipeline/rate-limit";
+
+// The edge's own store (idempotency records, rate-limit counters, OAuth state) and its indexes, created by
+// the gateway when it starts and, ahead of it, by `earshot setup` (the chart's pre-install Job).
+
+/** The store both gateways share: the database `<prefix>_edge`, or `<data dir>/edge/`. */
+export const EDGE_STORE_NAME = "edge";
+
+export const ensureEdgeIndexes = async (store: DocumentStore): Promise<void> => {
+  await new IdempotencyStore(store, systemClock).ensureIndexes();
+  await new RateLimiter(store, systemClock, { limit: 1, windowSeconds: 60 }).ensureIndexes();
+  await openOAuthCollections(store);
+};
