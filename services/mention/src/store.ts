@@ -141,6 +141,9 @@ export const PROJECTS = "projects";
 export const KEYWORDS = "keywords";
 export const GROUPS = "keyword_groups";
 
+/** The fields list_mentions filters on, each indexed as (projectId, field, publishedAt). */
+export const MENTION_FILTER_INDEXES = ["status", "source", "sentiment.label", "categoryId", "keywordIds", "groupIds", "authorKey", "author.id", "words"] as const;
+
 export const orderSortKey = (order: number, id: string) => `${String(order).padStart(7, "0")}:${id}`;
 
 export const openMentionCollections = async (store: DocumentStore): Promise<MentionCollections> => {
@@ -151,6 +154,10 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   const groups = store.collection<GroupCopyDoc>(GROUPS);
   await mentions.ensureIndex({ fields: { postKey: 1 }, unique: true });
   await mentions.ensureIndex({ fields: { projectId: 1, publishedAt: -1 } });
+  // One index per list filter, each ending in publishedAt: a filtered page walks only matching mentions,
+  // newest first, and analytics counts a period's mentions from the index range (see README "Reads that
+  // do not grow with the data"). An array field (keywordIds, groupIds, words) is a multikey index on MongoDB.
+  for (const field of MENTION_FILTER_INDEXES) await mentions.ensureIndex({ fields: { projectId: 1, [field]: 1, publishedAt: -1 } });
   await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
   await mentions.ensureIndex({ fields: { categoryId: 1 } });
   await categories.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });

@@ -311,14 +311,14 @@ export class SqliteStore implements DocumentStore {
         }
         return;
       }
-      const hash = createHash("sha1").update(`${table.name}|${key}`).digest("hex").slice(0, 16);
+      const hash = indexHash(table.name, key);
       const exprs = fields.map(keyExpr);
       if (spec.unique) {
         // Missing and null share one key, so a unique index holds one document without its fields, unless sparse.
         const where = spec.sparse ? ` WHERE ${exprs.map((e) => `${e} > -9e999`).join(" OR ")}` : "";
         this.db.exec(`CREATE UNIQUE INDEX ${quote(`ux_${hash}`)} ON ${table.sql} (${exprs.join(", ")})${where}`);
       }
-      if (!spec.unique || spec.sparse) {
+      if ((!spec.unique || spec.sparse) && !fields.some((f) => this.holdsArrays(table, f))) {
         // The index queries use: every document, `_id` last so that ties are walked in id order.
         this.db.exec(`CREATE INDEX ${quote(`ix_${hash}`)} ON ${table.sql} (${[...exprs, "id"].join(", ")})`);
       }
@@ -341,7 +341,28 @@ export class SqliteStore implements DocumentStore {
 
   private setPath(table: Table, path: string, multikey: boolean): void {
     this.prepare("INSERT OR REPLACE INTO _paths (collection, path, multikey) VALUES (?, ?, ?)").run(table.name, path, multikey ? 1 : 0);
+    const was = table.paths.get(path);
     table.paths.set(path, multikey);
+    if (multikey && was !== true) this.dropArrayIndexes(table);
+  }
+
+  /** Whether the field, or an object on its path, has held an array. */
+  private holdsArrays(table: Table, field: string): boolean {
+    return pathPrefixes(field).some((p) => table.paths.get(p) === true);
+  }
+
+  /**
+   * One key per document cannot stand for an array (matching is by element), so queries never use an index
+   * on a field once it has held one; its SQL index would only cost writes and disk, and is dropped. The
+   * index stays declared (ensureIndex is still idempotent), and a unique one keeps its index.
+   */
+  private dropArrayIndexes(table: Table): void {
+    for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(table.name) as IndexMeta[]) {
+      if (ix.is_unique === 1 && ix.sparse === 0) continue;
+      if (Object.keys(JSON.parse(ix.fields) as object).some((f) => this.holdsArrays(table, f))) {
+        this.db.exec(`DROP INDEX IF EXISTS ${quote(`ix_${indexHash(table.name, ix.key)}`)}`);
+      }
+    }
   }
 
   /** A field whose key may stand for it in SQL: indexed, and no array on its path, ever. */
@@ -562,6 +583,8 @@ export class SqliteStore implements DocumentStore {
     return this.dir ? releaseLock(this.dir) : Promise.resolve();
   }
 }
+
+const indexHash = (collection: string, key: string): string => createHash("sha1").update(`${collection}|${key}`).digest("hex").slice(0, 16);
 
 const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
