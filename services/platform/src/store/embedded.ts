@@ -320,7 +320,8 @@ export class SqliteStore implements DocumentStore {
       }
       if ((!spec.unique || spec.sparse) && !fields.some((f) => this.holdsArrays(table, f))) {
         // The index queries use: every document, `_id` last so that ties are walked in id order.
-        this.db.exec(`CREATE INDEX ${quote(`ix_${hash}`)} ON ${table.sql} (${[...exprs, "id"].join(", ")})`);
+        const columns = exprs[exprs.length - 1] === "id" ? exprs : [...exprs, "id"];
+        this.db.exec(`CREATE INDEX ${quote(`ix_${hash}`)} ON ${table.sql} (${columns.join(", ")})`);
       }
       this.prepare("INSERT INTO _indexes (collection, key, fields, is_unique, sparse, expire) VALUES (?, ?, ?, ?, ?, ?)").run(
         table.name,

@@ -203,7 +203,14 @@ const exactField = (field: string, value: unknown, known: Known, params: Array<s
   const parts: string[] = [];
   for (const [op, operand] of Object.entries(value as Record<string, unknown>)) {
     let sql: string | null = null;
-    if (op === "$exists") sql = `${typeOf(p)} IS ${operand ? "NOT " : ""}NULL`;
+    if (op === "$exists") {
+      sql = `${typeOf(p)} IS ${operand ? "NOT " : ""}NULL`;
+      // A missing field's key is NULL_KEY: said as well, an index on the field serves the test.
+      if (!operand && scalarField) {
+        params.push(NULL_KEY);
+        sql = `(${keyExpr(field)} = ? AND ${sql})`;
+      }
+    }
     else if (op === "$in" && Array.isArray(operand)) {
       if (!scalarField) sql = elementEquals(field, operand, params);
       else if (operand.length > 0 && operand.every((v) => typeof v === "string")) {
