@@ -13,7 +13,8 @@ import type { MentionFilterInput } from "../services/mention/src/fields";
 import { listMentions } from "../services/mention/src/domain/mentions";
 import { getPublicAnalytics, listPublicMentions } from "../services/mention/src/domain/public-dashboard";
 import type { MentionDeps } from "../services/mention/src/domain/deps";
-import { type MentionDoc, openMentionCollections } from "../services/mention/src/store";
+import { openMentionCollections } from "../services/mention/src/store";
+import { mentionGenerator, SPAN, START } from "./mention-data";
 
 const SIZES = [10_000, 100_000];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -22,66 +23,7 @@ const SHARE_ID = "benchShare01";
 const PAGES_DEEP = 10;
 const PROJECT = "prj_01JBENCHMENTIONLIST0000001";
 
-// mulberry32: small, fast and good enough to make the same data on every run.
-const prng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const random = prng(20261124);
-const int = (n: number) => Math.floor(random() * n);
-const pick = <T>(list: readonly T[]): T => list[int(list.length)] as T;
-
-const VOCABULARY = Array.from({ length: 400 }, (_, i) => `w${i}`);
-// Word i is drawn with weight 1/(i+1): a few common words, a long tail, like real text.
-const weights = VOCABULARY.map((_, i) => 1 / (i + 1));
-const totalWeight = weights.reduce((a, b) => a + b, 0);
-const word = () => {
-  let r = random() * totalWeight;
-  for (let i = 0; i < weights.length; i++) if ((r -= weights[i] as number) <= 0) return VOCABULARY[i] as string;
-  return VOCABULARY[0] as string;
-};
-
-const START = Date.parse("2026-01-01T00:00:00Z");
-const SPAN = 180 * 24 * 3_600_000;
-let serial = 0;
-
-const makeMention = (): MentionDoc => {
-  serial += 1;
-  const publishedAt = new Date(START + int(SPAN));
-  const source = pick(["x", "x", "reddit", "youtube", "linkedin"] as const);
-  const sourceId = `post-${serial}`;
-  const words = [...new Set(Array.from({ length: 12 }, word))];
-  const status = random() < 0.7 ? "open" : random() < 0.66 ? "done" : "follow_up";
-  const now = new Date(START + SPAN);
-  const kw = `kw_${int(20)}`;
-  return {
-    _id: `men_${String(serial).padStart(26, "0")}`,
-    projectId: PROJECT,
-    workspaceId: "wsp_bench",
-    source,
-    sourceId,
-    postKey: `${PROJECT}|${source}|${sourceId}`,
-    url: `https://example.com/${sourceId}`,
-    text: words.join(" "),
-    author: { id: `u${int(5000)}`, handle: `user${int(5000)}`, name: "Someone" },
-    authorKey: `user${int(5000)}`,
-    publishedAt,
-    keywordIds: [kw],
-    groupIds: [`kwg_${int(3)}`],
-    matches: [{ keywordId: kw, term: "acme", field: "text", start: 0, end: 4 }],
-    sentiment: { label: pick(["positive", "neutral", "neutral", "negative"] as const), score: 0, method: "lexicon" },
-    words,
-    status,
-    ...(random() < 0.3 ? { categoryId: `cat_${int(5)}` } : {}),
-    collectedAt: now,
-    matchedAt: now,
-    updatedAt: now,
-    history: [],
-    _v: 1,
-  };
-};
+const makeMention = mentionGenerator(PROJECT, "wsp_bench");
 
 const SCENARIOS: Array<[string, MentionFilterInput]> = [
   ["no filter", {}],

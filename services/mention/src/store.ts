@@ -141,6 +141,9 @@ export const PROJECTS = "projects";
 export const KEYWORDS = "keywords";
 export const GROUPS = "keyword_groups";
 
+/** The fields list_mentions filters on, each indexed as (projectId, field, publishedAt). */
+export const MENTION_FILTER_INDEXES = ["status", "source", "sentiment.label", "categoryId", "keywordIds", "groupIds", "authorKey", "author.id", "words"] as const;
+
 export const orderSortKey = (order: number, id: string) => `${String(order).padStart(7, "0")}:${id}`;
 
 export const openMentionCollections = async (store: DocumentStore): Promise<MentionCollections> => {
@@ -150,7 +153,14 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   const keywords = store.collection<KeywordCopyDoc>(KEYWORDS);
   const groups = store.collection<GroupCopyDoc>(GROUPS);
   await mentions.ensureIndex({ fields: { postKey: 1 }, unique: true });
-  await mentions.ensureIndex({ fields: { projectId: 1, publishedAt: -1 } });
+  // Lists page newest first by (publishedAt, _id): with _id in the index, MongoDB serves the whole sort
+  // from it (no in-memory sort of every match).
+  await mentions.ensureIndex({ fields: { projectId: 1, publishedAt: -1, _id: -1 } });
+  // One index per list filter, in the same order after the filter's field: a filtered page walks only the
+  // matching mentions, newest first, and analytics counts a period's mentions from an index range. An
+  // array field (keywordIds, groupIds, words) is a multikey index on MongoDB; the embedded store keeps no
+  // SQL index for it and walks the project's mentions in order instead (see services/mention/README.md).
+  for (const field of MENTION_FILTER_INDEXES) await mentions.ensureIndex({ fields: { projectId: 1, [field]: 1, publishedAt: -1, _id: -1 } });
   await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
   await mentions.ensureIndex({ fields: { categoryId: 1 } });
   await categories.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });

@@ -20,6 +20,7 @@ export * from "./store/port";
 export { InvalidCursorError } from "./store/checks";
 export * from "./store/embedded";
 export * from "./store/mongo";
+export { countByPipeline } from "./store/mongo-count";
 export * from "./backup/backup";
 export * from "./bus/port";
 export * from "./bus/in-process";

@@ -1,7 +1,6 @@
-import { type FieldError, type Filter, validationFailed } from "@earshot/platform/core";
+import { type CountKey, type FieldError, type Filter, validationFailed } from "@earshot/platform/core";
 import { z } from "zod";
 import { ANALYTICS_GROUP_BY, analyticsFields, MAX_BUCKETS, type MentionFilterInput, UNCATEGORIZED } from "../fields";
-import type { MentionDoc } from "../store";
 import { accessProject } from "./access";
 import type { Caller, MentionDeps } from "./deps";
 import { checkFilters, mentionQuery } from "./filters";
@@ -9,13 +8,12 @@ import { bucketStart, type Interval, isKnownTimeZone, nextBucketStart, nominalLe
 import { parseFields, required } from "./input";
 
 // Analytics: how many of a project's mentions were published in each hour, day or week of the project's
-// time zone, split by one dimension, with the share of voice between My brand and Competitors. Mentions
-// are read a page at a time and only counted, so a project of any size costs memory for its buckets only.
+// time zone, split by one dimension, with the share of voice between My brand and Competitors. The store
+// counts (countBy), so a project of any size costs memory for its buckets only and no mention is read.
 
 export type GroupBy = (typeof ANALYTICS_GROUP_BY)[number];
 
 const DEFAULT_SPAN_MS = 30 * 24 * 3_600_000;
-const READ_PAGE = 1000;
 /** The key of every count when nothing splits them. */
 export const ALL = "all";
 const MY_BRAND = "My brand";
@@ -57,24 +55,21 @@ const paramsSchema = z
   })
   .strict();
 
-/** The keys a mention counts under: once per keyword or group it matched, once for the other dimensions. */
-const keysOf = (m: MentionDoc, groupBy: GroupBy | undefined): string[] => {
-  switch (groupBy) {
-    case undefined:
-      return [ALL];
-    case "keyword":
-      return [...new Set(m.keywordIds)];
-    case "group":
-      return [...new Set(m.groupIds)];
-    case "source":
-      return [m.source];
-    case "sentiment":
-      return [m.sentiment.label];
-    case "status":
-      return [m.status];
-    case "category":
-      return [m.categoryId ?? UNCATEGORIZED];
-  }
+/** The mention field each split counts by (an array field counts a mention once per distinct element). */
+const FIELD_OF: Record<GroupBy, string> = {
+  keyword: "keywordIds",
+  group: "groupIds",
+  source: "source",
+  sentiment: "sentiment.label",
+  status: "status",
+  category: "categoryId",
+};
+
+/** The key a count is shown under: an uncategorized mention (no categoryId) counts under UNCATEGORIZED. */
+const shownKey = (groupBy: GroupBy | undefined, key: CountKey): string | null => {
+  if (groupBy === undefined) return ALL;
+  if (key === null) return groupBy === "category" ? UNCATEGORIZED : null;
+  return String(key);
 };
 
 /** The starts of every bucket from the one holding `since` to the last one starting before `until`. */
@@ -90,18 +85,6 @@ export const bucketStarts = (since: number, until: number, interval: Interval, t
 
 const tooManyBuckets = () =>
   validationFailed([{ path: "interval", message: `gives more than ${MAX_BUCKETS} buckets for this range; choose a longer interval or a shorter range` }]);
-
-/** The index of the last start at or before `t` (starts ascending, t at or after the first). */
-const bucketIndex = (starts: number[], t: number): number => {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-};
 
 /** The project's My brand and Competitors group ids, as the keyword service's events described them. */
 const defaultGroups = async (deps: MentionDeps, projectId: string): Promise<{ myBrand: Set<string>; competitors: Set<string> }> => {
@@ -123,6 +106,8 @@ export interface TallySpec {
   filters: MentionFilterInput;
   /** One split per entry; undefined counts all together under ALL. */
   dimensions: ReadonlyArray<GroupBy | undefined>;
+  /** Also count the mentions of the My brand and Competitors groups. */
+  shareOfVoice?: boolean;
 }
 
 export interface Tally {
@@ -132,36 +117,38 @@ export interface Tally {
   share: { myBrand: number; competitors: number };
 }
 
+/** The query with one more condition. */
+const and = (query: Filter, extra: Filter): Filter => ({ ...query, $and: [...((query.$and as Filter[] | undefined) ?? []), extra] });
+
 /**
- * Counts a project's mentions published in [from, to) matching the filters, once, into every dimension
- * asked: the dashboard's four charts cost one read of the mentions, as one chart does.
+ * Counts a project's mentions published in [from, to) matching the filters into every dimension asked.
+ * The store counts (grouped by the dimension's field and by bucket of publishedAt), so no mention is read
+ * into the process and the cost is the database's pass over the period's index range.
  */
 export const tallyMentions = async (deps: MentionDeps, spec: TallySpec): Promise<Tally> => {
   const splits = spec.dimensions.map(() => ({ buckets: spec.starts.map(() => new Map<string, number>()), totals: new Map<string, number>() }));
   const share = { myBrand: 0, competitors: 0 };
-  const groups = await defaultGroups(deps, spec.projectId);
-  let total = 0;
-  if (spec.from < spec.to) {
-    const query: Filter = mentionQuery(spec.projectId, { ...spec.filters, since: new Date(spec.from).toISOString(), until: new Date(spec.to).toISOString() });
-    let cursor: string | null = null;
-    do {
-      const page = await deps.collections.mentions.findPage(query, { limit: READ_PAGE, cursor, sortField: "publishedAt", direction: -1 });
-      for (const m of page.items) {
-        total += 1;
-        const at = bucketIndex(spec.starts, m.publishedAt.getTime());
-        spec.dimensions.forEach((groupBy, d) => {
-          const split = splits[d] as Tally["splits"][number];
-          const bucket = split.buckets[at] as Map<string, number>;
-          for (const key of keysOf(m, groupBy)) {
-            bucket.set(key, (bucket.get(key) ?? 0) + 1);
-            split.totals.set(key, (split.totals.get(key) ?? 0) + 1);
-          }
-        });
-        if (m.groupIds.some((g) => groups.myBrand.has(g))) share.myBrand += 1;
-        if (m.groupIds.some((g) => groups.competitors.has(g))) share.competitors += 1;
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+  if (spec.from >= spec.to) return { splits, total: 0, share };
+  const mentions = deps.collections.mentions;
+  const query: Filter = mentionQuery(spec.projectId, { ...spec.filters, since: new Date(spec.from).toISOString(), until: new Date(spec.to).toISOString() });
+  const buckets = { field: "publishedAt", starts: spec.starts.map((s) => new Date(s)) };
+  for (const [d, groupBy] of spec.dimensions.entries()) {
+    const split = splits[d] as Tally["splits"][number];
+    const rows = await mentions.countBy(query, { ...(groupBy ? { by: FIELD_OF[groupBy] } : {}), buckets });
+    for (const row of rows) {
+      const key = shownKey(groupBy, row.key);
+      const bucket = split.buckets[row.bucket];
+      if (key === null || !bucket) continue;
+      bucket.set(key, (bucket.get(key) ?? 0) + row.count);
+      split.totals.set(key, (split.totals.get(key) ?? 0) + row.count);
+    }
+  }
+  const total = await mentions.count(query);
+  if (spec.shareOfVoice) {
+    const groups = await defaultGroups(deps, spec.projectId);
+    const countIn = (ids: Set<string>) => (ids.size === 0 ? Promise.resolve(0) : mentions.count(and(query, { groupIds: { $in: [...ids] } })));
+    share.myBrand = await countIn(groups.myBrand);
+    share.competitors = await countIn(groups.competitors);
   }
   return { splits, total, share };
 };
@@ -187,7 +174,7 @@ export const getMentionAnalytics = async (deps: MentionDeps, caller: Caller, inp
   // The range is the intersection of the analytics range and the filters' own since/until.
   const from = Math.max(since, filters.since ? Date.parse(filters.since) : -Infinity);
   const to = Math.min(until, filters.until ? Date.parse(filters.until) : Infinity);
-  const { splits, total, share } = await tallyMentions(deps, { projectId, starts, from, to, filters, dimensions: [params.groupBy] });
+  const { splits, total, share } = await tallyMentions(deps, { projectId, starts, from, to, filters, dimensions: [params.groupBy], shareOfVoice: true });
   const [split] = splits as [Tally["splits"][number]];
   const both = share.myBrand + share.competitors;
   return {

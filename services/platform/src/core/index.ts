@@ -22,7 +22,24 @@ export {
   UniqueViolationError,
   VersionConflictError,
 } from "../store/port";
-export type { Collection, Doc, DocumentStore, Filter, FindOptions, IndexSpec, Page, PageOptions, SortSpec, Update, UpdateResult, UpsertOptions, Write } from "../store/port";
+export type {
+  Collection,
+  CountKey,
+  CountRow,
+  CountSpec,
+  Doc,
+  DocumentStore,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  Page,
+  PageOptions,
+  SortSpec,
+  Update,
+  UpdateResult,
+  UpsertOptions,
+  Write,
+} from "../store/port";
 export { EFFECTS_COLLECTION, isEffectClash, runOnce } from "../outbox/effects";
 export type { EffectLookup, EffectRecord, EffectWrite } from "../outbox/effects";
 export type { Outbox, StagedEvent } from "../outbox/outbox";

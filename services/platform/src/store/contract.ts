@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { DomainError } from "../errors";
 import { InvalidCursorError } from "./checks";
+import { describeCountContract } from "./count-contract";
 import { type Doc, type DocumentStore, IndexConflictError, UniqueViolationError, UnsupportedQueryError, VersionConflictError } from "./port";
 
 // One behavioural contract for every document store adapter. Each adapter's test file calls
@@ -572,5 +573,7 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
       await items().ensureIndex({ fields: { name: 1 }, unique: true });
       await expect(items().insertOne({ _id: "itm_3", name: "kept", n: 1 })).rejects.toBeInstanceOf(UniqueViolationError);
     });
+
+    describeCountContract(() => store);
   });
 };

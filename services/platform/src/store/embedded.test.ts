@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { describeStoreContract } from "./contract";
-import { openEmbeddedStore } from "./embedded";
+import { openEmbeddedStore, type SqliteStore } from "./embedded";
 
 describeStoreContract("embedded (SQLite)", async () => {
   const tmp = await makeTempDir();
@@ -54,6 +54,22 @@ describe("embedded store specifics", () => {
     await items.insertOne({ _id: "itm_2", group: ["p", "q"], rank: 1 });
     expect((await items.find({ group: "p" }, { sort: { rank: 1 } })).map((d) => d._id)).toEqual(["itm_2", "itm_1"]);
     expect((await items.find({ group: "q" })).map((d) => d._id)).toEqual(["itm_2"]);
+    await store.close();
+  });
+
+  it("keeps no SQL index on a field once it holds an array (no query could use it), and the index stays declared", async () => {
+    const store = (await openEmbeddedStore()) as SqliteStore;
+    const items = store.collection<{ _id: string; p: string; tags: string | string[]; rank: number }>("items");
+    const sqlIndexes = () => (store.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%'").get() as { n: number }).n;
+    await items.ensureIndex({ fields: { p: 1, tags: 1, rank: -1 } });
+    await items.ensureIndex({ fields: { p: 1, rank: -1 } });
+    await items.insertOne({ _id: "itm_1", p: "a", tags: "x", rank: 1 });
+    expect(sqlIndexes()).toBe(2);
+    await items.insertOne({ _id: "itm_2", p: "a", tags: ["x", "y"], rank: 2 });
+    expect(sqlIndexes()).toBe(1);
+    await items.ensureIndex({ fields: { p: 1, tags: 1, rank: -1 } });
+    expect(sqlIndexes()).toBe(1);
+    expect((await items.find({ p: "a", tags: "x" }, { sort: { rank: -1 } })).map((d) => d._id)).toEqual(["itm_2", "itm_1"]);
     await store.close();
   });
 });

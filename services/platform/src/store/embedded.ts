@@ -9,6 +9,8 @@ import { releaseLock, takeLock } from "./data-dir-lock";
 import { convertNedbDataDir } from "./nedb-conversion";
 import {
   type Collection,
+  type CountRow,
+  type CountSpec,
   type Doc,
   type DocumentStore,
   type Filter,
@@ -24,7 +26,8 @@ import {
   VersionConflictError,
   type Write,
 } from "./port";
-import { keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
+import { assertCountSpec, bucketIndexOf, countDocs, CountTable } from "./count-by";
+import { exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -151,6 +154,14 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     });
   }
 
+  countBy(filter: Filter, spec: CountSpec): Promise<CountRow[]> {
+    return this.guard(() => {
+      assertFilter(filter);
+      assertCountSpec(spec);
+      return this.store.countBy(this.table, filter, spec);
+    });
+  }
+
   updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
     return this.guard(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
@@ -220,6 +231,17 @@ export class SqliteStore implements DocumentStore {
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
        CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
     );
+    // The bucket of a time among ascending starts (given as JSON, parsed once per statement run).
+    let lastStarts = "";
+    let parsedStarts: number[] = [];
+    db.function("earshot_bucket", { deterministic: true }, (starts: unknown, t: unknown) => {
+      if (typeof t !== "number") return -1;
+      if (starts !== lastStarts) {
+        parsedStarts = JSON.parse(starts as string) as number[];
+        lastStarts = starts as string;
+      }
+      return bucketIndexOf(parsedStarts, t);
+    });
     this.sweep = setInterval(() => this.expireAll(), TTL_SWEEP_MS);
     this.sweep.unref();
   }
@@ -289,16 +311,17 @@ export class SqliteStore implements DocumentStore {
         }
         return;
       }
-      const hash = createHash("sha1").update(`${table.name}|${key}`).digest("hex").slice(0, 16);
+      const hash = indexHash(table.name, key);
       const exprs = fields.map(keyExpr);
       if (spec.unique) {
         // Missing and null share one key, so a unique index holds one document without its fields, unless sparse.
         const where = spec.sparse ? ` WHERE ${exprs.map((e) => `${e} > -9e999`).join(" OR ")}` : "";
         this.db.exec(`CREATE UNIQUE INDEX ${quote(`ux_${hash}`)} ON ${table.sql} (${exprs.join(", ")})${where}`);
       }
-      if (!spec.unique || spec.sparse) {
+      if ((!spec.unique || spec.sparse) && !fields.some((f) => this.holdsArrays(table, f))) {
         // The index queries use: every document, `_id` last so that ties are walked in id order.
-        this.db.exec(`CREATE INDEX ${quote(`ix_${hash}`)} ON ${table.sql} (${[...exprs, "id"].join(", ")})`);
+        const columns = exprs[exprs.length - 1] === "id" ? exprs : [...exprs, "id"];
+        this.db.exec(`CREATE INDEX ${quote(`ix_${hash}`)} ON ${table.sql} (${columns.join(", ")})`);
       }
       this.prepare("INSERT INTO _indexes (collection, key, fields, is_unique, sparse, expire) VALUES (?, ?, ?, ?, ?, ?)").run(
         table.name,
@@ -319,7 +342,28 @@ export class SqliteStore implements DocumentStore {
 
   private setPath(table: Table, path: string, multikey: boolean): void {
     this.prepare("INSERT OR REPLACE INTO _paths (collection, path, multikey) VALUES (?, ?, ?)").run(table.name, path, multikey ? 1 : 0);
+    const was = table.paths.get(path);
     table.paths.set(path, multikey);
+    if (multikey && was !== true) this.dropArrayIndexes(table);
+  }
+
+  /** Whether the field, or an object on its path, has held an array. */
+  private holdsArrays(table: Table, field: string): boolean {
+    return pathPrefixes(field).some((p) => table.paths.get(p) === true);
+  }
+
+  /**
+   * One key per document cannot stand for an array (matching is by element), so queries never use an index
+   * on a field once it has held one; its SQL index would only cost writes and disk, and is dropped. The
+   * index stays declared (ensureIndex is still idempotent), and a unique one keeps its index.
+   */
+  private dropArrayIndexes(table: Table): void {
+    for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(table.name) as IndexMeta[]) {
+      if (ix.is_unique === 1 && ix.sparse === 0) continue;
+      if (Object.keys(JSON.parse(ix.fields) as object).some((f) => this.holdsArrays(table, f))) {
+        this.db.exec(`DROP INDEX IF EXISTS ${quote(`ix_${indexHash(table.name, ix.key)}`)}`);
+      }
+    }
   }
 
   /** A field whose key may stand for it in SQL: indexed, and no array on its path, ever. */
@@ -453,14 +497,63 @@ export class SqliteStore implements DocumentStore {
     return out.sort(compareBy(sort as Record<string, 1 | -1>)).slice(skip, skip + limit);
   }
 
+  /** Paths known never to have held an array (indexed ones: see setPath), whose keys stand for them in SQL. */
+  private known(table: Table): (path: string) => boolean {
+    return (path) => table.paths.get(path) === false;
+  }
+
   count(table: Table, filter: Filter): number {
     this.expire(table);
-    if (Object.keys(filter).length === 0) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql}`).get() as { n: number }).n;
+    const exact = exactFilter(filter, this.known(table));
+    if (exact) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).get(...exact.params) as { n: number }).n;
     let n = 0;
     for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
       if (model.match(model.deserialize(row.doc), filter)) n += 1;
     }
     return n;
+  }
+
+  /**
+   * countBy in SQL when the filter translates exactly (see exactFilter): SQLite selects the rows through the
+   * indexes and groups them by the field's value as JSON text (one row per distinct element when the field
+   * may hold an array) and by the bucket of the Date field; no document is parsed in JavaScript. Otherwise
+   * the matched documents are counted here.
+   */
+  countBy(table: Table, filter: Filter, spec: CountSpec): CountRow[] {
+    this.expire(table);
+    const known = this.known(table);
+    const where = exactFilter(filter, known);
+    const by = spec.by;
+    const byPrefixesKnown = by === undefined || pathPrefixes(by).slice(0, -1).every(known);
+    if (!where || !byPrefixesKnown) return countDocs(this.find(table, filter, {}), spec);
+    const params: Array<string | number> = [];
+    let bucket = "0";
+    if (spec.buckets) {
+      bucket = `earshot_bucket(?, json_extract(doc, ${sqlText(`${jsonPathOf(spec.buckets.field)}."$$date"`)}))`;
+      params.push(JSON.stringify(spec.buckets.starts.map((d) => d.getTime())));
+    }
+    let sql: string;
+    if (by === undefined) {
+      sql = `SELECT b, NULL AS k, count(*) AS n FROM (SELECT ${bucket} AS b FROM ${table.sql} WHERE ${where.sql}) WHERE b >= 0 GROUP BY b`;
+    } else if (known(by)) {
+      sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket} AS b, doc -> ${sqlText(jsonPathOf(by))} AS k FROM ${table.sql} WHERE ${where.sql}) WHERE b >= 0 GROUP BY b, k`;
+    } else {
+      // Every value becomes a one-element array unless it is one, so json_each yields what it counts under;
+      // DISTINCT counts a document once per distinct element.
+      const p = sqlText(jsonPathOf(by));
+      const values = `json_each(CASE json_type(doc, ${p}) WHEN 'array' THEN json_extract(doc, ${p}) ELSE json_array(json(doc -> ${p})) END) AS el_`;
+      const key = `CASE WHEN el_.type IN ('object', 'array', 'null') THEN 'null' WHEN el_.type IN ('true', 'false') THEN el_.type ELSE json_quote(el_.value) END`;
+      sql =
+        `SELECT b, k, count(*) AS n FROM (SELECT DISTINCT ${table.sql}.id AS id, ${bucket} AS b, ${key} AS k FROM ${table.sql}, ${values} ` +
+        `WHERE ${where.sql}) WHERE b >= 0 GROUP BY b, k`;
+    }
+    const counts = new CountTable();
+    for (const row of this.prepare(sql).iterate(...params, ...where.params) as IterableIterator<{ b: number; k: string | null; n: number }>) {
+      const value = row.k === null ? null : (JSON.parse(row.k) as unknown);
+      // Objects and Dates count under null, as the port says.
+      counts.add(row.b, value !== null && typeof value === "object" ? null : (value as CountRow["key"]), row.n);
+    }
+    return counts.rows();
   }
 
   // ---- expiry
@@ -491,6 +584,10 @@ export class SqliteStore implements DocumentStore {
     return this.dir ? releaseLock(this.dir) : Promise.resolve();
   }
 }
+
+const indexHash = (collection: string, key: string): string => createHash("sha1").update(`${collection}|${key}`).digest("hex").slice(0, 16);
+
+const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 const jsonPathOf = (field: string): string => `$.${field.split(".").map((p) => `"${p.replace(/"/g, '""')}"`).join(".")}`;
 

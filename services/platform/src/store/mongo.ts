@@ -11,8 +11,12 @@ import {
   isNamespaceNotFound,
   isTransactionsUnsupported,
 } from "./mongo-support";
+import { assertCountSpec } from "./count-by";
+import { countByPipeline, countRowOf } from "./mongo-count";
 import {
   type Collection,
+  type CountRow,
+  type CountSpec,
   type Doc,
   type DocumentStore,
   type Filter,
@@ -189,6 +193,13 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   async count(filter: Filter): Promise<number> {
     assertFilter(filter);
     return this.run((c) => c.countDocuments(filter));
+  }
+
+  async countBy(filter: Filter, spec: CountSpec): Promise<CountRow[]> {
+    assertFilter(filter);
+    assertCountSpec(spec);
+    const rows = await this.run((c) => c.aggregate<{ _id: { b: number; k: unknown }; n: number }>(countByPipeline(filter, spec)).toArray());
+    return rows.map(countRowOf);
   }
 
   async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {

@@ -5,8 +5,11 @@ import { notFound } from "../errors";
 import { assertFilter, assertIndex, assertPageLimit, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
 import { type NedbInternals, walkIndexPage } from "./nedb-index-walk";
 import { Mutex } from "./mutex";
+import { assertCountSpec, countDocs } from "./count-by";
 import {
   type Collection,
+  type CountRow,
+  type CountSpec,
   type Doc,
   type DocumentStore,
   type Filter,
@@ -174,6 +177,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async count(filter: Filter): Promise<number> {
     assertFilter(filter);
     return this.run(async (ds) => (await ds.countAsync(filter)) as unknown as number);
+  }
+
+  async countBy(filter: Filter, spec: CountSpec): Promise<CountRow[]> {
+    assertCountSpec(spec);
+    return countDocs(await this.find(filter), spec);
   }
 
   async updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {

@@ -65,6 +65,33 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** A value documents are counted under by `countBy`: a field's scalar value, or null. */
+export type CountKey = string | number | boolean | null;
+
+/** How `countBy` splits the documents a filter matches. Without `by` and `buckets`, one row counts them all. */
+export interface CountSpec {
+  /**
+   * Count by this field's value: a string, number or boolean is a key as it is; a field holding an array
+   * counts the document once under each distinct element (and not at all when the array is empty); a
+   * missing or null field, an object or a Date, counts under null. The field is top-level or dotted through
+   * objects (not through arrays).
+   */
+  by?: string;
+  /**
+   * Count by ranges of a Date field: bucket `i` holds the documents at or after `starts[i]` and before
+   * `starts[i + 1]` (the last bucket is open-ended). Documents before the first start, or whose field is not
+   * a Date, are not counted. `starts` ascending, at most 1,000.
+   */
+  buckets?: { field: string; starts: Date[] };
+}
+
+/** One count of `countBy`: `bucket` is 0 without buckets, `key` null without `by`. Rows with no documents are left out. */
+export interface CountRow {
+  bucket: number;
+  key: CountKey;
+  count: number;
+}
+
 export interface UpdateResult {
   matchedCount: number;
   modifiedCount: number;
@@ -96,6 +123,11 @@ export interface Collection<T extends Doc> {
   /** Cursor paging over a stable order (sort field, then `_id`). */
   findPage(filter: Filter, options: PageOptions): Promise<Page<T>>;
   count(filter: Filter): Promise<number>;
+  /**
+   * Counts the documents `filter` matches, split by a field's values and/or ranges of a Date field (see
+   * CountSpec), computed by the database: no document is read into the process. Order of rows: unspecified.
+   */
+  countBy(filter: Filter, spec: CountSpec): Promise<CountRow[]>;
   /** Every update through the port also increments `_v` (an upserted document starts at 1). */
   updateOne(filter: Filter, update: Update, options?: UpsertOptions): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;

@@ -104,3 +104,150 @@ export const translateFilter = (filter: Filter, usable: (field: string) => boole
   if (parts.length === 0) return null;
   return { sql: parts.map((p) => p.sql).join(" AND "), params: parts.flatMap((p) => p.params) };
 };
+
+// ---- exact translation (counts)
+//
+// A count computed by SQLite must select exactly the documents the matcher would, so this translation
+// answers null (and the count falls back to testing each document) for anything it cannot say exactly.
+// Types are checked as the matcher compares them: equality and ranges only between values of one type.
+
+type Known = (path: string) => boolean;
+
+const NUMBER_TYPES = "('integer','real')";
+
+/** `json_type` of the field: what the document holds there (NULL when missing). */
+const typeOf = (p: string): string => `json_type(doc, ${p})`;
+
+/** An equality with a scalar on a field that never holds an array, through its key (so indexes serve it). */
+const scalarEquals = (field: string, v: unknown, params: Array<string | number>): string | null => {
+  const p = sqlString(jsonPath(field));
+  const k = keyExpr(field);
+  if (typeof v === "string") {
+    params.push(v);
+    return `${k} = ?`;
+  }
+  if (typeof v === "number" && Number.isFinite(v)) {
+    params.push(v);
+    return `(${k} = ? AND ${typeOf(p)} IN ${NUMBER_TYPES})`;
+  }
+  if (typeof v === "boolean") return `${typeOf(p)} = '${v ? "true" : "false"}'`;
+  if (v instanceof Date) {
+    params.push(v.getTime());
+    return `(${k} = ? AND ${typeOf(p)} = 'object')`;
+  }
+  return null;
+};
+
+/** The JSON types and SQL value of a scalar as json_each and json_extract give them, or null. */
+const elementOf = (v: unknown): { types: string; value?: string | number } | null => {
+  if (typeof v === "string") return { types: "('text')", value: v };
+  if (typeof v === "number" && Number.isFinite(v)) return { types: NUMBER_TYPES, value: v };
+  if (typeof v === "boolean") return { types: `('${v ? "true" : "false"}')` };
+  return null;
+};
+
+/** An equality on a field that may hold an array: the value itself, or any element, equals. */
+const elementEquals = (field: string, values: unknown[], params: Array<string | number>): string | null => {
+  const p = sqlString(jsonPath(field));
+  const tests = values.map(elementOf);
+  if (tests.some((t) => t === null)) return null;
+  if (tests.length === 0) return "0";
+  const one = (typeCol: string, valueCol: string) =>
+    (tests as Array<{ types: string; value?: string | number }>)
+      .map((t) => {
+        if (t.value === undefined) return `${typeCol} IN ${t.types}`;
+        params.push(t.value);
+        return `(${typeCol} IN ${t.types} AND ${valueCol} = ?)`;
+      })
+      .join(" OR ");
+  const scalar = one(typeOf(p), `json_extract(doc, ${p})`);
+  const element = one("je_.type", "je_.value");
+  return `((${scalar}) OR (${typeOf(p)} = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${p}) AS je_ WHERE ${element})))`;
+};
+
+const rangeOf = (field: string, op: string, v: unknown, params: Array<string | number>): string | null => {
+  const p = sqlString(jsonPath(field));
+  const k = keyExpr(field);
+  if (v instanceof Date) {
+    params.push(v.getTime());
+    return `(${typeOf(p)} = 'object' AND ${k} ${RANGE[op]} ?)`;
+  }
+  if (typeof v === "number" && Number.isFinite(v)) {
+    params.push(v);
+    return `(${typeOf(p)} IN ${NUMBER_TYPES} AND ${k} ${RANGE[op]} ?)`;
+  }
+  return null;
+};
+
+const exactField = (field: string, value: unknown, known: Known, params: Array<string | number>): string | null => {
+  if (field === "_id") {
+    if (typeof value === "string") {
+      params.push(value);
+      return "id = ?";
+    }
+    const ins = (value as { $in?: unknown } | null)?.$in;
+    if (value !== null && typeof value === "object" && Object.keys(value).length === 1 && Array.isArray(ins) && ins.every((v) => typeof v === "string")) {
+      if (ins.length === 0) return "0";
+      params.push(...(ins as string[]));
+      return `id IN (${ins.map(() => "?").join(", ")})`;
+    }
+    return null;
+  }
+  const prefixes = pathPrefixes(field);
+  // Matching goes into arrays along a dotted path; only the last part may hold one here.
+  if (!prefixes.slice(0, -1).every(known)) return null;
+  const scalarField = known(field);
+  const p = sqlString(jsonPath(field));
+  const isOperators = value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp);
+  if (!isOperators) return scalarField ? scalarEquals(field, value, params) : elementEquals(field, [value], params);
+  const parts: string[] = [];
+  for (const [op, operand] of Object.entries(value as Record<string, unknown>)) {
+    let sql: string | null = null;
+    if (op === "$exists") {
+      sql = `${typeOf(p)} IS ${operand ? "NOT " : ""}NULL`;
+      // A missing field's key is NULL_KEY: said as well, an index on the field serves the test.
+      if (!operand && scalarField) {
+        params.push(NULL_KEY);
+        sql = `(${keyExpr(field)} = ? AND ${sql})`;
+      }
+    }
+    else if (op === "$in" && Array.isArray(operand)) {
+      if (!scalarField) sql = elementEquals(field, operand, params);
+      else if (operand.length > 0 && operand.every((v) => typeof v === "string")) {
+        params.push(...(operand as string[]));
+        sql = `${keyExpr(field)} IN (${operand.map(() => "?").join(", ")})`;
+      } else {
+        const each = operand.map((v) => scalarEquals(field, v, params));
+        sql = each.length === 0 ? "0" : each.every((e) => e !== null) ? `(${each.join(" OR ")})` : null;
+      }
+    } else if (op in RANGE && scalarField) sql = rangeOf(field, op, operand, params);
+    if (sql === null) return null;
+    parts.push(sql);
+  }
+  return parts.length === 0 ? null : parts.join(" AND ");
+};
+
+/**
+ * A SQL condition selecting exactly the documents `filter` matches, or null when it cannot be said exactly.
+ * `known(path)` tells whether the path is known never to have held an array (then its key stands for it).
+ */
+export const exactFilter = (filter: Filter, known: Known): SqlCondition | null => {
+  const params: Array<string | number> = [];
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === "$and" || key === "$or") {
+      const subs = (value as Filter[]).map((f) => exactFilter(f, known));
+      if (subs.some((s) => s === null)) return null;
+      const conds = subs as SqlCondition[];
+      if (conds.length === 0) return null;
+      parts.push(`(${conds.map((c) => `(${c.sql})`).join(key === "$and" ? " AND " : " OR ")})`);
+      params.push(...conds.flatMap((c) => c.params));
+      continue;
+    }
+    if (key.startsWith("$")) return null;
+    const sql = exactField(key, value, known, params);
+    if (sql === null) return null;
+    parts.push(sql);
+  }
+  return { sql: parts.length === 0 ? "1" : parts.join(" AND "), params };
+};
