@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { baseConfigShape, configPort, loadConfig, publicUrlSetting } from "@earshot/platform";
+import { baseConfigShape, configPort, loadConfig, metricsPortSetting, publicUrlSetting } from "@earshot/platform";
 import { deployables, type GrpcAddrVar, grpcAddrVar } from "@earshot/registry";
 import { z } from "zod";
 import { parseOriginList } from "./oauth/public-origins";
@@ -70,7 +70,7 @@ export const edgeSettingsShape = {
   /** Requests per minute per client address to the public dashboards (page and JSON); 0 turns the limit off. */
   EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /** Port of the admin listener (/metrics, /readyz per service) on the same host; unset = none. */
-  EARSHOT_METRICS_PORT: configPort.optional(),
+  EARSHOT_METRICS_PORT: metricsPortSetting,
 };
 
 export const gatewayConfigSchema = z.object({

@@ -91,10 +91,18 @@ export const baseConfigShape = {
  */
 export const publicUrlSetting = z.string().url().optional();
 
+/**
+ * `EARSHOT_METRICS_PORT`: the port of a process's own listener for Prometheus (/metrics; on the gateways
+ * also the per-service readiness), on the same host as its API; unset = none. One schema, declared by the
+ * gRPC services and the edge alike, so the all-in-one sees one setting.
+ */
+export const metricsPortSetting = port.optional();
+
 export const grpcServiceConfigShape = {
   ...baseConfigShape,
   GRPC_HOST: z.string().default("0.0.0.0"),
   GRPC_PORT: port.default(50051),
+  EARSHOT_METRICS_PORT: metricsPortSetting,
 };
 
 export const baseConfigSchema = z.object(baseConfigShape);

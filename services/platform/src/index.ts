@@ -42,3 +42,4 @@ export * from "./net/address-policy";
 export * from "./net/guarded-fetch";
 export * from "./secrets/encryption-key";
 export * from "./core/token-sealer";
+export * from "./metrics";
