@@ -120,7 +120,7 @@ describe("deployment artefacts", () => {
     expect(missing).toEqual([]);
   });
 
-  it("the chart gives the HTTP edge a metrics port with scrape annotations", () => {
+  it("the chart gives every deployable a metrics port with scrape annotations", () => {
     const helpers = read(path.join(templatesDir, "_helpers.tpl"));
     expect(helpers).toContain("- { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }");
     expect(helpers).toContain("prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}");
@@ -202,18 +202,21 @@ describe("deployment artefacts", () => {
       } else {
         expect(container.readinessProbe.httpGet.path).toBe("/readyz");
         expect(container.livenessProbe.httpGet.path).toBe("/healthz");
-        // Metrics on their own port, announced to the scraper; the Service exposes only the public one.
-        const metricsPort = container.env.find((e: Doc) => e.name === "EARSHOT_METRICS_PORT")?.value;
-        expect(metricsPort).toMatch(/^\d+$/);
-        expect(metricsPort).not.toBe(String(d.port));
-        expect(container.ports).toContainEqual({ name: "metrics", containerPort: Number(metricsPort) });
-        expect(deployment!.spec.template.metadata.annotations).toEqual({
-          "prometheus.io/scrape": "true",
-          "prometheus.io/port": metricsPort,
-          "prometheus.io/path": "/metrics",
-        });
-        expect(service!.spec.ports.map((p: Doc) => p.targetPort)).not.toContain("metrics");
       }
+      // Every deployable, gRPC services included: metrics on their own port, announced to the scraper and
+      // open to it in the NetworkPolicy; the Service exposes only the public one.
+      const metricsPort = container.env.find((e: Doc) => e.name === "EARSHOT_METRICS_PORT")?.value;
+      expect(metricsPort).toMatch(/^\d+$/);
+      expect(metricsPort).not.toBe(String(d.port));
+      expect(container.ports).toContainEqual({ name: "metrics", containerPort: Number(metricsPort) });
+      expect(deployment!.spec.template.metadata.annotations).toEqual({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": metricsPort,
+        "prometheus.io/path": "/metrics",
+      });
+      expect(service!.spec.ports.map((p: Doc) => p.targetPort)).not.toContain("metrics");
+      const policy = docs.find((x) => x.kind === "NetworkPolicy");
+      expect(policy!.spec.ingress).toContainEqual(expect.objectContaining({ ports: [{ port: Number(metricsPort), protocol: "TCP" }] }));
       expect(container.resources.requests).toBeDefined();
       expect(service!.spec.selector).toEqual(deployment!.spec.selector.matchLabels);
       expect(deployment!.spec.template.metadata.labels).toMatchObject(deployment!.spec.selector.matchLabels);

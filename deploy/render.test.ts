@@ -167,6 +167,24 @@ const workloadNames = (objects: K8sObject[], kind: string) => objects.filter((o)
     expect(typo.stderr).toContain("EARSHOT_POLL_INTERVAL");
   });
 
+  it("helm template: every deployable, gRPC services included, has a container port named metrics that no Service exposes, open in its NetworkPolicy to the scraper the values name", () => {
+    const objects = objectsOf(run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, "--set", "networkPolicy.metricsNamespaceLabels.team=monitoring", "--set", "networkPolicy.metricsPodLabels.app=prometheus"]).stdout);
+    for (const d of deployables()) {
+      const deployment = objects.find((o) => o.kind === "Deployment" && o.metadata?.name === `r-${d.name}`)!;
+      const container = deployment.spec!.template.spec.containers[0] as PodSpec;
+      const metrics = (container.ports as PodSpec[]).find((p) => p.name === "metrics");
+      expect({ d: d.name, port: metrics?.containerPort }).toEqual({ d: d.name, port: 9464 });
+      expect(container.env).toContainEqual({ name: "EARSHOT_METRICS_PORT", value: "9464" });
+      const service = objects.find((o) => o.kind === "Service" && o.metadata?.name === `r-${d.name}`)!;
+      expect((service.spec!.ports as PodSpec[]).map((p) => p.targetPort)).not.toContain("metrics");
+      const policy = objects.find((o) => o.kind === "NetworkPolicy" && o.metadata?.name === `r-${d.name}`)!;
+      expect(policy.spec!.ingress).toContainEqual({
+        from: [{ namespaceSelector: { matchLabels: { team: "monitoring" } }, podSelector: { matchLabels: { app: "prometheus" } } }],
+        ports: [{ port: 9464, protocol: "TCP" }],
+      });
+    }
+  });
+
   it("kubectl kustomize renders the base with a Deployment and a Service for every registered deployable", () => {
     const res = run(kubectl, ["kustomize", "deploy/k8s"]);
     expect(res.status).toBe(0);

@@ -88,14 +88,13 @@ env:
 {{- if eq .protocol "grpc" }}
   - { name: GRPC_HOST, value: "0.0.0.0" }
   - { name: GRPC_PORT, value: {{ .values.port | quote }} }
-  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
 {{- else }}
   - { name: HOST, value: "0.0.0.0" }
   - { name: PORT, value: {{ .values.port | quote }} }
-  - { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }
-  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
   - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
 {{- end }}
+  - { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }
+  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
 {{- with .root.Values.extraEnv }}
   {{- toYaml . | nindent 2 }}
 {{- end }}
@@ -202,12 +201,10 @@ spec:
       annotations:
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
         checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
-        {{- if eq .protocol "http" }}
-        # Metrics are served on their own port, never on the public one.
+        # Metrics are served on their own port (named metrics), never on the public one.
         prometheus.io/scrape: "true"
         prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}
         prometheus.io/path: /metrics
-        {{- end }}
         {{- with $root.Values.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -242,10 +239,8 @@ spec:
           ports:
             - name: {{ .protocol }}
               containerPort: {{ $v.port }}
-            {{- if eq .protocol "http" }}
             - name: metrics
               containerPort: {{ $root.Values.global.metricsPort }}
-            {{- end }}
           {{- include "earshot.env" . | nindent 10 }}
           {{- include "earshot.probes" . | nindent 10 }}
           {{- if gt (int $root.Values.preStopSleepSeconds) 0 }}
@@ -379,14 +374,21 @@ spec:
       ports:
         - { port: {{ .values.port }}, protocol: TCP }
     {{- end }}
-    {{- with $np.metricsNamespaceLabels }}
-    # The metrics scraper's namespace.
+    {{- if or $np.metricsNamespaceLabels $np.metricsPodLabels }}
+    # The metrics scraper (its namespace, its pods, or its pods in that namespace), on the metrics port only.
     - from:
-        - namespaceSelector:
+        - {{- with $np.metricsNamespaceLabels }}
+          namespaceSelector:
             matchLabels:
               {{- toYaml . | nindent 14 }}
+          {{- end }}
+          {{- with $np.metricsPodLabels }}
+          podSelector:
+            matchLabels:
+              {{- toYaml . | nindent 14 }}
+          {{- end }}
       ports:
-        - { port: {{ ternary $root.Values.global.metricsPort .values.port (eq $.protocol "http") }}, protocol: TCP }
+        - { port: {{ $root.Values.global.metricsPort }}, protocol: TCP }
     {{- end }}
   egress:
     # DNS.
