@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { resolveSecretFiles, secretSettingNames } from "./secret-files";
+import { secret } from "./settings";
 
 // The only place that reads the environment. Each service composes its schema from the shared pieces
 // below and calls `loadConfig` once at start; a bad value stops the process with every problem named.
@@ -13,7 +15,10 @@ export class ConfigError extends Error {
 export type Env = Record<string, string | undefined>;
 
 export const loadConfig = <S extends z.ZodType>(schema: S, env: Env = process.env): z.infer<S> => {
-  const parsed = schema.safeParse(env);
+  // Secret settings may be given as files (<NAME>_FILE, EARSHOT_SECRETS_DIR); see secret-files.ts.
+  const files = resolveSecretFiles(secretSettingNames(schema), env);
+  if (files.problems.length > 0) throw new ConfigError(files.problems);
+  const parsed = schema.safeParse(files.env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
   }
@@ -55,23 +60,29 @@ export const baseConfigShape = {
    * HMAC key the edge signs the caller of each gRPC call with and services verify; when set, a service
    * refuses callers without a valid, unexpired signature.
    */
-  EARSHOT_CALLER_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  EARSHOT_CALLER_SIGNING_KEY: secret(z.string().min(32, "must be at least 32 characters").optional()),
   /**
    * The operator credential: the CLI signs operator-only calls (minting API keys for others) with it. When
    * a caller signing key is set, such calls need it; without either (the embedded default) they are open.
    */
-  EARSHOT_OPERATOR_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  EARSHOT_OPERATOR_KEY: secret(z.string().min(32, "must be at least 32 characters").optional()),
   EARSHOT_DATA_DIR: z.string().min(1).default("./.data"),
+  /**
+   * A directory with a file per secret setting, named after it (a Kubernetes Secret mounted as a volume):
+   * each secret setting not set otherwise is read from its file there. Any secret setting can also be given
+   * as `<NAME>_FILE`, the path of a file holding it; a setting given twice is a start-up error.
+   */
+  EARSHOT_SECRETS_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** MongoDB connection string; when set, services use MongoDB instead of the embedded store. */
-  MONGO_URL: z.string().url().optional(),
+  MONGO_URL: secret(z.string().url().optional()),
   /** Prefix of the per-service database names (`earshot_account`, ...). */
   MONGO_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_]+$/).default("earshot"),
   /** Comma-separated Kafka brokers; when set, events go through Kafka instead of the in-process bus. */
   KAFKA_BROKERS: csv.optional(),
   KAFKA_CLIENT_ID: z.string().default("earshot"),
   /** SMTP URL (smtp:// or smtps://); without it mail is written as .eml files under the data dir. */
-  EARSHOT_SMTP_URL: z.string().url().optional(),
+  EARSHOT_SMTP_URL: secret(z.string().url().optional()),
   EARSHOT_MAIL_FROM: z.string().default("Earshot <no-reply@earshot.local>"),
   /**
    * How the embedded store commits: `full` (default) fsyncs every commit before acknowledging it, so an

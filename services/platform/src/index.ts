@@ -43,3 +43,4 @@ export * from "./net/guarded-fetch";
 export * from "./secrets/encryption-key";
 export * from "./core/token-sealer";
 export * from "./metrics";
+export * from "./secret-files";
