@@ -183,9 +183,11 @@ describe("deployment artefacts", () => {
       expect(container.image).toBe("earshot");
       expect(container.args).toEqual([d.name]);
       expect(container.ports.map((p: Doc) => p.containerPort)).toContain(d.port);
-      expect(container.envFrom).toEqual(
-        expect.arrayContaining([{ configMapRef: { name: "earshot-config" } }, { secretRef: { name: "earshot-secrets" } }]),
-      );
+      // Settings from the ConfigMap; secrets as files from the mounted Secret, never as environment values.
+      expect(container.envFrom).toEqual([{ configMapRef: { name: "earshot-config" } }]);
+      expect(container.env).toContainEqual({ name: "EARSHOT_SECRETS_DIR", value: "/etc/earshot/secrets" });
+      expect(container.volumeMounts).toContainEqual({ name: "secrets", mountPath: "/etc/earshot/secrets", readOnly: true });
+      expect(pod.volumes).toContainEqual({ name: "secrets", secret: { secretName: "earshot-secrets", defaultMode: 0o440 } });
       const listenPort = container.env.find((e: Doc) => e.name === (d.protocol === "grpc" ? "GRPC_PORT" : "PORT"));
       expect(listenPort?.value).toBe(String(d.port));
       expect(container.securityContext).toMatchObject({

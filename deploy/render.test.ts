@@ -47,6 +47,13 @@ const expectSecureAndComplete = (objects: K8sObject[], nameOf: (d: string) => st
     for (const c of spec.containers as PodSpec[]) {
       expect(c.image).not.toMatch(/:latest$|^[^:@]+$/);
       expect(["Always", "IfNotPresent", "Never"]).toContain(c.imagePullPolicy);
+      // Secrets reach the process as files from a mounted Secret, never as environment values.
+      if (o.kind === "Deployment") {
+        expect({ where, secretsAsEnv: [...((c.envFrom ?? []) as PodSpec[]).filter((e) => e.secretRef), ...((c.env ?? []) as PodSpec[]).filter((e) => e.valueFrom?.secretKeyRef)] }).toEqual({ where, secretsAsEnv: [] });
+        expect(c.env).toContainEqual({ name: "EARSHOT_SECRETS_DIR", value: "/etc/earshot/secrets" });
+        const mount = (c.volumeMounts as PodSpec[]).find((m) => m.mountPath === "/etc/earshot/secrets");
+        expect((spec.volumes as PodSpec[]).find((v) => v.name === mount?.name)?.secret?.secretName).toBeDefined();
+      }
     }
   }
   const ingresses = objects.filter((o) => o.kind === "Ingress");

@@ -82,7 +82,7 @@ Empty when neither is set: the gateways then derive it from each request.
 {{- end -}}
 {{- end -}}
 
-{{/* The container's environment: its own listen port, then the shared ConfigMap and Secret, then extraEnv. */}}
+{{/* The container's environment: its own ports, the secrets directory, extraEnv, then the shared ConfigMap (the Secret is a volume). */}}
 {{- define "earshot.env" -}}
 env:
 {{- if eq .protocol "grpc" }}
@@ -95,12 +95,13 @@ env:
 {{- end }}
   - { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }
   - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
+  # The Secret is mounted as files (see the secrets volume), never passed as environment values.
+  - { name: EARSHOT_SECRETS_DIR, value: /etc/earshot/secrets }
 {{- with .root.Values.extraEnv }}
   {{- toYaml . | nindent 2 }}
 {{- end }}
 envFrom:
   - configMapRef: { name: {{ include "earshot.configMapName" .root }} }
-  - secretRef: { name: {{ include "earshot.secretName" .root }} }
 {{- end -}}
 
 {{/* Pod and container security contexts: a non-root user above 10000, read-only root filesystem. */}}
@@ -258,12 +259,18 @@ spec:
             - { name: tmp, mountPath: /tmp }
             # EARSHOT_DATA_DIR (the image sets /data): mail is written there as .eml files without EARSHOT_SMTP_URL.
             - { name: data, mountPath: /data }
+            - { name: secrets, mountPath: /etc/earshot/secrets, readOnly: true }
             {{- if eq .protocol "http" }}
             - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }
             {{- end }}
       volumes:
         - { name: tmp, emptyDir: {} }
         - { name: data, emptyDir: {} }
+        # EARSHOT_SECRETS_DIR: a file per key of the Secret, readable by the pod's group only.
+        - name: secrets
+          secret:
+            secretName: {{ include "earshot.secretName" $root }}
+            defaultMode: 288 # 0440 octal: written in decimal, which every YAML parser reads alike
         {{- if eq .protocol "http" }}
         # Every edge replica must sign and verify OAuth tokens with the same keys.
         - name: oauth-keys

@@ -128,9 +128,10 @@ ${
 `
 }            - { name: EARSHOT_METRICS_PORT, value: "${K8S_METRICS_PORT}" }
             - { name: KAFKA_CLIENT_ID, value: earshot-${d.name} }
+            # The Secret is mounted as files (the secrets volume), never passed as environment values.
+            - { name: EARSHOT_SECRETS_DIR, value: /etc/earshot/secrets }
           envFrom:
             - configMapRef: { name: earshot-config }
-            - secretRef: { name: earshot-secrets }
 ${
   d.protocol === "grpc"
     ? `          # Native gRPC probes against grpc.health.v1.Health.
@@ -169,9 +170,14 @@ ${
             - { name: tmp, mountPath: /tmp }
             # EARSHOT_DATA_DIR: mail is written there as .eml files when EARSHOT_SMTP_URL is unset.
             - { name: data, mountPath: /data }
+            - { name: secrets, mountPath: /etc/earshot/secrets, readOnly: true }
 ${edgeOnly(d, `            - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }\n`)}      volumes:
         - { name: tmp, emptyDir: {} }
         - { name: data, emptyDir: {} }
+        # EARSHOT_SECRETS_DIR: a file per key of earshot-secrets, readable by the pod's group only.
+        - name: secrets
+          # defaultMode 288 is 0440 octal, written in decimal, which every YAML parser reads alike.
+          secret: { secretName: earshot-secrets, defaultMode: 288 }
 ${edgeOnly(
   d,
   `        # Every edge replica signs and verifies OAuth tokens with the same keys:
