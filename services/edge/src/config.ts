@@ -47,7 +47,11 @@ export const edgeSettingsShape = {
   EARSHOT_CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** Longest the edge uses a caller's cached memberships; project events update them sooner (without a bus: at most 1 s). */
   EARSHOT_MEMBERSHIP_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-  /** The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. */
+  /**
+   * The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. When
+   * set, the file is watched: a new first key signs from then on without a restart, and dropped keys keep
+   * verifying until the tokens they signed expire.
+   */
   EARSHOT_OAUTH_KEYS_FILE: z.string().min(1).optional(),
   /** Which proxies' X-Forwarded-For is believed (express "trust proxy"): client addresses for per-IP limits. */
   EARSHOT_TRUST_PROXY: trustProxySetting,

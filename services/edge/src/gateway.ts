@@ -13,10 +13,10 @@ import { answerWhileStarting } from "./http/starting";
 import { isLoopbackAddress, loopbackHostNames } from "./mcp/host-gate";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
-import { EarshotOAuthProvider } from "./oauth/provider";
+import { ACCESS_TOKEN_SECONDS, EarshotOAuthProvider } from "./oauth/provider";
 import { publicOrigins } from "./oauth/public-origins";
 import { oauthRoutes } from "./oauth/routes";
-import { loadSigningKeys } from "./oauth/signing-keys";
+import { loadSigningKeys, type WatchedSigningKeys, watchSigningKeys } from "./oauth/signing-keys";
 import { activeAccountOf, oauthTokenVerifier } from "./oauth/token-verifier";
 import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
@@ -52,6 +52,13 @@ export interface GatewayOptions {
   surfaces?: { rest: boolean; mcp: boolean };
   /** Where the OAuth signing keys live (created on first start when missing). */
   oauthKeysFile: string;
+  /**
+   * Watch the key file and sign with its new first key when it changes (a mounted Secret updated), keeping
+   * dropped keys in the JWKS until the tokens they signed have expired. Off: read once at start.
+   */
+  reloadOAuthKeys?: boolean;
+  /** Told after each reload of the key file (the kids served), or why a changed file was refused. */
+  onOAuthKeysReloaded?: (outcome: { kids: string[] } | { error: Error }) => void;
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
   trustProxy: false | number | string;
@@ -136,8 +143,19 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   let draining = false;
   const metrics = createHttpMetrics();
   if (options.bus) exposeBusMetrics(metrics.registry, options.bus.metrics);
+  let watchedKeys: WatchedSigningKeys | undefined;
   const buildApp = async (url: string, port: number): Promise<RequestListener> => {
-    const keys = await loadSigningKeys(options.oauthKeysFile);
+    const keys = options.reloadOAuthKeys
+      ? (watchedKeys = await watchSigningKeys(options.oauthKeysFile, {
+          clock,
+          retainMs: ACCESS_TOKEN_SECONDS * 1000,
+          onReload: (outcome) => {
+            if ("kids" in outcome) options.logger.info({ kids: outcome.kids }, "OAuth signing keys reloaded");
+            else options.logger.error({ err: outcome.error, file: options.oauthKeysFile }, "OAuth signing key file refused; the keys in use stay");
+            options.onOAuthKeysReloaded?.(outcome);
+          },
+        }))
+      : await loadSigningKeys(options.oauthKeysFile);
     const collections = await openOAuthCollections(store);
     const origins = publicOrigins({
       publicUrl: options.publicUrl,
@@ -208,6 +226,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     }
   } catch (err) {
     if (server.listening) await closeServer(server);
+    watchedKeys?.close();
     await membershipEvents?.stop();
     backends.close();
     await rateLimiter.close();
@@ -233,6 +252,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         timer.unref();
         await closed;
         clearTimeout(timer);
+        watchedKeys?.close();
         await membershipEvents?.stop();
         backends.close();
         await rateLimiter.close();
