@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
-import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
+import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
@@ -99,7 +99,8 @@ const closeServer = (server: Server): Promise<void> => {
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
-  const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY });
+  const tls = grpcTlsFromSettings(options.config);
+  const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, ...(tls ? { tls } : {}) });
   const store = await openServiceStore(options.config, "edge");
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { kafkaConnectionProblems, type KafkaConnectionSettings } from "./bus/kafka-connection";
+import { grpcTlsProblems, type GrpcTlsSettings } from "./grpc/tls";
 import { resolveSecretFiles, secretSettingNames } from "./secret-files";
 import { secret } from "./settings";
 
@@ -22,7 +24,7 @@ export const loadConfig = <S extends z.ZodType>(schema: S, env: Env = process.en
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
   }
-  const missing = clusterModeProblems(parsed.data as Partial<Record<string, unknown>>);
+  const missing = [...clusterModeProblems(parsed.data as Partial<Record<string, unknown>>), ...grpcTlsProblems(parsed.data as GrpcTlsSettings), ...kafkaConnectionProblems(parsed.data as KafkaConnectionSettings)];
   if (missing.length > 0) throw new ConfigError(missing);
   return parsed.data;
 };
@@ -92,6 +94,24 @@ export const baseConfigShape = {
   EARSHOT_STORE_SYNC: z.enum(["full", "normal"]).default("full"),
   /** Hours a published event is kept in each service's outbox (for inspection) before it is deleted. */
   EARSHOT_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  /**
+   * Mutual TLS for gRPC between Earshot's processes, off unless all three are set: the CA that signs every
+   * process's certificate, this process's certificate and its key (PEM files, e.g. cert-manager's ca.crt,
+   * tls.crt and tls.key). Servers then require a client certificate; clients present theirs.
+   */
+  EARSHOT_GRPC_TLS_CA_FILE: z.string().min(1).optional(),
+  EARSHOT_GRPC_TLS_CERT_FILE: z.string().min(1).optional(),
+  EARSHOT_GRPC_TLS_KEY_FILE: z.string().min(1).optional(),
+  /** The name the servers' certificates carry, when not the host dialled (one certificate for every service). */
+  EARSHOT_GRPC_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /** Kafka over TLS (`true`), checked against the system CAs or KAFKA_SSL_CA_FILE. */
+  KAFKA_SSL: z.enum(["true", "false"]).optional(),
+  /** A PEM file of the CA that signs the brokers' certificates (implies KAFKA_SSL). */
+  KAFKA_SSL_CA_FILE: z.string().min(1).optional(),
+  /** SASL authentication to Kafka: plain, scram-sha-256 or scram-sha-512; unset = none. */
+  KAFKA_SASL_MECHANISM: z.enum(["plain", "scram-sha-256", "scram-sha-512"]).optional(),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: secret(z.string().min(1).optional()),
   /** Milliseconds a SIGTERM drain may take before in-flight calls are cut. */
   EARSHOT_DRAIN_MS: z.coerce.number().int().min(0).max(60000).default(8000),
 };

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from "./clock";
 import { type BaseConfig, grpcServiceConfigShape, type GrpcServiceConfig, loadConfig } from "./config";
 import type { GrpcServiceRegistration, StartedGrpcServer } from "./grpc/server";
 import { startGrpcServer } from "./grpc/server";
+import { grpcTlsFromSettings } from "./grpc/tls";
 import { createLogger, type Logger } from "./logger";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMetricsRegistry, createRpcMetrics, exposeBusMetrics, type RpcMetrics } from "./metrics/rpc-metrics";
@@ -106,6 +107,8 @@ export interface HostedService {
 
 export const hostService = async (module: ServiceModule, options: HostOptions): Promise<HostedService> => {
   const logger = options.logger.child({ service: module.name });
+  // Read before anything opens: a missing certificate file stops the start with its path.
+  const tls = grpcTlsFromSettings(options.config);
   const clock = options.clock ?? systemClock;
   const store = await openServiceStore(options.config, module.name);
   const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
@@ -114,7 +117,7 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
   const bus = declaredTopicsOnly(options.bus, module);
   const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer });
   const verification = { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: options.config.EARSHOT_OPERATOR_KEY };
-  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}) });
+  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}), ...(tls ? { tls } : {}) });
   relay.start();
   let stopped: Promise<void> | undefined;
   const stop = (drainMs: number) =>

@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   status,
   type handleUnaryCall,
   type Metadata,
@@ -18,6 +17,7 @@ import { CALLER_METADATA_KEY, type CallerContext, readCaller } from "./caller-co
 import { CALLER_SIGNATURE_METADATA_KEY, type CallVerification, isOperatorCall, OPERATOR_SIGNATURE_METADATA_KEY, verifyCallerSignature } from "./caller-signature";
 import type { RpcMetrics } from "../metrics/rpc-metrics";
 import { toDomainError, toStatusObject } from "./error-mapping";
+import { type GrpcTls, grpcServerCredentials } from "./tls";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
@@ -191,6 +191,8 @@ export interface GrpcServerOptions {
   verification?: CallVerification;
   /** Where each answered call is counted and timed (by method and status code); none: not measured. */
   metrics?: RpcMetrics;
+  /** Mutual TLS: callers must present a certificate the CA signed. None: plaintext (the default). */
+  tls?: GrpcTls;
 }
 
 /** Starts a gRPC server with the standard health service and the given services. */
@@ -208,7 +210,7 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
     server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker, options.verification, options.metrics));
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
+    server.bindAsync(`${options.host}:${options.port}`, grpcServerCredentials(options.tls), (err, bound) =>
       err ? reject(err) : resolve(bound),
     ),
   );
