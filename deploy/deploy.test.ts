@@ -120,7 +120,7 @@ describe("deployment artefacts", () => {
     expect(missing).toEqual([]);
   });
 
-  it("the chart gives the HTTP edge a metrics port with scrape annotations", () => {
+  it("the chart gives every deployable a metrics port with scrape annotations", () => {
     const helpers = read(path.join(templatesDir, "_helpers.tpl"));
     expect(helpers).toContain("- { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }");
     expect(helpers).toContain("prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}");
@@ -183,9 +183,11 @@ describe("deployment artefacts", () => {
       expect(container.image).toBe("earshot");
       expect(container.args).toEqual([d.name]);
       expect(container.ports.map((p: Doc) => p.containerPort)).toContain(d.port);
-      expect(container.envFrom).toEqual(
-        expect.arrayContaining([{ configMapRef: { name: "earshot-config" } }, { secretRef: { name: "earshot-secrets" } }]),
-      );
+      // Settings from the ConfigMap; secrets as files from the mounted Secret, never as environment values.
+      expect(container.envFrom).toEqual([{ configMapRef: { name: "earshot-config" } }]);
+      expect(container.env).toContainEqual({ name: "EARSHOT_SECRETS_DIR", value: "/etc/earshot/secrets" });
+      expect(container.volumeMounts).toContainEqual({ name: "secrets", mountPath: "/etc/earshot/secrets", readOnly: true });
+      expect(pod.volumes).toContainEqual({ name: "secrets", secret: { secretName: "earshot-secrets", defaultMode: 0o440 } });
       const listenPort = container.env.find((e: Doc) => e.name === (d.protocol === "grpc" ? "GRPC_PORT" : "PORT"));
       expect(listenPort?.value).toBe(String(d.port));
       expect(container.securityContext).toMatchObject({
@@ -202,18 +204,21 @@ describe("deployment artefacts", () => {
       } else {
         expect(container.readinessProbe.httpGet.path).toBe("/readyz");
         expect(container.livenessProbe.httpGet.path).toBe("/healthz");
-        // Metrics on their own port, announced to the scraper; the Service exposes only the public one.
-        const metricsPort = container.env.find((e: Doc) => e.name === "EARSHOT_METRICS_PORT")?.value;
-        expect(metricsPort).toMatch(/^\d+$/);
-        expect(metricsPort).not.toBe(String(d.port));
-        expect(container.ports).toContainEqual({ name: "metrics", containerPort: Number(metricsPort) });
-        expect(deployment!.spec.template.metadata.annotations).toEqual({
-          "prometheus.io/scrape": "true",
-          "prometheus.io/port": metricsPort,
-          "prometheus.io/path": "/metrics",
-        });
-        expect(service!.spec.ports.map((p: Doc) => p.targetPort)).not.toContain("metrics");
       }
+      // Every deployable, gRPC services included: metrics on their own port, announced to the scraper and
+      // open to it in the NetworkPolicy; the Service exposes only the public one.
+      const metricsPort = container.env.find((e: Doc) => e.name === "EARSHOT_METRICS_PORT")?.value;
+      expect(metricsPort).toMatch(/^\d+$/);
+      expect(metricsPort).not.toBe(String(d.port));
+      expect(container.ports).toContainEqual({ name: "metrics", containerPort: Number(metricsPort) });
+      expect(deployment!.spec.template.metadata.annotations).toEqual({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": metricsPort,
+        "prometheus.io/path": "/metrics",
+      });
+      expect(service!.spec.ports.map((p: Doc) => p.targetPort)).not.toContain("metrics");
+      const policy = docs.find((x) => x.kind === "NetworkPolicy");
+      expect(policy!.spec.ingress).toContainEqual(expect.objectContaining({ ports: [{ port: Number(metricsPort), protocol: "TCP" }] }));
       expect(container.resources.requests).toBeDefined();
       expect(service!.spec.selector).toEqual(deployment!.spec.selector.matchLabels);
       expect(deployment!.spec.template.metadata.labels).toMatchObject(deployment!.spec.selector.matchLabels);

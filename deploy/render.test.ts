@@ -50,6 +50,13 @@ const expectSecureAndComplete = (objects: K8sObject[], nameOf: (d: string) => st
     for (const c of spec.containers as PodSpec[]) {
       expect(c.image).not.toMatch(/:latest$|^[^:@]+$/);
       expect(["Always", "IfNotPresent", "Never"]).toContain(c.imagePullPolicy);
+      // Secrets reach the process as files from a mounted Secret, never as environment values.
+      if (o.kind === "Deployment") {
+        expect({ where, secretsAsEnv: [...((c.envFrom ?? []) as PodSpec[]).filter((e) => e.secretRef), ...((c.env ?? []) as PodSpec[]).filter((e) => e.valueFrom?.secretKeyRef)] }).toEqual({ where, secretsAsEnv: [] });
+        expect(c.env).toContainEqual({ name: "EARSHOT_SECRETS_DIR", value: "/etc/earshot/secrets" });
+        const mount = (c.volumeMounts as PodSpec[]).find((m) => m.mountPath === "/etc/earshot/secrets");
+        expect((spec.volumes as PodSpec[]).find((v) => v.name === mount?.name)?.secret?.secretName).toBeDefined();
+      }
     }
   }
   const ingresses = objects.filter((o) => o.kind === "Ingress");
@@ -243,6 +250,24 @@ describe("the Kubernetes schema check itself", () => {
     const typo = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.settings.EARSHOT_POLL_INTERVAL=60"]);
     expect(typo.status).not.toBe(0);
     expect(typo.stderr).toContain("EARSHOT_POLL_INTERVAL");
+  });
+
+  it("helm template: every deployable, gRPC services included, has a container port named metrics that no Service exposes, open in its NetworkPolicy to the scraper the values name", () => {
+    const objects = objectsOf(run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, "--set", "networkPolicy.metricsNamespaceLabels.team=monitoring", "--set", "networkPolicy.metricsPodLabels.app=prometheus"]).stdout);
+    for (const d of deployables()) {
+      const deployment = objects.find((o) => o.kind === "Deployment" && o.metadata?.name === `r-${d.name}`)!;
+      const container = deployment.spec!.template.spec.containers[0] as PodSpec;
+      const metrics = (container.ports as PodSpec[]).find((p) => p.name === "metrics");
+      expect({ d: d.name, port: metrics?.containerPort }).toEqual({ d: d.name, port: 9464 });
+      expect(container.env).toContainEqual({ name: "EARSHOT_METRICS_PORT", value: "9464" });
+      const service = objects.find((o) => o.kind === "Service" && o.metadata?.name === `r-${d.name}`)!;
+      expect((service.spec!.ports as PodSpec[]).map((p) => p.targetPort)).not.toContain("metrics");
+      const policy = objects.find((o) => o.kind === "NetworkPolicy" && o.metadata?.name === `r-${d.name}`)!;
+      expect(policy.spec!.ingress).toContainEqual({
+        from: [{ namespaceSelector: { matchLabels: { team: "monitoring" } }, podSelector: { matchLabels: { app: "prometheus" } } }],
+        ports: [{ port: 9464, protocol: "TCP" }],
+      });
+    }
   });
 
   it("kubectl kustomize renders the base with a Deployment and a Service for every registered deployable, every object passing the Kubernetes OpenAPI schemas", () => {

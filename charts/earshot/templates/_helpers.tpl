@@ -82,26 +82,26 @@ Empty when neither is set: the gateways then derive it from each request.
 {{- end -}}
 {{- end -}}
 
-{{/* The container's environment: its own listen port, then the shared ConfigMap and Secret, then extraEnv. */}}
+{{/* The container's environment: its own ports, the secrets directory, extraEnv, then the shared ConfigMap (the Secret is a volume). */}}
 {{- define "earshot.env" -}}
 env:
 {{- if eq .protocol "grpc" }}
   - { name: GRPC_HOST, value: "0.0.0.0" }
   - { name: GRPC_PORT, value: {{ .values.port | quote }} }
-  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
 {{- else }}
   - { name: HOST, value: "0.0.0.0" }
   - { name: PORT, value: {{ .values.port | quote }} }
-  - { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }
-  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
   - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
 {{- end }}
+  - { name: EARSHOT_METRICS_PORT, value: {{ .root.Values.global.metricsPort | quote }} }
+  - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
+  # The Secret is mounted as files (see the secrets volume), never passed as environment values.
+  - { name: EARSHOT_SECRETS_DIR, value: /etc/earshot/secrets }
 {{- with .root.Values.extraEnv }}
   {{- toYaml . | nindent 2 }}
 {{- end }}
 envFrom:
   - configMapRef: { name: {{ include "earshot.configMapName" .root }} }
-  - secretRef: { name: {{ include "earshot.secretName" .root }} }
 {{- end -}}
 
 {{/* Pod and container security contexts: a non-root user above 10000, read-only root filesystem. */}}
@@ -202,12 +202,10 @@ spec:
       annotations:
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
         checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
-        {{- if eq .protocol "http" }}
-        # Metrics are served on their own port, never on the public one.
+        # Metrics are served on their own port (named metrics), never on the public one.
         prometheus.io/scrape: "true"
         prometheus.io/port: {{ $root.Values.global.metricsPort | quote }}
         prometheus.io/path: /metrics
-        {{- end }}
         {{- with $root.Values.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -242,10 +240,8 @@ spec:
           ports:
             - name: {{ .protocol }}
               containerPort: {{ $v.port }}
-            {{- if eq .protocol "http" }}
             - name: metrics
               containerPort: {{ $root.Values.global.metricsPort }}
-            {{- end }}
           {{- include "earshot.env" . | nindent 10 }}
           {{- include "earshot.probes" . | nindent 10 }}
           {{- if gt (int $root.Values.preStopSleepSeconds) 0 }}
@@ -263,12 +259,18 @@ spec:
             - { name: tmp, mountPath: /tmp }
             # EARSHOT_DATA_DIR (the image sets /data): mail is written there as .eml files without EARSHOT_SMTP_URL.
             - { name: data, mountPath: /data }
+            - { name: secrets, mountPath: /etc/earshot/secrets, readOnly: true }
             {{- if eq .protocol "http" }}
             - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }
             {{- end }}
       volumes:
         - { name: tmp, emptyDir: {} }
         - { name: data, emptyDir: {} }
+        # EARSHOT_SECRETS_DIR: a file per key of the Secret, readable by the pod's group only.
+        - name: secrets
+          secret:
+            secretName: {{ include "earshot.secretName" $root }}
+            defaultMode: 288 # 0440 octal: written in decimal, which every YAML parser reads alike
         {{- if eq .protocol "http" }}
         # Every edge replica must sign and verify OAuth tokens with the same keys.
         - name: oauth-keys
@@ -379,14 +381,21 @@ spec:
       ports:
         - { port: {{ .values.port }}, protocol: TCP }
     {{- end }}
-    {{- with $np.metricsNamespaceLabels }}
-    # The metrics scraper's namespace.
+    {{- if or $np.metricsNamespaceLabels $np.metricsPodLabels }}
+    # The metrics scraper (its namespace, its pods, or its pods in that namespace), on the metrics port only.
     - from:
-        - namespaceSelector:
+        - {{- with $np.metricsNamespaceLabels }}
+          namespaceSelector:
             matchLabels:
               {{- toYaml . | nindent 14 }}
+          {{- end }}
+          {{- with $np.metricsPodLabels }}
+          podSelector:
+            matchLabels:
+              {{- toYaml . | nindent 14 }}
+          {{- end }}
       ports:
-        - { port: {{ ternary $root.Values.global.metricsPort .values.port (eq $.protocol "http") }}, protocol: TCP }
+        - { port: {{ $root.Values.global.metricsPort }}, protocol: TCP }
     {{- end }}
   egress:
     # DNS.

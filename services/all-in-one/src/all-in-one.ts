@@ -58,6 +58,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       authFailuresPerMinute: cfg.EARSHOT_AUTH_FAILURES_PER_MINUTE,
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
       oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
+      reloadOAuthKeys: cfg.EARSHOT_OAUTH_KEYS_FILE !== undefined,
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
       trustProxy: cfg.EARSHOT_TRUST_PROXY,
       ...(cfg.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: cfg.EARSHOT_METRICS_PORT } : {}),

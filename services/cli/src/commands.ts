@@ -4,7 +4,7 @@ import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
 import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
-import { backupDataDir, restoreDataDir } from "@earshot/platform";
+import { backupDataDir, resolveSecretFiles, restoreDataDir } from "@earshot/platform";
 import { type CliService, DEFAULT_DATA_DIR, type Env, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
@@ -416,7 +416,11 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     locating = true;
     address = await resolveServiceAddress(service, text(values, `${service}-addr`), env);
     locating = false;
-    const connected = CONNECT[service](address, env.EARSHOT_OPERATOR_KEY || undefined);
+    // Like the services, the CLI takes its secret as EARSHOT_OPERATOR_KEY, EARSHOT_OPERATOR_KEY_FILE or a file
+    // in EARSHOT_SECRETS_DIR (run in a pod of the chart, it finds the mounted Secret there).
+    const secrets = resolveSecretFiles(["EARSHOT_OPERATOR_KEY"], env);
+    if (secrets.problems.length > 0) throw new UsageError(secrets.problems.join("\n"));
+    const connected = CONNECT[service](address, secrets.env.EARSHOT_OPERATOR_KEY || undefined);
     handle = connected;
     return connected.client;
   };

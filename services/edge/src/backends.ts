@@ -1,4 +1,4 @@
-import { createHealthChecker, type HealthChecker } from "@earshot/platform";
+import { createHealthChecker, type GrpcTls, type HealthChecker } from "@earshot/platform";
 import { CALLABLE_SERVICES, connectServices, type ServiceAddresses, type ServiceClients } from "@earshot/registry";
 
 // The edge's connections to the services it calls (those with a gRPC API): one reused channel per service
@@ -12,10 +12,13 @@ export type Backends = ServiceClients & {
   close(): void;
 };
 
-/** `callerSigningKey` (EARSHOT_CALLER_SIGNING_KEY) signs the caller every call carries; the services check it. */
-export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string } = {}): Backends => {
-  const services = connectServices(addresses, { callerSigningKey: options.callerSigningKey });
-  const health = CALLABLE_SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name]) }));
+/**
+ * `callerSigningKey` (EARSHOT_CALLER_SIGNING_KEY) signs the caller every call carries; the services check it.
+ * `tls` (EARSHOT_GRPC_TLS_*): the certificate presented to services requiring mutual TLS.
+ */
+export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string; tls?: GrpcTls } = {}): Backends => {
+  const services = connectServices(addresses, { callerSigningKey: options.callerSigningKey, ...(options.tls ? { tls: options.tls } : {}) });
+  const health = CALLABLE_SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name], options.tls) }));
   return {
     ...services.clients,
     health,

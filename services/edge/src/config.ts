@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { baseConfigShape, configPort, loadConfig, publicUrlSetting } from "@earshot/platform";
+import { baseConfigShape, configPort, loadConfig, metricsPortSetting, publicUrlSetting } from "@earshot/platform";
 import { deployables, type GrpcAddrVar, grpcAddrVar } from "@earshot/registry";
 import { z } from "zod";
 import { parseOriginList } from "./oauth/public-origins";
@@ -47,7 +47,11 @@ export const edgeSettingsShape = {
   EARSHOT_CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** Longest the edge uses a caller's cached memberships; project events update them sooner (without a bus: at most 1 s). */
   EARSHOT_MEMBERSHIP_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-  /** The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. */
+  /**
+   * The OAuth signing key file (JWKs rotate by kid); default <EARSHOT_DATA_DIR>/oauth-signing-keys.json. When
+   * set, the file is watched: a new first key signs from then on without a restart, and dropped keys keep
+   * verifying until the tokens they signed expire.
+   */
   EARSHOT_OAUTH_KEYS_FILE: z.string().min(1).optional(),
   /** Which proxies' X-Forwarded-For is believed (express "trust proxy"): client addresses for per-IP limits. */
   EARSHOT_TRUST_PROXY: trustProxySetting,
@@ -70,7 +74,7 @@ export const edgeSettingsShape = {
   /** Requests per minute per client address to the public dashboards (page and JSON); 0 turns the limit off. */
   EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /** Port of the admin listener (/metrics, /readyz per service) on the same host; unset = none. */
-  EARSHOT_METRICS_PORT: configPort.optional(),
+  EARSHOT_METRICS_PORT: metricsPortSetting,
 };
 
 export const gatewayConfigSchema = z.object({

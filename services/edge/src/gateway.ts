@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
-import { type BaseConfig, type Clock, type EventBus, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
+import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
@@ -14,10 +14,10 @@ import { isLoopbackAddress, loopbackHostNames } from "./mcp/host-gate";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
 import { EDGE_STORE_NAME } from "./store-indexes";
-import { EarshotOAuthProvider } from "./oauth/provider";
+import { ACCESS_TOKEN_SECONDS, EarshotOAuthProvider } from "./oauth/provider";
 import { publicOrigins } from "./oauth/public-origins";
 import { oauthRoutes } from "./oauth/routes";
-import { loadSigningKeys } from "./oauth/signing-keys";
+import { loadSigningKeys, type WatchedSigningKeys, watchSigningKeys } from "./oauth/signing-keys";
 import { activeAccountOf, oauthTokenVerifier } from "./oauth/token-verifier";
 import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
@@ -53,6 +53,13 @@ export interface GatewayOptions {
   surfaces?: { rest: boolean; mcp: boolean };
   /** Where the OAuth signing keys live (created on first start when missing). */
   oauthKeysFile: string;
+  /**
+   * Watch the key file and sign with its new first key when it changes (a mounted Secret updated), keeping
+   * dropped keys in the JWKS until the tokens they signed have expired. Off: read once at start.
+   */
+  reloadOAuthKeys?: boolean;
+  /** Told after each reload of the key file (the kids served), or why a changed file was refused. */
+  onOAuthKeysReloaded?: (outcome: { kids: string[] } | { error: Error }) => void;
   /** Requests per minute per client to each OAuth endpoint; 0 = no limit (tests). */
   oauthRateLimitPerMinute: number;
   trustProxy: false | number | string;
@@ -93,7 +100,8 @@ const closeServer = (server: Server): Promise<void> => {
 
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
-  const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY });
+  const tls = grpcTlsFromSettings(options.config);
+  const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, ...(tls ? { tls } : {}) });
   const store = await openServiceStore(options.config, EDGE_STORE_NAME);
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });
@@ -137,8 +145,19 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   let draining = false;
   const metrics = createHttpMetrics();
   if (options.bus) exposeBusMetrics(metrics.registry, options.bus.metrics);
+  let watchedKeys: WatchedSigningKeys | undefined;
   const buildApp = async (url: string, port: number): Promise<RequestListener> => {
-    const keys = await loadSigningKeys(options.oauthKeysFile);
+    const keys = options.reloadOAuthKeys
+      ? (watchedKeys = await watchSigningKeys(options.oauthKeysFile, {
+          clock,
+          retainMs: ACCESS_TOKEN_SECONDS * 1000,
+          onReload: (outcome) => {
+            if ("kids" in outcome) options.logger.info({ kids: outcome.kids }, "OAuth signing keys reloaded");
+            else options.logger.error({ err: outcome.error, file: options.oauthKeysFile }, "OAuth signing key file refused; the keys in use stay");
+            options.onOAuthKeysReloaded?.(outcome);
+          },
+        }))
+      : await loadSigningKeys(options.oauthKeysFile);
     const collections = await openOAuthCollections(store);
     const origins = publicOrigins({
       publicUrl: options.publicUrl,
@@ -209,6 +228,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     }
   } catch (err) {
     if (server.listening) await closeServer(server);
+    watchedKeys?.close();
     await membershipEvents?.stop();
     backends.close();
     await rateLimiter.close();
@@ -234,6 +254,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         timer.unref();
         await closed;
         clearTimeout(timer);
+        watchedKeys?.close();
         await membershipEvents?.stop();
         backends.close();
         await rateLimiter.close();

@@ -24,6 +24,8 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
     surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
     oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
+    // A key file of its own (the chart mounts it from a Secret) is kept current; the generated default is not.
+    reloadOAuthKeys: config.EARSHOT_OAUTH_KEYS_FILE !== undefined,
     oauthRateLimitPerMinute: config.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
     trustProxy: config.EARSHOT_TRUST_PROXY,
     ...(config.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: config.EARSHOT_METRICS_PORT } : {}),

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { createInProcessBus } from "./bus/in-process";
 import { createKafkaBus } from "./bus/kafka";
+import { kafkaConnection } from "./bus/kafka-connection";
 import type { EventBus } from "./bus/port";
 import { type BaseConfig, ConfigError } from "./config";
 import type { Logger } from "./logger";
@@ -24,7 +25,7 @@ export const openServiceStore = async (config: BaseConfig, service: string): Pro
 export const openEventBus = (config: BaseConfig, logger: Logger): EventBus => {
   if (config.EARSHOT_MODE === "cluster" && !config.KAFKA_BROKERS?.length) throw new ConfigError(["KAFKA_BROKERS: is required when EARSHOT_MODE=cluster"]);
   if (config.KAFKA_BROKERS && config.KAFKA_BROKERS.length > 0) {
-    return createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger });
+    return createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, connection: kafkaConnection(config), logger });
   }
   return createInProcessBus({ logger });
 };

@@ -4,8 +4,11 @@ import { type Clock, systemClock } from "./clock";
 import { type BaseConfig, grpcServiceConfigShape, type GrpcServiceConfig, loadConfig } from "./config";
 import type { GrpcServiceRegistration, StartedGrpcServer } from "./grpc/server";
 import { startGrpcServer } from "./grpc/server";
+import { grpcTlsFromSettings } from "./grpc/tls";
 import { createLogger, type Logger } from "./logger";
 import { createMailer, type Mailer } from "./mail/mailer";
+import { createMetricsRegistry, createRpcMetrics, exposeBusMetrics, type RpcMetrics } from "./metrics/rpc-metrics";
+import { type StartedMetricsServer, startMetricsServer } from "./metrics/metrics-server";
 import { Outbox, OutboxRelay } from "./outbox/outbox";
 import { onShutdownSignal, openEventBus, openServiceStore } from "./runtime";
 import { combineSettings, type SettingsShape } from "./settings";
@@ -96,6 +99,8 @@ export interface HostOptions {
   clock?: Clock;
   logger: Logger;
   mailer: Mailer;
+  /** Where the server counts and times each answered call; none: not measured. */
+  metrics?: RpcMetrics;
 }
 
 export interface HostedService {
@@ -107,6 +112,8 @@ export interface HostedService {
 
 export const hostService = async (module: ServiceModule, options: HostOptions): Promise<HostedService> => {
   const logger = options.logger.child({ service: module.name });
+  // Read before anything opens: a missing certificate file stops the start with its path.
+  const tls = grpcTlsFromSettings(options.config);
   const clock = options.clock ?? systemClock;
   const store = await openServiceStore(options.config, module.name);
   const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
@@ -115,7 +122,7 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
   const bus = declaredTopicsOnly(options.bus, module);
   const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer });
   const verification = { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: options.config.EARSHOT_OPERATOR_KEY };
-  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification });
+  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}), ...(tls ? { tls } : {}) });
   relay.start();
   let stopped: Promise<void> | undefined;
   const stop = (drainMs: number) =>
@@ -139,17 +146,51 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
 export const serviceMainConfigSchema = (module: ServiceModule) =>
   z.object(combineSettings([{ owner: "platform", shape: grpcServiceConfigShape }, { owner: module.name, shape: module.settings ?? {} }]));
 
-/** The `main` of a service deployed on its own: config from env, Kafka/MongoDB when configured. */
+export interface StartedServiceMain {
+  hosted: HostedService;
+  /** `http://host:port` of the metrics listener, when EARSHOT_METRICS_PORT is set. */
+  metricsUrl: string | undefined;
+  /** Stops taking calls, drains, and closes the metrics listener, the bus and the mailer. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A service deployed on its own, from its loaded configuration: Kafka/MongoDB when configured, and on
+ * EARSHOT_METRICS_PORT its Prometheus metrics (per-RPC counts and latencies, the bus's dead letters and
+ * the process's own).
+ */
+export const startServiceMain = async (module: ServiceModule, config: GrpcServiceConfig, logger: Logger): Promise<StartedServiceMain> => {
+  const bus = openEventBus(config, logger);
+  const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });
+  const registry = config.EARSHOT_METRICS_PORT !== undefined ? createMetricsRegistry() : undefined;
+  if (registry) exposeBusMetrics(registry, bus.metrics);
+  const metrics = registry ? createRpcMetrics(registry) : undefined;
+  let hosted: HostedService | undefined;
+  let metricsServer: StartedMetricsServer | undefined;
+  const stop = async () => {
+    await metricsServer?.close();
+    await hosted?.stop(config.EARSHOT_DRAIN_MS);
+    await bus.close();
+    mailer.close();
+  };
+  try {
+    hosted = await hostService(module, { config, host: config.GRPC_HOST, port: config.GRPC_PORT, bus, logger, mailer, ...(metrics ? { metrics } : {}) });
+    if (registry && config.EARSHOT_METRICS_PORT !== undefined) {
+      metricsServer = await startMetricsServer(registry, config.GRPC_HOST, config.EARSHOT_METRICS_PORT);
+      logger.info({ url: metricsServer.url }, "metrics listening");
+    }
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  return { hosted, metricsUrl: metricsServer?.url, stop };
+};
+
+/** The `main` of a service deployed on its own: config from env, stopped on SIGTERM. */
 export const runServiceMain = async (module: ServiceModule): Promise<void> => {
   // The service's own settings ride along (the host passes the whole object on); the shared ones are typed.
   const config = loadConfig(serviceMainConfigSchema(module)) as GrpcServiceConfig;
   const logger = createLogger(module.name, { level: config.LOG_LEVEL });
-  const bus = openEventBus(config, logger);
-  const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });
-  const hosted = await hostService(module, { config, host: config.GRPC_HOST, port: config.GRPC_PORT, bus, logger, mailer });
-  onShutdownSignal(logger, async () => {
-    await hosted.stop(config.EARSHOT_DRAIN_MS);
-    await bus.close();
-    mailer.close();
-  });
+  const started = await startServiceMain(module, config, logger);
+  onShutdownSignal(logger, started.stop);
 };

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
-import type { BusMetrics } from "@earshot/platform";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { createMetricsRegistry } from "@earshot/platform";
+import { Histogram, type Registry } from "prom-client";
 
 // One registry per app instance (not prom-client's global one), so tests and the all-in-one can build
 // several apps in a process without duplicate-metric errors.
@@ -10,8 +10,7 @@ export interface HttpMetrics {
 }
 
 export const createHttpMetrics = (): HttpMetrics => {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createMetricsRegistry();
   const duration = new Histogram({
     name: "earshot_http_request_duration_seconds",
     help: "HTTP request duration by route and status",
@@ -33,20 +32,5 @@ export const createHttpMetrics = (): HttpMetrics => {
   };
 };
 
-/**
- * Publishes the bus's own counters (dead letters, by topic and consumer group) in `registry`, read at
- * scrape time: the platform keeps them in memory and leaves their exposition to the host.
- */
-export const exposeBusMetrics = (registry: Registry, bus: BusMetrics): void => {
-  const source = bus.deadLettered;
-  new Counter({
-    name: source.name,
-    help: source.help,
-    labelNames: ["topic", "group"],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const r of source.readings()) this.inc({ topic: r.labels.topic ?? "", group: r.labels.group ?? "" }, r.value);
-    },
-  });
-};
+/** The bus's dead-letter counters in a registry; the platform owns it, every host exposes it the same way. */
+export { exposeBusMetrics } from "@earshot/platform";

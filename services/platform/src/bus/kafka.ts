@@ -12,6 +12,7 @@ import {
   Partitioners,
 } from "kafkajs";
 import type { Logger } from "../logger";
+import type { KafkaConnection } from "./kafka-connection";
 import { toKafkaJsError } from "./kafka-errors";
 import { createBusMetrics } from "./metrics";
 import type {
@@ -56,7 +57,9 @@ export interface KafkaBusOptions {
   partitions?: number;
   /** Replication factor of the topics this bus creates; 3 on a real cluster, 1 on a single broker. */
   replicationFactor?: number;
-  /** A ready kafkajs client (SSL, SASL, tests); brokers, clientId and the log routing are then its own. */
+  /** TLS and SASL to the brokers (see kafka-connection.ts); plaintext without. */
+  connection?: KafkaConnection;
+  /** A ready kafkajs client (tests); brokers, clientId, connection and the log routing are then its own. */
   kafka?: Kafka;
   /** The redelivery policy of every subscription that does not set its own. */
   redelivery?: Partial<RedeliveryPolicy>;
@@ -132,6 +135,7 @@ export const createKafkaBus = (options: KafkaBusOptions): EventBus => {
     new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...options.connection,
       logLevel: log ? logLevel.WARN : logLevel.NOTHING,
       ...(log ? { logCreator: routeLogs(log) } : {}),
     });

@@ -1,7 +1,7 @@
 import type { BusMetrics, CounterReading, ReadableCounter } from "./port";
 
-// No metrics registry lives in the platform: the bus counts in memory and the host reads the counts (for
-// instance from a Prometheus collect callback) and exposes them however it likes.
+// The bus counts in memory, free of any metrics library; its host reads the counts at scrape time
+// (exposeBusMetrics in metrics/, a Prometheus collect callback) and exposes them on its metrics port.
 
 const labelKey = (labels: Record<string, string>): string =>
   JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));

@@ -4,7 +4,6 @@ import {
   type Client,
   type ClientOptions,
   type ClientUnaryCall,
-  credentials,
   Metadata,
   type ServiceError,
   status,
@@ -16,6 +15,7 @@ import { CALLER_METADATA_KEY, currentCaller, encodeCaller } from "./caller-conte
 import { CALLER_SIGNATURE_METADATA_KEY, OPERATOR_SIGNATURE_METADATA_KEY, signCaller, signOperator } from "./caller-signature";
 import { fromServiceError, isServiceError } from "./error-mapping";
 import { REQUEST_ID_METADATA_KEY } from "./server";
+import { type GrpcTls, grpcChannelCredentials, grpcTlsChannelOptions } from "./tls";
 
 type UnaryMethod<Req, Res> = (
   request: Req,
@@ -57,6 +57,8 @@ export interface GrpcClientOptions {
   callerSigningKey?: string;
   /** EARSHOT_OPERATOR_KEY: signs every call as the operator's (the CLI's). */
   operatorKey?: string;
+  /** Mutual TLS (EARSHOT_GRPC_TLS_*): present this certificate and check the server's. None: plaintext. */
+  tls?: GrpcTls;
 }
 
 export interface GrpcClientHandle<C> {
@@ -80,7 +82,8 @@ export const createGrpcClient = <C>(
   address: string,
   options: GrpcClientOptions = {},
 ): GrpcClientHandle<C> => {
-  const raw = new Ctor(address, credentials.createInsecure(), {
+  const raw = new Ctor(address, grpcChannelCredentials(options.tls), {
+    ...grpcTlsChannelOptions(options.tls),
     "grpc.keepalive_time_ms": 30000,
     "grpc.keepalive_timeout_ms": 10000,
     "grpc.enable_retries": 0,

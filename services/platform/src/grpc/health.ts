@@ -1,5 +1,6 @@
-import { credentials, makeGenericClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import { makeGenericClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
+import { type GrpcTls, grpcChannelCredentials, grpcTlsChannelOptions } from "./tls";
 
 // grpc-health-check ships no typed client; this is the standard grpc.health.v1.Health/Check call.
 const HealthClient = makeGenericClientConstructor(healthService, "Health");
@@ -19,8 +20,9 @@ export interface HealthChecker {
 
 const STATES: Record<number, HealthState> = { 0: "UNKNOWN", 1: "SERVING", 2: "NOT_SERVING", 3: "SERVICE_UNKNOWN" };
 
-export const createHealthChecker = (address: string): HealthChecker => {
-  const client = new HealthClient(address, credentials.createInsecure());
+/** `tls`: the certificate to present when the services require mutual TLS. */
+export const createHealthChecker = (address: string, tls?: GrpcTls): HealthChecker => {
+  const client = new HealthClient(address, grpcChannelCredentials(tls), grpcTlsChannelOptions(tls));
   return {
     check: (service = "", timeoutMs = 1000) =>
       new Promise((resolve) => {

@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   status,
   type handleUnaryCall,
   type Metadata,
@@ -16,7 +15,9 @@ import { type Logger, runWithRequestId } from "../logger";
 import { IDEMPOTENCY_KEY_METADATA_KEY, IDEMPOTENCY_KEY_PATTERN } from "./call-context";
 import { CALLER_METADATA_KEY, type CallerContext, readCaller } from "./caller-context";
 import { CALLER_SIGNATURE_METADATA_KEY, type CallVerification, isOperatorCall, OPERATOR_SIGNATURE_METADATA_KEY, verifyCallerSignature } from "./caller-signature";
+import type { RpcMetrics } from "../metrics/rpc-metrics";
 import { toDomainError, toStatusObject } from "./error-mapping";
+import { type GrpcTls, grpcServerCredentials } from "./tls";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
@@ -78,6 +79,7 @@ export const implementService = <S>(
   logger: Logger,
   tracker: InFlightTracker,
   verification: CallVerification = {},
+  metrics?: RpcMetrics,
 ): UntypedServiceImplementation => {
   const impl: UntypedServiceImplementation = {};
   const debug = logger.isLevelEnabled("debug");
@@ -115,6 +117,7 @@ export const implementService = <S>(
         run().then(
           (response) => {
             if (debug) logger.debug({ rpc: `${serviceName}/${method}`, ms: elapsedMs(started) }, "rpc ok");
+            metrics?.observe(call.getPath(), status.OK, elapsedMs(started) / 1000);
             callback(null, response);
           },
           (err: unknown) => {
@@ -124,7 +127,9 @@ export const implementService = <S>(
             } else {
               logger.error({ rpc: `${serviceName}/${method}`, err, ms: elapsedMs(started) }, "rpc failed");
             }
-            callback(toStatusObject(mapped) as Parameters<sendUnaryData<unknown>>[0]);
+            const answer = toStatusObject(mapped);
+            metrics?.observe(call.getPath(), answer.code ?? status.UNKNOWN, elapsedMs(started) / 1000);
+            callback(answer as Parameters<sendUnaryData<unknown>>[0]);
           },
         ).finally(done);
       });
@@ -184,6 +189,10 @@ export interface GrpcServerOptions {
   services: Array<GrpcServiceRegistration<any>>;
   /** The keys callers and operator calls are checked with; none (the embedded default) checks nothing. */
   verification?: CallVerification;
+  /** Where each answered call is counted and timed (by method and status code); none: not measured. */
+  metrics?: RpcMetrics;
+  /** Mutual TLS: callers must present a certificate the CA signed. None: plaintext (the default). */
+  tls?: GrpcTls;
 }
 
 /** Starts a gRPC server with the standard health service and the given services. */
@@ -198,10 +207,10 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
   const health = new HealthImplementation(healthStatus);
   health.addToServer(server);
   for (const s of options.services) {
-    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker, options.verification));
+    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker, options.verification, options.metrics));
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
+    server.bindAsync(`${options.host}:${options.port}`, grpcServerCredentials(options.tls), (err, bound) =>
       err ? reject(err) : resolve(bound),
     ),
   );

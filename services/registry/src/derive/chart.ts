@@ -123,8 +123,11 @@ networkPolicy:
   enabled: true
   ingressNamespaceLabels:
     kubernetes.io/metadata.name: ingress-nginx
-  # The scraper's namespace labels (e.g. kubernetes.io/metadata.name: monitoring); empty: no scraping allowed.
+  # Who may scrape the metrics port of every deployable (never routed through a Service or the Ingress):
+  # the scraper's namespace labels (e.g. kubernetes.io/metadata.name: monitoring) and/or its pod labels
+  # (e.g. app.kubernetes.io/name: prometheus; alone: pods of the release's namespace). Both empty: none.
   metricsNamespaceLabels: {}
+  metricsPodLabels: {}
   # NetworkPolicyPeers of MongoDB, Kafka and SMTP (empty: any address, on egressPorts only).
   datastores: []
   # MongoDB, Kafka (plain and TLS), SMTP.
@@ -182,8 +185,9 @@ ${commentLines(`The services' other settings, by name, into the ConfigMap; each 
   # (X-Forwarded-For), which per-address limits rely on. "1" = one hop (the ingress controller); a
   # comma-separated list of addresses/subnets also works; "none" if clients reach the gateways directly.
   trustProxy: "1"
-  # EARSHOT_METRICS_PORT of the gateways: /metrics and per-service /readyz, scraped through the pod's
-  # prometheus.io annotations; not part of any Service.
+  # EARSHOT_METRICS_PORT of every deployable, the container port named "metrics": /metrics (per-RPC counts
+  # and latencies on the gRPC services, per-route on the gateways, process metrics everywhere; the gateways
+  # also answer per-service /readyz there). Announced by prometheus.io annotations; not part of any Service.
   metricsPort: 9464
   # A Secret with the key "oauth-signing-keys.json" (make one with deploy/generate-oauth-keys.js).
   oauthSigningKeysSecret: earshot-oauth-keys
@@ -297,6 +301,7 @@ const podOptions = {
       enabled: { type: "boolean" },
       ingressNamespaceLabels: { ...labels, minProperties: 1 },
       metricsNamespaceLabels: labels,
+      metricsPodLabels: labels,
       datastores: objectList,
       egressPorts: { type: "array", items: { type: "integer", minimum: 1, maximum: 65535 } },
     },

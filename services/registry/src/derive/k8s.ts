@@ -7,7 +7,7 @@ import { commentLines, optionalSecrets, requiredSecrets } from "./settings";
 // from the secret settings the services' modules declare.
 
 export const K8S_DIR = "deploy/k8s";
-/** The metrics port of the HTTP edge (EARSHOT_METRICS_PORT); never part of a Service. */
+/** The metrics port of every deployable (EARSHOT_METRICS_PORT, container port `metrics`); never part of a Service. */
 export const K8S_METRICS_PORT = 9464;
 
 const header = (what: string) => `# Derived from services/registry (npm run sync-services); ${what}\n`;
@@ -45,8 +45,12 @@ ${
     - from:
 ${d.callers.map(podPeer).join("")}      ports: [{ port: ${d.port}, protocol: TCP }]
 `
-      : "    []\n"
-}  egress:
+      : ""
+}    # The metrics scraper's namespace (REPLACE if yours is not monitoring), on the metrics port only.
+    - from:
+        - namespaceSelector: { matchLabels: { kubernetes.io/metadata.name: monitoring } }
+      ports: [{ port: ${K8S_METRICS_PORT}, protocol: TCP }]
+  egress:
     # DNS.
     - ports: [{ port: 53, protocol: UDP }, { port: 53, protocol: TCP }]
     # MongoDB, Kafka and SMTP, by port.
@@ -83,15 +87,12 @@ spec:
   template:
     metadata:
       labels: { app.kubernetes.io/name: ${d.name} }
-${edgeOnly(
-  d,
-  `      # Metrics are served on their own port, never on the public one.
+      # Metrics are served on their own port (named metrics), never on the public one.
       annotations:
         prometheus.io/scrape: "true"
         prometheus.io/port: "${K8S_METRICS_PORT}"
         prometheus.io/path: /metrics
-`,
-)}    spec:
+    spec:
       serviceAccountName: ${d.name}
       automountServiceAccountToken: false
       # The preStop pause, then SIGTERM drains within 10 s.
@@ -114,22 +115,23 @@ ${edgeOnly(
           args: ["${d.name}"]
           ports:
             - { name: ${d.protocol}, containerPort: ${d.port} }
-${edgeOnly(d, `            - { name: metrics, containerPort: ${K8S_METRICS_PORT} }\n`)}          env:
+            - { name: metrics, containerPort: ${K8S_METRICS_PORT} }
+          env:
 ${
   d.protocol === "grpc"
     ? `            - { name: GRPC_HOST, value: "0.0.0.0" }
             - { name: GRPC_PORT, value: "${d.port}" }
-            - { name: KAFKA_CLIENT_ID, value: earshot-${d.name} }
 `
     : `            - { name: HOST, value: "0.0.0.0" }
             - { name: PORT, value: "${d.port}" }
-            - { name: EARSHOT_METRICS_PORT, value: "${K8S_METRICS_PORT}" }
-            - { name: KAFKA_CLIENT_ID, value: earshot-${d.name} }
             - { name: EARSHOT_OAUTH_KEYS_FILE, value: /etc/earshot/oauth/oauth-signing-keys.json }
 `
-}          envFrom:
+}            - { name: EARSHOT_METRICS_PORT, value: "${K8S_METRICS_PORT}" }
+            - { name: KAFKA_CLIENT_ID, value: earshot-${d.name} }
+            # The Secret is mounted as files (the secrets volume), never passed as environment values.
+            - { name: EARSHOT_SECRETS_DIR, value: /etc/earshot/secrets }
+          envFrom:
             - configMapRef: { name: earshot-config }
-            - secretRef: { name: earshot-secrets }
 ${
   d.protocol === "grpc"
     ? `          # Native gRPC probes against grpc.health.v1.Health.
@@ -168,9 +170,14 @@ ${
             - { name: tmp, mountPath: /tmp }
             # EARSHOT_DATA_DIR: mail is written there as .eml files when EARSHOT_SMTP_URL is unset.
             - { name: data, mountPath: /data }
+            - { name: secrets, mountPath: /etc/earshot/secrets, readOnly: true }
 ${edgeOnly(d, `            - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }\n`)}      volumes:
         - { name: tmp, emptyDir: {} }
         - { name: data, emptyDir: {} }
+        # EARSHOT_SECRETS_DIR: a file per key of earshot-secrets, readable by the pod's group only.
+        - name: secrets
+          # defaultMode 288 is 0440 octal, written in decimal, which every YAML parser reads alike.
+          secret: { secretName: earshot-secrets, defaultMode: 288 }
 ${edgeOnly(
   d,
   `        # Every edge replica signs and verifies OAuth tokens with the same keys:

@@ -1,0 +1,2 @@
+export * from "./rpc-metrics";
+export * from "./metrics-server";

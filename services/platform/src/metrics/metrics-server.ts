@@ -1,0 +1,45 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
+
+// The metrics port of a gRPC service (EARSHOT_METRICS_PORT): GET /metrics in the Prometheus text format and
+// nothing else. It is a port of its own so that no Service or Ingress routing the API ever reaches it.
+
+export interface StartedMetricsServer {
+  /** `http://host:port`, the port actually bound (useful with port 0). */
+  url: string;
+  close(): Promise<void>;
+}
+
+export const startMetricsServer = async (registry: Registry, host: string, port: number): Promise<StartedMetricsServer> => {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method !== "GET" || path !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("Not found.\n");
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { "content-type": registry.contentType }).end(text),
+      (err: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`${(err as Error).message}\n`),
+    );
+  });
+  // A scraper keeps its connection open between scrapes; a drain must not wait for it.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return {
+    url: `http://${shown}:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};
