@@ -141,13 +141,15 @@ describe("the Kubernetes schema check itself", () => {
     expect(container.command).toEqual(["node", "services/cli/bin/earshot.js"]);
     expect(container.args).toEqual(["setup", "--partitions=12", "--replication-factor=1"]);
     expect(container.env).toEqual(expect.arrayContaining([{ name: "EARSHOT_MODE", value: "cluster" }, { name: "KAFKA_BROKERS", value: "kafka-0.kafka:9092,kafka-1.kafka:9092" }]));
-    // The hook runs before the chart's Secret exists: MONGO_URL comes from a hook Secret of its own.
-    const mongo = (container.env as PodSpec[]).find((e) => e.name === "MONGO_URL");
-    expect(mongo!.valueFrom.secretKeyRef.name).toBe("r1-earshot-setup");
+    // The hook runs before the chart's Secret exists: MONGO_URL comes from a hook Secret of its own,
+    // mounted as a file like every deployable's secrets, never an environment value.
+    const secretOf = (o: K8sObject) => ((o.spec!.template.spec.volumes ?? []) as PodSpec[]).find((v) => v.name === "secrets")?.secret;
+    expect(container.env).toContainEqual({ name: "EARSHOT_SECRETS_DIR", value: "/etc/earshot/secrets" });
+    expect((container.env as PodSpec[]).find((e) => e.name === "MONGO_URL")).toBeUndefined();
+    expect(secretOf(job)).toMatchObject({ secretName: "r1-earshot-setup", items: [{ key: "MONGO_URL", path: "MONGO_URL" }] });
     expect(objects.find((o) => o.kind === "Secret" && o.metadata?.name === "r1-earshot-setup")).toBeDefined();
     const existing = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "global.existingSecret=mine"]).stdout);
-    const fromExisting = (existing.find((o) => o.kind === "Job")!.spec!.template.spec.containers[0].env as PodSpec[]).find((e) => e.name === "MONGO_URL");
-    expect(fromExisting!.valueFrom.secretKeyRef.name).toBe("mine");
+    expect(secretOf(existing.find((o) => o.kind === "Job")!)).toMatchObject({ secretName: "mine" });
     expect(existing.some((o) => o.kind === "Secret")).toBe(false);
     const off = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "setup.enabled=false"]).stdout);
     expect(off.some((o) => o.kind === "Job" || o.metadata?.name === "r1-earshot-setup")).toBe(false);
