@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type Clock, createMailer, type EventBus, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
+import { type Clock, createMailer, createMetricsRegistry, createRpcMetrics, type EventBus, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
 import { serviceAddresses, serviceModules } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
@@ -41,10 +41,14 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
     await bus.close();
     mailer.close();
   };
+  // With an admin port, one registry holds the gateway's HTTP metrics and every hosted service's RPC
+  // metrics, so the one scrape sees what the split deployables' scrapes would.
+  const metricsRegistry = cfg.EARSHOT_METRICS_PORT !== undefined ? createMetricsRegistry() : undefined;
+  const rpcMetrics = metricsRegistry ? createRpcMetrics(metricsRegistry) : undefined;
   try {
     for (const [i, module] of serviceModules().entries()) {
       const port = cfg.EARSHOT_GRPC_BASE_PORT === 0 ? 0 : cfg.EARSHOT_GRPC_BASE_PORT + i;
-      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, ...(clock ? { clock } : {}) }));
+      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, ...(rpcMetrics ? { metrics: rpcMetrics } : {}), ...(clock ? { clock } : {}) }));
     }
     const address = (name: string) => hosted.find((h) => h.name === name)?.address ?? "";
     gateway = await startGateway({
@@ -61,7 +65,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       reloadOAuthKeys: cfg.EARSHOT_OAUTH_KEYS_FILE !== undefined,
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,
       trustProxy: cfg.EARSHOT_TRUST_PROXY,
-      ...(cfg.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: cfg.EARSHOT_METRICS_PORT } : {}),
+      ...(cfg.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: cfg.EARSHOT_METRICS_PORT, metricsRegistry } : {}),
       bus,
       ...(clock ? { clock } : {}),
     });

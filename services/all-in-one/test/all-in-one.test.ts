@@ -41,8 +41,10 @@ describe("all-in-one", () => {
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
       expect(await res.json()).toMatchObject({ status: 404, code: "not_found", requestId: "client-chosen-id-1", title: "Not found" });
-      const metrics = await fetch(`${running.adminUrl}/metrics`);
-      expect(await metrics.text()).toContain('route="unmatched",status="404"');
+      const metrics = await (await fetch(`${running.adminUrl}/metrics`)).text();
+      expect(metrics).toContain('route="unmatched",status="404"');
+      // The hosted services' RPCs are counted in the same scrape (the first start called the account service).
+      expect(metrics).toMatch(/earshot_grpc_server_handled_total\{method="\/earshot\.account\.v1\.AccountService\/[A-Za-z]+",code="[A-Z_]+"\} \d+/);
     } finally {
       await running.stop();
       await tmp.cleanup();

@@ -8,6 +8,7 @@ import { OPERATIONS } from "./catalog";
 import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";
 import { createGatewayApp } from "./gateway-app";
 import { createAdminApp } from "./http/admin-app";
+import type { Registry } from "prom-client";
 import { createHttpMetrics, exposeBusMetrics } from "./http/metrics";
 import { answerWhileStarting } from "./http/starting";
 import { isLoopbackAddress, loopbackHostNames } from "./mcp/host-gate";
@@ -67,6 +68,11 @@ export interface GatewayOptions {
   allowedOrigins?: readonly string[];
   /** Serve /metrics and the detailed /readyz on this port (same host); none when absent. */
   metricsPort?: number;
+  /**
+   * The registry the admin port serves (the process metrics in it already); a new one by default. The
+   * all-in-one passes the one its hosted services count their RPCs in, so one scrape shows both.
+   */
+  metricsRegistry?: Registry;
   /**
    * Runs once the port is bound and before the app is installed; requests meanwhile get 503 + Retry-After.
    * Tests hold start-up here to see what early clients get.
@@ -143,7 +149,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       })
     : undefined;
   let draining = false;
-  const metrics = createHttpMetrics();
+  const metrics = createHttpMetrics(options.metricsRegistry);
   if (options.bus) exposeBusMetrics(metrics.registry, options.bus.metrics);
   let watchedKeys: WatchedSigningKeys | undefined;
   const buildApp = async (url: string, port: number): Promise<RequestListener> => {

@@ -9,8 +9,8 @@ export interface HttpMetrics {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
 }
 
-export const createHttpMetrics = (): HttpMetrics => {
-  const registry = createMetricsRegistry();
+/** `registry`: where the HTTP metrics go; a fresh one (with the process metrics) by default. */
+export const createHttpMetrics = (registry: Registry = createMetricsRegistry()): HttpMetrics => {
   const duration = new Histogram({
     name: "earshot_http_request_duration_seconds",
     help: "HTTP request duration by route and status",
