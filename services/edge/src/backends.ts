@@ -1,4 +1,4 @@
-import { createHealthChecker, type HealthChecker } from "@earshot/platform";
+import { createHealthChecker, type HealthChecker, type InProcessChannel } from "@earshot/platform";
 import { CALLABLE_SERVICES, connectServices, type ServiceAddresses, type ServiceClients } from "@earshot/registry";
 
 // The edge's connections to the services it calls (those with a gRPC API): one reused channel per service
@@ -13,8 +13,9 @@ export type Backends = ServiceClients & {
 };
 
 /** `callerSigningKey` (EARSHOT_CALLER_SIGNING_KEY) signs the caller every call carries; the services check it. */
-export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string } = {}): Backends => {
-  const services = connectServices(addresses, { callerSigningKey: options.callerSigningKey });
+/** `inProcess`: the services hosted in this process (the all-in-one), called without a socket. */
+export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string; inProcess?: InProcessChannel } = {}): Backends => {
+  const services = connectServices(addresses, options);
   const health = CALLABLE_SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name]) }));
   return {
     ...services.clients,

@@ -15,6 +15,7 @@ import { currentIdempotencyKey, IDEMPOTENCY_KEY_METADATA_KEY } from "./call-cont
 import { CALLER_METADATA_KEY, currentCaller, encodeCaller } from "./caller-context";
 import { CALLER_SIGNATURE_METADATA_KEY, OPERATOR_SIGNATURE_METADATA_KEY, signCaller, signOperator } from "./caller-signature";
 import { fromServiceError, isServiceError } from "./error-mapping";
+import type { InProcessChannel } from "./in-process";
 import { REQUEST_ID_METADATA_KEY } from "./server";
 
 type UnaryMethod<Req, Res> = (
@@ -57,6 +58,11 @@ export interface GrpcClientOptions {
   callerSigningKey?: string;
   /** EARSHOT_OPERATOR_KEY: signs every call as the operator's (the CLI's). */
   operatorKey?: string;
+  /**
+   * The services hosted in this process (the all-in-one): calls to the methods it serves skip the
+   * socket, keeping the codec, the metadata, the server's checks, the error mapping and the deadline.
+   */
+  inProcess?: InProcessChannel;
 }
 
 export interface GrpcClientHandle<C> {
@@ -98,10 +104,19 @@ export const createGrpcClient = <C>(
     const fn = (raw as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method];
     if (typeof fn !== "function") continue;
     const path = (Ctor.service[method] as { path?: string } | undefined)?.path ?? method;
-    const retries = (opts?: CallOpts) => (opts?.retryUnavailable ?? isRead(method) ? attempts : 1);
+    const read = isRead(method);
+    const local = options.inProcess;
+    // One function per method, chosen once: the call below allocates only its metadata and its promise.
+    const send: UnaryMethod<unknown, unknown> =
+      local?.has(path)
+        ? (request, metadata, callOptions, callback) => {
+            local.unary(path, request, metadata, callOptions.deadline as number, callback);
+            return undefined as unknown as ClientUnaryCall;
+          }
+        : (request, metadata, callOptions, callback) => fn.call(raw, request, metadata, callOptions, callback);
     client[method] = async (request, opts) => {
       const deadline = Date.now() + (opts?.deadlineMs ?? deadlineMs);
-      const max = retries(opts);
+      const max = (opts?.retryUnavailable ?? read) ? attempts : 1;
       const current = currentCaller();
       const caller = current ? encodeCaller(current) : undefined;
       for (let attempt = 1; ; attempt++) {
@@ -116,9 +131,7 @@ export const createGrpcClient = <C>(
         }
         if (options.operatorKey) metadata.set(OPERATOR_SIGNATURE_METADATA_KEY, signOperator(options.operatorKey, path));
         try {
-          return await new Promise((resolve, reject) =>
-            fn.call(raw, request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))),
-          );
+          return await new Promise((resolve, reject) => send(request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))));
         } catch (err) {
           const retryable = isServiceError(err) && err.code === status.UNAVAILABLE && !err.metadata?.get("earshot-error-code").length;
           const wait = backoff * 2 ** (attempt - 1);

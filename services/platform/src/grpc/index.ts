@@ -6,3 +6,4 @@ export * from "./client";
 export * from "./call-context";
 export * from "./health";
 export * from "./common-enums";
+export * from "./in-process";

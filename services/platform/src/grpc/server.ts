@@ -17,6 +17,7 @@ import { IDEMPOTENCY_KEY_METADATA_KEY, IDEMPOTENCY_KEY_PATTERN } from "./call-co
 import { CALLER_METADATA_KEY, type CallerContext, readCaller } from "./caller-context";
 import { CALLER_SIGNATURE_METADATA_KEY, type CallVerification, isOperatorCall, OPERATOR_SIGNATURE_METADATA_KEY, verifyCallerSignature } from "./caller-signature";
 import { toDomainError, toStatusObject } from "./error-mapping";
+import type { InProcessCall, InProcessChannel } from "./in-process";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
@@ -62,7 +63,10 @@ const readIdempotencyKey = (metadata: Metadata): string | undefined => {
   return typeof value === "string" && IDEMPOTENCY_KEY_PATTERN.test(value) ? value : undefined;
 };
 
-const deadlineOf = (call: ServerUnaryCall<unknown, unknown>): Date | undefined => {
+/** What a handler reads of a call, over the network (grpc-js) or in process. */
+type UnaryCall = ServerUnaryCall<unknown, unknown> | InProcessCall;
+
+const deadlineOf = (call: UnaryCall): Date | undefined => {
   const d = call.getDeadline();
   if (d instanceof Date) return d;
   return typeof d === "number" && Number.isFinite(d) ? new Date(d) : undefined;
@@ -82,7 +86,7 @@ export const implementService = <S>(
   const impl: UntypedServiceImplementation = {};
   const debug = logger.isLevelEnabled("debug");
   for (const [method, handler] of Object.entries(handlers as Record<string, (req: unknown, ctx: RpcContext) => Promise<unknown>>)) {
-    impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    impl[method] = (call: UnaryCall, callback: sendUnaryData<unknown>) => {
       const requestId = readRequestId(call.metadata);
       const controller = new AbortController();
       let finished = false;
@@ -184,6 +188,8 @@ export interface GrpcServerOptions {
   services: Array<GrpcServiceRegistration<any>>;
   /** The keys callers and operator calls are checked with; none (the embedded default) checks nothing. */
   verification?: CallVerification;
+  /** Also serves its services to callers in this process (the all-in-one), with the same handlers. */
+  inProcess?: InProcessChannel;
 }
 
 /** Starts a gRPC server with the standard health service and the given services. */
@@ -197,9 +203,12 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
   for (const s of options.services) healthStatus[s.name] = "SERVING";
   const health = new HealthImplementation(healthStatus);
   health.addToServer(server);
-  for (const s of options.services) {
-    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker, options.verification));
-  }
+  const impls = options.services.map((s) => ({
+    definition: s.definition,
+    impl: implementService(s.name, s.handlers, options.logger, tracker, options.verification),
+  }));
+  for (const { definition, impl } of impls) server.addService(definition, impl);
+  const stopLocal = options.inProcess?.register(impls);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) =>
       err ? reject(err) : resolve(bound),
@@ -213,6 +222,7 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
   const drain = (timeoutMs: number) => {
     drained ??= (async () => {
       for (const name of Object.keys(healthStatus)) health.setStatus(name, "NOT_SERVING");
+      stopLocal?.();
       const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref());
       const outcome = await Promise.race([Promise.all([shutdown, tracker.idle()]).then(() => "done" as const), timer]);
