@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONNECTIONS, DURATION, measure, row, type Shape, SHAPES, seed, startChild, startShape, stopChild } from "./api-setup";
+import { CONNECTIONS, DURATION, measure, row, type Shape, SHAPES, seed, settle, startChild, startShape, stopChild } from "./api-setup";
 
 const MENTIONS = Number(process.env.BENCH_MENTIONS ?? 10_000);
 
@@ -27,7 +27,7 @@ const main = async () => {
       keywords: `/api/v1/keywords?projectId=${projectId}`,
       mentions: `/api/v1/mentions?projectId=${projectId}&limit=25`,
     };
-    const bareUrls = new Map<string, { url: string; bytes: number }>();
+    const bareUrls = new Map<string, { url: string; bytes: number; child: ChildProcess }>();
     for (const route of routes) {
       const path = paths[route];
       if (!path) throw new Error(`unknown route ${route}; use ${Object.keys(paths).join(", ")}`);
@@ -36,26 +36,32 @@ const main = async () => {
       if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${body}`);
       const bare = await startChild(["bench/bare-app.js"], { BARE_BODY: body }, /listening (\d+)/);
       bares.push(bare.child);
-      bareUrls.set(route, { url: `http://127.0.0.1:${bare.match[1]}${path}`, bytes: body.length });
+      bareUrls.set(route, { url: `http://127.0.0.1:${bare.match[1]}${path}`, bytes: body.length, child: bare.child });
     }
     process.stdout.write(`REST reads — ${CONNECTIONS} connections, ${DURATION} s each after 3 s of warm-up, node ${process.version}, ${MENTIONS} mentions in the project\n`);
     const table: string[] = [];
     for (const [i, shape] of shapes.entries()) {
       if (i > 0) running = await startShape(shape, dataDir);
+      // The seed's events (mention.created to every consumer) are handled before anything is measured.
+      await settle(running.children);
       for (const route of routes) {
         const path = paths[route] as string;
-        const bare = bareUrls.get(route) as { url: string; bytes: number };
-        const bareResult = await measure(bare.url, {});
-        const earshot = await measure(`${running.base}${path}`, { headers: auth });
+        const bare = bareUrls.get(route) as { url: string; bytes: number; child: ChildProcess };
+        const bareResult = await measure(bare.url, {}, [bare.child]);
+        const earshot = await measure(`${running.base}${path}`, { headers: auth }, running.children);
         const ratio = earshot.requests.average / bareResult.requests.average;
-        process.stdout.write(`\n${shape}: GET ${path} (${bare.bytes} bytes)\n${row("bare express (JSON from memory)", bareResult)}\n${row(`earshot ${shape}`, earshot)}\nratio earshot / bare: ${ratio.toFixed(2)}\n`);
+        const cpuRatio = bareResult.cpuMsPerRequest / earshot.cpuMsPerRequest;
+        process.stdout.write(
+          `\n${shape}: GET ${path} (${bare.bytes} bytes)\n${row("bare express (JSON from memory)", bareResult)}\n${row(`earshot ${shape}`, earshot)}\nratio earshot / bare: ${ratio.toFixed(2)} (throughput), ${cpuRatio.toFixed(2)} (bare CPU per request / earshot's)\n`,
+        );
+        const us = (r: { cpuMsPerRequest: number }) => (r.cpuMsPerRequest * 1000).toFixed(0);
         table.push(
-          `| ${route} | ${shape} | ${bareResult.requests.average.toFixed(0)} | ${earshot.requests.average.toFixed(0)} | ${ratio.toFixed(2)} | ${earshot.latency.p50} ms | ${earshot.latency.p99} ms | ${earshot.non2xx + earshot.errors} |`,
+          `| ${route} | ${shape} | ${bareResult.requests.average.toFixed(0)} | ${earshot.requests.average.toFixed(0)} | **${ratio.toFixed(2)}** | ${earshot.latency.p50} ms | ${earshot.latency.p99} ms | ${us(bareResult)} / ${us(earshot)} µs = ${cpuRatio.toFixed(2)} | ${earshot.non2xx + earshot.errors} |`,
         );
       }
       await running.stop();
     }
-    process.stdout.write(`\n| route | shape | bare req/s | earshot req/s | ratio | p50 | p99 | non-2xx + errors |\n|---|---|---|---|---|---|---|---|\n${table.join("\n")}\n`);
+    process.stdout.write(`\n| route | shape | bare req/s | earshot req/s | ratio | p50 | p99 | CPU per request, bare / earshot | non-2xx + errors |\n|---|---|---|---|---|---|---|---|---|\n${table.join("\n")}\n`);
   } finally {
     for (const c of bares) await stopChild(c);
     await rm(dataDir, { recursive: true, force: true });

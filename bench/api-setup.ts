@@ -1,6 +1,7 @@
 // What the API and MCP benchmarks share: starting Earshot in one of its shapes on a data directory,
 // seeding one project (20 keywords, N mentions), and autocannon runs.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -117,18 +118,47 @@ export const seed = async (base: string, dataDir: string, mentions: number): Pro
   return { apiKey, projectId, mentions };
 };
 
-export type Load = autocannon.Result;
+/** Processor seconds (user + system) the processes have used so far, from /proc (Linux). */
+export const cpuSeconds = (children: readonly ChildProcess[]): number => {
+  let ticks = 0;
+  for (const c of children) {
+    const fields = readFileSync(`/proc/${c.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+};
 
-export const load = (url: string, init: { headers?: Record<string, string>; method?: "GET" | "POST"; body?: string }, seconds = DURATION) =>
-  new Promise<Load>((resolvePromise, reject) => {
+/** Waits until the processes are idle (under 5% of a core over half a second), e.g. after seeding. */
+export const settle = async (children: readonly ChildProcess[], maxMs = 120_000) => {
+  const until = Date.now() + maxMs;
+  for (let before = cpuSeconds(children); Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuSeconds(children);
+    if (now - before < 0.025) return;
+    before = now;
+  }
+};
+
+export type Load = autocannon.Result & { cpuMsPerRequest: number };
+
+type Init = { headers?: Record<string, string>; method?: "GET" | "POST"; body?: string };
+
+export const load = (url: string, init: Init, seconds = DURATION) =>
+  new Promise<autocannon.Result>((resolvePromise, reject) => {
     autocannon({ url, connections: CONNECTIONS, duration: seconds, ...init }, (err, result) => (err ? reject(err) : resolvePromise(result)));
   });
 
-/** A warm-up then the measured run. */
-export const measure = async (url: string, init: Parameters<typeof load>[1]) => {
+/**
+ * A warm-up then the measured run, with the processor time the serving processes spent per request:
+ * on a machine shared with other work, throughput follows the load but the cost per request much less.
+ */
+export const measure = async (url: string, init: Init, servers: readonly ChildProcess[]): Promise<Load> => {
   await load(url, init, 3);
-  return load(url, init);
+  const before = cpuSeconds(servers);
+  const result = await load(url, init);
+  const cpuMs = (cpuSeconds(servers) - before) * 1000;
+  return Object.assign(result, { cpuMsPerRequest: cpuMs / Math.max(1, result.requests.total) });
 };
 
 export const row = (name: string, r: Load) =>
-  `${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(3)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
+  `${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(3)} ms   ${(r.cpuMsPerRequest * 1000).toFixed(0).padStart(5)} CPU µs/request   non-2xx ${r.non2xx}   errors ${r.errors}`;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { CONNECTIONS, DURATION, measure, row, type Shape, seed, startShape } from "./api-setup";
+import { CONNECTIONS, DURATION, measure, row, type Shape, seed, settle, startShape } from "./api-setup";
 
 const MENTIONS = Number(process.env.BENCH_MENTIONS ?? 10_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
@@ -30,6 +30,7 @@ const main = async () => {
   try {
     const { apiKey, projectId } = await seed(running.base, dataDir, MENTIONS);
     const auth = { Authorization: `Bearer ${apiKey}` };
+    await settle(running.children);
     const reads = [
       { name: "get_project", tool: { name: "get_project", arguments: { projectId } }, rest: `/api/v1/projects/${projectId}` },
       { name: "list_mentions", tool: { name: "list_mentions", arguments: { projectId, limit: 25 } }, rest: `/api/v1/mentions?projectId=${projectId}&limit=25` },
@@ -64,7 +65,7 @@ const main = async () => {
     await client.close();
 
     for (const read of reads) {
-      const restLoad = await measure(`${running.base}${read.rest}`, { headers: auth });
+      const restLoad = await measure(`${running.base}${read.rest}`, { headers: auth }, running.children);
       const mcpLoad = await measure(`${running.base}/mcp`, {
         method: "POST",
         headers: {
@@ -74,11 +75,12 @@ const main = async () => {
           "Mcp-Protocol-Version": LATEST_PROTOCOL_VERSION,
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: read.tool }),
-      });
+      }, running.children);
       const ratio = mcpLoad.requests.average / restLoad.requests.average;
       process.stdout.write(`\nunder load, ${CONNECTIONS} connections, ${DURATION} s: ${read.name}\n${row("REST GET", restLoad)}\n${row("MCP tools/call (POST /mcp)", mcpLoad)}\nthroughput ratio MCP / REST: ${ratio.toFixed(2)}\n`);
+      const us = (r: { cpuMsPerRequest: number }) => (r.cpuMsPerRequest * 1000).toFixed(0);
       table.push(
-        `| ${read.name} | ${CONNECTIONS} connections (autocannon) | ${restLoad.requests.average.toFixed(0)} req/s, p99 ${restLoad.latency.p99} ms | ${mcpLoad.requests.average.toFixed(0)} req/s, p99 ${mcpLoad.latency.p99} ms | ${ratio.toFixed(2)} (throughput) |`,
+        `| ${read.name} | ${CONNECTIONS} connections (autocannon) | ${restLoad.requests.average.toFixed(0)} req/s, p99 ${restLoad.latency.p99} ms, ${us(restLoad)} CPU µs/req | ${mcpLoad.requests.average.toFixed(0)} req/s, p99 ${mcpLoad.latency.p99} ms, ${us(mcpLoad)} CPU µs/req | ${ratio.toFixed(2)} (throughput), ${(restLoad.cpuMsPerRequest / mcpLoad.cpuMsPerRequest).toFixed(2)} (REST CPU / MCP CPU) |`,
       );
       if (mcpLoad.non2xx + mcpLoad.errors > 0) process.stdout.write(`MCP non-2xx ${mcpLoad.non2xx}, errors ${mcpLoad.errors}\n`);
     }
