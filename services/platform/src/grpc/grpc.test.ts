@@ -280,6 +280,16 @@ describe.each([
     close();
   });
 
+  it("fails an answer over 4 MB, and a request over 8 MB before the handler runs, as internal", async () => {
+    const { client, close } = connect();
+    const big = "x".repeat(4 * 1024 * 1024);
+    await expect(client.createThing({ value: big })).rejects.toMatchObject({ code: "internal" });
+    expect(calls.create).toBe(1);
+    await expect(client.createThing({ value: big + big + "x" })).rejects.toMatchObject({ code: "internal" });
+    expect(calls.create).toBe(1);
+    close();
+  });
+
   it("ends a call at its deadline as unavailable and aborts the handler's signal", async () => {
     const { client, close } = connect();
     await expect(client.getThing({ value: "slow", delayMs: 2000 }, { deadlineMs: 100 })).rejects.toMatchObject({ code: "unavailable" });

@@ -7,6 +7,13 @@ import { Metadata, type MethodDefinition, type ServiceDefinition, type ServiceEr
 // same client code, and the deadline still cancels the handler. Only HTTP/2 and the loopback socket are
 // skipped. What a client calls this way is exactly what it would call over the network.
 
+/** grpc-js' default receive limit, which every client here keeps: a larger answer fails over the network. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/** The receive limit every server here sets (`grpc.max_receive_message_length` in server.ts). */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+const tooLarge = (bytes: number, max: number) => serviceError(status.RESOURCE_EXHAUSTED, `Received message larger than max (${bytes} vs ${max})`);
+
 /** The handler a server registers for one method: grpc-js's unary form, `(call, callback)`. */
 type UnaryImpl = (call: InProcessCall, callback: (error: Partial<ServiceError> | null, response?: unknown) => void) => void;
 
@@ -73,9 +80,14 @@ class PendingCall {
     deadline: number,
     private readonly callback: (error: ServiceError | null, response: unknown) => void,
   ) {
-    // Encoded and decoded as over the network: the handler sees exactly what the codec carries.
-    const decoded = method.definition.requestDeserialize(method.definition.requestSerialize(request));
-    this.call = new InProcessCall(decoded, metadata, path, deadline);
+    // Encoded and decoded as over the network: the handler sees exactly what the codec carries, and a
+    // message over the receiving side's limit fails as it would there.
+    const bytes = method.definition.requestSerialize(request);
+    this.call = new InProcessCall(bytes.length > MAX_REQUEST_BYTES ? undefined : method.definition.requestDeserialize(bytes), metadata, path, deadline);
+    if (bytes.length > MAX_REQUEST_BYTES) {
+      this.finish(tooLarge(bytes.length, MAX_REQUEST_BYTES), undefined);
+      return;
+    }
     const wait = deadline - Date.now();
     if (wait <= 0) {
       this.expire();
@@ -99,7 +111,12 @@ class PendingCall {
     const { definition } = this.method;
     let decoded: unknown;
     try {
-      decoded = definition.responseDeserialize(definition.responseSerialize(response));
+      const bytes = definition.responseSerialize(response);
+      if (bytes.length > MAX_ANSWER_BYTES) {
+        this.finish(tooLarge(bytes.length, MAX_ANSWER_BYTES), undefined);
+        return;
+      }
+      decoded = definition.responseDeserialize(bytes);
     } catch {
       this.finish(serviceError(status.INTERNAL, "The answer could not be encoded."), undefined);
       return;

@@ -17,7 +17,7 @@ import { IDEMPOTENCY_KEY_METADATA_KEY, IDEMPOTENCY_KEY_PATTERN } from "./call-co
 import { CALLER_METADATA_KEY, type CallerContext, readCaller } from "./caller-context";
 import { CALLER_SIGNATURE_METADATA_KEY, type CallVerification, isOperatorCall, OPERATOR_SIGNATURE_METADATA_KEY, verifyCallerSignature } from "./caller-signature";
 import { toDomainError, toStatusObject } from "./error-mapping";
-import type { InProcessCall, InProcessChannel } from "./in-process";
+import { type InProcessCall, type InProcessChannel, MAX_REQUEST_BYTES } from "./in-process";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
@@ -196,7 +196,7 @@ export interface GrpcServerOptions {
 export const startGrpcServer = async (options: GrpcServerOptions): Promise<StartedGrpcServer> => {
   const server = new Server({
     "grpc.keepalive_permit_without_calls": 1,
-    "grpc.max_receive_message_length": 8 * 1024 * 1024,
+    "grpc.max_receive_message_length": MAX_REQUEST_BYTES,
   });
   const tracker = new InFlightTracker();
   const healthStatus: Record<string, "SERVING" | "NOT_SERVING"> = { "": "SERVING" };
