@@ -55,6 +55,7 @@ lint: install
 bench: build
 	node services/platform/test/ts-child.js bench/platform-bench.ts
 	node services/platform/test/ts-child.js bench/api-bench.ts
+	node services/platform/test/ts-child.js bench/mcp-bench.ts
 	node services/platform/test/ts-child.js bench/matcher-bench.ts
 	node services/platform/test/ts-child.js bench/ingest-bench.ts
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts

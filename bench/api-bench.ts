@@ -1,92 +1,69 @@
-// GET /api/v1/projects/{id} and GET /api/v1/keywords?projectId= (a page of 20 keywords) through the
-// all-in-one (gateway → auth cache → rate limit → one gRPC hop → embedded store) versus a bare express app
-// serving the same JSON from memory; same run, 50 connections. BENCH_ROUTES=project,keywords picks routes.
+// REST reads through Earshot versus a bare express app serving the same JSON from memory, in one run,
+// 50 connections: GET /api/v1/projects/{id}, a page of 20 keywords, and list_mentions (limit 25) on a
+// project holding BENCH_MENTIONS (10,000) mentions. Each Earshot shape (BENCH_SHAPES: in-process,
+// loopback, split; see api-setup.ts) is measured right after the bare app on the same route, so each
+// ratio compares two runs a few seconds apart. BENCH_ROUTES picks routes; BENCH_SECONDS (10) the length.
 // Usage: make bench (or node services/platform/test/ts-child.js bench/api-bench.ts after make build).
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import autocannon from "autocannon";
+import { join } from "node:path";
+import { CONNECTIONS, DURATION, measure, row, type Shape, SHAPES, seed, settle, startChild, startShape, stopChild } from "./api-setup";
 
-const repo = resolve(__dirname, "..");
-const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
-const CONNECTIONS = 50;
-
-const startChild = (args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> =>
-  new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) resolvePromise({ child, match: m });
-    });
-    child.stderr?.on("data", (d: Buffer) => process.stderr.write(d));
-    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
-  });
-
-const run = (url: string, headers: Record<string, string>) =>
-  new Promise<autocannon.Result>((resolvePromise, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers }, (err, result) => (err ? reject(err) : resolvePromise(result)));
-  });
-
-const warm = (url: string, headers: Record<string, string>) =>
-  new Promise<void>((resolvePromise) => autocannon({ url, connections: CONNECTIONS, duration: 3, headers }, () => resolvePromise()));
+const MENTIONS = Number(process.env.BENCH_MENTIONS ?? 10_000);
 
 const main = async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "earshot-bench-"));
-  const children: ChildProcess[] = [];
+  const bares: ChildProcess[] = [];
   try {
-    const earshot = await startChild(
-      ["services/all-in-one/dist/main.js"],
-      { EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000" },
-      /Earshot is running at (http:\/\/\S+)/,
-    );
-    children.push(earshot.child);
-    const base = earshot.match[1] as string;
-    await new Promise((r) => setTimeout(r, 500));
-    const { apiKey } = JSON.parse(await readFile(join(dataDir, "bootstrap.json"), "utf8")) as { apiKey: string };
+    const shapes = (process.env.BENCH_SHAPES ?? SHAPES.join(",")).split(",") as Shape[];
+    const routes = (process.env.BENCH_ROUTES ?? "project,keywords,mentions").split(",");
+    // Seed once, through the first shape, then restart on the same data directory for each shape.
+    let running = await startShape(shapes[0] as Shape, dataDir);
+    const { apiKey, projectId } = await seed(running.base, dataDir, MENTIONS);
     const auth = { Authorization: `Bearer ${apiKey}` };
-    const created = await fetch(`${base}/api/v1/projects`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Benchmark" }),
-    });
-    const projectId = ((await created.json()) as { data: { id: string } }).data.id;
-    for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${base}/api/v1/keywords`, {
-        method: "POST",
-        headers: { ...auth, "Content-Type": "application/json" },
-        body: JSON.stringify({ projectId, value: `Brand ${i}`, sources: ["x", "reddit"], aliases: [`brand${i}`], excludedTerms: ["spam"], filters: {}, caseSensitive: false }),
-      });
-      if (res.status !== 201) throw new Error(`create_keyword answered ${res.status}: ${await res.text()}`);
-    }
-    const routes = (process.env.BENCH_ROUTES ?? "project,keywords").split(",");
-    const paths: Record<string, string> = { project: `/api/v1/projects/${projectId}`, keywords: `/api/v1/keywords?projectId=${projectId}` };
-    const row = (name: string, r: autocannon.Result) =>
-      `${name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(8)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(3)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
+    const paths: Record<string, string> = {
+      project: `/api/v1/projects/${projectId}`,
+      keywords: `/api/v1/keywords?projectId=${projectId}`,
+      mentions: `/api/v1/mentions?projectId=${projectId}&limit=25`,
+    };
+    const bareUrls = new Map<string, { url: string; bytes: number; child: ChildProcess }>();
     for (const route of routes) {
       const path = paths[route];
       if (!path) throw new Error(`unknown route ${route}; use ${Object.keys(paths).join(", ")}`);
-      const body = await (await fetch(`${base}${path}`, { headers: auth })).text();
+      const res = await fetch(`${running.base}${path}`, { headers: auth });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${body}`);
       const bare = await startChild(["bench/bare-app.js"], { BARE_BODY: body }, /listening (\d+)/);
-      children.push(bare.child);
-      const bareUrl = `http://127.0.0.1:${bare.match[1]}${path}`;
-
-      await warm(bareUrl, {});
-      const bareResult = await run(bareUrl, {});
-      await warm(`${base}${path}`, auth);
-      const earshotResult = await run(`${base}${path}`, auth);
-      bare.child.kill("SIGTERM");
-
-      process.stdout.write(`\nGET ${path} — ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}, ${body.length} bytes\n`);
-      process.stdout.write(`${row("bare express (JSON from memory)", bareResult)}\n`);
-      process.stdout.write(`${row("earshot all-in-one", earshotResult)}\n`);
-      process.stdout.write(`ratio earshot / bare: ${(earshotResult.requests.average / bareResult.requests.average).toFixed(2)}\n`);
+      bares.push(bare.child);
+      bareUrls.set(route, { url: `http://127.0.0.1:${bare.match[1]}${path}`, bytes: body.length, child: bare.child });
     }
+    process.stdout.write(`REST reads — ${CONNECTIONS} connections, ${DURATION} s each after 3 s of warm-up, node ${process.version}, ${MENTIONS} mentions in the project\n`);
+    const table: string[] = [];
+    for (const [i, shape] of shapes.entries()) {
+      if (i > 0) running = await startShape(shape, dataDir);
+      // The seed's events (mention.created to every consumer) are handled before anything is measured.
+      await settle(running.children);
+      for (const route of routes) {
+        const path = paths[route] as string;
+        const bare = bareUrls.get(route) as { url: string; bytes: number; child: ChildProcess };
+        const bareResult = await measure(bare.url, {}, [bare.child]);
+        const earshot = await measure(`${running.base}${path}`, { headers: auth }, running.children);
+        const ratio = earshot.requests.average / bareResult.requests.average;
+        const cpuRatio = bareResult.cpuMsPerRequest / earshot.cpuMsPerRequest;
+        process.stdout.write(
+          `\n${shape}: GET ${path} (${bare.bytes} bytes)\n${row("bare express (JSON from memory)", bareResult)}\n${row(`earshot ${shape}`, earshot)}\nratio earshot / bare: ${ratio.toFixed(2)} (throughput), ${cpuRatio.toFixed(2)} (bare CPU per request / earshot's)\n`,
+        );
+        const us = (r: { cpuMsPerRequest: number }) => (r.cpuMsPerRequest * 1000).toFixed(0);
+        table.push(
+          `| ${route} | ${shape} | ${bareResult.requests.average.toFixed(0)} | ${earshot.requests.average.toFixed(0)} | **${ratio.toFixed(2)}** | ${earshot.latency.p50} ms | ${earshot.latency.p99} ms | ${us(bareResult)} / ${us(earshot)} µs = ${cpuRatio.toFixed(2)} | ${earshot.non2xx + earshot.errors} |`,
+        );
+      }
+      await running.stop();
+    }
+    process.stdout.write(`\n| route | shape | bare req/s | earshot req/s | ratio | p50 | p99 | CPU per request, bare / earshot | non-2xx + errors |\n|---|---|---|---|---|---|---|---|---|\n${table.join("\n")}\n`);
   } finally {
-    for (const c of children) c.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
+    for (const c of bares) await stopChild(c);
     await rm(dataDir, { recursive: true, force: true });
   }
 };

@@ -1,5 +1,5 @@
-// The baseline of the API benchmark: a bare express app serving a fixed JSON body from memory at the
-// same path, so the difference to Earshot is what the gateway, auth, rate limit and gRPC hop cost.
+// The baseline of the API benchmarks: a bare express app serving a fixed JSON body from memory at the
+// same paths, so the difference to Earshot is what the gateway, auth, rate limit and the service call cost.
 "use strict";
 const express = require("express");
 
@@ -10,6 +10,9 @@ const send = (_req, res) => {
 };
 app.get("/api/v1/projects/:projectId", send);
 app.get("/api/v1/keywords", send);
+app.get("/api/v1/mentions", send);
+// The MCP benchmark's baseline for a tools/call: the same body, answered to a POST.
+app.post("/mcp", send);
 const server = app.listen(0, "127.0.0.1", () => {
   process.stdout.write(`listening ${server.address().port}\n`);
 });

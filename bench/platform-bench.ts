@@ -9,6 +9,7 @@ import {
   createInProcessBus,
   createMailer,
   hostService,
+  InProcessChannel,
   loadConfig,
   baseConfigSchema,
   openEmbeddedStore,
@@ -55,23 +56,31 @@ const grpcBench = async (dir: string) => {
   const logger = silentLogger();
   const bus = createInProcessBus();
   const mailer = createMailer({ from: "bench@earshot.local", dataDir: config.EARSHOT_DATA_DIR, logger });
-  const hosted = await hostService(accountService, { config, host: "127.0.0.1", port: 0, bus, logger, mailer });
-  const { client, close } = createGrpcClient(accountV1.AccountServiceClient, hosted.address);
-  const { user } = await client.createUser({ email: "bench@example.com", name: "Bench", password: "benchmark-password" });
-  for (let i = 0; i < 500; i++) await client.getUser({ id: user!.id });
+  // The same service answers both clients: over its loopback gRPC port, and through the in-process
+  // channel the all-in-one's gateway uses (same codec, metadata checks, errors and deadlines, no socket).
+  const inProcess = new InProcessChannel();
+  const hosted = await hostService(accountService, { config, host: "127.0.0.1", port: 0, bus, logger, mailer, inProcess });
+  const clients = [
+    { name: "loopback", ...createGrpcClient(accountV1.AccountServiceClient, hosted.address) },
+    { name: "in-process channel", ...createGrpcClient(accountV1.AccountServiceClient, hosted.address, { inProcess }) },
+  ];
+  const { user } = await clients[0]!.client.createUser({ email: "bench@example.com", name: "Bench", password: "benchmark-password" });
   const N = 5_000;
-  let t = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) await client.getUser({ id: user!.id });
-  record(`gRPC hop: ${N} sequential GetUser (loopback, embedded store)`, `${((ms(t) * 1000) / N).toFixed(0)} µs each`);
-  t = process.hrtime.bigint();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 50 }, async () => {
-      while (next++ < N) await client.getUser({ id: user!.id });
-    }),
-  );
-  record(`gRPC hop: ${N} GetUser, 50 concurrent`, `${((N / ms(t)) * 1000).toFixed(0)} calls/s`);
-  close();
+  for (const { name, client } of clients) {
+    for (let i = 0; i < 500; i++) await client.getUser({ id: user!.id });
+    let t = process.hrtime.bigint();
+    for (let i = 0; i < N; i++) await client.getUser({ id: user!.id });
+    record(`gRPC hop: ${N} sequential GetUser (${name}, embedded store)`, `${((ms(t) * 1000) / N).toFixed(0)} µs each`);
+    t = process.hrtime.bigint();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next++ < N) await client.getUser({ id: user!.id });
+      }),
+    );
+    record(`gRPC hop: ${N} GetUser, 50 concurrent (${name})`, `${((N / ms(t)) * 1000).toFixed(0)} calls/s`);
+  }
+  for (const c of clients) c.close();
   await hosted.stop(1000);
   await bus.close();
 };

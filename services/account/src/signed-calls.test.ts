@@ -1,24 +1,28 @@
-import { CALLER_METADATA_KEY, CALLER_SIGNATURE_METADATA_KEY, createGrpcClient, encodeCaller, runWithCaller, signCaller } from "@earshot/platform";
+import { CALLER_METADATA_KEY, CALLER_SIGNATURE_METADATA_KEY, createGrpcClient, encodeCaller, InProcessChannel, runWithCaller, signCaller } from "@earshot/platform";
 import { hostServiceForTest, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { accountV1, type commonV1 } from "@earshot/proto";
 import { Metadata, credentials } from "@grpc/grpc-js";
 import { accountService } from "./service";
 
 // The account service as a cluster runs it (a caller signing key and an operator key configured), over a
-// real gRPC hop: a pod that reaches its port cannot act as anyone, nor mint keys for others.
+// real gRPC hop: a pod that reaches its port cannot act as anyone, nor mint keys for others. The same
+// checks hold through the in-process channel (the all-in-one's gateway calling the services beside it).
 
 const CALLER_KEY = "c".repeat(64);
 const OPERATOR_KEY = "o".repeat(64);
 
-describe("account service with signed calls", () => {
+describe.each([
+  { transport: "loopback gRPC", inProcess: undefined },
+  { transport: "the in-process channel", inProcess: new InProcessChannel() },
+])("account service with signed calls over $transport", ({ inProcess }) => {
   let hosted: ServiceUnderTest;
   let user: accountV1.User;
   const allowances = { projects: 10, keywords: 100, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20 };
   const callerOf = (u: accountV1.User): commonV1.Caller => ({ userId: u.id, workspaceId: u.workspaceId, email: u.email, memberships: [], allowances });
-  const client = (options: { callerSigningKey?: string; operatorKey?: string } = {}) => createGrpcClient(accountV1.AccountServiceClient, hosted.address, options);
+  const client = (options: { callerSigningKey?: string; operatorKey?: string } = {}) => createGrpcClient(accountV1.AccountServiceClient, hosted.address, { ...options, ...(inProcess ? { inProcess } : {}) });
 
   beforeAll(async () => {
-    hosted = await hostServiceForTest(accountService, { settings: { EARSHOT_CALLER_SIGNING_KEY: CALLER_KEY, EARSHOT_OPERATOR_KEY: OPERATOR_KEY } });
+    hosted = await hostServiceForTest(accountService, { settings: { EARSHOT_CALLER_SIGNING_KEY: CALLER_KEY, EARSHOT_OPERATOR_KEY: OPERATOR_KEY }, ...(inProcess ? { inProcess } : {}) });
     const anon = client();
     user = (await anon.client.createUser({ email: "ana@example.com", name: "Ana", password: "correct horse" })).user!;
     anon.close();
@@ -52,7 +56,8 @@ describe("account service with signed calls", () => {
         const md = new Metadata();
         md.set(CALLER_METADATA_KEY, caller);
         md.set(CALLER_SIGNATURE_METADATA_KEY, signature);
-        raw.listApiKeys({ limit: 0, cursor: "" }, md, (err) => resolve(err ?? {}));
+        if (inProcess) inProcess.unary("/earshot.account.v1.AccountService/ListApiKeys", { limit: 0, cursor: "" }, md, Date.now() + 5000, (err) => resolve(err ?? {}));
+        else raw.listApiKeys({ limit: 0, cursor: "" }, md, (err) => resolve(err ?? {}));
       });
     const expired = await call(signCaller(CALLER_KEY, "/earshot.account.v1.AccountService/ListApiKeys", caller, Date.now() - 120_000));
     expect(expired.details).toBe("The caller's signature has expired.");

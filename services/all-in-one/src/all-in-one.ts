@@ -1,13 +1,15 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type Clock, createMailer, createMetricsRegistry, createRpcMetrics, type EventBus, type HostedService, hostService, type Logger, openEventBus } from "@earshot/platform";
+import { type Clock, createMailer, createMetricsRegistry, createRpcMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus } from "@earshot/platform";
 import { serviceAddresses, serviceModules } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
 
-// Every service in one process, each still behind its own loopback gRPC server, so the calls the gateway
-// makes are the same real gRPC hops as in production; only the adapters (embedded store, in-process bus)
-// differ, and those follow MONGO_URL / KAFKA_BROKERS when set.
+// Every service in one process, each still behind its own loopback gRPC server (the CLI and other
+// processes call those). The gateway calls them through the in-process channel by default: the same
+// generated codec, metadata, server checks, error mapping and deadlines as a gRPC hop, without HTTP/2 and
+// the socket (EARSHOT_IN_PROCESS_CALLS=off sends them over loopback gRPC instead). The adapters (embedded
+// store, in-process bus) follow MONGO_URL / KAFKA_BROKERS when set.
 
 export interface RunningEarshot {
   url: string;
@@ -34,6 +36,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
   const hosted: HostedService[] = [];
   let gateway: StartedGateway | undefined;
   let bootstrap: Bootstrap | undefined;
+  const inProcess = cfg.EARSHOT_IN_PROCESS_CALLS === "on" ? new InProcessChannel() : undefined;
   const stop = async () => {
     await removeServicesFile(dataDir).catch(() => undefined);
     await gateway?.stop(cfg.EARSHOT_DRAIN_MS);
@@ -48,7 +51,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
   try {
     for (const [i, module] of serviceModules().entries()) {
       const port = cfg.EARSHOT_GRPC_BASE_PORT === 0 ? 0 : cfg.EARSHOT_GRPC_BASE_PORT + i;
-      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, ...(rpcMetrics ? { metrics: rpcMetrics } : {}), ...(clock ? { clock } : {}) }));
+      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, ...(rpcMetrics ? { metrics: rpcMetrics } : {}), ...(clock ? { clock } : {}), ...(inProcess ? { inProcess } : {}) }));
     }
     const address = (name: string) => hosted.find((h) => h.name === name)?.address ?? "";
     gateway = await startGateway({
@@ -68,6 +71,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       ...(cfg.EARSHOT_METRICS_PORT !== undefined ? { metricsPort: cfg.EARSHOT_METRICS_PORT, metricsRegistry } : {}),
       bus,
       ...(clock ? { clock } : {}),
+      ...(inProcess ? { inProcess } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
     bootstrap = fresh ? await bootstrapOwner(dataDir, address("account"), config.EARSHOT_OPERATOR_KEY) : undefined;

@@ -16,6 +16,11 @@ const allInOneOwnShape = {
   EARSHOT_SIMULATORS: z.enum(["auto", "off"]).default("auto"),
   /** Loopback port of the simulators (0 = any free port). */
   EARSHOT_SIMULATOR_PORT: configPort.default(0),
+  /**
+   * `on`: the gateway calls the services hosted beside it without a socket (same codec, checks, errors and
+   * deadlines); `off`: over their loopback gRPC servers, as a gateway in another process would.
+   */
+  EARSHOT_IN_PROCESS_CALLS: z.enum(["on", "off"]).default("on"),
 };
 
 const typedSchema = z.object({ ...baseConfigShape, ...edgeSettingsShape, ...allInOneOwnShape });

@@ -1,4 +1,4 @@
-import { createHealthChecker, type GrpcTls, type HealthChecker } from "@earshot/platform";
+import { createHealthChecker, type GrpcTls, type HealthChecker, type InProcessChannel } from "@earshot/platform";
 import { CALLABLE_SERVICES, connectServices, type ServiceAddresses, type ServiceClients } from "@earshot/registry";
 
 // The edge's connections to the services it calls (those with a gRPC API): one reused channel per service
@@ -15,9 +15,10 @@ export type Backends = ServiceClients & {
 /**
  * `callerSigningKey` (EARSHOT_CALLER_SIGNING_KEY) signs the caller every call carries; the services check it.
  * `tls` (EARSHOT_GRPC_TLS_*): the certificate presented to services requiring mutual TLS.
+ * `inProcess`: the services hosted in this process (the all-in-one), called without a socket.
  */
-export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string; tls?: GrpcTls } = {}): Backends => {
-  const services = connectServices(addresses, { callerSigningKey: options.callerSigningKey, ...(options.tls ? { tls: options.tls } : {}) });
+export const connectBackends = (addresses: BackendAddresses, options: { callerSigningKey?: string; tls?: GrpcTls; inProcess?: InProcessChannel } = {}): Backends => {
+  const services = connectServices(addresses, options);
   const health = CALLABLE_SERVICES.map(({ name }) => ({ name, address: addresses[name], checker: createHealthChecker(addresses[name], options.tls) }));
   return {
     ...services.clients,

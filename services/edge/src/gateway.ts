@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
-import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
+import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type InProcessChannel, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
@@ -84,6 +84,8 @@ export interface GatewayOptions {
   membershipCacheMs?: number;
   /** Requests per minute per client address to the public dashboards; default EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE of `config` (0: none). */
   dashboardRateLimitPerMinute?: number;
+  /** The services hosted in this process (the all-in-one): calls to them skip the loopback socket. */
+  inProcess?: InProcessChannel;
 }
 
 /** Without events, the cache's age is all that bounds how long a removed member keeps a stale membership. */
@@ -107,7 +109,11 @@ const closeServer = (server: Server): Promise<void> => {
 export const startGateway = async (options: GatewayOptions): Promise<StartedGateway> => {
   const clock = options.clock ?? systemClock;
   const tls = grpcTlsFromSettings(options.config);
-  const backends = connectBackends(options.addresses, { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, ...(tls ? { tls } : {}) });
+  const backends = connectBackends(options.addresses, {
+    callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY,
+    ...(tls ? { tls } : {}),
+    ...(options.inProcess ? { inProcess: options.inProcess } : {}),
+  });
   const store = await openServiceStore(options.config, EDGE_STORE_NAME);
   const idempotency = new IdempotencyStore(store, clock);
   const rateLimiter = new RateLimiter(store, clock, { limit: options.rateLimitPerMinute, windowSeconds: 60 }, { logger: options.logger });

@@ -11,6 +11,7 @@ export * from "./logger";
 export * from "./grpc/error-mapping";
 export * from "./grpc/server";
 export * from "./grpc/client";
+export * from "./grpc/in-process";
 export * from "./grpc/call-context";
 export * from "./grpc/caller-context";
 export * from "./grpc/caller-signature";

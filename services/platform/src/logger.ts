@@ -5,15 +5,22 @@ export type { Logger } from "pino";
 
 // The request id of the work in progress travels in async context, so every log line written while
 // serving a request carries it without passing it by hand (and the gRPC client copies it to metadata).
-interface RequestContext {
-  requestId: string;
+// The caller and the idempotency key the edge sets around an operation travel in the same context
+// (grpc/caller-context.ts, grpc/call-context.ts): one AsyncLocalStorage, because each one enabled adds
+// its own work to every promise and callback the process creates.
+export interface RequestContext {
+  requestId?: string;
+  /** earshot.common.v1.Caller, typed where it is read. */
+  caller?: unknown;
+  idempotencyKey?: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+export const requestContext = new AsyncLocalStorage<RequestContext>();
 
-export const runWithRequestId = <T>(requestId: string, fn: () => T): T => storage.run({ requestId }, fn);
+/** Runs `fn` in a fresh context holding only `requestId` (a new request: no caller, no idempotency key). */
+export const runWithRequestId = <T>(requestId: string, fn: () => T): T => requestContext.run({ requestId }, fn);
 
-export const currentRequestId = (): string | undefined => storage.getStore()?.requestId;
+export const currentRequestId = (): string | undefined => requestContext.getStore()?.requestId;
 
 export interface LoggerOptions {
   level?: string;

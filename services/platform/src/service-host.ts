@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { BatchHandler, BatchSubscribeOptions, EventBus, MessageHandler, SubscribeOptions } from "./bus/port";
 import { type Clock, systemClock } from "./clock";
 import { type BaseConfig, grpcServiceConfigShape, type GrpcServiceConfig, loadConfig } from "./config";
+import type { InProcessChannel } from "./grpc/in-process";
 import type { GrpcServiceRegistration, StartedGrpcServer } from "./grpc/server";
 import { startGrpcServer } from "./grpc/server";
 import { grpcTlsFromSettings } from "./grpc/tls";
@@ -101,6 +102,8 @@ export interface HostOptions {
   mailer: Mailer;
   /** Where the server counts and times each answered call; none: not measured. */
   metrics?: RpcMetrics;
+  /** Serves the service to callers in this process too (the all-in-one's gateway), without a socket. */
+  inProcess?: InProcessChannel;
 }
 
 export interface HostedService {
@@ -122,7 +125,7 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
   const bus = declaredTopicsOnly(options.bus, module);
   const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer });
   const verification = { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: options.config.EARSHOT_OPERATOR_KEY };
-  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}), ...(tls ? { tls } : {}) });
+  const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}), ...(tls ? { tls } : {}), ...(options.inProcess ? { inProcess: options.inProcess } : {}) });
   relay.start();
   let stopped: Promise<void> | undefined;
   const stop = (drainMs: number) =>

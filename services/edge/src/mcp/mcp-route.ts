@@ -1,6 +1,8 @@
 import { DomainError, isDomainError, type Logger, newId } from "@earshot/platform";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { isTool, type Operation } from "../catalog/operation";
@@ -12,12 +14,19 @@ import type { RateLimitDecision } from "../pipeline/rate-limit";
 import { refuseForeignHost } from "./host-gate";
 import { gateJsonRpcBody, isJsonRpcFailure, type RawToolCall, type RequestId } from "./json-rpc-gate";
 import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
-import { toolCallRequest, toolFor } from "./tools";
+import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
 
-// The MCP endpoint: Streamable HTTP, stateless (a server per request, so any gateway replica can serve
-// any request). The `mcp` scope opens the connection; every tool call then runs the same pipeline as
-// REST (scope, role, validation, idempotency), with the caller's own credential. One HTTP request counts
-// once against the credential's rate limit, before any JSON-RPC handling, whatever it carries.
+// The MCP endpoint: Streamable HTTP, stateless (no session: any gateway replica can serve any request).
+// The `mcp` scope opens the connection; every tool call then runs the same pipeline as REST (scope, role,
+// validation, idempotency), with the caller's own credential. One HTTP request counts once against the
+// credential's rate limit, before any JSON-RPC handling, whatever it carries.
+//
+// What can be built once is built at start: the tool definitions (their JSON schemas), one JSON Schema
+// validator, and MCP servers with their handlers registered, kept in a pool. A request takes an idle
+// server, connects it to a transport of its own (the SDK requires a fresh transport per stateless
+// request, so that JSON-RPC ids of different clients never meet), and gives it back when the transport
+// closes. What belongs to the request (the principal, its credential, rate-limit decision and raw tool
+// calls) travels with the request itself, as the transport's auth info, never in the server.
 
 export { MCP_SCOPE } from "./scopes";
 export const SERVER_INFO = { name: "earshot", version: "2026-08-24" };
@@ -50,20 +59,65 @@ interface CallContext {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const buildServer = (options: McpRouteOptions, ctx: CallContext): Server => {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
-    instructions:
-      "Earshot monitors social mentions. Every tool is one REST operation of /api/v1 with the same input and the same { data, meta } result.",
-  });
-  const allowed = options.operations.filter((op) => isTool(op) && ctx.principal.scopes.includes(op.scope));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allowed.map(toolFor) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+/** Idle servers kept for reuse; more may exist while more requests are in flight. */
+const MAX_IDLE_SERVERS = 64;
+
+/** The request's context, carried to the handlers as the transport's auth info. */
+const callContextOf = (authInfo: AuthInfo | undefined): CallContext => {
+  const ctx = authInfo?.extra?.earshot as CallContext | undefined;
+  if (!ctx) throw new McpError(ErrorCode.InternalError, "Internal error");
+  return ctx;
+};
+
+/** MCP servers answering for this endpoint, built with their handlers once and reused request after request. */
+class ServerPool {
+  private readonly idle: Server[] = [];
+  /** Each tool's definition, built once from the catalog. */
+  private readonly tools: Array<{ op: Operation; definition: ToolDefinition }>;
+  private readonly byName: Map<string, Operation>;
+  /** One validator for every server (the SDK makes one, with its own compiled schemas, per server otherwise). */
+  private readonly validator = new AjvJsonSchemaValidator();
+
+  constructor(private readonly options: McpRouteOptions) {
+    const tools = options.operations.filter(isTool);
+    this.tools = tools.map((op) => ({ op, definition: toolFor(op) }));
+    this.byName = new Map(tools.map((op) => [op.name, op]));
+  }
+
+  acquire(): Server {
+    return this.idle.pop() ?? this.build();
+  }
+
+  release(server: Server): void {
+    if (this.idle.length < MAX_IDLE_SERVERS) this.idle.push(server);
+  }
+
+  private build(): Server {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        "Earshot monitors social mentions. Every tool is one REST operation of /api/v1 with the same input and the same { data, meta } result.",
+      jsonSchemaValidator: this.validator,
+    });
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const { principal } = callContextOf(extra.authInfo);
+      return { tools: this.tools.filter((t) => principal.scopes.includes(t.op.scope)).map((t) => t.definition) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request, extra));
+    return server;
+  }
+
+  private readonly callTool = async (
+    request: { params: { name: string; arguments?: Record<string, unknown> | undefined } },
+    extra: { requestId: RequestId; authInfo?: AuthInfo | undefined },
+  ) => {
+    const { options } = this;
+    const ctx = callContextOf(extra.authInfo);
     // The parameters as the client sent them (the SDK's parsed copy drops keys such as `__proto__`).
     const raw = ctx.toolCalls.get(extra.requestId) ?? { name: request.params.name, arguments: request.params.arguments, paramsIsObject: true };
     if (!raw.paramsIsObject || typeof raw.name !== "string") throw new McpError(ErrorCode.InvalidParams, "params.name must name a tool.");
     if (raw.arguments !== undefined && !isObject(raw.arguments)) throw new McpError(ErrorCode.InvalidParams, "params.arguments must be a JSON object.");
-    const op = options.operations.find((o) => o.name === raw.name && isTool(o));
+    const op = this.byName.get(raw.name);
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${raw.name}.`);
     // The arguments go to the pipeline unjudged: it refuses a tool the key may not use before looking at them.
     const call = toolCallRequest(op, raw.arguments ?? {}, {
@@ -75,11 +129,10 @@ const buildServer = (options: McpRouteOptions, ctx: CallContext): Server => {
     });
     const response = await options.pipeline.execute(op, call);
     const text = JSON.stringify(response.body);
-    if (response.status >= 400) return { isError: true, content: [{ type: "text", text }] };
-    return { structuredContent: response.body as Record<string, unknown>, content: [{ type: "text", text }] };
-  });
-  return server;
-};
+    if (response.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
+    return { structuredContent: response.body as Record<string, unknown>, content: [{ type: "text" as const, text }] };
+  };
+}
 
 const unauthorizedForMcp = () => new DomainError("unauthorized", "A valid Bearer token for this resource is required.");
 
@@ -91,6 +144,7 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
   const fixedOrigin = new URL(options.resource).origin;
   const origins = options.origins ?? publicOrigins({ publicUrl: fixedOrigin, defaultOrigin: fixedOrigin, port: 0 });
   const scopeHint = defaultMcpScopes(options.operations).join(" ");
+  const servers = new ServerPool(options);
 
   const refuse = (req: Request, res: Response, err: DomainError, header: string) => {
     res.setHeader("WWW-Authenticate", header);
@@ -180,11 +234,16 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     }
     const gated = gateJsonRpcBody(req.body);
     if (isJsonRpcFailure(gated)) return void res.status(gated.status).json(gated.body);
-    const server = buildServer(options, { principal, authorization, resource, clientAddress: req.ip, rateLimit, toolCalls: gated.toolCalls });
+    const ctx: CallContext = { principal, authorization, resource, clientAddress: req.ip, rateLimit, toolCalls: gated.toolCalls };
+    (req as Request & { auth?: AuthInfo }).auth = { token: "", clientId: principal.credentialId, scopes: principal.scopes, extra: { earshot: ctx } };
+    const server = servers.acquire();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
-      void transport.close();
-      void server.close();
+      // Closing the transport disconnects the server (its handlers are aborted), which may then serve another request.
+      void transport.close().then(
+        () => servers.release(server),
+        () => undefined,
+      );
     });
     try {
       await server.connect(transport);

@@ -72,6 +72,12 @@ export const writeStreamResponse = async (
   }
 };
 
+/** The path a request named, as sent (not decoded), without its query. */
+const pathnameOf = (url: string): string => {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+};
+
 const queryOf = (req: Request, lists: ReadonlySet<string>): Record<string, unknown> => {
   // Repeated parameters arrive as arrays: a list parameter keeps them all; any other takes one value,
   // the last.
@@ -107,18 +113,34 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
   router.use(express.json({ limit: "1mb", type: JSON_MEDIA_TYPES }));
   const byPath = new Map<string, Operation[]>();
   for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  // express tries a router's routes one after the other: the routes are grouped in one router per first
+  // path segment (`/projects`, `/mentions`, ...), so a request walks only its own group's routes.
+  const groups = new Map<string, Router>();
+  const groupOf = (path: string): { group: Router; local: string } => {
+    const first = /^\/([^/:]+)(\/.*)?$/.exec(path);
+    if (!first) return { group: router, local: path };
+    const prefix = `/${first[1]}`;
+    let group = groups.get(prefix);
+    if (!group) {
+      group = Router();
+      groups.set(prefix, group);
+      router.use(prefix, group);
+    }
+    return { group, local: first[2] ?? "/" };
+  };
   for (const path of routeOrder([...byPath.keys()])) {
     const ops = byPath.get(path)!;
+    const { group, local } = groupOf(path);
     for (const op of ops) {
       const method = op.method.toLowerCase() as "get" | "post" | "patch" | "put" | "delete";
       const lists = listQueryParameters(op);
-      router[method](op.path, async (req: Request, res: Response) => {
+      group[method](local, async (req: Request, res: Response) => {
         checkBodyMediaType(op, req);
         const response = await pipeline.execute(op, {
           requestId: req.requestId,
           authorization: req.get("authorization"),
           idempotencyKey: req.get("idempotency-key"),
-          concretePath: req.baseUrl + req.path,
+          concretePath: pathnameOf(req.originalUrl),
           audience: audienceOf(req),
           clientAddress: req.ip,
           path: { ...req.params },
@@ -133,7 +155,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
     // The path asked with a method it does not have: 405 naming the methods it has (right after its own
     // routes, so a more general path further on never takes it).
     const allow = [...new Set(ops.map((o) => o.method))].join(", ");
-    router.all(path, (req: Request, res: Response) => {
+    group.all(local, (req: Request, res: Response) => {
       res.setHeader("Allow", allow);
       sendProblem(res, httpProblem("method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, req.requestId, req.originalUrl.split("?")[0]));
     });

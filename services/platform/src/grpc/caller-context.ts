@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { commonV1 } from "@earshot/proto";
 import type { ProjectCaller, ProjectMembership } from "../core/project-caller";
 import { DomainError, type FieldError, validationFailed } from "../errors";
+import { requestContext } from "../logger";
 import { ROLE_WORDS } from "./common-enums";
 import { isEmailAddress } from "../text/email";
 
@@ -14,12 +14,11 @@ export const CALLER_METADATA_KEY = "earshot-caller-bin";
 /** A Caller the server accepted: identity and allowances present, every membership naming a project, a role and its workspace. */
 export type CallerContext = commonV1.Caller & { allowances: commonV1.Allowances };
 
-const callers = new AsyncLocalStorage<commonV1.Caller>();
+/** Runs `fn` with the calls it makes carrying `caller` (and the request id and idempotency key around it); with none, just runs it. */
+export const runWithCaller = <T>(caller: commonV1.Caller | undefined, fn: () => T): T =>
+  caller ? requestContext.run({ ...requestContext.getStore(), caller }, fn) : fn();
 
-/** Runs `fn` with the calls it makes carrying `caller`; with none, just runs it. */
-export const runWithCaller = <T>(caller: commonV1.Caller | undefined, fn: () => T): T => (caller ? callers.run(caller, fn) : fn());
-
-export const currentCaller = (): commonV1.Caller | undefined => callers.getStore();
+export const currentCaller = (): commonV1.Caller | undefined => requestContext.getStore()?.caller as commonV1.Caller | undefined;
 
 export const encodeCaller = (caller: commonV1.Caller): Buffer => Buffer.from(commonV1.Caller.encode(caller).finish());
 

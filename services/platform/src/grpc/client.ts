@@ -14,6 +14,7 @@ import { currentIdempotencyKey, IDEMPOTENCY_KEY_METADATA_KEY } from "./call-cont
 import { CALLER_METADATA_KEY, currentCaller, encodeCaller } from "./caller-context";
 import { CALLER_SIGNATURE_METADATA_KEY, OPERATOR_SIGNATURE_METADATA_KEY, signCaller, signOperator } from "./caller-signature";
 import { fromServiceError, isServiceError } from "./error-mapping";
+import type { InProcessChannel } from "./in-process";
 import { REQUEST_ID_METADATA_KEY } from "./server";
 import { type GrpcTls, grpcChannelCredentials, grpcTlsChannelOptions } from "./tls";
 
@@ -59,6 +60,11 @@ export interface GrpcClientOptions {
   operatorKey?: string;
   /** Mutual TLS (EARSHOT_GRPC_TLS_*): present this certificate and check the server's. None: plaintext. */
   tls?: GrpcTls;
+  /**
+   * The services hosted in this process (the all-in-one): calls to the methods it serves skip the
+   * socket, keeping the codec, the metadata, the server's checks, the error mapping and the deadline.
+   */
+  inProcess?: InProcessChannel;
 }
 
 export interface GrpcClientHandle<C> {
@@ -101,10 +107,19 @@ export const createGrpcClient = <C>(
     const fn = (raw as unknown as Record<string, UnaryMethod<unknown, unknown>>)[method];
     if (typeof fn !== "function") continue;
     const path = (Ctor.service[method] as { path?: string } | undefined)?.path ?? method;
-    const retries = (opts?: CallOpts) => (opts?.retryUnavailable ?? isRead(method) ? attempts : 1);
+    const read = isRead(method);
+    const local = options.inProcess;
+    // One function per method, chosen once: the call below allocates only its metadata and its promise.
+    const send: UnaryMethod<unknown, unknown> =
+      local?.has(path)
+        ? (request, metadata, callOptions, callback) => {
+            local.unary(path, request, metadata, callOptions.deadline as number, callback);
+            return undefined as unknown as ClientUnaryCall;
+          }
+        : (request, metadata, callOptions, callback) => fn.call(raw, request, metadata, callOptions, callback);
     client[method] = async (request, opts) => {
       const deadline = Date.now() + (opts?.deadlineMs ?? deadlineMs);
-      const max = retries(opts);
+      const max = (opts?.retryUnavailable ?? read) ? attempts : 1;
       const current = currentCaller();
       const caller = current ? encodeCaller(current) : undefined;
       for (let attempt = 1; ; attempt++) {
@@ -119,9 +134,7 @@ export const createGrpcClient = <C>(
         }
         if (options.operatorKey) metadata.set(OPERATOR_SIGNATURE_METADATA_KEY, signOperator(options.operatorKey, path));
         try {
-          return await new Promise((resolve, reject) =>
-            fn.call(raw, request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))),
-          );
+          return await new Promise((resolve, reject) => send(request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))));
         } catch (err) {
           const retryable = isServiceError(err) && err.code === status.UNAVAILABLE && !err.metadata?.get("earshot-error-code").length;
           const wait = backoff * 2 ** (attempt - 1);

@@ -19,7 +19,8 @@ import { commonV1 } from "@earshot/proto";
 import { Metadata as GrpcMetadata, status as grpcStatus } from "@grpc/grpc-js";
 import { runWithIdempotencyKey } from "./call-context";
 import { CALLER_METADATA_KEY, type CallerContext, encodeCaller, requireCaller, runWithCaller } from "./caller-context";
-import { createGrpcClient } from "./client";
+import { createGrpcClient, type GrpcClientOptions } from "./client";
+import { InProcessChannel } from "./in-process";
 import { fromServiceError } from "./error-mapping";
 import { createHealthChecker } from "./health";
 import { waitFor } from "../testing/tmp";
@@ -117,32 +118,42 @@ const handlers = {
   },
 };
 
-const start = (port = 0) =>
-  startGrpcServer({
-    host: "127.0.0.1",
-    port,
-    logger: silentLogger(),
-    services: [{ name: "test.v1.ThingService", definition, handlers: handlers as AsyncService<ThingServer> }],
-  });
-
-describe("gRPC server and client helpers", () => {
+// Every test runs over both transports a client may use: a real loopback gRPC hop, and the in-process
+// channel the all-in-one's gateway uses for the services beside it. Both must give the same answers,
+// errors, metadata checks and deadlines.
+describe.each([
+  { transport: "loopback gRPC", inProcess: false },
+  { transport: "the in-process channel", inProcess: true },
+])("gRPC server and client helpers over $transport", ({ inProcess }) => {
   let server: StartedGrpcServer;
+  let channel: InProcessChannel;
+  const start = (port = 0) =>
+    startGrpcServer({
+      host: "127.0.0.1",
+      port,
+      logger: silentLogger(),
+      services: [{ name: "test.v1.ThingService", definition, handlers: handlers as AsyncService<ThingServer> }],
+      ...(inProcess ? { inProcess: channel } : {}),
+    });
+  const connect = (options: GrpcClientOptions = {}, Ctor: typeof ThingClientCtor = ThingClientCtor, address = server.address) =>
+    createGrpcClient(Ctor, address, { ...options, ...(inProcess ? { inProcess: channel } : {}) });
   beforeEach(async () => {
     Object.assign(calls, { get: 0, create: 0, aborted: 0, lastRequestId: undefined, lastIdempotencyKey: undefined, lastCaller: undefined });
+    channel = new InProcessChannel();
     server = await start();
   });
   afterEach(async () => {
     await server.drain(1000);
   });
 
-  it("answers over a real loopback hop", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+  it("answers a call", async () => {
+    const { client, close } = connect();
     await expect(client.getThing({ value: "a" })).resolves.toMatchObject({ value: expect.stringMatching(/^got a as req_/) });
     close();
   });
 
   it("carries the caller's request id in metadata to the handler's context", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     const res = await runWithRequestId("req_abc123", () => client.getThing({ value: "a" }));
     expect(res.value).toBe("got a as req_abc123");
     expect(calls.lastRequestId).toBe("req_abc123");
@@ -150,7 +161,7 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("carries the idempotency key set around a call to the handler's context, and none without one", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     await runWithIdempotencyKey("Zm9vYmFyYmF6cXV4cXV1eA", () => client.createThing({ value: "a" }));
     expect(calls.lastIdempotencyKey).toBe("Zm9vYmFyYmF6cXV4cXV1eA");
     await client.createThing({ value: "b" });
@@ -171,6 +182,11 @@ describe("gRPC server and client helpers", () => {
 
   /** Calls GetThing with hand-made metadata, as a client that does not use createGrpcClient would. */
   const rawCall = (metadata: GrpcMetadata, value = "a") => {
+    if (inProcess) {
+      return new Promise<{ err: ServiceError | null; res: Msg }>((resolve) =>
+        channel.unary("/test.v1.ThingService/GetThing", { value }, metadata, Date.now() + 5000, (err, res) => resolve({ err, res: res as Msg })),
+      );
+    }
     const { raw, close } = createGrpcClient(ThingClientCtor, server.address);
     return new Promise<{ err: ServiceError | null; res: Msg }>((resolve) =>
       raw.getThing({ value }, metadata, {}, (err, res) => resolve({ err, res })),
@@ -178,14 +194,14 @@ describe("gRPC server and client helpers", () => {
   };
 
   it("carries the caller set around a call, protobuf-encoded in metadata, into the handler's ctx.caller", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     await expect(runWithCaller(ana, () => client.getThing({ value: "for-a-person" }))).resolves.toEqual({ value: "usr_ana" });
     expect(calls.lastCaller).toEqual(ana);
     close();
   });
 
   it("leaves ctx.caller undefined for a call without a caller, and requireCaller answers unauthorized", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     await client.getThing({ value: "a" });
     expect(calls.lastCaller).toBeUndefined();
     await expect(client.getThing({ value: "for-a-person" })).rejects.toMatchObject({ code: "unauthorized" });
@@ -202,7 +218,7 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("refuses a caller missing its identity or allowances, or with a membership without a role or a workspace", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     const broken: commonV1.Caller = {
       ...ana,
       workspaceId: "",
@@ -223,7 +239,7 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("refuses a caller with more than 2,000 memberships or an email that is not an address, naming the field", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     const memberships = Array.from({ length: 2_001 }, (_, i) => ({ projectId: `prj_${i}`, role: commonV1.Role.ROLE_VIEWER, workspaceId: "wsp_1" }));
     const many = (await runWithCaller({ ...ana, memberships }, () => client.getThing({ value: "a" })).catch((e: unknown) => e)) as DomainError;
     expect(many).toMatchObject({ code: "validation_failed", errors: [{ path: "caller.memberships", message: "must list at most 2000 projects" }] });
@@ -237,7 +253,7 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("gives the client the same domain error the handler threw, with its field errors", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     await expect(client.getThing({ value: "missing" })).rejects.toMatchObject({ code: "not_found", message: "Thing was not found." });
     await expect(client.getThing({ value: "bad" })).rejects.toMatchObject({
       code: "validation_failed",
@@ -247,7 +263,7 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("keeps the internals of unexpected errors out of the answer", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     const err = (await client.getThing({ value: "boom" }).catch((e: unknown) => e)) as DomainError;
     expect(err.code).toBe("internal");
     expect(err.message).not.toContain("hunter2");
@@ -255,7 +271,7 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("answers conflict, not internal, when a store version conflict or unique violation escapes a handler", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     for (const value of ["raced", "duplicate"]) {
       const err = (await client.getThing({ value }).catch((e: unknown) => e)) as DomainError;
       expect(err).toMatchObject({ code: "conflict", status: 409 });
@@ -264,18 +280,28 @@ describe("gRPC server and client helpers", () => {
     close();
   });
 
+  it("fails an answer over 4 MB, and a request over 8 MB before the handler runs, as internal", async () => {
+    const { client, close } = connect();
+    const big = "x".repeat(4 * 1024 * 1024);
+    await expect(client.createThing({ value: big })).rejects.toMatchObject({ code: "internal" });
+    expect(calls.create).toBe(1);
+    await expect(client.createThing({ value: big + big + "x" })).rejects.toMatchObject({ code: "internal" });
+    expect(calls.create).toBe(1);
+    close();
+  });
+
   it("ends a call at its deadline as unavailable and aborts the handler's signal", async () => {
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     await expect(client.getThing({ value: "slow", delayMs: 2000 }, { deadlineMs: 100 })).rejects.toMatchObject({ code: "unavailable" });
     await waitFor(() => calls.aborted === 1);
     close();
   });
 
-  it("retries a read while the server is unavailable, and never a write", async () => {
+  (inProcess ? it.skip : it)("retries a read while the server is unavailable, and never a write", async () => {
     const port = server.port;
     await server.drain(1000);
     const attempts: grpcStatus[] = [];
-    const { client, close } = createGrpcClient(observedThingClient((code) => attempts.push(code)), `127.0.0.1:${port}`, { retryBackoffMs: 100, readAttempts: 4 });
+    const { client, close } = connect({ retryBackoffMs: 100, readAttempts: 4 }, observedThingClient((code) => attempts.push(code)), `127.0.0.1:${port}`);
     await expect(client.createThing({ value: "x" })).rejects.toMatchObject({ code: "unavailable" });
     expect(attempts).toEqual([grpcStatus.UNAVAILABLE]);
     const read = client.getThing({ value: "later" }, { deadlineMs: 3000 });
@@ -288,12 +314,34 @@ describe("gRPC server and client helpers", () => {
     close();
   });
 
-  it("reports SERVING through the standard health service, and lets in-flight calls finish when draining", async () => {
+  (inProcess ? it : it.skip)("refuses calls as unavailable once its server drains, never retries a write, and a read retried after a restart succeeds", async () => {
+    const port = server.port;
+    const { client, close } = connect({ retryBackoffMs: 100, readAttempts: 4 });
+    await server.drain(1000);
+    await expect(client.createThing({ value: "x" })).rejects.toMatchObject({ code: "unavailable" });
+    const read = client.getThing({ value: "later" }, { deadlineMs: 3000 });
+    server = await start(port);
+    await expect(read).resolves.toMatchObject({ value: expect.stringContaining("got later") });
+    expect(calls.create).toBe(0);
+    close();
+  });
+
+  it("lets in-flight calls finish when draining", async () => {
+    const { client, close } = connect();
+    const inFlight = client.createThing({ value: "slow", delayMs: 300 });
+    await waitFor(() => calls.create === 1);
+    const drained = server.drain(2000);
+    await expect(inFlight).resolves.toEqual({ value: "made slow" });
+    await drained;
+    close();
+  });
+
+  (inProcess ? it.skip : it)("reports SERVING through the standard health service, and lets in-flight calls finish when draining", async () => {
     const health = createHealthChecker(server.address);
     expect(await health.check()).toBe("SERVING");
     expect(await health.check("test.v1.ThingService")).toBe("SERVING");
     expect(await health.check("no.such.Service")).toBe("SERVICE_UNKNOWN");
-    const { client, close } = createGrpcClient(ThingClientCtor, server.address);
+    const { client, close } = connect();
     const inFlight = client.createThing({ value: "slow", delayMs: 300 });
     await new Promise((r) => setTimeout(r, 50));
     const drained = server.drain(2000);

@@ -7,3 +7,4 @@ export * from "./call-context";
 export * from "./health";
 export * from "./common-enums";
 export * from "./tls";
+export * from "./in-process";

@@ -18,6 +18,7 @@ import { CALLER_SIGNATURE_METADATA_KEY, type CallVerification, isOperatorCall, O
 import type { RpcMetrics } from "../metrics/rpc-metrics";
 import { toDomainError, toStatusObject } from "./error-mapping";
 import { type GrpcTls, grpcServerCredentials } from "./tls";
+import { type InProcessCall, type InProcessChannel, MAX_REQUEST_BYTES } from "./in-process";
 
 export const REQUEST_ID_METADATA_KEY = "x-request-id";
 
@@ -63,7 +64,10 @@ const readIdempotencyKey = (metadata: Metadata): string | undefined => {
   return typeof value === "string" && IDEMPOTENCY_KEY_PATTERN.test(value) ? value : undefined;
 };
 
-const deadlineOf = (call: ServerUnaryCall<unknown, unknown>): Date | undefined => {
+/** What a handler reads of a call, over the network (grpc-js) or in process. */
+type UnaryCall = ServerUnaryCall<unknown, unknown> | InProcessCall;
+
+const deadlineOf = (call: UnaryCall): Date | undefined => {
   const d = call.getDeadline();
   if (d instanceof Date) return d;
   return typeof d === "number" && Number.isFinite(d) ? new Date(d) : undefined;
@@ -84,7 +88,7 @@ export const implementService = <S>(
   const impl: UntypedServiceImplementation = {};
   const debug = logger.isLevelEnabled("debug");
   for (const [method, handler] of Object.entries(handlers as Record<string, (req: unknown, ctx: RpcContext) => Promise<unknown>>)) {
-    impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    impl[method] = (call: UnaryCall, callback: sendUnaryData<unknown>) => {
       const requestId = readRequestId(call.metadata);
       const controller = new AbortController();
       let finished = false;
@@ -193,22 +197,27 @@ export interface GrpcServerOptions {
   metrics?: RpcMetrics;
   /** Mutual TLS: callers must present a certificate the CA signed. None: plaintext (the default). */
   tls?: GrpcTls;
+  /** Also serves its services to callers in this process (the all-in-one), with the same handlers. */
+  inProcess?: InProcessChannel;
 }
 
 /** Starts a gRPC server with the standard health service and the given services. */
 export const startGrpcServer = async (options: GrpcServerOptions): Promise<StartedGrpcServer> => {
   const server = new Server({
     "grpc.keepalive_permit_without_calls": 1,
-    "grpc.max_receive_message_length": 8 * 1024 * 1024,
+    "grpc.max_receive_message_length": MAX_REQUEST_BYTES,
   });
   const tracker = new InFlightTracker();
   const healthStatus: Record<string, "SERVING" | "NOT_SERVING"> = { "": "SERVING" };
   for (const s of options.services) healthStatus[s.name] = "SERVING";
   const health = new HealthImplementation(healthStatus);
   health.addToServer(server);
-  for (const s of options.services) {
-    server.addService(s.definition, implementService(s.name, s.handlers, options.logger, tracker, options.verification, options.metrics));
-  }
+  const impls = options.services.map((s) => ({
+    definition: s.definition,
+    impl: implementService(s.name, s.handlers, options.logger, tracker, options.verification, options.metrics),
+  }));
+  for (const { definition, impl } of impls) server.addService(definition, impl);
+  const stopLocal = options.inProcess?.register(impls);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host}:${options.port}`, grpcServerCredentials(options.tls), (err, bound) =>
       err ? reject(err) : resolve(bound),
@@ -222,6 +231,7 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
   const drain = (timeoutMs: number) => {
     drained ??= (async () => {
       for (const name of Object.keys(healthStatus)) health.setStatus(name, "NOT_SERVING");
+      stopLocal?.();
       const shutdown = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref());
       const outcome = await Promise.race([Promise.all([shutdown, tracker.idle()]).then(() => "done" as const), timer]);

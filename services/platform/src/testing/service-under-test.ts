@@ -3,6 +3,7 @@ import { createInProcessBus } from "../bus/in-process";
 import type { Clock } from "../clock";
 import { baseConfigSchema, loadConfig } from "../config";
 import { silentLogger } from "../logger";
+import type { InProcessChannel } from "../grpc/in-process";
 import { createMailer } from "../mail/mailer";
 import { hostService, type ServiceModule } from "../service-host";
 import { makeTempDir } from "./tmp";
@@ -25,6 +26,8 @@ export interface HostForTestOptions {
   clock?: Clock;
   /** The service's own settings (EARSHOT_* names, as the all-in-one's configuration carries them). */
   settings?: Record<string, string>;
+  /** Also serve the service through this channel, as the all-in-one serves its gateway. */
+  inProcess?: InProcessChannel;
 }
 
 export const hostServiceForTest = async (module: ServiceModule, options: HostForTestOptions = {}): Promise<ServiceUnderTest> => {
@@ -39,6 +42,7 @@ export const hostServiceForTest = async (module: ServiceModule, options: HostFor
     logger,
     mailer: createMailer({ from: "test@earshot.local", dataDir: tmp.dir, logger }),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.inProcess ? { inProcess: options.inProcess } : {}),
   }).catch(async (err: unknown) => {
     if (!options.bus) await bus.close();
     await tmp.cleanup();

@@ -1,0 +1,100 @@
+// MCP tools/call versus the same REST reads, through the all-in-one (BENCH_SHAPE, in-process by
+// default), on a project holding BENCH_MENTIONS (10,000) mentions:
+// - sequential: the MCP SDK client over Streamable HTTP (connected once, tools listed once, as an agent
+//   does) calling get_project and list_mentions (limit 25), alternating with fetch() of the same REST
+//   reads, BENCH_CALLS (300) of each; median and p99 from outside, and the ratio MCP / REST.
+// - under load: autocannon, 50 connections, the tools/call JSON-RPC request the SDK client sends (POST
+//   /mcp) against the REST GET, each run right after the other; throughput ratio MCP / REST.
+// Usage: make bench (or node services/platform/test/ts-child.js bench/mcp-bench.ts after make build).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { CONNECTIONS, DURATION, measure, row, type Shape, seed, settle, startShape } from "./api-setup";
+
+const MENTIONS = Number(process.env.BENCH_MENTIONS ?? 10_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 300);
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99) };
+};
+
+const main = async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "earshot-bench-"));
+  const shape = (process.env.BENCH_SHAPE ?? "in-process") as Shape;
+  const running = await startShape(shape, dataDir);
+  try {
+    const { apiKey, projectId } = await seed(running.base, dataDir, MENTIONS);
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    await settle(running.children);
+    const reads = [
+      { name: "get_project", tool: { name: "get_project", arguments: { projectId } }, rest: `/api/v1/projects/${projectId}` },
+      { name: "list_mentions", tool: { name: "list_mentions", arguments: { projectId, limit: 25 } }, rest: `/api/v1/mentions?projectId=${projectId}&limit=25` },
+    ];
+
+    const client = new Client({ name: "earshot-bench", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.base}/mcp`), { requestInit: { headers: auth } }));
+    await client.listTools();
+    process.stdout.write(`MCP versus REST (${shape}) — node ${process.version}, ${MENTIONS} mentions in the project\n`);
+    const table: string[] = [];
+    for (const read of reads) {
+      const rest: number[] = [];
+      const mcp: number[] = [];
+      for (let i = 0; i < CALLS + 20; i++) {
+        let t = performance.now();
+        const res = await fetch(`${running.base}${read.rest}`, { headers: auth });
+        const body = (await res.json()) as unknown;
+        if (res.status !== 200) throw new Error(`${read.rest} answered ${res.status}: ${JSON.stringify(body)}`);
+        if (i >= 20) rest.push(performance.now() - t);
+        t = performance.now();
+        const result = await client.callTool(read.tool);
+        if (result.isError) throw new Error(`${read.name} failed: ${JSON.stringify(result.content)}`);
+        if (i >= 20) mcp.push(performance.now() - t);
+      }
+      const r = summary(rest);
+      const m = summary(mcp);
+      process.stdout.write(
+        `\nsequential, ${CALLS} calls each: ${read.name}\n  REST fetch          p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms\n  MCP SDK tools/call  p50 ${m.p50.toFixed(2)} ms   p99 ${m.p99.toFixed(2)} ms\n  ratio MCP / REST (p50): ${(m.p50 / r.p50).toFixed(2)}\n`,
+      );
+      table.push(`| ${read.name} | sequential (SDK client vs fetch) | p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms | p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms | ${(m.p50 / r.p50).toFixed(2)} (latency) |`);
+    }
+    await client.close();
+
+    for (const read of reads) {
+      const restLoad = await measure(`${running.base}${read.rest}`, { headers: auth }, running.children);
+      const mcpLoad = await measure(`${running.base}/mcp`, {
+        method: "POST",
+        headers: {
+          ...auth,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Mcp-Protocol-Version": LATEST_PROTOCOL_VERSION,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: read.tool }),
+      }, running.children);
+      const ratio = mcpLoad.requests.average / restLoad.requests.average;
+      process.stdout.write(`\nunder load, ${CONNECTIONS} connections, ${DURATION} s: ${read.name}\n${row("REST GET", restLoad)}\n${row("MCP tools/call (POST /mcp)", mcpLoad)}\nthroughput ratio MCP / REST: ${ratio.toFixed(2)}\n`);
+      const us = (r: { cpuMsPerRequest: number }) => (r.cpuMsPerRequest * 1000).toFixed(0);
+      table.push(
+        `| ${read.name} | ${CONNECTIONS} connections (autocannon) | ${restLoad.requests.average.toFixed(0)} req/s, p99 ${restLoad.latency.p99} ms, ${us(restLoad)} CPU µs/req | ${mcpLoad.requests.average.toFixed(0)} req/s, p99 ${mcpLoad.latency.p99} ms, ${us(mcpLoad)} CPU µs/req | ${ratio.toFixed(2)} (throughput), ${(restLoad.cpuMsPerRequest / mcpLoad.cpuMsPerRequest).toFixed(2)} (REST CPU / MCP CPU) |`,
+      );
+      if (mcpLoad.non2xx + mcpLoad.errors > 0) process.stdout.write(`MCP non-2xx ${mcpLoad.non2xx}, errors ${mcpLoad.errors}\n`);
+    }
+    process.stdout.write(`\n| read | how | REST | MCP | ratio MCP / REST |\n|---|---|---|---|---|\n${table.join("\n")}\n`);
+  } finally {
+    await running.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+void main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
