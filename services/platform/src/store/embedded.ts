@@ -28,6 +28,7 @@ import {
 } from "./port";
 import { assertCountSpec, bucketIndexOf, countDocs, CountTable } from "./count-by";
 import { exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
+import { createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -41,6 +42,9 @@ import { exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, transl
 
 export const STORE_FILE = "store.sqlite";
 const TTL_SWEEP_MS = 60 * 1000;
+// Rows ANALYZE samples per index: enough for the planner to tell a selective index from one that is not,
+// at a bounded cost (milliseconds) whatever the size of the collection.
+const ANALYSIS_LIMIT = 1000;
 const STATEMENT_CACHE = 500;
 
 type Row = { doc: string };
@@ -62,6 +66,8 @@ interface Table {
   paths: Map<string, boolean>;
   /** TTL field -> seconds. */
   ttl: Map<string, number>;
+  /** Indexes on a field that holds arrays, each served by a side table (see sqlite-multikey.ts). */
+  multikey: MultikeyIndex[];
 }
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -242,8 +248,25 @@ export class SqliteStore implements DocumentStore {
       }
       return bucketIndexOf(parsedStarts, t);
     });
-    this.sweep = setInterval(() => this.expireAll(), TTL_SWEEP_MS);
+    db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+    this.optimize();
+    this.sweep = setInterval(() => {
+      this.expireAll();
+      this.optimize();
+    }, TTL_SWEEP_MS);
     this.sweep.unref();
+  }
+
+  /**
+   * Gives the query planner statistics (ANALYZE, sampled) for every table that has none or has grown or
+   * shrunk about tenfold since it was last analyzed; a no-op otherwise. Without statistics SQLite prefers
+   * an index that avoids sorting over one that selects: `{ projectId, $or: [{ authorKey }, { "author.id" }] }`
+   * ordered by date would walk the whole project through its date index instead of the two author indexes.
+   * Run at open and with the minute's sweep; the statements prepared so far are planned again.
+   */
+  optimize(): void {
+    if (this.closed) return;
+    this.db.pragma("optimize = 0x10002");
   }
 
   private prepare(sql: string): Database.Statement {
@@ -274,7 +297,7 @@ export class SqliteStore implements DocumentStore {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`Bad collection name ${name}`);
     const sql = quote(`c_${name}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    table = { name, sql, paths: new Map(), ttl: new Map() };
+    table = { name, sql, paths: new Map(), ttl: new Map(), multikey: [] };
     for (const p of this.prepare("SELECT path, multikey FROM _paths WHERE collection = ?").all(name) as Array<{ path: string; multikey: number }>) {
       table.paths.set(p.path, p.multikey === 1);
     }
@@ -282,6 +305,7 @@ export class SqliteStore implements DocumentStore {
       if (ix.expire !== null) table.ttl.set(Object.keys(JSON.parse(ix.fields) as object)[0] as string, ix.expire);
     }
     this.tables.set(name, table);
+    this.refreshMultikey(table);
     return table;
   }
 
@@ -337,14 +361,43 @@ export class SqliteStore implements DocumentStore {
         this.setPath(table, path, arrays !== undefined);
       }
       if (spec.expireAfterSeconds !== undefined) table.ttl.set(fields[0] as string, spec.expireAfterSeconds);
+      this.refreshMultikey(table);
     });
+  }
+
+  /**
+   * Keeps a side table for every non-unique index with exactly one field that holds arrays (see
+   * sqlite-multikey.ts), creating and filling it the first time, e.g. when a field first holds an array or
+   * a data directory written before side tables existed is opened.
+   */
+  private refreshMultikey(table: Table): void {
+    const wanted: MultikeyIndex[] = [];
+    for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(table.name) as IndexMeta[]) {
+      if (ix.is_unique === 1 || ix.expire !== null) continue;
+      const fields = Object.keys(JSON.parse(ix.fields) as object);
+      const at = multikeyField(fields, (p) => table.paths.get(p));
+      if (at >= 0) wanted.push(multikeyIndex(indexHash(table.name, ix.key), fields, at));
+    }
+    if (wanted.length === table.multikey.length && wanted.every((w, i) => w.sql === table.multikey[i]?.sql)) return;
+    this.transaction(() => {
+      for (const ix of wanted) {
+        const exists = this.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(ix.sql.slice(1, -1)) !== undefined;
+        this.db.exec(createMultikeySql(ix, table.sql));
+        if (!exists) this.db.exec(fillMultikeySql(ix, table.sql));
+      }
+      for (const old of table.multikey) if (!wanted.some((w) => w.sql === old.sql)) this.db.exec(dropMultikeySql(old));
+    });
+    table.multikey = wanted;
   }
 
   private setPath(table: Table, path: string, multikey: boolean): void {
     this.prepare("INSERT OR REPLACE INTO _paths (collection, path, multikey) VALUES (?, ?, ?)").run(table.name, path, multikey ? 1 : 0);
     const was = table.paths.get(path);
     table.paths.set(path, multikey);
-    if (multikey && was !== true) this.dropArrayIndexes(table);
+    if (multikey && was !== true) {
+      this.dropArrayIndexes(table);
+      this.refreshMultikey(table);
+    }
   }
 
   /** Whether the field, or an object on its path, has held an array. */
@@ -468,19 +521,41 @@ export class SqliteStore implements DocumentStore {
     return this.prepare(sql).iterate(...(where?.params ?? [])) as IterableIterator<Row>;
   }
 
-  find(table: Table, filter: Filter, options: FindOptions): Stored[] {
-    this.expire(table);
+  /** The statement `find` runs: SQL narrows (through an index or a side table) and orders when it can. */
+  private findQuery(table: Table, filter: Filter, options: FindOptions): { sql: string; params: Array<string | number>; sortedInSql: boolean } {
     const usable = this.usable(table);
     const where = translateFilter(filter, usable);
     const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+    const sortedInSql = !sort || Object.keys(sort).every((f) => f === "_id" || usable(f));
+    const side = sortedInSql ? multikeyPlan(table.multikey, table.sql, filter, sort) : null;
+    if (side) {
+      const conds = where ? `${side.where} AND ${where.sql}` : side.where;
+      return { sql: `SELECT ${table.sql}.doc AS doc FROM ${side.from} WHERE ${conds}${side.orderBy}`, params: [...side.params, ...(where?.params ?? [])], sortedInSql };
+    }
+    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    return { sql: `SELECT doc FROM ${table.sql}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: where?.params ?? [], sortedInSql };
+  }
+
+  /** SQLite's plan for what `find` would run (EXPLAIN QUERY PLAN, one line per step): tests check index use with it. */
+  explainFind(collection: string, filter: Filter, options: FindOptions = {}): string[] {
+    const { sql, params } = this.findQuery(this.table(collection), filter, options);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  find(table: Table, filter: Filter, options: FindOptions): Stored[] {
+    this.expire(table);
+    const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
     const skip = options.skip ?? 0;
     const limit = options.limit ?? Infinity;
-    const sortedInSql = !sort || Object.keys(sort).every((f) => f === "_id" || usable(f));
-    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    const { sql, params, sortedInSql } = this.findQuery(table, filter, options);
     const out: Stored[] = [];
     let skipped = 0;
-    for (const row of this.rows(table, where, orderBy)) {
+    let lastId: string | undefined;
+    for (const row of this.prepare(sql).iterate(...params) as IterableIterator<Row>) {
       const doc = model.deserialize(row.doc) as Stored;
+      // A side table's walk meets a document once per matching element, each time next to itself.
+      if (doc._id === lastId) continue;
+      lastId = doc._id;
       if (!model.match(doc, filter)) continue;
       if (sortedInSql) {
         if (skipped < skip) {
