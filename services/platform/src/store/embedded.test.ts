@@ -134,6 +134,20 @@ describe("embedded store specifics", () => {
       await store.close();
     });
 
+    it("counts a Date range from the index alone while the field has held only Dates, and checks types again once it has not", async () => {
+      const { store, items } = await seeded(100);
+      const period = { p: "prj_1", at: { $gte: new Date(Date.UTC(2026, 0, 1, 0, 10)), $lt: new Date(Date.UTC(2026, 0, 1, 0, 20)) } };
+      expect(store.explainCount("items", period)?.join("\n")).toMatch(/COVERING INDEX/);
+      expect(await items.count(period)).toBe(10);
+      expect(await items.count({ p: "prj_1", at: { $lt: new Date(Date.UTC(2026, 0, 1, 0, 20)) } })).toBe(20);
+      await items.insertOne({ _id: "itm_none", p: "prj_1", a: "", b: "", tags: [] } as unknown as Item);
+      expect(await items.count({ p: "prj_1", at: { $lt: new Date(Date.UTC(2026, 0, 1, 0, 20)) } })).toBe(20);
+      await items.insertOne({ _id: "itm_number", p: "prj_1", a: "", b: "", tags: [], at: Date.UTC(2026, 0, 1, 0, 15) } as unknown as Item);
+      expect(store.explainCount("items", period)?.join("\n")).not.toMatch(/COVERING INDEX/);
+      expect(await items.count(period)).toBe(10);
+      await store.close();
+    });
+
     it("fills an array field's side table from the documents already stored when the field first holds an array", async () => {
       const store = (await openEmbeddedStore()) as SqliteStore;
       const items = store.collection<{ _id: string; p: string; tags: string | string[]; at: number }>("items");

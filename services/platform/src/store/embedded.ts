@@ -66,6 +66,8 @@ interface Table {
   paths: Map<string, boolean>;
   /** TTL field -> seconds. */
   ttl: Map<string, number>;
+  /** Indexed fields: true while every value they held was a Date (or missing, or null). */
+  dates: Map<string, boolean>;
   /** Indexes on a field that holds arrays, each served by a side table (see sqlite-multikey.ts). */
   multikey: MultikeyIndex[];
 }
@@ -235,7 +237,8 @@ export class SqliteStore implements DocumentStore {
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
-       CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
+       CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));
+       CREATE TABLE IF NOT EXISTS _dates (collection TEXT NOT NULL, path TEXT NOT NULL, dates_only INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
     );
     // The bucket of a time among ascending starts (given as JSON, parsed once per statement run).
     let lastStarts = "";
@@ -297,12 +300,18 @@ export class SqliteStore implements DocumentStore {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`Bad collection name ${name}`);
     const sql = quote(`c_${name}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    table = { name, sql, paths: new Map(), ttl: new Map(), multikey: [] };
+    table = { name, sql, paths: new Map(), ttl: new Map(), dates: new Map(), multikey: [] };
     for (const p of this.prepare("SELECT path, multikey FROM _paths WHERE collection = ?").all(name) as Array<{ path: string; multikey: number }>) {
       table.paths.set(p.path, p.multikey === 1);
     }
+    for (const d of this.prepare("SELECT path, dates_only FROM _dates WHERE collection = ?").all(name) as Array<{ path: string; dates_only: number }>) {
+      table.dates.set(d.path, d.dates_only === 1);
+    }
     for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(name) as IndexMeta[]) {
-      if (ix.expire !== null) table.ttl.set(Object.keys(JSON.parse(ix.fields) as object)[0] as string, ix.expire);
+      const fields = Object.keys(JSON.parse(ix.fields) as object);
+      if (ix.expire !== null) table.ttl.set(fields[0] as string, ix.expire);
+      // A data directory written before the store kept this knowledge learns it once.
+      for (const f of fields) if (f !== "_id" && !table.dates.has(f)) this.learnDates(table, f);
     }
     this.tables.set(name, table);
     this.refreshMultikey(table);
@@ -355,6 +364,7 @@ export class SqliteStore implements DocumentStore {
         spec.sparse ? 1 : 0,
         spec.expireAfterSeconds ?? null,
       );
+      for (const f of fields) if (f !== "_id" && !table.dates.has(f)) this.learnDates(table, f);
       for (const path of fields.flatMap(pathPrefixes)) {
         if (table.paths.has(path)) continue;
         const arrays = this.prepare(`SELECT 1 FROM ${table.sql} WHERE json_type(doc, ?) = 'array' LIMIT 1`).get(jsonPathOf(path));
@@ -400,6 +410,20 @@ export class SqliteStore implements DocumentStore {
     }
   }
 
+  /** Reads from the stored documents whether an indexed field has held only Dates (or nothing). */
+  private learnDates(table: Table, field: string): void {
+    const p = jsonPathOf(field);
+    const other = this.prepare(
+      `SELECT 1 FROM ${table.sql} WHERE json_type(doc, ?) NOT IN ('null', 'object') OR (json_type(doc, ?) = 'object' AND json_type(doc, ?) IS NOT 'integer' AND json_type(doc, ?) IS NOT 'real') LIMIT 1`,
+    ).get(p, p, `${p}."$$date"`, `${p}."$$date"`);
+    this.setDates(table, field, other === undefined);
+  }
+
+  private setDates(table: Table, field: string, datesOnly: boolean): void {
+    this.prepare("INSERT OR REPLACE INTO _dates (collection, path, dates_only) VALUES (?, ?, ?)").run(table.name, field, datesOnly ? 1 : 0);
+    table.dates.set(field, datesOnly);
+  }
+
   /** Whether the field, or an object on its path, has held an array. */
   private holdsArrays(table: Table, field: string): boolean {
     return pathPrefixes(field).some((p) => table.paths.get(p) === true);
@@ -429,6 +453,11 @@ export class SqliteStore implements DocumentStore {
   private serialize(table: Table, doc: Stored): string {
     for (const [path, multikey] of table.paths) {
       if (!multikey && Array.isArray(model.getDotValue(doc, path))) this.setPath(table, path, true);
+    }
+    for (const [field, datesOnly] of table.dates) {
+      if (!datesOnly) continue;
+      const v: unknown = model.getDotValue(doc, field);
+      if (v !== undefined && v !== null && !(v instanceof Date)) this.setDates(table, field, false);
     }
     return model.serialize(doc);
   }
@@ -572,14 +601,27 @@ export class SqliteStore implements DocumentStore {
     return out.sort(compareBy(sort as Record<string, 1 | -1>)).slice(skip, skip + limit);
   }
 
+  /** Indexed fields known to have held nothing but Dates: a range on their key needs no type check. */
+  private datesOnly(table: Table): (field: string) => boolean {
+    return (field) => table.dates.get(field) === true;
+  }
+
   /** Paths known never to have held an array (indexed ones: see setPath), whose keys stand for them in SQL. */
   private known(table: Table): (path: string) => boolean {
     return (path) => table.paths.get(path) === false;
   }
 
+  /** SQLite's plan for the count of `filter` when SQL can say it exactly (null otherwise): tests check index use with it. */
+  explainCount(collection: string, filter: Filter): string[] | null {
+    const table = this.table(collection);
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table));
+    if (!exact) return null;
+    return (this.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).all(...exact.params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
   count(table: Table, filter: Filter): number {
     this.expire(table);
-    const exact = exactFilter(filter, this.known(table));
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table));
     if (exact) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).get(...exact.params) as { n: number }).n;
     let n = 0;
     for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
@@ -597,14 +639,17 @@ export class SqliteStore implements DocumentStore {
   countBy(table: Table, filter: Filter, spec: CountSpec): CountRow[] {
     this.expire(table);
     const known = this.known(table);
-    const where = exactFilter(filter, known);
+    const datesOnly = this.datesOnly(table);
+    const where = exactFilter(filter, known, datesOnly);
     const by = spec.by;
     const byPrefixesKnown = by === undefined || pathPrefixes(by).slice(0, -1).every(known);
     if (!where || !byPrefixesKnown) return countDocs(this.find(table, filter, {}), spec);
     const params: Array<string | number> = [];
     let bucket = "0";
     if (spec.buckets) {
-      bucket = `earshot_bucket(?, json_extract(doc, ${sqlText(`${jsonPathOf(spec.buckets.field)}."$$date"`)}))`;
+      // On a field of Dates only, its key is the time (an index may give it without reading the document).
+      const time = datesOnly(spec.buckets.field) && known(spec.buckets.field) ? keyExpr(spec.buckets.field) : `json_extract(doc, ${sqlText(`${jsonPathOf(spec.buckets.field)}."$$date"`)})`;
+      bucket = `earshot_bucket(?, ${time})`;
       params.push(JSON.stringify(spec.buckets.starts.map((d) => d.getTime())));
     }
     let sql: string;
