@@ -652,11 +652,15 @@ export class SqliteStore implements DocumentStore {
       bucket = `earshot_bucket(?, ${time})`;
       params.push(JSON.stringify(spec.buckets.starts.map((d) => d.getTime())));
     }
+    // The matching rows are chosen by a query that can read indexes alone (so SQLite picks the index that
+    // selects, as for `count`, rather than one it would walk reading every document), then only those rows
+    // are read for their keys.
+    const rows = `(SELECT rowid AS r_ FROM ${table.sql} WHERE ${where.sql}) AS s_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = s_.r_`;
     let sql: string;
     if (by === undefined) {
-      sql = `SELECT b, NULL AS k, count(*) AS n FROM (SELECT ${bucket} AS b FROM ${table.sql} WHERE ${where.sql}) WHERE b >= 0 GROUP BY b`;
+      sql = `SELECT b, NULL AS k, count(*) AS n FROM (SELECT ${bucket} AS b FROM ${rows}) WHERE b >= 0 GROUP BY b`;
     } else if (known(by)) {
-      sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket} AS b, doc -> ${sqlText(jsonPathOf(by))} AS k FROM ${table.sql} WHERE ${where.sql}) WHERE b >= 0 GROUP BY b, k`;
+      sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket} AS b, doc -> ${sqlText(jsonPathOf(by))} AS k FROM ${rows}) WHERE b >= 0 GROUP BY b, k`;
     } else {
       // Every value becomes a one-element array unless it is one, so json_each yields what it counts under;
       // DISTINCT counts a document once per distinct element.
@@ -664,8 +668,7 @@ export class SqliteStore implements DocumentStore {
       const values = `json_each(CASE json_type(doc, ${p}) WHEN 'array' THEN json_extract(doc, ${p}) ELSE json_array(json(doc -> ${p})) END) AS el_`;
       const key = `CASE WHEN el_.type IN ('object', 'array', 'null') THEN 'null' WHEN el_.type IN ('true', 'false') THEN el_.type ELSE json_quote(el_.value) END`;
       sql =
-        `SELECT b, k, count(*) AS n FROM (SELECT DISTINCT ${table.sql}.id AS id, ${bucket} AS b, ${key} AS k FROM ${table.sql}, ${values} ` +
-        `WHERE ${where.sql}) WHERE b >= 0 GROUP BY b, k`;
+        `SELECT b, k, count(*) AS n FROM (SELECT DISTINCT ${table.sql}.id AS id, ${bucket} AS b, ${key} AS k FROM ${rows}, ${values}) WHERE b >= 0 GROUP BY b, k`;
     }
     const counts = new CountTable();
     for (const row of this.prepare(sql).iterate(...params, ...where.params) as IterableIterator<{ b: number; k: string | null; n: number }>) {
