@@ -127,7 +127,8 @@ describe("embedded store specifics", () => {
       expect(await ids("t1")).not.toContain("itm_00001");
       await items.deleteOne({ _id: "itm_00001" });
       expect(await ids("new")).toEqual([]);
-      await store.commit([{ kind: "insert", collection: "items", doc: { _id: "itm_x", p: "prj_1", a: "", b: "", tags: ["new", "new"], at: new Date() } }]);
+      const doc: Item = { _id: "itm_x", p: "prj_1", a: "", b: "", tags: ["new", "new"], at: new Date() };
+      await store.commit([{ kind: "insert", collection: "items", doc }]);
       expect(await ids("new")).toEqual(["itm_x"]);
       const rows = (store.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name LIKE 'm_%'").get() as { n: number }).n;
       expect(rows).toBe(1);
