@@ -72,4 +72,96 @@ describe("embedded store specifics", () => {
     expect((await items.find({ p: "a", tags: "x" }, { sort: { rank: -1 } })).map((d) => d._id)).toEqual(["itm_2", "itm_1"]);
     await store.close();
   });
+
+  describe("query plans (EXPLAIN QUERY PLAN)", () => {
+    type Item = { _id: string; p: string; a: string; b: string; tags: string[]; at: Date };
+    const seeded = async (n: number) => {
+      const store = (await openEmbeddedStore()) as SqliteStore;
+      const items = store.collection<Item>("items");
+      await items.ensureIndex({ fields: { p: 1, at: -1, _id: -1 } });
+      for (const f of ["a", "b", "tags"]) await items.ensureIndex({ fields: { p: 1, [f]: 1, at: -1, _id: -1 } });
+      const docs = Array.from({ length: n }, (_, i) => ({
+        _id: `itm_${String(i).padStart(5, "0")}`,
+        p: "prj_1",
+        a: `a${i % 500}`,
+        b: `b${i % 400}`,
+        tags: [`t${i % 50}`, `t${(i * 7) % 50}`],
+        at: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+      }));
+      await items.insertMany(docs);
+      return { store, items, docs };
+    };
+    const page = { sort: { at: -1, _id: -1 } as Record<string, 1 | -1>, limit: 26 };
+
+    it("serves an $or of two indexed fields inside one project through both indexes once the collection has statistics", async () => {
+      const { store, items, docs } = await seeded(2000);
+      store.optimize();
+      const filter = { p: "prj_1", $and: [{ $or: [{ a: "a42" }, { b: "b42" }] }] };
+      const plan = store.explainFind("items", filter, page).join("\n");
+      expect(plan).toMatch(/MULTI-INDEX OR/);
+      expect(plan).not.toMatch(/SCAN/);
+      const expected = docs.filter((d) => d.a === "a42" || d.b === "b42").sort((x, y) => y.at.getTime() - x.at.getTime()).slice(0, 26).map((d) => d._id);
+      expect((await items.find(filter, page)).map((d) => d._id)).toEqual(expected);
+      await store.close();
+    });
+
+    it("walks the side table of an array field's index in page order for an element, without sorting", async () => {
+      const { store, items, docs } = await seeded(500);
+      const plan = store.explainFind("items", { p: "prj_1", tags: "t7" }, page).join("\n");
+      expect(plan).toMatch(/SEARCH m_ USING PRIMARY KEY/);
+      expect(plan).not.toMatch(/TEMP B-TREE|SCAN/);
+      const expected = docs.filter((d) => d.tags.includes("t7")).sort((x, y) => y.at.getTime() - x.at.getTime()).map((d) => d._id);
+      expect((await items.findPage({ p: "prj_1", tags: "t7" }, { sortField: "at", direction: -1, limit: 1000 })).items.map((d) => d._id)).toEqual(expected);
+      // Two elements of one document: found once.
+      const both = docs.filter((d) => d.tags.includes("t1") || d.tags.includes("t7")).length;
+      expect(await items.find({ p: "prj_1", tags: { $in: ["t1", "t7"] } }, page)).toHaveLength(Math.min(26, both));
+      expect(new Set((await items.find({ p: "prj_1", tags: { $in: ["t1", "t7"] } }, { sort: page.sort })).map((d) => d._id)).size).toBe(both);
+      await store.close();
+    });
+
+    it("keeps an array field's side table current through updates, replacements, deletes and commits", async () => {
+      const { store, items } = await seeded(100);
+      const ids = async (tag: string) => (await items.find({ p: "prj_1", tags: tag }, page)).map((d) => d._id);
+      await items.updateOne({ _id: "itm_00001" }, { $set: { tags: ["new"] } });
+      expect(await ids("new")).toEqual(["itm_00001"]);
+      expect(await ids("t1")).not.toContain("itm_00001");
+      await items.deleteOne({ _id: "itm_00001" });
+      expect(await ids("new")).toEqual([]);
+      const doc: Item = { _id: "itm_x", p: "prj_1", a: "", b: "", tags: ["new", "new"], at: new Date() };
+      await store.commit([{ kind: "insert", collection: "items", doc }]);
+      expect(await ids("new")).toEqual(["itm_x"]);
+      const rows = (store.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name LIKE 'm_%'").get() as { n: number }).n;
+      expect(rows).toBe(1);
+      await store.close();
+    });
+
+    it("counts a Date range from the index alone while the field has held only Dates, and checks types again once it has not", async () => {
+      const { store, items } = await seeded(100);
+      const period = { p: "prj_1", at: { $gte: new Date(Date.UTC(2026, 0, 1, 0, 10)), $lt: new Date(Date.UTC(2026, 0, 1, 0, 20)) } };
+      expect(store.explainCount("items", period)?.join("\n")).toMatch(/COVERING INDEX/);
+      expect(await items.count(period)).toBe(10);
+      expect(await items.count({ p: "prj_1", at: { $lt: new Date(Date.UTC(2026, 0, 1, 0, 20)) } })).toBe(20);
+      await items.insertOne({ _id: "itm_none", p: "prj_1", a: "", b: "", tags: [] } as unknown as Item);
+      expect(await items.count({ p: "prj_1", at: { $lt: new Date(Date.UTC(2026, 0, 1, 0, 20)) } })).toBe(20);
+      await items.insertOne({ _id: "itm_number", p: "prj_1", a: "", b: "", tags: [], at: Date.UTC(2026, 0, 1, 0, 15) } as unknown as Item);
+      expect(store.explainCount("items", period)?.join("\n")).not.toMatch(/COVERING INDEX/);
+      expect(await items.count(period)).toBe(10);
+      await store.close();
+    });
+
+    it("fills an array field's side table from the documents already stored when the field first holds an array", async () => {
+      const store = (await openEmbeddedStore()) as SqliteStore;
+      const items = store.collection<{ _id: string; p: string; tags: string | string[]; at: number }>("items");
+      await items.ensureIndex({ fields: { p: 1, tags: 1, at: -1 } });
+      await items.insertMany([
+        { _id: "itm_1", p: "x", tags: "a", at: 1 },
+        { _id: "itm_2", p: "x", tags: "b", at: 2 },
+      ]);
+      expect(store.explainFind("items", { p: "x", tags: "a" }, { sort: { at: -1 } }).join("\n")).not.toMatch(/m_/);
+      await items.insertOne({ _id: "itm_3", p: "x", tags: ["a", "b"], at: 3 });
+      expect(store.explainFind("items", { p: "x", tags: "a" }, { sort: { at: -1 } }).join("\n")).toMatch(/m_/);
+      expect((await items.find({ p: "x", tags: "a" }, { sort: { at: -1 } })).map((d) => d._id)).toEqual(["itm_3", "itm_1"]);
+      await store.close();
+    });
+  });
 });

@@ -28,6 +28,7 @@ import {
 } from "./port";
 import { assertCountSpec, bucketIndexOf, countDocs, CountTable } from "./count-by";
 import { exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
+import { createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -41,6 +42,9 @@ import { exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, transl
 
 export const STORE_FILE = "store.sqlite";
 const TTL_SWEEP_MS = 60 * 1000;
+// Rows ANALYZE samples per index: enough for the planner to tell a selective index from one that is not,
+// at a bounded cost (milliseconds) whatever the size of the collection.
+const ANALYSIS_LIMIT = 1000;
 const STATEMENT_CACHE = 500;
 
 type Row = { doc: string };
@@ -62,6 +66,10 @@ interface Table {
   paths: Map<string, boolean>;
   /** TTL field -> seconds. */
   ttl: Map<string, number>;
+  /** Indexed fields: true while every value they held was a Date (or missing, or null). */
+  dates: Map<string, boolean>;
+  /** Indexes on a field that holds arrays, each served by a side table (see sqlite-multikey.ts). */
+  multikey: MultikeyIndex[];
 }
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -229,7 +237,8 @@ export class SqliteStore implements DocumentStore {
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
-       CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
+       CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));
+       CREATE TABLE IF NOT EXISTS _dates (collection TEXT NOT NULL, path TEXT NOT NULL, dates_only INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
     );
     // The bucket of a time among ascending starts (given as JSON, parsed once per statement run).
     let lastStarts = "";
@@ -242,8 +251,25 @@ export class SqliteStore implements DocumentStore {
       }
       return bucketIndexOf(parsedStarts, t);
     });
-    this.sweep = setInterval(() => this.expireAll(), TTL_SWEEP_MS);
+    db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+    this.optimize();
+    this.sweep = setInterval(() => {
+      this.expireAll();
+      this.optimize();
+    }, TTL_SWEEP_MS);
     this.sweep.unref();
+  }
+
+  /**
+   * Gives the query planner statistics (ANALYZE, sampled) for every table that has none or has grown or
+   * shrunk about tenfold since it was last analyzed; a no-op otherwise. Without statistics SQLite prefers
+   * an index that avoids sorting over one that selects: `{ projectId, $or: [{ authorKey }, { "author.id" }] }`
+   * ordered by date would walk the whole project through its date index instead of the two author indexes.
+   * Run at open and with the minute's sweep; the statements prepared so far are planned again.
+   */
+  optimize(): void {
+    if (this.closed) return;
+    this.db.pragma("optimize = 0x10002");
   }
 
   private prepare(sql: string): Database.Statement {
@@ -274,14 +300,21 @@ export class SqliteStore implements DocumentStore {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`Bad collection name ${name}`);
     const sql = quote(`c_${name}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    table = { name, sql, paths: new Map(), ttl: new Map() };
+    table = { name, sql, paths: new Map(), ttl: new Map(), dates: new Map(), multikey: [] };
     for (const p of this.prepare("SELECT path, multikey FROM _paths WHERE collection = ?").all(name) as Array<{ path: string; multikey: number }>) {
       table.paths.set(p.path, p.multikey === 1);
     }
+    for (const d of this.prepare("SELECT path, dates_only FROM _dates WHERE collection = ?").all(name) as Array<{ path: string; dates_only: number }>) {
+      table.dates.set(d.path, d.dates_only === 1);
+    }
     for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(name) as IndexMeta[]) {
-      if (ix.expire !== null) table.ttl.set(Object.keys(JSON.parse(ix.fields) as object)[0] as string, ix.expire);
+      const fields = Object.keys(JSON.parse(ix.fields) as object);
+      if (ix.expire !== null) table.ttl.set(fields[0] as string, ix.expire);
+      // A data directory written before the store kept this knowledge learns it once.
+      for (const f of fields) if (f !== "_id" && !table.dates.has(f)) this.learnDates(table, f);
     }
     this.tables.set(name, table);
+    this.refreshMultikey(table);
     return table;
   }
 
@@ -331,20 +364,64 @@ export class SqliteStore implements DocumentStore {
         spec.sparse ? 1 : 0,
         spec.expireAfterSeconds ?? null,
       );
+      for (const f of fields) if (f !== "_id" && !table.dates.has(f)) this.learnDates(table, f);
       for (const path of fields.flatMap(pathPrefixes)) {
         if (table.paths.has(path)) continue;
         const arrays = this.prepare(`SELECT 1 FROM ${table.sql} WHERE json_type(doc, ?) = 'array' LIMIT 1`).get(jsonPathOf(path));
         this.setPath(table, path, arrays !== undefined);
       }
       if (spec.expireAfterSeconds !== undefined) table.ttl.set(fields[0] as string, spec.expireAfterSeconds);
+      this.refreshMultikey(table);
     });
+  }
+
+  /**
+   * Keeps a side table for every non-unique index with exactly one field that holds arrays (see
+   * sqlite-multikey.ts), creating and filling it the first time, e.g. when a field first holds an array or
+   * a data directory written before side tables existed is opened.
+   */
+  private refreshMultikey(table: Table): void {
+    const wanted: MultikeyIndex[] = [];
+    for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(table.name) as IndexMeta[]) {
+      if (ix.is_unique === 1 || ix.expire !== null) continue;
+      const fields = Object.keys(JSON.parse(ix.fields) as object);
+      const at = multikeyField(fields, (p) => table.paths.get(p));
+      if (at >= 0) wanted.push(multikeyIndex(indexHash(table.name, ix.key), fields, at));
+    }
+    if (wanted.length === table.multikey.length && wanted.every((w, i) => w.sql === table.multikey[i]?.sql)) return;
+    this.transaction(() => {
+      for (const ix of wanted) {
+        const exists = this.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(ix.sql.slice(1, -1)) !== undefined;
+        this.db.exec(createMultikeySql(ix, table.sql));
+        if (!exists) this.db.exec(fillMultikeySql(ix, table.sql));
+      }
+      for (const old of table.multikey) if (!wanted.some((w) => w.sql === old.sql)) this.db.exec(dropMultikeySql(old));
+    });
+    table.multikey = wanted;
   }
 
   private setPath(table: Table, path: string, multikey: boolean): void {
     this.prepare("INSERT OR REPLACE INTO _paths (collection, path, multikey) VALUES (?, ?, ?)").run(table.name, path, multikey ? 1 : 0);
     const was = table.paths.get(path);
     table.paths.set(path, multikey);
-    if (multikey && was !== true) this.dropArrayIndexes(table);
+    if (multikey && was !== true) {
+      this.dropArrayIndexes(table);
+      this.refreshMultikey(table);
+    }
+  }
+
+  /** Reads from the stored documents whether an indexed field has held only Dates (or nothing). */
+  private learnDates(table: Table, field: string): void {
+    const p = jsonPathOf(field);
+    const other = this.prepare(
+      `SELECT 1 FROM ${table.sql} WHERE json_type(doc, ?) NOT IN ('null', 'object') OR (json_type(doc, ?) = 'object' AND json_type(doc, ?) IS NOT 'integer' AND json_type(doc, ?) IS NOT 'real') LIMIT 1`,
+    ).get(p, p, `${p}."$$date"`, `${p}."$$date"`);
+    this.setDates(table, field, other === undefined);
+  }
+
+  private setDates(table: Table, field: string, datesOnly: boolean): void {
+    this.prepare("INSERT OR REPLACE INTO _dates (collection, path, dates_only) VALUES (?, ?, ?)").run(table.name, field, datesOnly ? 1 : 0);
+    table.dates.set(field, datesOnly);
   }
 
   /** Whether the field, or an object on its path, has held an array. */
@@ -376,6 +453,11 @@ export class SqliteStore implements DocumentStore {
   private serialize(table: Table, doc: Stored): string {
     for (const [path, multikey] of table.paths) {
       if (!multikey && Array.isArray(model.getDotValue(doc, path))) this.setPath(table, path, true);
+    }
+    for (const [field, datesOnly] of table.dates) {
+      if (!datesOnly) continue;
+      const v: unknown = model.getDotValue(doc, field);
+      if (v !== undefined && v !== null && !(v instanceof Date)) this.setDates(table, field, false);
     }
     return model.serialize(doc);
   }
@@ -468,19 +550,41 @@ export class SqliteStore implements DocumentStore {
     return this.prepare(sql).iterate(...(where?.params ?? [])) as IterableIterator<Row>;
   }
 
-  find(table: Table, filter: Filter, options: FindOptions): Stored[] {
-    this.expire(table);
+  /** The statement `find` runs: SQL narrows (through an index or a side table) and orders when it can. */
+  private findQuery(table: Table, filter: Filter, options: FindOptions): { sql: string; params: Array<string | number>; sortedInSql: boolean } {
     const usable = this.usable(table);
     const where = translateFilter(filter, usable);
     const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+    const sortedInSql = !sort || Object.keys(sort).every((f) => f === "_id" || usable(f));
+    const side = sortedInSql ? multikeyPlan(table.multikey, table.sql, filter, sort) : null;
+    if (side) {
+      const conds = where ? `${side.where} AND ${where.sql}` : side.where;
+      return { sql: `SELECT ${table.sql}.doc AS doc FROM ${side.from} WHERE ${conds}${side.orderBy}`, params: [...side.params, ...(where?.params ?? [])], sortedInSql };
+    }
+    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    return { sql: `SELECT doc FROM ${table.sql}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: where?.params ?? [], sortedInSql };
+  }
+
+  /** SQLite's plan for what `find` would run (EXPLAIN QUERY PLAN, one line per step): tests check index use with it. */
+  explainFind(collection: string, filter: Filter, options: FindOptions = {}): string[] {
+    const { sql, params } = this.findQuery(this.table(collection), filter, options);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  find(table: Table, filter: Filter, options: FindOptions): Stored[] {
+    this.expire(table);
+    const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
     const skip = options.skip ?? 0;
     const limit = options.limit ?? Infinity;
-    const sortedInSql = !sort || Object.keys(sort).every((f) => f === "_id" || usable(f));
-    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    const { sql, params, sortedInSql } = this.findQuery(table, filter, options);
     const out: Stored[] = [];
     let skipped = 0;
-    for (const row of this.rows(table, where, orderBy)) {
+    let lastId: string | undefined;
+    for (const row of this.prepare(sql).iterate(...params) as IterableIterator<Row>) {
       const doc = model.deserialize(row.doc) as Stored;
+      // A side table's walk meets a document once per matching element, each time next to itself.
+      if (doc._id === lastId) continue;
+      lastId = doc._id;
       if (!model.match(doc, filter)) continue;
       if (sortedInSql) {
         if (skipped < skip) {
@@ -497,14 +601,27 @@ export class SqliteStore implements DocumentStore {
     return out.sort(compareBy(sort as Record<string, 1 | -1>)).slice(skip, skip + limit);
   }
 
+  /** Indexed fields known to have held nothing but Dates: a range on their key needs no type check. */
+  private datesOnly(table: Table): (field: string) => boolean {
+    return (field) => table.dates.get(field) === true;
+  }
+
   /** Paths known never to have held an array (indexed ones: see setPath), whose keys stand for them in SQL. */
   private known(table: Table): (path: string) => boolean {
     return (path) => table.paths.get(path) === false;
   }
 
+  /** SQLite's plan for the count of `filter` when SQL can say it exactly (null otherwise): tests check index use with it. */
+  explainCount(collection: string, filter: Filter): string[] | null {
+    const table = this.table(collection);
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table));
+    if (!exact) return null;
+    return (this.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).all(...exact.params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
   count(table: Table, filter: Filter): number {
     this.expire(table);
-    const exact = exactFilter(filter, this.known(table));
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table));
     if (exact) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).get(...exact.params) as { n: number }).n;
     let n = 0;
     for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
@@ -522,21 +639,28 @@ export class SqliteStore implements DocumentStore {
   countBy(table: Table, filter: Filter, spec: CountSpec): CountRow[] {
     this.expire(table);
     const known = this.known(table);
-    const where = exactFilter(filter, known);
+    const datesOnly = this.datesOnly(table);
+    const where = exactFilter(filter, known, datesOnly);
     const by = spec.by;
     const byPrefixesKnown = by === undefined || pathPrefixes(by).slice(0, -1).every(known);
     if (!where || !byPrefixesKnown) return countDocs(this.find(table, filter, {}), spec);
     const params: Array<string | number> = [];
     let bucket = "0";
     if (spec.buckets) {
-      bucket = `earshot_bucket(?, json_extract(doc, ${sqlText(`${jsonPathOf(spec.buckets.field)}."$$date"`)}))`;
+      // On a field of Dates only, its key is the time (an index may give it without reading the document).
+      const time = datesOnly(spec.buckets.field) && known(spec.buckets.field) ? keyExpr(spec.buckets.field) : `json_extract(doc, ${sqlText(`${jsonPathOf(spec.buckets.field)}."$$date"`)})`;
+      bucket = `earshot_bucket(?, ${time})`;
       params.push(JSON.stringify(spec.buckets.starts.map((d) => d.getTime())));
     }
+    // The matching rows are chosen by a query that can read indexes alone (so SQLite picks the index that
+    // selects, as for `count`, rather than one it would walk reading every document), then only those rows
+    // are read for their keys.
+    const rows = `(SELECT rowid AS r_ FROM ${table.sql} WHERE ${where.sql}) AS s_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = s_.r_`;
     let sql: string;
     if (by === undefined) {
-      sql = `SELECT b, NULL AS k, count(*) AS n FROM (SELECT ${bucket} AS b FROM ${table.sql} WHERE ${where.sql}) WHERE b >= 0 GROUP BY b`;
+      sql = `SELECT b, NULL AS k, count(*) AS n FROM (SELECT ${bucket} AS b FROM ${rows}) WHERE b >= 0 GROUP BY b`;
     } else if (known(by)) {
-      sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket} AS b, doc -> ${sqlText(jsonPathOf(by))} AS k FROM ${table.sql} WHERE ${where.sql}) WHERE b >= 0 GROUP BY b, k`;
+      sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket} AS b, doc -> ${sqlText(jsonPathOf(by))} AS k FROM ${rows}) WHERE b >= 0 GROUP BY b, k`;
     } else {
       // Every value becomes a one-element array unless it is one, so json_each yields what it counts under;
       // DISTINCT counts a document once per distinct element.
@@ -544,8 +668,7 @@ export class SqliteStore implements DocumentStore {
       const values = `json_each(CASE json_type(doc, ${p}) WHEN 'array' THEN json_extract(doc, ${p}) ELSE json_array(json(doc -> ${p})) END) AS el_`;
       const key = `CASE WHEN el_.type IN ('object', 'array', 'null') THEN 'null' WHEN el_.type IN ('true', 'false') THEN el_.type ELSE json_quote(el_.value) END`;
       sql =
-        `SELECT b, k, count(*) AS n FROM (SELECT DISTINCT ${table.sql}.id AS id, ${bucket} AS b, ${key} AS k FROM ${table.sql}, ${values} ` +
-        `WHERE ${where.sql}) WHERE b >= 0 GROUP BY b, k`;
+        `SELECT b, k, count(*) AS n FROM (SELECT DISTINCT ${table.sql}.id AS id, ${bucket} AS b, ${key} AS k FROM ${rows}, ${values}) WHERE b >= 0 GROUP BY b, k`;
     }
     const counts = new CountTable();
     for (const row of this.prepare(sql).iterate(...params, ...where.params) as IterableIterator<{ b: number; k: string | null; n: number }>) {

@@ -113,6 +113,8 @@ export const translateFilter = (filter: Filter, usable: (field: string) => boole
 
 type Known = (path: string) => boolean;
 
+const never: Known = () => false;
+
 const NUMBER_TYPES = "('integer','real')";
 
 /** `json_type` of the field: what the document holds there (NULL when missing). */
@@ -165,9 +167,17 @@ const elementEquals = (field: string, values: unknown[], params: Array<string | 
   return `((${scalar}) OR (${typeOf(p)} = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${p}) AS je_ WHERE ${element})))`;
 };
 
-const rangeOf = (field: string, op: string, v: unknown, params: Array<string | number>): string | null => {
+const rangeOf = (field: string, op: string, v: unknown, params: Array<string | number>, datesOnly: boolean): string | null => {
   const p = sqlString(jsonPath(field));
   const k = keyExpr(field);
+  if (v instanceof Date && datesOnly) {
+    // Only Dates (or nothing) there: the key alone decides, so an index on it answers without reading any
+    // document. A missing field's key (NULL_KEY) sorts below every time and is kept out of `<` ranges.
+    params.push(v.getTime());
+    if (op === "$gt" || op === "$gte") return `${k} ${RANGE[op]} ?`;
+    params.push(NULL_KEY);
+    return `(${k} ${RANGE[op]} ? AND ${k} > ?)`;
+  }
   if (v instanceof Date) {
     params.push(v.getTime());
     return `(${typeOf(p)} = 'object' AND ${k} ${RANGE[op]} ?)`;
@@ -179,7 +189,7 @@ const rangeOf = (field: string, op: string, v: unknown, params: Array<string | n
   return null;
 };
 
-const exactField = (field: string, value: unknown, known: Known, params: Array<string | number>): string | null => {
+const exactField = (field: string, value: unknown, known: Known, params: Array<string | number>, datesOnly: Known): string | null => {
   if (field === "_id") {
     if (typeof value === "string") {
       params.push(value);
@@ -220,7 +230,7 @@ const exactField = (field: string, value: unknown, known: Known, params: Array<s
         const each = operand.map((v) => scalarEquals(field, v, params));
         sql = each.length === 0 ? "0" : each.every((e) => e !== null) ? `(${each.join(" OR ")})` : null;
       }
-    } else if (op in RANGE && scalarField) sql = rangeOf(field, op, operand, params);
+    } else if (op in RANGE && scalarField) sql = rangeOf(field, op, operand, params, datesOnly(field));
     if (sql === null) return null;
     parts.push(sql);
   }
@@ -229,14 +239,15 @@ const exactField = (field: string, value: unknown, known: Known, params: Array<s
 
 /**
  * A SQL condition selecting exactly the documents `filter` matches, or null when it cannot be said exactly.
- * `known(path)` tells whether the path is known never to have held an array (then its key stands for it).
+ * `known(path)` tells whether the path is known never to have held an array (then its key stands for it);
+ * `datesOnly(path)` whether it is known to have held nothing but Dates (or nothing, or null).
  */
-export const exactFilter = (filter: Filter, known: Known): SqlCondition | null => {
+export const exactFilter = (filter: Filter, known: Known, datesOnly: Known = never): SqlCondition | null => {
   const params: Array<string | number> = [];
   const parts: string[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (key === "$and" || key === "$or") {
-      const subs = (value as Filter[]).map((f) => exactFilter(f, known));
+      const subs = (value as Filter[]).map((f) => exactFilter(f, known, datesOnly));
       if (subs.some((s) => s === null)) return null;
       const conds = subs as SqlCondition[];
       if (conds.length === 0) return null;
@@ -245,7 +256,7 @@ export const exactFilter = (filter: Filter, known: Known): SqlCondition | null =
       continue;
     }
     if (key.startsWith("$")) return null;
-    const sql = exactField(key, value, known, params);
+    const sql = exactField(key, value, known, params, datesOnly);
     if (sql === null) return null;
     parts.push(sql);
   }
