@@ -124,25 +124,20 @@ securityContext:
   capabilities: { drop: ["ALL"] }
 {{- end -}}
 
-{{/* Probes: native gRPC health checks (grpc.health.v1) for services, /healthz and /readyz for the HTTP edge. */}}
+{{/*
+Probes, plain HTTP GETs: /readyz and /healthz on the edge's public port, and on a gRPC service's metrics
+port (ready while its gRPC server is SERVING and not draining). A kubelet's native gRPC probe could not
+present the client certificate the gRPC port requires under mutual TLS (grpcTls), so there is one way.
+*/}}
 {{- define "earshot.probes" -}}
-{{- if eq .protocol "grpc" -}}
+{{- $port := ternary "metrics" "http" (eq .protocol "grpc") -}}
 readinessProbe:
-  grpc: { port: {{ .values.port }} }
+  httpGet: { path: /readyz, port: {{ $port }} }
   periodSeconds: 5
 livenessProbe:
-  grpc: { port: {{ .values.port }} }
+  httpGet: { path: /healthz, port: {{ $port }} }
   periodSeconds: 10
   failureThreshold: 3
-{{- else -}}
-readinessProbe:
-  httpGet: { path: /readyz, port: {{ .protocol }} }
-  periodSeconds: 5
-livenessProbe:
-  httpGet: { path: /healthz, port: {{ .protocol }} }
-  periodSeconds: 10
-  failureThreshold: 3
-{{- end -}}
 {{- end -}}
 
 {{/* Spread a deployable's replicas over nodes (preferred), unless topologySpreadConstraints is given. */}}
