@@ -359,8 +359,7 @@ const podOptions = {
             additionalProperties: false,
             properties: { name: { type: "string", minLength: 1 }, kind: { type: "string", minLength: 1 }, group: { type: "string", minLength: 1 } },
             // Empty (no Certificate), or naming the issuer.
-            if: { minProperties: 1 },
-            then: { required: ["name"] },
+            dependencies: { kind: ["name"], group: ["name"] },
           },
         },
       },
