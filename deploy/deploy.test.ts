@@ -198,13 +198,10 @@ describe("deployment artefacts", () => {
       // A read-only root filesystem: /tmp and the data dir (mail without SMTP) are writable volumes.
       expect(container.volumeMounts).toContainEqual({ name: "tmp", mountPath: "/tmp" });
       expect(container.volumeMounts).toContainEqual({ name: "data", mountPath: "/data" });
-      if (d.protocol === "grpc") {
-        expect(container.readinessProbe.grpc.port).toBe(d.port);
-        expect(container.livenessProbe.grpc.port).toBe(d.port);
-      } else {
-        expect(container.readinessProbe.httpGet.path).toBe("/readyz");
-        expect(container.livenessProbe.httpGet.path).toBe("/healthz");
-      }
+      // Plain HTTP probes, a gRPC service's on its metrics port (no client certificate needed under mutual TLS).
+      const probePort = d.protocol === "grpc" ? "metrics" : "http";
+      expect(container.readinessProbe.httpGet).toEqual({ path: "/readyz", port: probePort });
+      expect(container.livenessProbe.httpGet).toEqual({ path: "/healthz", port: probePort });
       // Every deployable, gRPC services included: metrics on their own port, announced to the scraper and
       // open to it in the NetworkPolicy; the Service exposes only the public one.
       const metricsPort = container.env.find((e: Doc) => e.name === "EARSHOT_METRICS_PORT")?.value;

@@ -1,7 +1,8 @@
 // Validates rendered Kubernetes objects against the API's OpenAPI schemas, offline: the validators come
 // compiled from the Kubernetes OpenAPI document in the npm packages `kubernetes-models` (the core API
-// groups) and `@kubernetes-models/prometheus-operator` (ServiceMonitor, PodMonitor). An object of a kind
-// neither package knows is an error, so nothing the chart or the base renders goes unchecked.
+// groups), and from the projects' own CRD schemas in `@kubernetes-models/prometheus-operator` (ServiceMonitor,
+// PodMonitor) and `@kubernetes-models/cert-manager` (Certificate, Issuer). An object of a kind none of them
+// knows is an error, so nothing the chart or the base renders goes unchecked.
 //
 // What these schemas check: types, required fields, enums and formats (a port that is a string where an
 // integer is due, a probe without a handler's fields, a missing container name). What they do not: unknown
@@ -21,6 +22,7 @@ interface ModelClass {
 const modulePathOf = (apiVersion: string, kind: string): string | undefined => {
   if (!/^[A-Za-z0-9.-]+(\/v[0-9a-z]+)?$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
   if (apiVersion.startsWith("monitoring.coreos.com/")) return `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`;
+  if (apiVersion.startsWith("cert-manager.io/")) return `@kubernetes-models/cert-manager/${apiVersion}/${kind}`;
   return `kubernetes-models/${apiVersion}/${kind}`;
 };
 

@@ -24,6 +24,7 @@ const objectsOf = (text: string): K8sObject[] => (yaml.loadAll(text) as Array<K8
 const ENCRYPTION_KEY = ["--set", `global.encryptionKey=${"ab".repeat(32)}`, "--set", `global.callerSigningKey=${"cd".repeat(32)}`];
 const REQUIRED_VALUES = ["--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", "--set", "global.kafkaBrokers=kafka:9092", ...ENCRYPTION_KEY];
 const CI_VALUES = ["-f", "charts/earshot/ci/ci-values.yaml"];
+const GRPC_TLS_CERT_MANAGER = ["--set", "grpcTls.enabled=true", "--set", "grpcTls.certManager.issuerRef.name=earshot-ca", "--set", "grpcTls.certManager.issuerRef.kind=ClusterIssuer"];
 const GATEWAY_ROUTES = ["/", "/api/v1", "/docs", "/.well-known", "/oauth", "/invitations", "/integrations", "/p/"];
 
 type PodSpec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -38,6 +39,19 @@ const selects = (selector: { matchLabels?: Record<string, string> } | undefined,
 const expectSecureAndComplete = (objects: K8sObject[], nameOf: (d: string) => string) => {
   for (const d of deployables()) {
     for (const kind of ["Deployment", "Service", "ServiceAccount", "NetworkPolicy"]) expect(workloadNames(objects, kind)).toContain(nameOf(d.name));
+  }
+  // Probes are plain HTTP GETs, a gRPC service's on its metrics port: a kubelet's native gRPC probe could not
+  // present the client certificate the gRPC port requires under mutual TLS.
+  for (const d of deployables()) {
+    const container = objects.find((o) => o.kind === "Deployment" && o.metadata?.name === nameOf(d.name))!.spec!.template.spec.containers[0] as PodSpec;
+    const port = d.protocol === "grpc" ? "metrics" : "http";
+    expect({ d: d.name, readiness: container.readinessProbe.httpGet, liveness: container.livenessProbe.httpGet, grpc: container.readinessProbe.grpc ?? container.livenessProbe.grpc }).toEqual({
+      d: d.name,
+      readiness: { path: "/readyz", port },
+      liveness: { path: "/healthz", port },
+      grpc: undefined,
+    });
+    expect((container.ports as PodSpec[]).map((p) => p.name)).toContain(port);
   }
   const policies = objects.filter((o) => o.kind === "NetworkPolicy");
   for (const sa of objects.filter((o) => o.kind === "ServiceAccount")) expect(sa.automountServiceAccountToken).toBe(false);
@@ -82,9 +96,15 @@ describe("the Kubernetes schema check itself", () => {
     spec: { selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "web:1", ports: [{ containerPort: 8080 }] }] } } },
   };
 
-  it("accepts a well-formed Deployment and a PodMonitor", () => {
+  it("accepts a well-formed Deployment, a PodMonitor and a cert-manager Certificate", () => {
     expect(schemaErrors(deployment)).toEqual([]);
     expect(schemaErrors({ apiVersion: "monitoring.coreos.com/v1", kind: "PodMonitor", metadata: { name: "m" }, spec: { selector: {}, podMetricsEndpoints: [{ port: "metrics" }] } })).toEqual([]);
+    expect(schemaErrors({ apiVersion: "cert-manager.io/v1", kind: "Certificate", metadata: { name: "c" }, spec: { secretName: "s", issuerRef: { name: "ca" }, dnsNames: ["a"] } })).toEqual([]);
+  });
+
+  it("refuses a Certificate without its issuer or with a usage cert-manager does not know", () => {
+    const errors = schemaErrors({ apiVersion: "cert-manager.io/v1", kind: "Certificate", metadata: { name: "c" }, spec: { secretName: "s", dnsNames: ["a"], usages: ["anything"] } });
+    expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/^Certificate\/c: \/spec must have required property issuerRef/), expect.stringMatching(/^Certificate\/c: \/spec\/usages\/0 must be equal to one of the allowed values/)]));
   });
 
   it("refuses a deliberately broken object, naming the object and the field", () => {
@@ -123,8 +143,8 @@ describe("the Kubernetes schema check itself", () => {
     expect(configMap.data).toMatchObject({ EARSHOT_MODE: "cluster", EARSHOT_PUBLIC_URL: "https://earshot.example.com", ACCOUNT_GRPC_ADDR: "r1-account:50051" });
   });
 
-  it("every object helm renders (ci/ values, the PodMonitor on, and the required values alone) passes the Kubernetes OpenAPI schemas", () => {
-    for (const values of [[...CI_VALUES, "--set", "metrics.podMonitor.enabled=true"], REQUIRED_VALUES, [...REQUIRED_VALUES, "--set", "global.existingSecret=mine"]]) {
+  it("every object helm renders (ci/ values, the PodMonitor on, mutual TLS by cert-manager, and the required values alone) passes the Kubernetes OpenAPI schemas", () => {
+    for (const values of [[...CI_VALUES, "--set", "metrics.podMonitor.enabled=true"], [...CI_VALUES, ...GRPC_TLS_CERT_MANAGER], REQUIRED_VALUES, [...REQUIRED_VALUES, "--set", "global.existingSecret=mine"]]) {
       const res = run(helm, ["template", "r1", "charts/earshot", ...values]);
       expect(res.stderr).toBe("");
       const objects = objectsOf(res.stdout);
@@ -167,6 +187,55 @@ describe("the Kubernetes schema check itself", () => {
     expect(withMetrics.map(({ o }) => o.metadata?.name)).toEqual(expect.arrayContaining(["r1-gateway", "r1-mcp-gateway"]));
   });
 
+  it("helm template: mutual TLS is off by default; on, every deployable mounts its Secret read-only and sets the three files (the setup Job does not), probes unchanged", () => {
+    const off = objectsOf(run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES]).stdout);
+    expect(off.some((o) => o.kind === "Certificate")).toBe(false);
+    for (const { spec } of podsOf(off)) expect(JSON.stringify(spec)).not.toMatch(/grpc-tls|EARSHOT_GRPC_TLS/);
+
+    const res = run(helm, ["template", "r1", "charts/earshot", ...CI_VALUES, "--set", "grpcTls.enabled=true", "--set", "grpcTls.secretName=earshot-grpc-tls", "--set", "grpcTls.serverName=earshot.internal"]);
+    expect(res.stderr).toBe("");
+    const objects = objectsOf(res.stdout);
+    // A provided Secret: no Certificate, the Secret named is the one mounted.
+    expect(objects.some((o) => o.kind === "Certificate")).toBe(false);
+    expectSecureAndComplete(objects, (d) => `r1-${d}`);
+    for (const d of deployables()) {
+      const spec = objects.find((o) => o.kind === "Deployment" && o.metadata?.name === `r1-${d.name}`)!.spec!.template.spec as PodSpec;
+      const container = spec.containers[0] as PodSpec;
+      expect({ d: d.name, volume: (spec.volumes as PodSpec[]).find((v) => v.name === "grpc-tls") }).toEqual({ d: d.name, volume: { name: "grpc-tls", secret: { secretName: "earshot-grpc-tls", defaultMode: 288 } } });
+      expect(container.volumeMounts).toContainEqual({ name: "grpc-tls", mountPath: "/etc/earshot/grpc-tls", readOnly: true });
+      expect(container.env).toEqual(
+        expect.arrayContaining([
+          { name: "EARSHOT_GRPC_TLS_CA_FILE", value: "/etc/earshot/grpc-tls/ca.crt" },
+          { name: "EARSHOT_GRPC_TLS_CERT_FILE", value: "/etc/earshot/grpc-tls/tls.crt" },
+          { name: "EARSHOT_GRPC_TLS_KEY_FILE", value: "/etc/earshot/grpc-tls/tls.key" },
+          { name: "EARSHOT_GRPC_TLS_SERVER_NAME", value: "earshot.internal" },
+        ]),
+      );
+    }
+    const job = podsOf(objects).find(({ o }) => o.kind === "Job")!;
+    expect(JSON.stringify(job.spec)).not.toMatch(/grpc-tls|EARSHOT_GRPC_TLS/);
+  });
+
+  it("helm template: with grpcTls.certManager.issuerRef, a cert-manager Certificate for every gRPC service's in-cluster names fills the Secret every deployable mounts", () => {
+    const objects = objectsOf(run(helm, ["template", "r1", "charts/earshot", "-n", "apps", ...CI_VALUES, ...GRPC_TLS_CERT_MANAGER]).stdout);
+    const certificates = objects.filter((o) => o.kind === "Certificate");
+    expect(certificates).toHaveLength(1);
+    const certificate = certificates[0]!;
+    expect(certificate.apiVersion).toBe("cert-manager.io/v1");
+    expect(certificate.spec).toMatchObject({ secretName: "r1-earshot-grpc-tls", issuerRef: { name: "earshot-ca", kind: "ClusterIssuer" }, usages: expect.arrayContaining(["server auth", "client auth"]) });
+    for (const d of deployables().filter((x) => x.protocol === "grpc")) {
+      expect(certificate.spec!.dnsNames).toEqual(expect.arrayContaining([`r1-${d.name}`, `r1-${d.name}.apps`, `r1-${d.name}.apps.svc`, `r1-${d.name}.apps.svc.cluster.local`]));
+    }
+    for (const { o, spec } of podsOf(objects).filter(({ o }) => o.kind === "Deployment")) {
+      expect({ d: o.metadata?.name, secret: (spec.volumes as PodSpec[]).find((v) => v.name === "grpc-tls")?.secret?.secretName }).toEqual({ d: o.metadata?.name, secret: "r1-earshot-grpc-tls" });
+    }
+    // What each Deployment dials (<NAME>_GRPC_ADDR) is a name the certificate carries.
+    const configMap = objects.find((o) => o.kind === "ConfigMap") as K8sObject & { data: Record<string, string> };
+    const dialled = Object.entries(configMap.data).filter(([k]) => k.endsWith("_GRPC_ADDR")).map(([, v]) => v.split(":")[0]);
+    expect(dialled.length).toBeGreaterThan(0);
+    expect(certificate.spec!.dnsNames).toEqual(expect.arrayContaining(dialled));
+  });
+
   it("helm template: two releases share no object name, and each dials its own services", () => {
     const names = (release: string) => objectsOf(run(helm, ["template", release, "charts/earshot", ...CI_VALUES]).stdout).map((o) => `${o.kind}/${o.metadata?.name}`);
     const first = new Set(names("one"));
@@ -192,6 +261,9 @@ describe("the Kubernetes schema check itself", () => {
     [["--set", "setup.kafka.partitions=0"], "/setup/kafka/partitions"],
     [["--set", "metrics.podMonitor.interval=often"], "/metrics/podMonitor/interval"],
     [["--set", "gateway.autoscaling.minReplicas=5", "--set", "gateway.autoscaling.maxReplicas=3"], "gateway.autoscaling.minReplicas (5) must not exceed maxReplicas (3)"],
+    [["--set", "grpcTls.enabled=true"], "grpcTls.secretName (a Secret with ca.crt, tls.crt and tls.key) or grpcTls.certManager.issuerRef.name is required with grpcTls.enabled"],
+    [["--set", "grpcTls.secretName=Not_A_Name"], "/grpcTls/secretName"],
+    [["--set", "grpcTls.enabled=true", "--set", "grpcTls.certManager.issuerRef.kind=ClusterIssuer"], "/grpcTls/certManager/issuerRef"],
   ])("helm template refuses bad values %j, naming %s", (extra, message) => {
     const res = run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, ...extra]);
     expect(res.status).not.toBe(0);

@@ -72,6 +72,30 @@ Empty when neither is set: the gateways then derive it from each request.
 {{- end -}}
 {{- end -}}
 
+{{/*
+The Secret holding the mutual TLS files (ca.crt, tls.crt, tls.key): grpcTls.secretName, else the one the
+cert-manager Certificate fills. Called with $.
+*/}}
+{{- define "earshot.grpcTlsSecretName" -}}
+{{- if .Values.grpcTls.secretName -}}
+{{ .Values.grpcTls.secretName }}
+{{- else if dig "certManager" "issuerRef" "name" "" .Values.grpcTls -}}
+{{ printf "%s-earshot-grpc-tls" .Release.Name }}
+{{- else -}}
+{{ fail "grpcTls.secretName (a Secret with ca.crt, tls.crt and tls.key) or grpcTls.certManager.issuerRef.name is required with grpcTls.enabled" }}
+{{- end -}}
+{{- end -}}
+
+{{/* The names a gRPC service is dialled by in the cluster, a YAML list (dict "root" $ "name" "account"). */}}
+{{- define "earshot.grpcDnsNames" -}}
+{{- $name := include "earshot.fullname" . -}}
+{{- $ns := .root.Release.Namespace -}}
+- {{ $name }}
+- {{ printf "%s.%s" $name $ns }}
+- {{ printf "%s.%s.svc" $name $ns }}
+- {{ printf "%s.%s.svc.cluster.local" $name $ns }}
+{{- end -}}
+
 {{/* The image: repository@digest when a digest is given, else repository:tag (the chart's appVersion by default). */}}
 {{- define "earshot.image" -}}
 {{- $image := .Values.image -}}
@@ -97,6 +121,17 @@ env:
   - { name: KAFKA_CLIENT_ID, value: {{ printf "earshot-%s" .name | quote }} }
   # The Secret is mounted as files (see the secrets volume), never passed as environment values.
   - { name: EARSHOT_SECRETS_DIR, value: /etc/earshot/secrets }
+{{- with .root.Values.grpcTls }}
+{{- if .enabled }}
+  # Mutual TLS: the grpc-tls volume's files; servers require this CA's client certificates, clients present theirs.
+  - { name: EARSHOT_GRPC_TLS_CA_FILE, value: /etc/earshot/grpc-tls/ca.crt }
+  - { name: EARSHOT_GRPC_TLS_CERT_FILE, value: /etc/earshot/grpc-tls/tls.crt }
+  - { name: EARSHOT_GRPC_TLS_KEY_FILE, value: /etc/earshot/grpc-tls/tls.key }
+  {{- with .serverName }}
+  - { name: EARSHOT_GRPC_TLS_SERVER_NAME, value: {{ . | quote }} }
+  {{- end }}
+{{- end }}
+{{- end }}
 {{- with .root.Values.extraEnv }}
   {{- toYaml . | nindent 2 }}
 {{- end }}
@@ -124,25 +159,20 @@ securityContext:
   capabilities: { drop: ["ALL"] }
 {{- end -}}
 
-{{/* Probes: native gRPC health checks (grpc.health.v1) for services, /healthz and /readyz for the HTTP edge. */}}
+{{/*
+Probes, plain HTTP GETs: /readyz and /healthz on the edge's public port, and on a gRPC service's metrics
+port (ready while its gRPC server is SERVING and not draining). A kubelet's native gRPC probe could not
+present the client certificate the gRPC port requires under mutual TLS (grpcTls), so there is one way.
+*/}}
 {{- define "earshot.probes" -}}
-{{- if eq .protocol "grpc" -}}
+{{- $port := ternary "metrics" "http" (eq .protocol "grpc") -}}
 readinessProbe:
-  grpc: { port: {{ .values.port }} }
+  httpGet: { path: /readyz, port: {{ $port }} }
   periodSeconds: 5
 livenessProbe:
-  grpc: { port: {{ .values.port }} }
+  httpGet: { path: /healthz, port: {{ $port }} }
   periodSeconds: 10
   failureThreshold: 3
-{{- else -}}
-readinessProbe:
-  httpGet: { path: /readyz, port: {{ .protocol }} }
-  periodSeconds: 5
-livenessProbe:
-  httpGet: { path: /healthz, port: {{ .protocol }} }
-  periodSeconds: 10
-  failureThreshold: 3
-{{- end -}}
 {{- end -}}
 
 {{/* Spread a deployable's replicas over nodes (preferred), unless topologySpreadConstraints is given. */}}
@@ -263,6 +293,9 @@ spec:
             {{- if eq .protocol "http" }}
             - { name: oauth-keys, mountPath: /etc/earshot/oauth, readOnly: true }
             {{- end }}
+            {{- if $root.Values.grpcTls.enabled }}
+            - { name: grpc-tls, mountPath: /etc/earshot/grpc-tls, readOnly: true }
+            {{- end }}
       volumes:
         - { name: tmp, emptyDir: {} }
         - { name: data, emptyDir: {} }
@@ -276,6 +309,13 @@ spec:
         - name: oauth-keys
           secret:
             secretName: {{ required "global.oauthSigningKeysSecret is required (see deploy/generate-oauth-keys.js)" $root.Values.global.oauthSigningKeysSecret }}
+        {{- end }}
+        {{- if $root.Values.grpcTls.enabled }}
+        # Mutual TLS between the processes: ca.crt, tls.crt and tls.key (a provided Secret or cert-manager's).
+        - name: grpc-tls
+          secret:
+            secretName: {{ include "earshot.grpcTlsSecretName" $root }}
+            defaultMode: 288 # 0440, the pod's group only
         {{- end }}
 ---
 apiVersion: v1

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accountService } from "@earshot/account";
 import { createGrpcClient, type GrpcClientHandle, openEmbeddedStore, runWithCaller } from "@earshot/platform";
-import { hostServiceForTest, type ServiceUnderTest } from "@earshot/platform/testing";
+import { hostServiceForTest, makeTestPki, type ServiceUnderTest, testTlsSettings } from "@earshot/platform/testing";
 import { accountV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
 import { makeTempDir } from "../../platform/src/testing/tmp";
@@ -211,6 +211,36 @@ describe("earshot CLI", () => {
       expect(parseDuration("30d")).toBe(2_592_000_000);
       for (const bad of ["30", "d", "1w", "-1d", "1.5h", "0s"]) expect(() => parseDuration(bad)).toThrow(/--expires-in/);
     });
+  });
+});
+
+describe("earshot CLI under mutual TLS (run in a pod of the chart with grpcTls on)", () => {
+  let tmp: { dir: string; cleanup: () => Promise<void> };
+  let hosted: ServiceUnderTest;
+  beforeAll(async () => {
+    tmp = await makeTempDir("earshot-cli-mtls-");
+    makeTestPki(tmp.dir, "ca", ["account", "operator"]);
+    hosted = await hostServiceForTest(accountService, { settings: testTlsSettings(tmp.dir, "ca", "account") });
+  });
+  afterAll(async () => {
+    await hosted?.stop();
+    await tmp.cleanup();
+  });
+  const create = (env: Env, email: string) => {
+    const err: string[] = [];
+    const argv = ["user", "create", "--email", email, "--name", "Ops", "--password", "long enough"];
+    return runCli(argv, { EARSHOT_ACCOUNT_GRPC_ADDR: hosted.address, ...env }, { out: () => undefined, err: (l) => err.push(l) }).then((code) => ({ code, err: err.join("\n") }));
+  };
+
+  it("presents the certificate EARSHOT_GRPC_TLS_* names, as the services do", async () => {
+    await expect(create(testTlsSettings(tmp.dir, "ca", "operator"), "mtls@example.com")).resolves.toEqual({ code: 0, err: "" });
+  });
+
+  it("is refused by the service without one, and stops at usage naming a missing setting or file", async () => {
+    expect((await create({}, "plain@example.com")).code).toBe(1);
+    const { EARSHOT_GRPC_TLS_KEY_FILE: _key, ...partial } = testTlsSettings(tmp.dir, "ca", "operator");
+    await expect(create(partial, "partial@example.com")).resolves.toMatchObject({ code: 64, err: expect.stringContaining("EARSHOT_GRPC_TLS_KEY_FILE: is required") });
+    await expect(create({ ...partial, EARSHOT_GRPC_TLS_KEY_FILE: join(tmp.dir, "absent.key") }, "absent@example.com")).resolves.toMatchObject({ code: 64, err: expect.stringContaining("absent.key") });
   });
 });
 

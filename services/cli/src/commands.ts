@@ -2,7 +2,7 @@ import { access, constants } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
-import { type AsyncClient, createGrpcClient } from "@earshot/platform/grpc";
+import { type AsyncClient, createGrpcClient, type GrpcTls, grpcTlsFromSettings, grpcTlsProblems } from "@earshot/platform/grpc";
 import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
 import { backupDataDir, resolveSecretFiles, restoreDataDir } from "@earshot/platform";
 import { type CliService, DEFAULT_DATA_DIR, type Env, resolveServiceAddress, UsageError } from "./config";
@@ -37,11 +37,17 @@ const DEADLINE_MS = 30_000;
 
 /** A client of each service the CLI calls, and how to let it go. */
 // Every call is signed as the operator's with EARSHOT_OPERATOR_KEY when the environment has it (in a cluster,
-// the pods' Secret does): services with signing keys refuse operator calls without it.
-const CONNECT: { [S in CliService]: (address: string, operatorKey: string | undefined) => { client: Clients[S]; close: () => void } } = {
-  account: (address, operatorKey) => createGrpcClient(accountV1.AccountServiceClient, address, { deadlineMs: DEADLINE_MS, operatorKey }),
-  mention: (address, operatorKey) => createGrpcClient(mentionV1.MentionServiceClient, address, { deadlineMs: DEADLINE_MS, operatorKey }),
-  digest: (address, operatorKey) => createGrpcClient(digestV1.DigestServiceClient, address, { deadlineMs: DEADLINE_MS, operatorKey }),
+// the pods' Secret does): services with signing keys refuse operator calls without it. Under mutual TLS
+// (EARSHOT_GRPC_TLS_*, which a pod of the chart has) it presents the pod's certificate, as the services do.
+interface Credentials {
+  operatorKey: string | undefined;
+  tls: GrpcTls | undefined;
+}
+const clientOptions = ({ operatorKey, tls }: Credentials) => ({ deadlineMs: DEADLINE_MS, operatorKey, ...(tls ? { tls } : {}) });
+const CONNECT: { [S in CliService]: (address: string, credentials: Credentials) => { client: Clients[S]; close: () => void } } = {
+  account: (address, credentials) => createGrpcClient(accountV1.AccountServiceClient, address, clientOptions(credentials)),
+  mention: (address, credentials) => createGrpcClient(mentionV1.MentionServiceClient, address, clientOptions(credentials)),
+  digest: (address, credentials) => createGrpcClient(digestV1.DigestServiceClient, address, clientOptions(credentials)),
 };
 
 /** The command's service, located and connected on first use (so bad usage never needs it running). */
@@ -419,8 +425,15 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     // Like the services, the CLI takes its secret as EARSHOT_OPERATOR_KEY, EARSHOT_OPERATOR_KEY_FILE or a file
     // in EARSHOT_SECRETS_DIR (run in a pod of the chart, it finds the mounted Secret there).
     const secrets = resolveSecretFiles(["EARSHOT_OPERATOR_KEY"], env);
-    if (secrets.problems.length > 0) throw new UsageError(secrets.problems.join("\n"));
-    const connected = CONNECT[service](address, secrets.env.EARSHOT_OPERATOR_KEY || undefined);
+    const problems = [...secrets.problems, ...grpcTlsProblems(env)];
+    if (problems.length > 0) throw new UsageError(problems.join("\n"));
+    let tls: GrpcTls | undefined;
+    try {
+      tls = grpcTlsFromSettings(env);
+    } catch (err) {
+      throw new UsageError(`EARSHOT_GRPC_TLS_*: ${(err as Error).message}`);
+    }
+    const connected = CONNECT[service](address, { operatorKey: secrets.env.EARSHOT_OPERATOR_KEY || undefined, tls });
     handle = connected;
     return connected.client;
   };

@@ -3,9 +3,10 @@ import type { BatchHandler, BatchSubscribeOptions, EventBus, MessageHandler, Sub
 import { type Clock, systemClock } from "./clock";
 import { type BaseConfig, grpcServiceConfigShape, type GrpcServiceConfig, loadConfig } from "./config";
 import type { InProcessChannel } from "./grpc/in-process";
+import { type AsyncClient, createGrpcClient, type GeneratedClientCtor, type GrpcClientOptions } from "./grpc/client";
 import type { GrpcServiceRegistration, StartedGrpcServer } from "./grpc/server";
 import { startGrpcServer } from "./grpc/server";
-import { grpcTlsFromSettings } from "./grpc/tls";
+import { type GrpcTls, grpcTlsFromSettings } from "./grpc/tls";
 import { createLogger, type Logger } from "./logger";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMetricsRegistry, createRpcMetrics, exposeBusMetrics, type RpcMetrics } from "./metrics/rpc-metrics";
@@ -20,6 +21,16 @@ import type { DocumentStore } from "./store/port";
 // gRPC health, for a pure event consumer), and stop in the right order (stop taking calls, drain, flush
 // the outbox, close the store).
 
+/** What a service may choose for a client of another service; the credentials are the process's. */
+export type ServiceClientOptions = Pick<GrpcClientOptions, "deadlineMs" | "readAttempts" | "retryBackoffMs" | "isRead">;
+
+/**
+ * Opens a client of another service (one named in its registry entry's `calls`) at `address`. It presents
+ * the process's certificate when mutual TLS is configured (EARSHOT_GRPC_TLS_*) and signs the caller it
+ * forwards with EARSHOT_CALLER_SIGNING_KEY, as the edge's clients do; the host closes it after the drain.
+ */
+export type ConnectService = <C>(Ctor: GeneratedClientCtor<C>, address: string, options?: ServiceClientOptions) => AsyncClient<C>;
+
 export interface ServiceDeps {
   config: BaseConfig;
   store: DocumentStore;
@@ -28,6 +39,8 @@ export interface ServiceDeps {
   clock: Clock;
   logger: Logger;
   mailer: Mailer;
+  /** Every gRPC client a service makes of another goes through this, so none dials without the process's credentials. */
+  connect: ConnectService;
 }
 
 export interface OpenedService {
@@ -113,17 +126,30 @@ export interface HostedService {
   stop(drainMs: number): Promise<void>;
 }
 
+/** The credentials every client a hosted service opens carries: the process's certificate and caller signing key. */
+export const serviceClientCredentials = (config: BaseConfig, tls: GrpcTls | undefined): Pick<GrpcClientOptions, "tls" | "callerSigningKey"> => ({
+  ...(tls ? { tls } : {}),
+  ...(config.EARSHOT_CALLER_SIGNING_KEY ? { callerSigningKey: config.EARSHOT_CALLER_SIGNING_KEY } : {}),
+});
+
 export const hostService = async (module: ServiceModule, options: HostOptions): Promise<HostedService> => {
   const logger = options.logger.child({ service: module.name });
   // Read before anything opens: a missing certificate file stops the start with its path.
   const tls = grpcTlsFromSettings(options.config);
+  const credentials = serviceClientCredentials(options.config, tls);
+  const clients: Array<{ close(): void }> = [];
+  const connect: ConnectService = (Ctor, address, clientOptions = {}) => {
+    const handle = createGrpcClient(Ctor, address, { ...clientOptions, ...credentials });
+    clients.push(handle);
+    return handle.client;
+  };
   const clock = options.clock ?? systemClock;
   const store = await openServiceStore(options.config, module.name);
   const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
   await outbox.ensureIndexes(options.config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600);
   const relay = new OutboxRelay({ store, bus: options.bus, clock, logger, outbox });
   const bus = declaredTopicsOnly(options.bus, module);
-  const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer });
+  const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer, connect });
   const verification = { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: options.config.EARSHOT_OPERATOR_KEY };
   const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}), ...(tls ? { tls } : {}), ...(options.inProcess ? { inProcess: options.inProcess } : {}) });
   relay.start();
@@ -132,6 +158,8 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
     (stopped ??= (async () => {
       await server.drain(drainMs);
       await opened.stop?.();
+      // After the drain and the consumers: nothing in flight still calls out.
+      for (const client of clients) client.close();
       await relay.stop();
       await store.close();
     })());
@@ -151,7 +179,7 @@ export const serviceMainConfigSchema = (module: ServiceModule) =>
 
 export interface StartedServiceMain {
   hosted: HostedService;
-  /** `http://host:port` of the metrics listener, when EARSHOT_METRICS_PORT is set. */
+  /** `http://host:port` of the metrics and probes listener, when EARSHOT_METRICS_PORT is set. */
   metricsUrl: string | undefined;
   /** Stops taking calls, drains, and closes the metrics listener, the bus and the mailer. */
   stop(): Promise<void>;
@@ -160,7 +188,7 @@ export interface StartedServiceMain {
 /**
  * A service deployed on its own, from its loaded configuration: Kafka/MongoDB when configured, and on
  * EARSHOT_METRICS_PORT its Prometheus metrics (per-RPC counts and latencies, the bus's dead letters and
- * the process's own).
+ * the process's own) and its probes, /healthz and /readyz, in plain HTTP.
  */
 export const startServiceMain = async (module: ServiceModule, config: GrpcServiceConfig, logger: Logger): Promise<StartedServiceMain> => {
   const bus = openEventBus(config, logger);
@@ -171,15 +199,18 @@ export const startServiceMain = async (module: ServiceModule, config: GrpcServic
   let hosted: HostedService | undefined;
   let metricsServer: StartedMetricsServer | undefined;
   const stop = async () => {
-    await metricsServer?.close();
+    // The drain first, so /readyz answers 503 meanwhile rather than the probe losing its port.
     await hosted?.stop(config.EARSHOT_DRAIN_MS);
+    await metricsServer?.close();
     await bus.close();
     mailer.close();
   };
   try {
     hosted = await hostService(module, { config, host: config.GRPC_HOST, port: config.GRPC_PORT, bus, logger, mailer, ...(metrics ? { metrics } : {}) });
     if (registry && config.EARSHOT_METRICS_PORT !== undefined) {
-      metricsServer = await startMetricsServer(registry, config.GRPC_HOST, config.EARSHOT_METRICS_PORT);
+      const server = hosted.server;
+      // The kubelet's probes (HTTP on the metrics port): up while the process is, ready while gRPC is SERVING.
+      metricsServer = await startMetricsServer(registry, config.GRPC_HOST, config.EARSHOT_METRICS_PORT, { ready: () => server.serving() });
       logger.info({ url: metricsServer.url }, "metrics listening");
     }
   } catch (err) {

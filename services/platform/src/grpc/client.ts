@@ -40,7 +40,8 @@ export interface CallOpts {
   retryUnavailable?: boolean;
 }
 
-interface GeneratedClientCtor<C> {
+/** A generated client class (ts-proto `outputServices=grpc-js`) whose instances are `C`. */
+export interface GeneratedClientCtor<C> {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): C;
   service: Record<string, unknown>;
 }

@@ -183,6 +183,8 @@ export interface StartedGrpcServer {
   health: HealthImplementation;
   /** Stop accepting calls, report NOT_SERVING, wait for in-flight calls (up to `timeoutMs`), then close. */
   drain(timeoutMs: number): Promise<void>;
+  /** True while it reports SERVING: from the bind until a drain starts (what an HTTP readiness probe asks). */
+  serving(): boolean;
 }
 
 export interface GrpcServerOptions {
@@ -242,7 +244,7 @@ export const startGrpcServer = async (options: GrpcServerOptions): Promise<Start
     })();
     return drained;
   };
-  return { address, port, health, drain };
+  return { address, port, health, drain, serving: () => drained === undefined };
 };
 
 export { status as grpcStatus };

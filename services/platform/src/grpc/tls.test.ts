@@ -1,34 +1,15 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseConfigSchema, ConfigError, loadConfig } from "../config";
 import { silentLogger } from "../logger";
 import { ECHO_METHOD_PATH, EchoClient, echoService } from "../testing/echo-service";
+import { makeTestPki as makePki, testTls as tlsOf } from "../testing/pki";
 import { makeTempDir } from "../testing/tmp";
 import { createGrpcClient } from "./client";
 import { startGrpcServer, type StartedGrpcServer } from "./server";
-import { type GrpcTls, grpcTlsFromSettings } from "./tls";
+import { grpcTlsFromSettings } from "./tls";
 
 // Mutual TLS over a real loopback hop, with a CA and certificates made for the test by openssl.
-
-const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, { cwd, stdio: "pipe" });
-
-/** A CA, and a certificate it signs for `name` (also valid for 127.0.0.1 and localhost). */
-const makePki = (dir: string, caName: string, names: string[]) => {
-  openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${caName}.key`, "-out", `${caName}.crt`, "-days", "1", "-subj", `/CN=${caName}`], dir);
-  for (const name of names) {
-    openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}`], dir);
-    const ext = join(dir, `${name}.ext`);
-    writeFileSync(ext, `subjectAltName=DNS:${name},DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n`);
-    openssl(["x509", "-req", "-in", `${name}.csr`, "-CA", `${caName}.crt`, "-CAkey", `${caName}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", "1", "-extfile", ext], dir);
-  }
-};
-
-const tlsOf = (dir: string, ca: string, name: string): GrpcTls => ({
-  ca: readFileSync(join(dir, `${ca}.crt`)),
-  cert: readFileSync(join(dir, `${name}.crt`)),
-  key: readFileSync(join(dir, `${name}.key`)),
-});
 
 describe("mutual TLS between Earshot's processes", () => {
   let tmp: { dir: string; cleanup: () => Promise<void> };

@@ -38,10 +38,35 @@ describe("a gRPC service's metrics port", () => {
       expect(text).toContain(`earshot_grpc_server_handling_seconds_count{method="${ECHO_METHOD_PATH}",code="OK"} 2`);
       expect(text).toContain("process_cpu_user_seconds_total");
       expect(text).toContain("nodejs_eventloop_lag_seconds");
-      // Nothing else is served there.
-      expect((await fetch(`${started.metricsUrl}/readyz`)).status).toBe(404);
+      // Nothing else is served there but the probes.
+      expect((await fetch(`${started.metricsUrl}/debug`)).status).toBe(404);
     } finally {
       close();
+      await started.stop();
+      await tmp.cleanup();
+    }
+  });
+
+  it("answers the kubelet's probes in plain HTTP: /healthz while the process is up, /readyz while gRPC is serving and not draining", async () => {
+    const tmp = await makeTempDir("earshot-metrics-");
+    const config = loadConfig(serviceMainConfigSchema(echoModule), {
+      EARSHOT_DATA_DIR: tmp.dir,
+      EARSHOT_STORE_SYNC: "normal",
+      GRPC_HOST: "127.0.0.1",
+      GRPC_PORT: "0",
+      EARSHOT_METRICS_PORT: "0",
+      LOG_LEVEL: "silent",
+    }) as GrpcServiceConfig;
+    const started = await startServiceMain(echoModule, config, silentLogger());
+    const status = async (path: string) => (await fetch(`${started.metricsUrl}${path}`)).status;
+    try {
+      expect(await status("/healthz")).toBe(200);
+      expect(await status("/readyz")).toBe(200);
+      // SIGTERM's drain: the pod leaves the endpoints while it finishes what it has, and is still alive.
+      await started.hosted.server.drain(1000);
+      expect(await status("/readyz")).toBe(503);
+      expect(await status("/healthz")).toBe(200);
+    } finally {
       await started.stop();
       await tmp.cleanup();
     }

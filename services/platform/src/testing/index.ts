@@ -1,4 +1,4 @@
-// Test support: test callers, temp dirs, waiting on a condition, container-runtime detection, the check of
+// Test support: test callers, temp dirs, certificates for mutual TLS, waiting on a condition, container-runtime detection, the check of
 // staged events against their messages, and the contract suites every store and bus adapter must pass.
 export * from "./tmp";
 export * from "./containers";
@@ -7,4 +7,5 @@ export { describeBusContract, type BusFixture } from "../bus/contract";
 export * from "./service-under-test";
 export * from "./refusal";
 export * from "./event-checks";
+export * from "./pki";
 export { testCaller, testProjectCaller } from "./caller";

@@ -144,6 +144,22 @@ metrics:
     interval: 30s
     scrapeTimeout: 10s
 
+# Mutual TLS between Earshot's processes (EARSHOT_GRPC_TLS_*): every gRPC server requires a client certificate
+# the CA signed, and every client (the gateways', the services' of one another, the CLI in a pod) presents
+# one. The probes are plain HTTP on the metrics port, so they need none. The setup Job makes no gRPC call.
+grpcTls:
+  enabled: false
+  # A Secret with ca.crt, tls.crt and tls.key (as cert-manager writes them), mounted read-only in every
+  # deployable. Empty with certManager.issuerRef: <release>-earshot-grpc-tls, which the Certificate fills.
+  secretName: ""
+  # EARSHOT_GRPC_TLS_SERVER_NAME: the name to check on the servers' certificates instead of the Service
+  # dialled (the Certificate below is valid for every one, so it may stay empty).
+  serverName: ""
+  certManager:
+    # { name, kind, group } of a cert-manager CA issuer (one that writes ca.crt): a Certificate for every
+    # gRPC service's in-cluster names is then rendered into secretName. Empty: bring the Secret yourself.
+    issuerRef: {}
+
 # The pre-install/pre-upgrade Job running "earshot setup": every service's MongoDB indexes and every Kafka
 # topic the services declare (and its .dlq), created before any replica starts; existing ones are kept.
 setup:
@@ -252,6 +268,9 @@ const image = {
 };
 
 const hostPort = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?:[0-9]{1,5}";
+/** A Kubernetes object name (RFC 1123 subdomain) and a DNS name. */
+const objectName = "[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?";
+const dnsName = "[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?";
 const labels = { type: "object", additionalProperties: { type: "string" } };
 const objectList = { type: "array", items: { type: "object" } };
 /** A Prometheus duration: 30s, 1m, 1h30m. */
@@ -319,6 +338,29 @@ const podOptions = {
           labels,
           interval: { type: "string", pattern: duration },
           scrapeTimeout: { type: "string", pattern: duration },
+        },
+      },
+    },
+  },
+  grpcTls: {
+    type: "object",
+    additionalProperties: false,
+    required: ["enabled"],
+    properties: {
+      enabled: { type: "boolean" },
+      secretName: { type: "string", pattern: `^(${objectName})?$`, description: "A Secret with ca.crt, tls.crt and tls.key." },
+      serverName: { type: "string", pattern: `^(${dnsName})?$`, description: "EARSHOT_GRPC_TLS_SERVER_NAME." },
+      certManager: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          issuerRef: {
+            type: "object",
+            additionalProperties: false,
+            properties: { name: { type: "string", minLength: 1 }, kind: { type: "string", minLength: 1 }, group: { type: "string", minLength: 1 } },
+            // Empty (no Certificate), or naming the issuer.
+            dependencies: { kind: ["name"], group: ["name"] },
+          },
         },
       },
     },
@@ -401,6 +443,32 @@ export const renderValuesSchema = (ds: readonly Deployable[], settings: readonly
     null,
     2,
   )}\n`;
+
+/**
+ * The cert-manager Certificate of mutual TLS (grpcTls with certManager.issuerRef): one certificate every
+ * process presents, as server and as client, valid for every gRPC service's in-cluster names.
+ */
+export const renderChartGrpcCertificate = (ds: readonly Deployable[]): string => `${tplHeader}{{- if and .Values.grpcTls.enabled (dig "certManager" "issuerRef" "name" "" .Values.grpcTls) }}
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: {{ printf "%s-earshot-grpc-tls" .Release.Name }}
+  labels:
+    {{- include "earshot.releaseLabels" . | nindent 4 }}
+spec:
+  secretName: {{ include "earshot.grpcTlsSecretName" . }}
+  issuerRef:
+    {{- toYaml .Values.grpcTls.certManager.issuerRef | nindent 4 }}
+  # Presented by every server and by every client of another process.
+  usages: [server auth, client auth, digital signature, key encipherment]
+  # Every gRPC service's Service, as dialled (<release>-<service>) and fully qualified.
+  dnsNames:
+${ds
+  .filter((d) => d.protocol === "grpc")
+  .map((d) => `    {{- include "earshot.grpcDnsNames" (dict "root" $ "name" "${d.name}") | nindent 4 }}
+`)
+  .join("")}{{- end }}
+`;
 
 /** The chart's Secret: the shared secrets, each one a deployment must set, and the other ones given. */
 export const renderChartSecret = (settings: readonly DeclaredSetting[]): string => `${tplHeader}{{- if not .Values.global.existingSecret }}

@@ -114,13 +114,15 @@ describe("files derived from the service registry", () => {
     expect(example).not.toContain("EARSHOT_ALERT_BATCH");
   });
 
-  it("a consumer-only entry (no client) is deployed with gRPC health probes but gets no <NAME>_GRPC_ADDR", () => {
+  it("a consumer-only entry (no client) is deployed with HTTP probes on its metrics port but gets no <NAME>_GRPC_ADDR", () => {
     const delivery: ServiceEntry = { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery" };
     const ds = deployables([...SERVICES, delivery]);
     const added = ds.find((d) => d.name === "delivery")!;
     expect(added).toMatchObject({ protocol: "grpc", callable: false });
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Doc[];
-    expect(manifest[1]!.spec.template.spec.containers[0].readinessProbe).toMatchObject({ grpc: { port: 50051 } });
+    // Plain HTTP on the metrics port: a kubelet's gRPC probe could not present a client certificate under mutual TLS.
+    expect(manifest[1]!.spec.template.spec.containers[0].readinessProbe).toMatchObject({ httpGet: { path: "/readyz", port: "metrics" } });
+    expect(manifest[1]!.spec.template.spec.containers[0].livenessProbe).toMatchObject({ httpGet: { path: "/healthz", port: "metrics" } });
     expect((yaml.load(renderK8sConfigMap(ds)) as Doc).data).not.toHaveProperty(grpcAddrVar("delivery"));
     expect(renderChartConfigMap(ds)).not.toContain(grpcAddrVar("delivery"));
   });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { DeclaredSetting } from "@earshot/platform";
 import { packageDir } from "../names";
 import { deployables, EDGE_PACKAGE, SERVICES, type ServiceEntry } from "../services";
-import { CHART_DIR, renderChartConfigMap, renderChartSecret, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
+import { CHART_DIR, renderChartConfigMap, renderChartGrpcCertificate, renderChartSecret, renderChartTemplate, renderValues, renderValuesSchema } from "./chart";
 import { K8S_DIR, renderK8sConfigMap, renderK8sDefaultDeny, renderK8sDeployable, renderK8sIngress, renderK8sNamespace, renderK8sSecret, renderKustomization } from "./k8s";
 import { declaredServiceSettings } from "./settings";
 import { packageJsonText, renderAllInOneTsconfig, renderRootTsconfig, renderTestTsconfig, TEST_TSCONFIG, withDeployables, withServiceDependencies } from "./workspace";
@@ -53,6 +53,7 @@ export const derivedFiles = async (
     ...ds.map((d) => ({ path: `${CHART_DIR}/templates/${d.name}.yaml`, content: renderChartTemplate(d) })),
     { path: `${CHART_DIR}/templates/configmap.yaml`, content: renderChartConfigMap(ds) },
     { path: `${CHART_DIR}/templates/secret.yaml`, content: renderChartSecret(settings) },
+    { path: `${CHART_DIR}/templates/grpc-certificate.yaml`, content: renderChartGrpcCertificate(ds) },
     { path: `${CHART_DIR}/values.yaml`, content: renderValues(ds, settings) },
     { path: `${CHART_DIR}/values.schema.json`, content: renderValuesSchema(ds, settings) },
   ];

@@ -14,6 +14,9 @@ const header = (what: string) => `# Derived from services/registry (npm run sync
 
 const edgeOnly = (d: Deployable, text: string) => (d.protocol === "http" ? text : "");
 
+/** The named port the probes ask: the edge's own HTTP port; a gRPC service's metrics port (its /healthz and /readyz). */
+export const probePort = (d: Pick<Deployable, "protocol">): "http" | "metrics" => (d.protocol === "http" ? "http" : "metrics");
+
 /** Seconds a terminating pod keeps serving before its drain (the endpoints stop sending it calls meanwhile). */
 export const K8S_PRE_STOP_SECONDS = 5;
 /** The user and group every pod runs as (the image's, above 10000). */
@@ -134,24 +137,18 @@ ${
             - configMapRef: { name: earshot-config }
 ${
   d.protocol === "grpc"
-    ? `          # Native gRPC probes against grpc.health.v1.Health.
-          readinessProbe:
-            grpc: { port: ${d.port} }
+    ? `          # Plain HTTP on the metrics port (ready while gRPC is SERVING and not draining): a kubelet's native
+          # gRPC probe could not present the client certificate the gRPC port requires under mutual TLS.
+`
+    : ""
+}          readinessProbe:
+            httpGet: { path: /readyz, port: ${probePort(d)} }
             periodSeconds: 5
           livenessProbe:
-            grpc: { port: ${d.port} }
+            httpGet: { path: /healthz, port: ${probePort(d)} }
             periodSeconds: 10
             failureThreshold: 3
-`
-    : `          readinessProbe:
-            httpGet: { path: /readyz, port: http }
-            periodSeconds: 5
-          livenessProbe:
-            httpGet: { path: /healthz, port: http }
-            periodSeconds: 10
-            failureThreshold: 3
-`
-}          lifecycle:
+          lifecycle:
             # Serve on while the endpoint removal reaches every proxy, so a rolling update drops no request.
             preStop:
               exec: { command: ["node", "-e", "setTimeout(() => {}, ${K8S_PRE_STOP_SECONDS * 1000})"] }
