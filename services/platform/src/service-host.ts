@@ -139,7 +139,8 @@ export const runServiceMain = async (module: ServiceModule): Promise<void> => {
   // The service's own settings ride along (the host passes the whole object on); the shared ones are typed.
   const config = loadConfig(serviceMainConfigSchema(module)) as GrpcServiceConfig;
   const logger = createLogger(module.name, { level: config.LOG_LEVEL });
-  const bus = openEventBus(config, logger);
+  // A service alone keeps an in-process bus's log in its own directory (the all-in-one's is shared).
+  const bus = await openEventBus(config, logger, `bus-${module.name}`);
   const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });
   const hosted = await hostService(module, { config, host: config.GRPC_HOST, port: config.GRPC_PORT, bus, logger, mailer });
   onShutdownSignal(logger, async () => {

@@ -7,6 +7,7 @@ import { notFound } from "../errors";
 import { assertFilter, assertIndex, assertPageLimit, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
 import { releaseLock, takeLock } from "./data-dir-lock";
 import { convertNedbDataDir } from "./nedb-conversion";
+import { configureSqlite } from "./sqlite-database";
 import {
   type Collection,
   type Doc,
@@ -210,11 +211,7 @@ export class SqliteStore implements DocumentStore {
     private readonly dir: string | undefined,
     sync: "full" | "normal" = "full",
   ) {
-    db.pragma("journal_mode = WAL");
-    // FULL: a commit is fsynced before it resolves, so an acknowledged write survives a power cut as well.
-    // NORMAL in WAL mode: a commit is in the log (the OS has it) before it resolves, so it survives kill -9.
-    db.pragma(`synchronous = ${sync === "normal" ? "NORMAL" : "FULL"}`);
-    db.pragma("busy_timeout = 5000");
+    configureSqlite(db, sync);
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
