@@ -47,6 +47,7 @@ export class SqliteBusLog implements BusLog {
   private readonly bases = new Map<string, number>();
   private readonly dirty = new Map<string, { group: string; topic: string; partition: number; next: number }>();
   private flushTimer: NodeJS.Timeout | undefined;
+  private dirtySince = 0;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly now: () => number;
   private pendingFrom: (topic: string, partition: number) => number = () => Number.MAX_SAFE_INTEGER;
@@ -139,10 +140,15 @@ export class SqliteBusLog implements BusLog {
   }
 
   savePosition(group: string, topic: string, partition: number, next: number): void {
+    if (this.closed) return;
     this.dirty.set(`${group}\u0000${at(topic, partition)}`, { group, topic, partition, next });
-    if (!this.flushTimer && !this.closed) {
+    if (!this.flushTimer) {
+      this.dirtySince = performance.now();
       this.flushTimer = setTimeout(() => this.flush(), POSITION_FLUSH_MS);
       this.flushTimer.unref();
+    } else if (performance.now() - this.dirtySince >= POSITION_FLUSH_MS) {
+      // A bus kept busy by promise chains alone may not reach its timers for a long while.
+      this.flush();
     }
   }
 
