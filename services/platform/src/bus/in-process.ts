@@ -91,7 +91,8 @@ export class InProcessBus implements EventBus {
 
   async publish(messages: BusMessage[]): Promise<void> {
     if (this.closed) throw new Error("The bus is closed.");
-    await Promise.all(this.append(messages));
+    const handled = this.append(messages);
+    await Promise.all([this.log.durable(), ...handled]);
   }
 
   /** Adds the messages to their logs and starts delivering them; returns one promise per subscribed group and message. */

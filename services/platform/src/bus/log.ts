@@ -9,8 +9,10 @@ import type { BusMessage, DeliveredMessage } from "./port";
 export const at = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 
 export interface BusLog {
-  /** Appends messages (their partition chosen); each gets the next offset of its partition. Durable when it returns. */
+  /** Appends messages (their partition chosen); each gets the next offset of its partition, and is readable at once. */
   append(messages: Array<BusMessage & { partition: number }>): DeliveredMessage[];
+  /** Resolves once everything appended so far is on disk (at once for a log in memory). */
+  durable(): Promise<void>;
   /** Up to `max` messages of a partition from offset `from` on, in order. */
   read(topic: string, partition: number, from: number, max: number): DeliveredMessage[];
   /** Offset of the oldest retained message of a partition. */
@@ -96,6 +98,10 @@ export class MemoryBusLog implements BusLog {
       this.committed.set(group, positions);
     }
     positions.set(at(topic, partition), next);
+  }
+
+  durable(): Promise<void> {
+    return Promise.resolve();
   }
 
   protect(pendingFrom: (topic: string, partition: number) => number): void {

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { releaseLock, takeLock } from "../store/data-dir-lock";
-import { configureSqlite, type SqliteSync } from "../store/sqlite-database";
+import { configureSqlite, type SqliteSync, type WalSync } from "../store/sqlite-database";
 import { at, type BusLog } from "./log";
 import type { BusMessage, DeliveredMessage } from "./port";
 
@@ -11,7 +11,9 @@ import type { BusMessage, DeliveredMessage } from "./port";
 // group's position as they were, so a group resumes after the last message it handled instead of
 // missing what was published before a crash or seeing the whole retained log again.
 //
-// - An append is one transaction: when `publish` resolves, its messages are on disk.
+// - An append is one transaction, on disk when `publish` resolves (the store's group commit, see
+//   store/sqlite-database.ts). The last messages of each partition are also kept in memory, so groups
+//   keeping up with the log read what was just appended without a query.
 // - Positions are written at most every POSITION_FLUSH_MS, in one transaction: a process killed in between
 //   delivers the last few messages again (at-least-once; consumers drop repeats by event id), and a busy
 //   bus does not pay a synchronous commit per handled message.
@@ -22,6 +24,8 @@ import type { BusMessage, DeliveredMessage } from "./port";
 export const BUS_FILE = "bus.sqlite";
 const POSITION_FLUSH_MS = 50;
 const SWEEP_MS = 60 * 1000;
+/** Messages per partition kept in memory after being appended. */
+const TAIL = 500;
 
 export interface SqliteBusLogOptions {
   /** The bus's own directory in the data directory. */
@@ -45,6 +49,8 @@ interface Row {
 export class SqliteBusLog implements BusLog {
   private readonly heads = new Map<string, number>();
   private readonly bases = new Map<string, number>();
+  /** The last appended messages per partition, oldest first, consecutive up to the head. */
+  private readonly tails = new Map<string, DeliveredMessage[]>();
   private readonly dirty = new Map<string, { group: string; topic: string; partition: number; next: number }>();
   private flushTimer: NodeJS.Timeout | undefined;
   private dirtySince = 0;
@@ -61,6 +67,7 @@ export class SqliteBusLog implements BusLog {
     now?: () => number,
     /** The directory whose lock this log holds, released at close. */
     private readonly lockDir?: string,
+    private readonly walSync?: WalSync,
   ) {
     this.now = now ?? Date.now;
     db.exec(`CREATE TABLE IF NOT EXISTS bus_messages (topic TEXT NOT NULL, part INTEGER NOT NULL, off INTEGER NOT NULL, key TEXT NOT NULL,
@@ -84,16 +91,31 @@ export class SqliteBusLog implements BusLog {
       touch: db.prepare("UPDATE bus_positions SET at = ? WHERE grp = ?"),
       forget: db.prepare("DELETE FROM bus_positions WHERE at < ?"),
     };
-    for (const p of db.prepare("SELECT topic, part, base, head FROM bus_partitions").all() as Array<{ topic: string; part: number; base: number; head: number }>) {
-      this.bases.set(at(p.topic, p.part), p.base);
-      this.heads.set(at(p.topic, p.part), p.head);
-    }
+    this.loadPartitions();
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweepTimer.unref();
   }
 
   append(messages: Array<BusMessage & { partition: number }>): DeliveredMessage[] {
     const when = this.now();
+    try {
+      return this.appendIn(messages, when);
+    } catch (err) {
+      // The transaction rolled back: what was counted or kept in memory for it goes too.
+      this.tails.clear();
+      this.loadPartitions();
+      throw err;
+    }
+  }
+
+  private loadPartitions(): void {
+    for (const p of this.db.prepare("SELECT topic, part, base, head FROM bus_partitions").all() as Array<{ topic: string; part: number; base: number; head: number }>) {
+      this.bases.set(at(p.topic, p.part), p.base);
+      this.heads.set(at(p.topic, p.part), p.head);
+    }
+  }
+
+  private appendIn(messages: Array<BusMessage & { partition: number }>, when: number): DeliveredMessage[] {
     return this.db.transaction(() => {
       const touched = new Set<string>();
       const out = messages.map((m) => {
@@ -103,7 +125,12 @@ export class SqliteBusLog implements BusLog {
         this.stmt.insert.run(m.topic, m.partition, offset, m.key, m.value, JSON.stringify(headers), when);
         this.heads.set(key, offset + 1);
         touched.add(key);
-        return { topic: m.topic, key: m.key, value: m.value, headers, partition: m.partition, offset: String(offset) };
+        const message: DeliveredMessage = { topic: m.topic, key: m.key, value: m.value, headers, partition: m.partition, offset: String(offset) };
+        let tail = this.tails.get(key);
+        if (!tail) this.tails.set(key, (tail = []));
+        tail.push(message);
+        if (tail.length > TAIL) tail.splice(0, tail.length - TAIL);
+        return message;
       });
       for (const key of touched) {
         const [topic, part] = key.split("\u0000") as [string, string];
@@ -113,7 +140,17 @@ export class SqliteBusLog implements BusLog {
     })();
   }
 
+  durable(): Promise<void> {
+    return this.walSync ? this.walSync.sync() : Promise.resolve();
+  }
+
   read(topic: string, partition: number, from: number, max: number): DeliveredMessage[] {
+    const tail = this.tails.get(at(topic, partition));
+    const first = tail?.[0];
+    if (tail && first && from >= Number(first.offset) && from >= this.base(topic, partition)) {
+      const start = from - Number(first.offset);
+      return tail.slice(start, start + max);
+    }
     return (this.stmt.read.all(topic, partition, from, max) as Row[]).map((r) => ({
       topic: r.topic,
       key: r.key,
@@ -202,6 +239,7 @@ export class SqliteBusLog implements BusLog {
     this.flush();
     this.closed = true;
     clearInterval(this.sweepTimer);
+    await this.walSync?.close();
     this.db.close();
     if (this.lockDir) await releaseLock(this.lockDir);
   }
@@ -212,7 +250,9 @@ export const openSqliteBusLog = async (options: SqliteBusLogOptions): Promise<Sq
   await mkdir(options.dir, { recursive: true });
   await takeLock(options.dir);
   try {
-    const log = new SqliteBusLog(configureSqlite(new Database(join(options.dir, BUS_FILE)), options.sync), options.retainMs, options.now, options.dir);
+    const db = new Database(join(options.dir, BUS_FILE));
+    const walSync = configureSqlite(db, options.sync);
+    const log = new SqliteBusLog(db, options.retainMs, options.now, options.dir, walSync);
     log.sweep();
     return log;
   } catch (err) {

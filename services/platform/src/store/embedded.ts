@@ -7,7 +7,7 @@ import { notFound } from "../errors";
 import { assertFilter, assertIndex, assertPageLimit, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
 import { releaseLock, takeLock } from "./data-dir-lock";
 import { convertNedbDataDir } from "./nedb-conversion";
-import { configureSqlite } from "./sqlite-database";
+import { configureSqlite, type WalSync } from "./sqlite-database";
 import {
   type Collection,
   type Doc,
@@ -104,12 +104,20 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  /** A write: acknowledged once it is durable (see sqlite-database.ts). */
+  private write<R>(fn: () => R): Promise<R> {
+    return this.guard(fn).then(async (r) => {
+      await this.store.durable();
+      return r;
+    });
+  }
+
   ensureIndex(spec: IndexSpec): Promise<void> {
-    return this.guard(() => this.store.ensureIndex(this.table, spec));
+    return this.write(() => this.store.ensureIndex(this.table, spec));
   }
 
   insertOne(doc: T): Promise<T> {
-    return this.guard(() => {
+    return this.write(() => {
       const stored = { ...withoutUndefined(doc), _v: doc._v ?? 1 } as Stored;
       this.store.insert(this.table, stored);
       return model.deepCopy(stored) as unknown as T;
@@ -117,7 +125,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   insertMany(docs: T[]): Promise<T[]> {
-    return this.guard(() => {
+    return this.write(() => {
       const stored = docs.map((d) => ({ ...withoutUndefined(d), _v: d._v ?? 1 }) as Stored);
       this.store.transaction(() => stored.forEach((d) => this.store.insert(this.table, d)));
       return stored.map((d) => model.deepCopy(d) as unknown as T);
@@ -153,7 +161,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
       if (upserted) return { matchedCount: 0, modifiedCount: 0, upsertedId: upserted._id };
       return { matchedCount: matched.length, modifiedCount: matched.length };
@@ -161,21 +169,21 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched } = this.store.update(this.table, filter, update, true, false);
       return { matchedCount: matched.length, modifiedCount: matched.length };
     });
   }
 
   findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
       return ((upserted ?? matched[0] ?? null) as unknown as T | null) ?? null;
     });
   }
 
   updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched } = this.store.update(this.table, { _id: id, _v: expectedVersion }, update, false, false);
       if (matched[0]) return matched[0] as unknown as T;
       if (this.store.byId(this.table, id)) throw new VersionConflictError(this.name, id);
@@ -184,11 +192,11 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   deleteOne(filter: Filter): Promise<number> {
-    return this.guard(() => this.store.delete(this.table, filter, false));
+    return this.write(() => this.store.delete(this.table, filter, false));
   }
 
   deleteMany(filter: Filter): Promise<number> {
-    return this.guard(() => this.store.delete(this.table, filter, true));
+    return this.write(() => this.store.delete(this.table, filter, true));
   }
 }
 
@@ -205,13 +213,14 @@ export class SqliteStore implements DocumentStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly sweep: NodeJS.Timeout;
   private closed = false;
+  private readonly walSync: WalSync | undefined;
 
   constructor(
     readonly db: Database.Database,
     private readonly dir: string | undefined,
     sync: "full" | "normal" = "full",
   ) {
-    configureSqlite(db, sync);
+    this.walSync = configureSqlite(db, sync);
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
@@ -373,6 +382,11 @@ export class SqliteStore implements DocumentStore {
     return this.transaction(() => this.find(table, filter, multi ? {} : { limit: 1 }).reduce((n, d) => n + this.remove(table, d._id), 0));
   }
 
+  /** Resolves once every write made so far is as durable as the store's sync setting promises. */
+  durable(): Promise<void> {
+    return this.walSync ? this.walSync.sync() : Promise.resolve();
+  }
+
   commit(writes: Write[]): Promise<void> {
     try {
       this.transaction(() => {
@@ -403,7 +417,7 @@ export class SqliteStore implements DocumentStore {
           }
         }
       });
-      return Promise.resolve();
+      return this.durable();
     } catch (err) {
       return Promise.reject(err);
     }
@@ -480,12 +494,14 @@ export class SqliteStore implements DocumentStore {
     for (const table of this.tables.values()) this.expire(table);
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweep);
+    // Writes waiting for their flush get it before the database lets go of the log.
+    await this.walSync?.close();
     this.db.close();
-    return this.dir ? releaseLock(this.dir) : Promise.resolve();
+    if (this.dir) await releaseLock(this.dir);
   }
 }
 
