@@ -33,9 +33,9 @@ import { keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } f
 //
 // What a filter or an update means is decided in JavaScript by nedb's document model, the same code that
 // decided it before the store moved to disk: SQL narrows the rows (through the indexes) and orders them when
-// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode with
-// synchronous=FULL: when a write resolves, it is on disk, and a process killed at any moment reopens with
-// every acknowledged write and none of a half-done commit.
+// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode, and a write
+// resolves once it is on disk (a group commit, see sqlite-database.ts): a process killed at any moment
+// reopens with every acknowledged write and none of a half-done commit.
 
 export const STORE_FILE = "store.sqlite";
 const TTL_SWEEP_MS = 60 * 1000;
