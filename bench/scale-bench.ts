@@ -241,6 +241,9 @@ const main = async () => {
     const rssAfter = await rssOf(running.child.pid as number);
     const f = first as typeof last;
     say(`\noverall import ${Math.round((N / importMs) * 1000).toLocaleString("en-US")} posts/s; RSS ${mb(rssBefore)} before the restart; restart to ready ${(running.readyMs / 1000).toFixed(2)} s, RSS ${mb(rssReady)} at ready and ${mb(rssAfter)} after the reads; disk ${mb(await dirSize(dataDir))}`);
+    const parts: string[] = [];
+    for (const d of await readdir(dataDir, { withFileTypes: true })) if (d.isDirectory()) parts.push(`${d.name} ${mb(await dirSize(join(dataDir, d.name)))}`);
+    say(`disk by directory: ${parts.join(", ")}`);
     say(`reads at ${N.toLocaleString("en-US")} vs ${STEPS[0]?.toLocaleString("en-US")}, after the restart: list ${(after.list / f.list).toFixed(2)}x, analytics ${(after.analytics / f.analytics).toFixed(2)}x, export ${(after.exp / f.exp).toFixed(2)}x`);
     say(`\n| mentions | step import | RSS | disk | list_mentions p95 | analytics p95 | export p95 |\n|---|---|---|---|---|---|---|\n${rows.join("\n")}`);
     say(`| ${N.toLocaleString("en-US")}, restarted | - | ${mb(rssAfter)} | - | ${after.list.toFixed(1)} ms | ${after.analytics.toFixed(1)} ms | ${after.exp.toFixed(1)} ms |`);
