@@ -52,6 +52,9 @@ lint: install
 	npx buf lint proto
 	npx eslint .
 
+# Mentions for bench/scale-bench.ts (`make bench BENCH_MENTIONS=20000` for a quick run).
+BENCH_MENTIONS ?= 1000000
+
 bench: build
 	node services/platform/test/ts-child.js bench/platform-bench.ts
 	node services/platform/test/ts-child.js bench/api-bench.ts
@@ -64,6 +67,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/poll-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts
 	node services/platform/test/ts-child.js bench/store-bench.ts
+	node services/platform/test/ts-child.js bench/scale-bench.ts $(BENCH_MENTIONS)
 
 clean:
 	rm -rf node_modules proto/src proto/dist services/*/dist proto/*.tsbuildinfo services/*/*.tsbuildinfo

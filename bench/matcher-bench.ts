@@ -1,10 +1,16 @@
 // The keyword matcher on one core: compile time for 10,000 keywords, then posts/s and MB/s over a
 // generated multilingual corpus, against the naive approach (one Unicode regex per keyword) on a subset
 // of the same corpus; both must find the same posts. Data comes from a seeded PRNG, so every run
-// matches the same text.
+// matches the same text. Then a peer on what both do: modern-ahocorasick (the most used Aho-Corasick package
+// on npm; its default grapheme-based build and its `/fast` one) against the matcher on the same corpus,
+// with the same keywords reduced to plain phrases (value and aliases, no exclusions, all case-folded): the
+// library searches the lower-cased text for the lower-cased phrases (it neither folds case nor checks word
+// boundaries), the matcher does both. BENCH_PEER=0 skips it.
 // Usage: node services/platform/test/ts-child.js bench/matcher-bench.ts
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import AhoCorasick from "modern-ahocorasick";
+import FastAhoCorasick from "modern-ahocorasick/fast";
 import { compileMatcher, type MatchablePost, type MatcherKeyword, type MatchSource } from "../services/keyword/src/matcher/index";
 
 const KEYWORDS = 10_000;
@@ -271,6 +277,7 @@ const main = () => {
   const rate = median(rates);
   out(`matcher: ${fmt(rate)} posts/s, ${fmt((rate * bytes) / POSTS / 1e6, 1)} MB/s (median of ${RUNS} runs: ${rates.map((r) => fmt(r)).join(", ")}); ${fmt(matched)} of ${fmt(POSTS)} posts match`);
 
+  if (process.env.BENCH_PEER !== "0") peer(keywords, posts, bytes, out);
   if (NAIVE_POSTS === 0) return;
   const subset = posts.slice(0, NAIVE_POSTS);
   const subsetBytes = subset.reduce((n, p) => n + Buffer.byteLength(p.text, "utf8"), 0);
@@ -285,6 +292,36 @@ const main = () => {
   out(`same posts? naive: ${count(naive.hits)}; matcher: ${count(fastHits)}; per post ${agree ? "identical" : "DIFFERENT"}`);
   if (sink < 0) out("");
   if (!agree) process.exitCode = 1;
+};
+
+/** The matcher and modern-ahocorasick on plain, case-folded phrases: same keywords, same posts, same run. */
+const peer = (keywords: readonly MatcherKeyword[], posts: readonly MatchablePost[], bytes: number, out: (line: string) => void) => {
+  const plain = keywords.map((k) => ({ ...k, excludedTerms: [], caseSensitive: false }));
+  const phrases = [...new Set(plain.flatMap((k) => [k.value, ...k.aliases]).map((p) => p.toLowerCase()))];
+  const timed = <T>(build: () => T): { value: T; ms: number } => {
+    const t = process.hrtime.bigint();
+    const value = build();
+    return { value, ms: Number(process.hrtime.bigint() - t) / 1e6 };
+  };
+  const ours = timed(() => compileMatcher(plain));
+  const library = timed(() => new AhoCorasick(phrases));
+  const fast = timed(() => new FastAhoCorasick(phrases));
+  let sink = 0;
+  const rows: Array<[string, number, number]> = [
+    ["matcher (word boundaries, case and accent folding)", ours.ms, median(throughput(posts, (p) => (sink += ours.value.match(p).length), RUNS))],
+    ["modern-ahocorasick count(lower-cased text)", library.ms, median(throughput(posts, (p) => (sink += library.value.count(p.text.toLowerCase())), RUNS))],
+    ["modern-ahocorasick search(lower-cased text)", library.ms, median(throughput(posts, (p) => (sink += library.value.search(p.text.toLowerCase()).length), RUNS))],
+    ["modern-ahocorasick/fast count(lower-cased text)", fast.ms, median(throughput(posts, (p) => (sink += fast.value.count(p.text.toLowerCase())), RUNS))],
+    ["modern-ahocorasick/fast search(lower-cased text)", fast.ms, median(throughput(posts, (p) => (sink += fast.value.search(p.text.toLowerCase()).length), RUNS))],
+  ];
+  const matched = posts.filter((p) => ours.value.match(p).length > 0).length;
+  const found = posts.filter((p) => library.value.match(p.text.toLowerCase())).length;
+  out(`peer, plain phrases (${fmt(phrases.length)} distinct, lower-cased) over the same ${fmt(posts.length)} posts; posts with a hit: matcher ${fmt(matched)}, library ${fmt(found)} (no word boundaries)`);
+  const base = rows[0]?.[2] ?? 1;
+  for (const [name, compileMs, rate] of rows) {
+    out(`  ${name}: compile ${fmt(compileMs)} ms, ${fmt(rate)} posts/s, ${fmt((rate * bytes) / posts.length / 1e6, 1)} MB/s; matcher / this ${fmt(base / rate, 2)}×`);
+  }
+  if (sink < 0) out("");
 };
 
 interface NaiveResult {

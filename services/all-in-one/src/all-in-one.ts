@@ -31,7 +31,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
   const dataDir = resolve(config.EARSHOT_DATA_DIR);
   const cfg = { ...config, EARSHOT_DATA_DIR: dataDir };
   const fresh = !cfg.MONGO_URL && (await isFreshDataDir(dataDir));
-  const bus = openEventBus(cfg, logger);
+  const bus = await openEventBus(cfg, logger);
   const mailer = createMailer({ from: cfg.EARSHOT_MAIL_FROM, smtpUrl: cfg.EARSHOT_SMTP_URL, dataDir, logger });
   const hosted: HostedService[] = [];
   let gateway: StartedGateway | undefined;

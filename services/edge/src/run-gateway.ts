@@ -11,7 +11,7 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
   const logger = createLogger(config.EARSHOT_SURFACE === "mcp" ? "mcp-gateway" : "gateway", { level: config.LOG_LEVEL });
   // Project events keep this replica's membership cache current. Without Kafka a gateway of its own
   // hears no service's events (an in-process bus would stay silent), so it relies on the short cache age.
-  const bus = config.KAFKA_BROKERS ? openEventBus(config, logger) : undefined;
+  const bus = config.KAFKA_BROKERS ? await openEventBus(config, logger) : undefined;
   const gateway = await startGateway({
     host: config.HOST,
     port: config.PORT,

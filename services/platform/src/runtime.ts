@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { createInProcessBus } from "./bus/in-process";
 import { createKafkaBus } from "./bus/kafka";
 import { kafkaConnection } from "./bus/kafka-connection";
+import { openSqliteBusLog } from "./bus/sqlite-log";
 import type { EventBus } from "./bus/port";
 import { type BaseConfig, ConfigError } from "./config";
 import type { Logger } from "./logger";
@@ -22,12 +23,24 @@ export const openServiceStore = async (config: BaseConfig, service: string): Pro
   return openEmbeddedStore({ dir: join(config.EARSHOT_DATA_DIR, service), sync: config.EARSHOT_STORE_SYNC });
 };
 
-export const openEventBus = (config: BaseConfig, logger: Logger): EventBus => {
+/** Where the in-process bus keeps its log, under the data directory: the all-in-one's one bus. */
+export const BUS_DIR = "bus";
+
+/**
+ * Kafka when configured; else the in-process bus with its log and positions in SQLite under
+ * `<dataDir>/<busDir>`, kept as long as published events are (EARSHOT_OUTBOX_RETENTION_HOURS).
+ */
+export const openEventBus = async (config: BaseConfig, logger: Logger, busDir: string = BUS_DIR): Promise<EventBus> => {
   if (config.EARSHOT_MODE === "cluster" && !config.KAFKA_BROKERS?.length) throw new ConfigError(["KAFKA_BROKERS: is required when EARSHOT_MODE=cluster"]);
   if (config.KAFKA_BROKERS && config.KAFKA_BROKERS.length > 0) {
     return createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, connection: kafkaConnection(config), logger });
   }
-  return createInProcessBus({ logger });
+  const log = await openSqliteBusLog({
+    dir: join(config.EARSHOT_DATA_DIR, busDir),
+    sync: config.EARSHOT_STORE_SYNC,
+    retainMs: config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600 * 1000,
+  });
+  return createInProcessBus({ logger, log });
 };
 
 /**

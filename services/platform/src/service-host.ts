@@ -191,7 +191,8 @@ export interface StartedServiceMain {
  * the process's own) and its probes, /healthz and /readyz, in plain HTTP.
  */
 export const startServiceMain = async (module: ServiceModule, config: GrpcServiceConfig, logger: Logger): Promise<StartedServiceMain> => {
-  const bus = openEventBus(config, logger);
+  // A service alone keeps an in-process bus's log in its own directory (the all-in-one's is shared).
+  const bus = await openEventBus(config, logger, `bus-${module.name}`);
   const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });
   const registry = config.EARSHOT_METRICS_PORT !== undefined ? createMetricsRegistry() : undefined;
   if (registry) exposeBusMetrics(registry, bus.metrics);

@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import Database from "better-sqlite3";
 import { LOCK_FILE } from "../store/data-dir-lock";
+import { BUS_FILE } from "../bus/sqlite-log";
 import { STORE_FILE } from "../store/embedded";
 import { readTar, writeTarEntry } from "./tar";
 
@@ -19,7 +20,12 @@ import { readTar, writeTarEntry } from "./tar";
 // ever agree through events, which are delivered at least once and deduplicated by event id. A service
 // restored a little "behind" another receives again, from the other's outbox or its own, what it missed.
 
-const SKIPPED_FILES = new Set([LOCK_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]);
+// The in-process bus's log (bus.sqlite) is the one exception to "one after the other": its positions are
+// snapshotted before every service store and its messages after them all. A consumer's position then
+// never runs ahead of what its store holds (it gets the rest again), and every event a producer's store
+// calls published is in the log.
+
+const SKIPPED_FILES = new Set([LOCK_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`, `${BUS_FILE}-wal`, `${BUS_FILE}-shm`]);
 /** The copies kept when a directory of the older store was converted: not part of the live data. */
 const SKIPPED_DIRS = /\.nedb(\.partial)?$/;
 
@@ -31,22 +37,58 @@ interface Entry {
   mtime: Date;
 }
 
+/** A consistent copy of a live SQLite database, read in one transaction. */
+const snapshotSqlite = (path: string, snapshot: string): void => {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 10000");
+    db.prepare("VACUUM INTO ?").run(snapshot);
+  } finally {
+    db.close();
+  }
+};
+
+interface BusSnapshot {
+  name: string;
+  path: string;
+  /** Taken before any service store: the positions come from here. */
+  early: string;
+}
+
+const findBusLogs = async (root: string, rel: string, snapshots: string, out: BusSnapshot[]): Promise<void> => {
+  for (const d of await readdir(join(root, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${d.name}` : d.name;
+    if (d.isDirectory() && !SKIPPED_DIRS.test(d.name)) await findBusLogs(root, name, snapshots, out);
+    else if (d.isFile() && d.name === BUS_FILE) {
+      const early = join(snapshots, `bus-early-${out.length}.sqlite`);
+      snapshotSqlite(join(root, name), early);
+      out.push({ name, path: join(root, name), early });
+    }
+  }
+};
+
+/** The bus log as it is now, with the positions of its early snapshot. */
+const finishBusSnapshot = (bus: BusSnapshot, snapshot: string): void => {
+  snapshotSqlite(bus.path, snapshot);
+  const db = new Database(snapshot, { fileMustExist: true });
+  try {
+    db.prepare("ATTACH DATABASE ? AS early").run(bus.early);
+    db.exec("BEGIN; DELETE FROM main.bus_positions; INSERT INTO main.bus_positions SELECT * FROM early.bus_positions; COMMIT; DETACH DATABASE early;");
+  } finally {
+    db.close();
+  }
+};
+
 const collect = async (root: string, rel: string, snapshots: string, out: Entry[], stores: string[]): Promise<void> => {
   for (const d of await readdir(join(root, rel), { withFileTypes: true })) {
     const name = rel ? `${rel}/${d.name}` : d.name;
     const path = join(root, name);
     if (d.isDirectory()) {
       if (!SKIPPED_DIRS.test(d.name)) await collect(root, name, snapshots, out, stores);
-    } else if (d.isFile() && !SKIPPED_FILES.has(d.name)) {
+    } else if (d.isFile() && !SKIPPED_FILES.has(d.name) && d.name !== BUS_FILE) {
       if (d.name === STORE_FILE) {
         const snapshot = join(snapshots, `${stores.length}.sqlite`);
-        const db = new Database(path, { readonly: true, fileMustExist: true });
-        try {
-          db.pragma("busy_timeout = 10000");
-          db.prepare("VACUUM INTO ?").run(snapshot);
-        } finally {
-          db.close();
-        }
+        snapshotSqlite(path, snapshot);
         stores.push(rel);
         out.push({ name, file: snapshot, mtime: new Date() });
       } else {
@@ -71,7 +113,14 @@ export const backupDataDir = async (dataDir: string, toFile: string): Promise<Ba
   try {
     const entries: Entry[] = [];
     const stores: string[] = [];
+    const buses: BusSnapshot[] = [];
+    await findBusLogs(dataDir, "", snapshots, buses);
     await collect(dataDir, "", snapshots, entries, stores);
+    for (const [i, bus] of buses.entries()) {
+      const snapshot = join(snapshots, `bus-${i}.sqlite`);
+      finishBusSnapshot(bus, snapshot);
+      entries.push({ name: bus.name, file: snapshot, mtime: new Date() });
+    }
     const gzip = createGzip();
     const written = pipeline(gzip, createWriteStream(partial, { mode: 0o600 }));
     for (const e of entries) {

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger";
+import { at, type BusLog, MemoryBusLog } from "./log";
 import { createBusMetrics, type WritableBusMetrics } from "./metrics";
 import {
   type BatchHandler,
@@ -24,14 +25,21 @@ import { abortableSleep, checkMaxBatch, deliverBatchWithRedelivery, type Redeliv
 // dead-lettered it). The outbox relay marks an event published only after that, so an event is never lost
 // when the process dies: the relay publishes it again after a restart and consumers drop the duplicate by
 // event id.
+//
+// The log and the groups' positions live in a BusLog (log.ts): in memory by default, in SQLite in the
+// data directory for the embedded default (sqlite-log.ts), where a restart resumes each group after the
+// last message it handled, and a group that was stopped (or not yet subscribed again) when a message was
+// published still gets it.
 
 export interface InProcessBusOptions {
   partitions?: number;
   /**
-   * Messages kept per partition (beyond those a group still has to handle). A group subscribing for the
-   * first time starts from the oldest of them.
+   * Messages kept per partition in memory (beyond those a group still has to handle). A group subscribing
+   * for the first time starts from the oldest of them. Unused with `log`, which keeps by its own rule.
    */
   retain?: number;
+  /** Where the log and positions are kept; in memory when omitted. */
+  log?: BusLog;
   /** The redelivery policy of every subscription that does not set its own. */
   redelivery?: Partial<RedeliveryPolicy>;
   /** How to wait between attempts; tests pass one that does not sleep. */
@@ -39,10 +47,9 @@ export interface InProcessBusOptions {
   logger?: Logger;
 }
 
-interface Entry {
-  message: DeliveredMessage;
-  /** Resolved per group when that group has handled (or dead-lettered) the message. */
-  done: Map<string, () => void>;
+interface Waiter {
+  offset: number;
+  resolve: () => void;
 }
 
 interface Group {
@@ -52,69 +59,57 @@ interface Group {
   maxBatch: number;
   topics: Set<string>;
   policy: RedeliveryPolicy;
-  /** Next offset to deliver, per topic and partition; outlives the subscription, like a committed offset. */
+  /** Next offset to deliver, per topic and partition; saved to the log, like a committed offset. */
   positions: Map<string, number>;
+  /** Publishers waiting for this group to handle an offset, per topic and partition, oldest first. */
+  waiters: Map<string, Waiter[]>;
   running: Set<string>;
   stop: AbortController;
 }
-
-const at = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 export class InProcessBus implements EventBus {
   readonly kind = "in-process";
   readonly metrics: WritableBusMetrics = createBusMetrics();
   private readonly partitions: number;
-  private readonly retain: number;
   private readonly wait: RedeliveryWait;
-  private readonly logs = new Map<string, Entry[][]>();
-  /** Offset of the first retained entry per topic partition. */
-  private readonly bases = new Map<string, number[]>();
+  private readonly log: BusLog;
   private readonly groups = new Map<string, Group>();
-  /** Positions of groups that stopped, taken up again when the group subscribes anew. */
-  private readonly committed = new Map<string, Map<string, number>>();
   private closed = false;
 
   constructor(private readonly options: InProcessBusOptions = {}) {
     this.partitions = options.partitions ?? 4;
-    this.retain = options.retain ?? 10_000;
     this.wait = options.wait ?? abortableSleep;
+    this.log = options.log ?? new MemoryBusLog(options.retain ?? 10_000);
+    // Never drop an entry a subscribed group still has to handle.
+    this.log.protect(
+      (topic, partition) =>
+        Math.min(...[...this.groups.values()].filter((g) => g.topics.has(topic)).map((g) => g.positions.get(at(topic, partition)) ?? 0), Number.MAX_SAFE_INTEGER),
+      () => this.groups.keys(),
+    );
     resolveRedelivery(options.redelivery);
-  }
-
-  private topicLog(topic: string): Entry[][] {
-    let log = this.logs.get(topic);
-    if (!log) {
-      log = Array.from({ length: this.partitions }, () => []);
-      this.logs.set(topic, log);
-      this.bases.set(topic, Array.from({ length: this.partitions }, () => 0));
-    }
-    return log;
   }
 
   async publish(messages: BusMessage[]): Promise<void> {
     if (this.closed) throw new Error("The bus is closed.");
-    await Promise.all(this.append(messages));
+    const handled = this.append(messages);
+    await Promise.all([this.log.durable(), ...handled]);
   }
 
   /** Adds the messages to their logs and starts delivering them; returns one promise per subscribed group and message. */
   private append(messages: BusMessage[]): Promise<void>[] {
     const waits: Promise<void>[] = [];
     const touched = new Set<string>();
-    for (const m of messages) {
-      const log = this.topicLog(m.topic);
-      const partition = partitionFor(m.key, this.partitions);
-      const entries = log[partition] as Entry[];
-      const base = (this.bases.get(m.topic) as number[])[partition] as number;
-      const entry: Entry = {
-        message: { ...m, headers: { ...(m.headers ?? {}) }, partition, offset: String(base + entries.length) },
-        done: new Map(),
-      };
+    const appended = this.log.append(messages.map((m) => ({ ...m, partition: partitionFor(m.key, this.partitions) })));
+    for (const m of appended) {
+      const key = at(m.topic, m.partition);
       for (const g of this.groups.values()) {
-        if (g.topics.has(m.topic)) waits.push(new Promise<void>((resolve) => entry.done.set(g.id, resolve)));
+        if (!g.topics.has(m.topic)) continue;
+        let queue = g.waiters.get(key);
+        if (!queue) g.waiters.set(key, (queue = []));
+        const offset = Number(m.offset);
+        waits.push(new Promise<void>((resolve) => (queue as Waiter[]).push({ offset, resolve })));
       }
-      entries.push(entry);
-      this.trim(m.topic, partition);
-      touched.add(at(m.topic, partition));
+      touched.add(key);
     }
     for (const key of touched) {
       const [topic, p] = key.split("\u0000") as [string, string];
@@ -123,21 +118,13 @@ export class InProcessBus implements EventBus {
     return waits;
   }
 
-  private trim(topic: string, partition: number): void {
-    const entries = (this.logs.get(topic) as Entry[][])[partition] as Entry[];
-    const bases = this.bases.get(topic) as number[];
-    const excess = entries.length - this.retain;
-    if (excess <= 0) return;
-    // Never drop an entry a subscribed group still has to handle.
-    const minPosition = Math.min(
-      ...[...this.groups.values()].filter((g) => g.topics.has(topic)).map((g) => g.positions.get(at(topic, partition)) ?? 0),
-      Number.MAX_SAFE_INTEGER,
-    );
-    const removable = Math.min(excess, Math.max(0, minPosition - (bases[partition] as number)));
-    if (removable > 0) {
-      entries.splice(0, removable);
-      bases[partition] = (bases[partition] as number) + removable;
-    }
+  /** Moves a group past `next - 1` and lets go of the publishers waiting for what it has now handled. */
+  private advance(group: Group, topic: string, partition: number, next: number): void {
+    const key = at(topic, partition);
+    group.positions.set(key, next);
+    this.log.savePosition(group.id, topic, partition, next);
+    const queue = group.waiters.get(key);
+    while (queue && queue.length > 0 && (queue[0] as Waiter).offset < next) (queue.shift() as Waiter).resolve();
   }
 
   private pump(group: Group, topic: string, partition: number): void {
@@ -147,15 +134,15 @@ export class InProcessBus implements EventBus {
     void (async () => {
       try {
         for (;;) {
-          const entries = (this.logs.get(topic) as Entry[][])[partition] as Entry[];
-          const base = (this.bases.get(topic) as number[])[partition] as number;
+          const base = this.log.base(topic, partition);
           // A position behind the log's start belongs to messages trimmed while the group was away.
           const position = Math.max(group.positions.get(key) ?? base, base);
-          const batch = entries.slice(position - base, position - base + group.maxBatch);
-          if (batch.length === 0 || group.stop.signal.aborted) break;
+          if (group.stop.signal.aborted || position >= this.log.head(topic, partition)) break;
+          const batch = this.log.read(topic, partition, position, group.maxBatch);
+          if (batch.length === 0) break;
           let settled = 0;
           const outcome = await deliverBatchWithRedelivery({
-            messages: batch.map((e) => e.message),
+            messages: batch,
             groupId: group.id,
             handler: group.handler,
             policy: group.policy,
@@ -166,18 +153,16 @@ export class InProcessBus implements EventBus {
             metrics: this.metrics,
             ...(this.options.logger ? { logger: this.options.logger } : {}),
             settled: () => {
-              const entry = batch[settled] as Entry;
+              const message = batch[settled] as DeliveredMessage;
               settled += 1;
-              group.positions.set(key, position + settled);
-              entry.done.get(group.id)?.();
-              entry.done.delete(group.id);
+              this.advance(group, topic, partition, Number(message.offset) + 1);
             },
           });
           if (outcome === "stopped") break;
         }
       } catch (err) {
-        // Only the dead-letter append can throw here; the message stays unhandled at the group's position.
-        this.options.logger?.error({ err, group: group.id, topic, partition }, "could not dead-letter a message; the partition waits");
+        // Only the log (a dead-letter append, a read) can throw here; the message stays unhandled at the group's position.
+        this.options.logger?.error({ err, group: group.id, topic, partition }, "could not deliver or dead-letter a message; the partition waits");
       } finally {
         group.running.delete(key);
       }
@@ -197,17 +182,15 @@ export class InProcessBus implements EventBus {
       maxBatch: checkMaxBatch(options.maxBatch),
       topics: new Set(options.topics),
       policy: resolveRedelivery(this.options.redelivery, options.redelivery),
-      positions: new Map(this.committed.get(options.groupId) ?? []),
+      positions: this.log.positions(options.groupId),
+      waiters: new Map(),
       running: new Set(),
       stop: new AbortController(),
     };
     for (const topic of options.topics) {
-      this.topicLog(topic);
-      const bases = this.bases.get(topic) as number[];
-      const entries = this.logs.get(topic) as Entry[][];
       // A group new to a topic starts at the oldest retained message, so nothing published before it
       // subscribed is missed (Kafka: auto.offset.reset=earliest); with `latest`, after the retained ones.
-      const start = (p: number) => (bases[p] as number) + (options.startFrom === "latest" ? (entries[p] as Entry[]).length : 0);
+      const start = (p: number) => (options.startFrom === "latest" ? this.log.head(topic, p) : this.log.base(topic, p));
       for (let p = 0; p < this.partitions; p++) if (!group.positions.has(at(topic, p))) group.positions.set(at(topic, p), start(p));
     }
     this.groups.set(group.id, group);
@@ -219,21 +202,19 @@ export class InProcessBus implements EventBus {
     if (this.groups.get(group.id) !== group) return;
     group.stop.abort();
     this.groups.delete(group.id);
-    this.committed.set(group.id, group.positions);
-    // Publishers waiting on this group must not hang: the message stays in the log for a later consumer.
-    for (const topic of group.topics) {
-      for (const entries of this.logs.get(topic) ?? []) {
-        for (const e of entries) {
-          e.done.get(group.id)?.();
-          e.done.delete(group.id);
-        }
-      }
+    for (const [key, next] of group.positions) {
+      const [topic, p] = key.split("\u0000") as [string, string];
+      this.log.savePosition(group.id, topic, Number(p), next);
     }
+    // Publishers waiting on this group must not hang: the message stays in the log for a later consumer.
+    for (const queue of group.waiters.values()) for (const w of queue.splice(0)) w.resolve();
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     for (const g of [...this.groups.values()]) this.stopGroup(g);
+    await this.log.close();
   }
 }
 

@@ -575,5 +575,40 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
     });
 
     describeCountContract(() => store);
+    // Where the adapters differ. These are not promises of the port: code must not rely on either side
+    // (keep one type per sorted field; do not put a unique index on a field that holds arrays). They are
+    // pinned here so that a change to either is seen, and the platform README states them.
+    describe("where the embedded store differs from MongoDB", () => {
+      const embedded = () => store.kind === "embedded";
+
+      it("a unique index on an array field: MongoDB keys each element, the embedded store the whole array", async () => {
+        await items().ensureIndex({ fields: { tags: 1 }, unique: true });
+        await items().insertOne({ _id: "itm_1", name: "a", n: 1, tags: ["a", "b"] });
+        // The same array clashes on both.
+        await expect(items().insertOne({ _id: "itm_2", name: "b", n: 2, tags: ["a", "b"] })).rejects.toBeInstanceOf(UniqueViolationError);
+        // Arrays sharing one element: a clash on MongoDB only.
+        const sharing = items().insertOne({ _id: "itm_3", name: "c", n: 3, tags: ["b", "c"] });
+        if (embedded()) await expect(sharing).resolves.toMatchObject({ _id: "itm_3" });
+        else await expect(sharing).rejects.toBeInstanceOf(UniqueViolationError);
+      });
+
+      it("sorts a field holding several types in MongoDB's type order, unless it is indexed on the embedded store", async () => {
+        const mixed: Array<[string, unknown]> = [
+          ["itm_1", null],
+          ["itm_2", 5],
+          ["itm_3", "text"],
+          ["itm_4", true],
+          ["itm_5", new Date(Date.UTC(2026, 0, 1))],
+        ];
+        await items().insertMany(mixed.map(([_id, v]) => ({ _id, name: _id, n: 0, mixed: v }) as unknown as Item));
+        const order = async () => (await items().find({}, { sort: { mixed: 1 } })).map((d) => d._id);
+        // null, numbers, strings, booleans, dates: the same on both while the field is not indexed.
+        expect(await order()).toEqual(["itm_1", "itm_2", "itm_3", "itm_4", "itm_5"]);
+        await items().ensureIndex({ fields: { mixed: 1 } });
+        // Indexed, the embedded store orders by SQLite's key: null, then booleans, numbers and dates as
+        // numbers (true is 1, a date its milliseconds), then strings.
+        expect(await order()).toEqual(embedded() ? ["itm_1", "itm_4", "itm_2", "itm_5", "itm_3"] : ["itm_1", "itm_2", "itm_3", "itm_4", "itm_5"]);
+      });
+    });
   });
 };

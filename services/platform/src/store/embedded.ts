@@ -7,6 +7,7 @@ import { notFound } from "../errors";
 import { assertFilter, assertIndex, assertPageLimit, assertUpsertFilter, findPageWith, normalizeUpdate, reconcileIndex, withoutUndefined } from "./checks";
 import { releaseLock, takeLock } from "./data-dir-lock";
 import { convertNedbDataDir } from "./nedb-conversion";
+import { configureSqlite, type WalSync } from "./sqlite-database";
 import {
   type Collection,
   type CountRow,
@@ -36,9 +37,9 @@ import { createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex
 //
 // What a filter or an update means is decided in JavaScript by nedb's document model, the same code that
 // decided it before the store moved to disk: SQL narrows the rows (through the indexes) and orders them when
-// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode with
-// synchronous=FULL: when a write resolves, it is on disk, and a process killed at any moment reopens with
-// every acknowledged write and none of a half-done commit.
+// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode, and a write
+// resolves once it is on disk (a group commit, see sqlite-database.ts): a process killed at any moment
+// reopens with every acknowledged write and none of a half-done commit.
 
 export const STORE_FILE = "store.sqlite";
 const TTL_SWEEP_MS = 60 * 1000;
@@ -114,12 +115,20 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  /** A write: acknowledged once it is durable (see sqlite-database.ts). */
+  private write<R>(fn: () => R): Promise<R> {
+    return this.guard(fn).then(async (r) => {
+      await this.store.durable();
+      return r;
+    });
+  }
+
   ensureIndex(spec: IndexSpec): Promise<void> {
-    return this.guard(() => this.store.ensureIndex(this.table, spec));
+    return this.write(() => this.store.ensureIndex(this.table, spec));
   }
 
   insertOne(doc: T): Promise<T> {
-    return this.guard(() => {
+    return this.write(() => {
       const stored = { ...withoutUndefined(doc), _v: doc._v ?? 1 } as Stored;
       this.store.insert(this.table, stored);
       return model.deepCopy(stored) as unknown as T;
@@ -127,7 +136,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   insertMany(docs: T[]): Promise<T[]> {
-    return this.guard(() => {
+    return this.write(() => {
       const stored = docs.map((d) => ({ ...withoutUndefined(d), _v: d._v ?? 1 }) as Stored);
       this.store.transaction(() => stored.forEach((d) => this.store.insert(this.table, d)));
       return stored.map((d) => model.deepCopy(d) as unknown as T);
@@ -171,7 +180,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
       if (upserted) return { matchedCount: 0, modifiedCount: 0, upsertedId: upserted._id };
       return { matchedCount: matched.length, modifiedCount: matched.length };
@@ -179,21 +188,21 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched } = this.store.update(this.table, filter, update, true, false);
       return { matchedCount: matched.length, modifiedCount: matched.length };
     });
   }
 
   findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
       return ((upserted ?? matched[0] ?? null) as unknown as T | null) ?? null;
     });
   }
 
   updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched } = this.store.update(this.table, { _id: id, _v: expectedVersion }, update, false, false);
       if (matched[0]) return matched[0] as unknown as T;
       if (this.store.byId(this.table, id)) throw new VersionConflictError(this.name, id);
@@ -202,11 +211,11 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   deleteOne(filter: Filter): Promise<number> {
-    return this.guard(() => this.store.delete(this.table, filter, false));
+    return this.write(() => this.store.delete(this.table, filter, false));
   }
 
   deleteMany(filter: Filter): Promise<number> {
-    return this.guard(() => this.store.delete(this.table, filter, true));
+    return this.write(() => this.store.delete(this.table, filter, true));
   }
 }
 
@@ -223,17 +232,14 @@ export class SqliteStore implements DocumentStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly sweep: NodeJS.Timeout;
   private closed = false;
+  private readonly walSync: WalSync | undefined;
 
   constructor(
     readonly db: Database.Database,
     private readonly dir: string | undefined,
     sync: "full" | "normal" = "full",
   ) {
-    db.pragma("journal_mode = WAL");
-    // FULL: a commit is fsynced before it resolves, so an acknowledged write survives a power cut as well.
-    // NORMAL in WAL mode: a commit is in the log (the OS has it) before it resolves, so it survives kill -9.
-    db.pragma(`synchronous = ${sync === "normal" ? "NORMAL" : "FULL"}`);
-    db.pragma("busy_timeout = 5000");
+    this.walSync = configureSqlite(db, sync);
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
@@ -502,6 +508,11 @@ export class SqliteStore implements DocumentStore {
     return this.transaction(() => this.find(table, filter, multi ? {} : { limit: 1 }).reduce((n, d) => n + this.remove(table, d._id), 0));
   }
 
+  /** Resolves once every write made so far is as durable as the store's sync setting promises. */
+  durable(): Promise<void> {
+    return this.walSync ? this.walSync.sync() : Promise.resolve();
+  }
+
   commit(writes: Write[]): Promise<void> {
     try {
       this.transaction(() => {
@@ -532,7 +543,7 @@ export class SqliteStore implements DocumentStore {
           }
         }
       });
-      return Promise.resolve();
+      return this.durable();
     } catch (err) {
       return Promise.reject(err);
     }
@@ -699,12 +710,14 @@ export class SqliteStore implements DocumentStore {
     for (const table of this.tables.values()) this.expire(table);
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweep);
+    // Writes waiting for their flush get it before the database lets go of the log.
+    await this.walSync?.close();
     this.db.close();
-    return this.dir ? releaseLock(this.dir) : Promise.resolve();
+    if (this.dir) await releaseLock(this.dir);
   }
 }
 
