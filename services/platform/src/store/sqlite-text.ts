@@ -31,7 +31,14 @@ const jsonPathOf = (field: string): string => `$.${field.split(".").map((p) => `
 export const textIndex = (hash: string, field: string, plain: boolean): TextIndex => ({ sql: quote(`t_${hash}`), field, plain });
 
 /** A word the `ascii` tokenizer keeps as one token, unchanged: no ASCII character but a-z and 0-9. */
-export const isPlainWord = (v: unknown): v is string => typeof v === "string" && v.length > 0 && !/[\x00-\x2f\x3a-\x60\x7b-\x7f]/.test(v);
+export const isPlainWord = (v: unknown): v is string => {
+  if (typeof v !== "string" || v.length === 0) return false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x80 && !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a))) return false;
+  }
+  return true;
+};
 
 /** Whether every string a field's value holds (the value, or its elements) is a plain word. */
 export const holdsPlainWords = (value: unknown): boolean => {
