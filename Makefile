@@ -64,6 +64,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/mention-api-bench.ts
 	node services/platform/test/ts-child.js bench/mention-write-bench.ts
+	node services/platform/test/ts-child.js bench/count-by-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts
 	node services/platform/test/ts-child.js bench/store-bench.ts

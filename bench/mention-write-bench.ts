@@ -2,7 +2,9 @@
 // committed in units of 100 into a fresh file-backed store (WAL, synchronous=FULL) with
 //   - base: the unique postKey index and (projectId, publishedAt, _id) only;
 //   - scalar: base + one (projectId, field, publishedAt, _id) index per scalar list filter;
-//   - all: what the service declares (openMentionCollections), array fields through their side tables.
+//   - all: what the service declares (openMentionCollections): keywordIds and groupIds through side tables of
+//     one row per element, words through a full-text index (declared `text`);
+//   - side: the same with words through a side table too (one row per word), as before the text index.
 // Same process, each shape twice in alternating order (the machine is shared: compare the ratios).
 // Usage: node services/platform/test/ts-child.js bench/mention-write-bench.ts [N]
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,7 +16,7 @@ import { mentionGenerator } from "./mention-data";
 
 const N = Number(process.argv[2] ?? 10_000);
 const ARRAYS = new Set(["keywordIds", "groupIds", "words"]);
-type Shape = "base" | "scalar" | "all";
+type Shape = "base" | "scalar" | "all" | "side";
 
 const run = async (shape: Shape): Promise<number> => {
   const dir = await mkdtemp(join(tmpdir(), "earshot-write-bench-"));
@@ -27,6 +29,11 @@ const run = async (shape: Shape): Promise<number> => {
       await mentions.ensureIndex({ fields: { projectId: 1, publishedAt: -1, _id: -1 } });
       if (shape === "scalar") {
         for (const f of MENTION_FILTER_INDEXES) if (!ARRAYS.has(f)) await mentions.ensureIndex({ fields: { projectId: 1, [f]: 1, publishedAt: -1, _id: -1 } });
+      }
+      if (shape === "side") {
+        for (const f of MENTION_FILTER_INDEXES) await mentions.ensureIndex({ fields: { projectId: 1, [f]: 1, publishedAt: -1, _id: -1 } });
+        await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
+        await mentions.ensureIndex({ fields: { categoryId: 1 } });
       }
     }
     const next = mentionGenerator("prj_bench", "wsp_bench");
@@ -43,12 +50,12 @@ const run = async (shape: Shape): Promise<number> => {
 };
 
 const main = async () => {
-  const times: Record<Shape, number[]> = { base: [], scalar: [], all: [] };
-  for (const order of [["base", "scalar", "all"], ["all", "scalar", "base"]] as Shape[][]) {
+  const times: Record<Shape, number[]> = { base: [], scalar: [], all: [], side: [] };
+  for (const order of [["base", "scalar", "all", "side"], ["side", "all", "scalar", "base"]] as Shape[][]) {
     for (const shape of order) times[shape].push(await run(shape));
   }
   const base = Math.min(...times.base);
-  for (const shape of ["base", "scalar", "all"] as Shape[]) {
+  for (const shape of ["base", "scalar", "all", "side"] as Shape[]) {
     const best = Math.min(...times[shape]);
     process.stdout.write(`${shape}: ${N} mentions in ${best.toFixed(0)} ms (best of 2), ${Math.round((N / best) * 1000)}/s, ${(best / base).toFixed(2)}x base\n`);
   }

@@ -158,9 +158,12 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   await mentions.ensureIndex({ fields: { projectId: 1, publishedAt: -1, _id: -1 } });
   // One index per list filter, in the same order after the filter's field: a filtered page walks only the
   // matching mentions, newest first, and analytics counts a period's mentions from an index range. An
-  // array field (keywordIds, groupIds, words) is a multikey index on MongoDB; the embedded store keeps no
-  // SQL index for it and walks the project's mentions in order instead (see services/mention/README.md).
-  for (const field of MENTION_FILTER_INDEXES) await mentions.ensureIndex({ fields: { projectId: 1, [field]: 1, publishedAt: -1, _id: -1 } });
+  // array field (keywordIds, groupIds, words) is a multikey index on MongoDB; the embedded store keeps a
+  // side table of one row per element for it, except for `words`, declared a text index: a dozen words per
+  // mention would cost a dozen rows per write, so it keeps a full-text index of them instead.
+  for (const field of MENTION_FILTER_INDEXES) {
+    await mentions.ensureIndex({ fields: { projectId: 1, [field]: 1, publishedAt: -1, _id: -1 }, ...(field === "words" ? { text: "words" } : {}) });
+  }
   await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
   await mentions.ensureIndex({ fields: { categoryId: 1 } });
   await categories.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });

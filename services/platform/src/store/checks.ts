@@ -144,6 +144,9 @@ export const assertIndex = (spec: IndexSpec): void => {
   const fields = Object.keys(spec.fields);
   if (fields.length === 0) throw new UnsupportedQueryError("an index without fields");
   if (spec.expireAfterSeconds !== undefined && fields.length !== 1) throw new UnsupportedQueryError("a compound TTL index");
+  if (spec.text !== undefined && (!fields.includes(spec.text) || spec.text === "_id" || spec.unique || spec.expireAfterSeconds !== undefined)) {
+    throw new UnsupportedQueryError(`a text index on ${JSON.stringify(spec.text)} (one of its fields, not _id, not unique, no expiry)`);
+  }
   if (spec.expireAfterSeconds !== undefined && (!Number.isInteger(spec.expireAfterSeconds) || spec.expireAfterSeconds < 0)) {
     throw new UnsupportedQueryError(`expireAfterSeconds ${spec.expireAfterSeconds}`);
   }

@@ -164,4 +164,80 @@ describe("embedded store specifics", () => {
       await store.close();
     });
   });
+
+  describe("text indexes (a full-text table instead of one row per word)", () => {
+    type Item = { _id: string; p: string; words: unknown; at: number };
+    const ids = (docs: Item[]) => docs.map((d) => d._id);
+    const open = async () => {
+      const store = (await openEmbeddedStore()) as SqliteStore;
+      const items = store.collection<Item>("items");
+      await items.ensureIndex({ fields: { p: 1, words: 1, at: -1 }, text: "words" });
+      return { store, items };
+    };
+
+    it("finds and counts by a word exactly as the equality means, served by the full-text table", async () => {
+      const { store, items } = await open();
+      await items.insertMany([
+        { _id: "itm_1", p: "x", words: ["sync", "fast"], at: 1 },
+        { _id: "itm_2", p: "x", words: ["slow"], at: 2 },
+        { _id: "itm_3", p: "x", words: "sync", at: 3 },
+        { _id: "itm_4", p: "y", words: ["sync"], at: 4 },
+        { _id: "itm_5", p: "x", words: ["sync", "fast", "ünï"], at: 5 },
+      ]);
+      const filter = { p: "x", $and: [{ words: "sync" }, { words: "fast" }] };
+      expect(store.explainFind("items", filter, { sort: { at: -1 } }).join("\n")).toMatch(/t_/);
+      expect(ids(await items.find(filter, { sort: { at: -1 } }))).toEqual(["itm_5", "itm_1"]);
+      expect(await items.count(filter)).toBe(2);
+      expect(store.explainCount("items", filter)?.join("\n")).toMatch(/t_/);
+      expect(await items.countBy({ p: "x", words: "ünï" }, {})).toEqual([{ bucket: 0, key: null, count: 1 }]);
+      // Updates and deletes keep it current.
+      await items.updateOne({ _id: "itm_1" }, { $set: { words: ["slow"] } });
+      await items.deleteOne({ _id: "itm_5" });
+      expect(ids(await items.find({ p: "x", words: "sync" }, { sort: { at: -1 } }))).toEqual(["itm_3"]);
+      expect(await items.count({ p: "x", words: "slow" })).toBe(2);
+      await store.close();
+    });
+
+    it("stays exact for words the tokenizer would split or fold: such a query or document is tested row by row", async () => {
+      const { store, items } = await open();
+      await items.insertMany([
+        { _id: "itm_1", p: "x", words: ["foo"], at: 1 },
+        { _id: "itm_2", p: "x", words: ["Foo"], at: 2 },
+        { _id: "itm_3", p: "x", words: ["foo-bar"], at: 3 },
+        { _id: "itm_4", p: "x", words: [7, "bar"], at: 4 },
+      ]);
+      for (const [word, expected] of [["foo", ["itm_1"]], ["Foo", ["itm_2"]], ["foo-bar", ["itm_3"]], ["bar", ["itm_4"]], [7, ["itm_4"]]] as const) {
+        expect(ids(await items.find({ p: "x", words: word }, { sort: { at: 1 } }))).toEqual(expected);
+        expect(await items.count({ p: "x", words: word })).toBe(expected.length);
+      }
+      await store.close();
+    });
+
+    it("keeps the full-text table across a reopen and declares it on an index ensured before without text", async () => {
+      const tmp = await makeTempDir();
+      try {
+        let store = (await openEmbeddedStore({ dir: tmp.dir })) as SqliteStore;
+        let items = store.collection<Item>("items");
+        await items.ensureIndex({ fields: { p: 1, words: 1, at: -1 } });
+        await items.insertOne({ _id: "itm_1", p: "x", words: ["sync"], at: 1 });
+        expect(store.explainFind("items", { p: "x", words: "sync" }).join("\n")).not.toMatch(/t_/);
+        await items.ensureIndex({ fields: { p: 1, words: 1, at: -1 }, text: "words" });
+        await store.close();
+        store = (await openEmbeddedStore({ dir: tmp.dir })) as SqliteStore;
+        items = store.collection<Item>("items");
+        expect(store.explainFind("items", { p: "x", words: "sync" }).join("\n")).toMatch(/t_/);
+        expect(ids(await items.find({ p: "x", words: "sync" }))).toEqual(["itm_1"]);
+        expect(await items.count({ p: "x", words: "sync" })).toBe(1);
+        await store.close();
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+
+    it("refuses a text field that is not one of the index's fields", async () => {
+      const store = await openEmbeddedStore();
+      await expect(store.collection("items").ensureIndex({ fields: { p: 1 }, text: "words" })).rejects.toThrow(/text index/);
+      await store.close();
+    });
+  });
 });

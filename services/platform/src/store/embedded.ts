@@ -28,8 +28,9 @@ import {
   type Write,
 } from "./port";
 import { assertCountSpec, bucketIndexOf, countDocs, CountTable } from "./count-by";
-import { exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
-import { createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
+import { type Exactly, exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
+import { createTextSql, dropTextSql, fillTextSql, holdsPlainWords, isPlainWord, matchAll, type TextIndex, textIndex } from "./sqlite-text";
+import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -47,6 +48,10 @@ const TTL_SWEEP_MS = 60 * 1000;
 // at a bounded cost (milliseconds) whatever the size of the collection.
 const ANALYSIS_LIMIT = 1000;
 const STATEMENT_CACHE = 500;
+// Up to this many documents holding a query's words, a read starts from the full-text index (and sorts
+// them); beyond, it walks the order's index and tests each row against the words' rowids (a page of a common
+// word stops early). Either way no document is read that the index says cannot match.
+const TEXT_DRIVE = 2000;
 
 type Row = { doc: string };
 type Stored = Doc & Record<string, unknown>;
@@ -71,6 +76,8 @@ interface Table {
   dates: Map<string, boolean>;
   /** Indexes on a field that holds arrays, each served by a side table (see sqlite-multikey.ts). */
   multikey: MultikeyIndex[];
+  /** Indexes declared with `text`, each served by a full-text table (see sqlite-text.ts). */
+  text: TextIndex[];
 }
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -244,7 +251,8 @@ export class SqliteStore implements DocumentStore {
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
        CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));
-       CREATE TABLE IF NOT EXISTS _dates (collection TEXT NOT NULL, path TEXT NOT NULL, dates_only INTEGER NOT NULL, PRIMARY KEY (collection, path));`,
+       CREATE TABLE IF NOT EXISTS _dates (collection TEXT NOT NULL, path TEXT NOT NULL, dates_only INTEGER NOT NULL, PRIMARY KEY (collection, path));
+       CREATE TABLE IF NOT EXISTS _text (collection TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL, plain INTEGER NOT NULL, PRIMARY KEY (collection, key));`,
     );
     // The bucket of a time among ascending starts (given as JSON, parsed once per statement run).
     let lastStarts = "";
@@ -306,7 +314,7 @@ export class SqliteStore implements DocumentStore {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`Bad collection name ${name}`);
     const sql = quote(`c_${name}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    table = { name, sql, paths: new Map(), ttl: new Map(), dates: new Map(), multikey: [] };
+    table = { name, sql, paths: new Map(), ttl: new Map(), dates: new Map(), multikey: [], text: [] };
     for (const p of this.prepare("SELECT path, multikey FROM _paths WHERE collection = ?").all(name) as Array<{ path: string; multikey: number }>) {
       table.paths.set(p.path, p.multikey === 1);
     }
@@ -321,6 +329,7 @@ export class SqliteStore implements DocumentStore {
     }
     this.tables.set(name, table);
     this.refreshMultikey(table);
+    this.refreshText(table);
     return table;
   }
 
@@ -348,6 +357,7 @@ export class SqliteStore implements DocumentStore {
           this.prepare("UPDATE _indexes SET expire = ? WHERE collection = ? AND key = ?").run(change.expireAfterSeconds, table.name, key);
           table.ttl.set(fields[0] as string, change.expireAfterSeconds);
         }
+        this.declareText(table, key, spec.text);
         return;
       }
       const hash = indexHash(table.name, key);
@@ -377,6 +387,7 @@ export class SqliteStore implements DocumentStore {
         this.setPath(table, path, arrays !== undefined);
       }
       if (spec.expireAfterSeconds !== undefined) table.ttl.set(fields[0] as string, spec.expireAfterSeconds);
+      this.declareText(table, key, spec.text);
       this.refreshMultikey(table);
     });
   }
@@ -388,8 +399,10 @@ export class SqliteStore implements DocumentStore {
    */
   private refreshMultikey(table: Table): void {
     const wanted: MultikeyIndex[] = [];
+    const text = new Set((this.prepare("SELECT key FROM _text WHERE collection = ?").all(table.name) as Array<{ key: string }>).map((t) => t.key));
     for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(table.name) as IndexMeta[]) {
-      if (ix.is_unique === 1 || ix.expire !== null) continue;
+      // A text index is served by its full-text table instead.
+      if (ix.is_unique === 1 || ix.expire !== null || text.has(ix.key)) continue;
       const fields = Object.keys(JSON.parse(ix.fields) as object);
       const at = multikeyField(fields, (p) => table.paths.get(p));
       if (at >= 0) wanted.push(multikeyIndex(indexHash(table.name, ix.key), fields, at));
@@ -404,6 +417,44 @@ export class SqliteStore implements DocumentStore {
       for (const old of table.multikey) if (!wanted.some((w) => w.sql === old.sql)) this.db.exec(dropMultikeySql(old));
     });
     table.multikey = wanted;
+  }
+
+  /** Records whether the index `key` is a text index (and on which field), as its latest ensureIndex said. */
+  private declareText(table: Table, key: string, field: string | undefined): void {
+    const was = this.prepare("SELECT field FROM _text WHERE collection = ? AND key = ?").get(table.name, key) as { field: string } | undefined;
+    if (was?.field === field) return;
+    if (field === undefined) this.prepare("DELETE FROM _text WHERE collection = ? AND key = ?").run(table.name, key);
+    else this.prepare("INSERT OR REPLACE INTO _text (collection, key, field, plain) VALUES (?, ?, ?, 1)").run(table.name, key, field);
+    this.refreshText(table);
+    this.refreshMultikey(table);
+  }
+
+  /**
+   * Keeps a full-text table for every text index (see sqlite-text.ts), creating and filling it the first
+   * time (learning then whether the field's strings are all plain words), and drops those no longer declared.
+   */
+  private refreshText(table: Table): void {
+    const declared = this.prepare("SELECT key, field, plain FROM _text WHERE collection = ?").all(table.name) as Array<{ key: string; field: string; plain: number }>;
+    const wanted = declared.map((t) => ({ key: t.key, ix: textIndex(indexHash(table.name, t.key), t.field, t.plain === 1) }));
+    this.transaction(() => {
+      for (const { key, ix } of wanted) {
+        if (table.text.some((t) => t.sql === ix.sql)) continue;
+        const exists = this.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(ix.sql.slice(1, -1)) !== undefined;
+        this.db.exec(createTextSql(ix, table.sql));
+        if (exists) continue;
+        this.db.exec(fillTextSql(ix, table.sql));
+        const path = jsonPathOf(ix.field);
+        for (const row of this.prepare(`SELECT doc -> ? AS v FROM ${table.sql} WHERE json_type(doc, ?) IS NOT NULL`).iterate(path, path) as IterableIterator<{ v: string }>) {
+          if (!holdsPlainWords(JSON.parse(row.v))) {
+            ix.plain = false;
+            this.prepare("UPDATE _text SET plain = 0 WHERE collection = ? AND key = ?").run(table.name, key);
+            break;
+          }
+        }
+      }
+      for (const old of table.text) if (!wanted.some((w) => w.ix.sql === old.sql)) this.db.exec(dropTextSql(old));
+    });
+    table.text = wanted.map(({ ix }) => table.text.find((t) => t.sql === ix.sql) ?? ix);
   }
 
   private setPath(table: Table, path: string, multikey: boolean): void {
@@ -464,6 +515,12 @@ export class SqliteStore implements DocumentStore {
       if (!datesOnly) continue;
       const v: unknown = model.getDotValue(doc, field);
       if (v !== undefined && v !== null && !(v instanceof Date)) this.setDates(table, field, false);
+    }
+    for (const ix of table.text) {
+      if (ix.plain && !holdsPlainWords(model.getDotValue(doc, ix.field))) {
+        ix.plain = false;
+        this.prepare("UPDATE _text SET plain = 0 WHERE collection = ? AND field = ?").run(table.name, ix.field);
+      }
     }
     return model.serialize(doc);
   }
@@ -568,12 +625,57 @@ export class SqliteStore implements DocumentStore {
     const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
     const sortedInSql = !sort || Object.keys(sort).every((f) => f === "_id" || usable(f));
     const side = sortedInSql ? multikeyPlan(table.multikey, table.sql, filter, sort) : null;
+    const text = this.textMatch(table, filter);
+    if (text && !side && text.rows <= TEXT_DRIVE) {
+      // Few documents hold the words: read those (FTS5 gives their rowids), filter and sort them.
+      const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+      const from = `(SELECT rowid AS r_ FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?) AS x_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = x_.r_`;
+      return { sql: `SELECT doc FROM ${from}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: [text.match, ...(where?.params ?? [])], sortedInSql };
+    }
+    // Many do: a test on each row the walk meets (`+` keeps the planner from starting at the rowids).
+    const textCond = text ? { sql: `+${table.sql}.rowid IN (SELECT rowid FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?)`, params: [text.match] } : null;
+    const conds = [where, textCond].filter((c): c is SqlCondition => c !== null);
+    const condSql = conds.map((c) => c.sql).join(" AND ");
+    const condParams = conds.flatMap((c) => c.params);
     if (side) {
-      const conds = where ? `${side.where} AND ${where.sql}` : side.where;
-      return { sql: `SELECT ${table.sql}.doc AS doc FROM ${side.from} WHERE ${conds}${side.orderBy}`, params: [...side.params, ...(where?.params ?? [])], sortedInSql };
+      const all = condSql ? `${side.where} AND ${condSql}` : side.where;
+      return { sql: `SELECT ${table.sql}.doc AS doc FROM ${side.from} WHERE ${all}${side.orderBy}`, params: [...side.params, ...condParams], sortedInSql };
     }
     const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
-    return { sql: `SELECT doc FROM ${table.sql}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: where?.params ?? [], sortedInSql };
+    return { sql: `SELECT doc FROM ${table.sql}${condSql ? ` WHERE ${condSql}` : ""}${orderBy}`, params: condParams, sortedInSql };
+  }
+
+  /**
+   * The full-text query of a text index for the plain words `filter` requires its field to hold (equalities
+   * every match satisfies), with how many documents hold them all; null when it requires none.
+   */
+  private textMatch(table: Table, filter: Filter): { ix: TextIndex; match: string; rows: number } | null {
+    if (table.text.length === 0) return null;
+    const members = conjuncts(filter);
+    for (const ix of table.text) {
+      const words = [...new Set(members.filter(([k, v]) => k === ix.field && isPlainWord(v)).map(([, v]) => v as string))];
+      if (words.length === 0) continue;
+      const match = matchAll(words);
+      return { ix, match, rows: this.textRows(ix, match) };
+    }
+    return null;
+  }
+
+  private textRows(ix: TextIndex, match: string): number {
+    return (this.prepare(`SELECT count(*) AS n FROM ${ix.sql} WHERE ${ix.sql} MATCH ?`).get(match) as { n: number }).n;
+  }
+
+  /** For counts: a text index says `{ field: word }` exactly while the field has held plain words only. */
+  private exactly(table: Table): Exactly | undefined {
+    if (table.text.length === 0) return undefined;
+    return (field, value) => {
+      const ix = table.text.find((t) => t.field === field && t.plain);
+      if (!ix || !isPlainWord(value)) return null;
+      const match = matchAll([value]);
+      // Many rows: tested as the walk meets them, as in find.
+      const plus = this.textRows(ix, match) > TEXT_DRIVE ? "+" : "";
+      return { sql: `${plus}rowid IN (SELECT rowid FROM ${ix.sql} WHERE ${ix.sql} MATCH ?)`, params: [match] };
+    };
   }
 
   /** SQLite's plan for what `find` would run (EXPLAIN QUERY PLAN, one line per step): tests check index use with it. */
@@ -625,14 +727,14 @@ export class SqliteStore implements DocumentStore {
   /** SQLite's plan for the count of `filter` when SQL can say it exactly (null otherwise): tests check index use with it. */
   explainCount(collection: string, filter: Filter): string[] | null {
     const table = this.table(collection);
-    const exact = exactFilter(filter, this.known(table), this.datesOnly(table));
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
     if (!exact) return null;
     return (this.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).all(...exact.params) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   count(table: Table, filter: Filter): number {
     this.expire(table);
-    const exact = exactFilter(filter, this.known(table), this.datesOnly(table));
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
     if (exact) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).get(...exact.params) as { n: number }).n;
     let n = 0;
     for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
@@ -651,7 +753,7 @@ export class SqliteStore implements DocumentStore {
     this.expire(table);
     const known = this.known(table);
     const datesOnly = this.datesOnly(table);
-    const where = exactFilter(filter, known, datesOnly);
+    const where = exactFilter(filter, known, datesOnly, this.exactly(table));
     const by = spec.by;
     const byPrefixesKnown = by === undefined || pathPrefixes(by).slice(0, -1).every(known);
     if (!where || !byPrefixesKnown) return countDocs(this.find(table, filter, {}), spec);

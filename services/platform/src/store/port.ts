@@ -40,6 +40,13 @@ export interface IndexSpec {
   sparse?: boolean;
   /** TTL: the document is removed this many seconds after the Date in its (single) indexed field. */
   expireAfterSeconds?: number;
+  /**
+   * The one field of `fields` that holds words (an array of strings, each a run of letters, digits and marks,
+   * lower-cased), queried by equality on a word. The meaning of every query is unchanged; it tells the store
+   * how to keep the index: MongoDB keeps it as any other (multikey) index, the embedded store as a full-text
+   * index of the words, far cheaper to write than one index row per word. Not with `unique` or an expiry.
+   */
+  text?: string;
 }
 
 export interface FindOptions {

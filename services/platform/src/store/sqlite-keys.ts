@@ -113,6 +113,9 @@ export const translateFilter = (filter: Filter, usable: (field: string) => boole
 
 type Known = (path: string) => boolean;
 
+/** A condition an index other than the key expressions says exactly for `{ [field]: value }` (a text index), or null. */
+export type Exactly = (field: string, value: unknown) => SqlCondition | null;
+
 const never: Known = () => false;
 
 const NUMBER_TYPES = "('integer','real')";
@@ -240,14 +243,15 @@ const exactField = (field: string, value: unknown, known: Known, params: Array<s
 /**
  * A SQL condition selecting exactly the documents `filter` matches, or null when it cannot be said exactly.
  * `known(path)` tells whether the path is known never to have held an array (then its key stands for it);
- * `datesOnly(path)` whether it is known to have held nothing but Dates (or nothing, or null).
+ * `datesOnly(path)` whether it is known to have held nothing but Dates (or nothing, or null); `exactly`
+ * offers a condition of its own for a member (tried first).
  */
-export const exactFilter = (filter: Filter, known: Known, datesOnly: Known = never): SqlCondition | null => {
+export const exactFilter = (filter: Filter, known: Known, datesOnly: Known = never, exactly?: Exactly): SqlCondition | null => {
   const params: Array<string | number> = [];
   const parts: string[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (key === "$and" || key === "$or") {
-      const subs = (value as Filter[]).map((f) => exactFilter(f, known, datesOnly));
+      const subs = (value as Filter[]).map((f) => exactFilter(f, known, datesOnly, exactly));
       if (subs.some((s) => s === null)) return null;
       const conds = subs as SqlCondition[];
       if (conds.length === 0) return null;
@@ -256,6 +260,12 @@ export const exactFilter = (filter: Filter, known: Known, datesOnly: Known = nev
       continue;
     }
     if (key.startsWith("$")) return null;
+    const own = exactly?.(key, value);
+    if (own) {
+      parts.push(own.sql);
+      params.push(...own.params);
+      continue;
+    }
     const sql = exactField(key, value, known, params, datesOnly);
     if (sql === null) return null;
     parts.push(sql);

@@ -75,7 +75,7 @@ const elementValue = (v: unknown): string | number | undefined => {
 };
 
 /** The members of a filter that every match satisfies: its own and those of its `$and`s, recursively. */
-const conjuncts = (filter: Filter, out: Array<[string, unknown]> = []): Array<[string, unknown]> => {
+export const conjuncts = (filter: Filter, out: Array<[string, unknown]> = []): Array<[string, unknown]> => {
   for (const [key, value] of Object.entries(filter)) {
     if (key === "$and" && Array.isArray(value)) for (const f of value as Filter[]) conjuncts(f, out);
     else if (!key.startsWith("$")) out.push([key, value]);
