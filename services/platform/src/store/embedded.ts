@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { type FileHandle, mkdir, open } from "node:fs/promises";
 import { join } from "node:path";
 import * as model from "@seald-io/nedb/lib/model.js";
 import Database from "better-sqlite3";
@@ -32,9 +32,16 @@ import { keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } f
 //
 // What a filter or an update means is decided in JavaScript by nedb's document model, the same code that
 // decided it before the store moved to disk: SQL narrows the rows (through the indexes) and orders them when
-// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode with
-// synchronous=FULL: when a write resolves, it is on disk, and a process killed at any moment reopens with
-// every acknowledged write and none of a half-done commit.
+// it can, and every row it returns is tested again. Commits are SQLite transactions in WAL mode: when a
+// write resolves, it is on disk, and a process killed at any moment reopens with every acknowledged write
+// and none of a half-done commit.
+//
+// Group commit (sync `full`, the default on disk): SQLite runs with synchronous=NORMAL, so a commit writes
+// its frames to the log without waiting for the disk, and the store then fsyncs the log itself, off the
+// event loop, once for every commit made meanwhile. A write resolves only after an fsync that began after
+// it, and a read resolves only after the fsync covering what it may have seen, so nothing a caller gets
+// from the store can be lost in a power cut. Before, every commit fsynced on the event loop (synchronous=FULL):
+// about 1 ms each, during which nothing else ran.
 
 export const STORE_FILE = "store.sqlite";
 const TTL_SWEEP_MS = 60 * 1000;
@@ -95,20 +102,33 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.table(this.name);
   }
 
+  /** Runs a read; it resolves once what it may have seen is on disk. */
   private guard<R>(fn: () => R): Promise<R> {
+    return this.run(fn, false);
+  }
+
+  /** Runs a write; it resolves once it is on disk. */
+  private write<R>(fn: () => R): Promise<R> {
+    return this.run(fn, true);
+  }
+
+  private run<R>(fn: () => R, write: boolean): Promise<R> {
+    let result: R;
     try {
-      return Promise.resolve(fn());
+      result = fn();
     } catch (err) {
       return Promise.reject(isUniqueError(err) ? new UniqueViolationError(this.name, (err as Error).message) : err);
     }
+    const synced = write ? this.store.durable() : this.store.settled();
+    return synced ? synced.then(() => result) : Promise.resolve(result);
   }
 
   ensureIndex(spec: IndexSpec): Promise<void> {
-    return this.guard(() => this.store.ensureIndex(this.table, spec));
+    return this.write(() => this.store.ensureIndex(this.table, spec));
   }
 
   insertOne(doc: T): Promise<T> {
-    return this.guard(() => {
+    return this.write(() => {
       const stored = { ...withoutUndefined(doc), _v: doc._v ?? 1 } as Stored;
       this.store.insert(this.table, stored);
       return model.deepCopy(stored) as unknown as T;
@@ -116,7 +136,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   insertMany(docs: T[]): Promise<T[]> {
-    return this.guard(() => {
+    return this.write(() => {
       const stored = docs.map((d) => ({ ...withoutUndefined(d), _v: d._v ?? 1 }) as Stored);
       this.store.transaction(() => stored.forEach((d) => this.store.insert(this.table, d)));
       return stored.map((d) => model.deepCopy(d) as unknown as T);
@@ -152,7 +172,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   updateOne(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<UpdateResult> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
       if (upserted) return { matchedCount: 0, modifiedCount: 0, upsertedId: upserted._id };
       return { matchedCount: matched.length, modifiedCount: matched.length };
@@ -160,21 +180,21 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched } = this.store.update(this.table, filter, update, true, false);
       return { matchedCount: matched.length, modifiedCount: matched.length };
     });
   }
 
   findOneAndUpdate(filter: Filter, update: Update, options: UpsertOptions = {}): Promise<T | null> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched, upserted } = this.store.update(this.table, filter, update, false, options.upsert ?? false);
       return ((upserted ?? matched[0] ?? null) as unknown as T | null) ?? null;
     });
   }
 
   updateVersioned(id: string, expectedVersion: number, update: Update): Promise<T> {
-    return this.guard(() => {
+    return this.write(() => {
       const { matched } = this.store.update(this.table, { _id: id, _v: expectedVersion }, update, false, false);
       if (matched[0]) return matched[0] as unknown as T;
       if (this.store.byId(this.table, id)) throw new VersionConflictError(this.name, id);
@@ -183,18 +203,21 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   deleteOne(filter: Filter): Promise<number> {
-    return this.guard(() => this.store.delete(this.table, filter, false));
+    return this.write(() => this.store.delete(this.table, filter, false));
   }
 
   deleteMany(filter: Filter): Promise<number> {
-    return this.guard(() => this.store.delete(this.table, filter, true));
+    return this.write(() => this.store.delete(this.table, filter, true));
   }
 }
 
 export interface EmbeddedStoreOptions {
   /** The service's data directory; omitted = in memory (tests). */
   dir?: string;
-  /** `full` (default): every commit is fsynced before it resolves; `normal`: it survives a process crash, not a power cut. */
+  /**
+   * `full` (default): every commit is fsynced before it resolves (commits made meanwhile share one fsync);
+   * `normal`: it survives a process crash, not a power cut.
+   */
   sync?: "full" | "normal";
 }
 
@@ -204,6 +227,13 @@ export class SqliteStore implements DocumentStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly sweep: NodeJS.Timeout;
   private closed = false;
+  /** The write-ahead log, fsynced by the store itself when commits must reach the disk before they resolve. */
+  private readonly walPath: string | undefined;
+  private wal: Promise<FileHandle> | undefined;
+  /** The next fsync: covers every commit made before it starts. */
+  private nextSync: Promise<void> | undefined;
+  /** The fsync under way, which may have started before the latest commits. */
+  private runningSync: Promise<void> | undefined;
 
   constructor(
     readonly db: Database.Database,
@@ -211,9 +241,11 @@ export class SqliteStore implements DocumentStore {
     sync: "full" | "normal" = "full",
   ) {
     db.pragma("journal_mode = WAL");
-    // FULL: a commit is fsynced before it resolves, so an acknowledged write survives a power cut as well.
-    // NORMAL in WAL mode: a commit is in the log (the OS has it) before it resolves, so it survives kill -9.
-    db.pragma(`synchronous = ${sync === "normal" ? "NORMAL" : "FULL"}`);
+    // NORMAL in WAL mode: a commit is in the log (the OS has it) before it resolves, so it survives kill -9;
+    // SQLite still syncs the log before a checkpoint and the database after it. With `full`, the store also
+    // fsyncs the log before a commit resolves (see above), so an acknowledged write survives a power cut.
+    db.pragma("synchronous = NORMAL");
+    this.walPath = dir && sync === "full" ? `${db.name}-wal` : undefined;
     db.pragma("busy_timeout = 5000");
     db.exec(
       `CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, key TEXT NOT NULL, fields TEXT NOT NULL, is_unique INTEGER NOT NULL,
@@ -232,6 +264,39 @@ export class SqliteStore implements DocumentStore {
       this.statements.set(sql, stmt);
     }
     return stmt;
+  }
+
+  /** Resolves once every commit made so far is on disk (undefined when nothing needs waiting for). */
+  durable(): Promise<void> | undefined {
+    if (!this.walPath) return undefined;
+    this.nextSync ??= (async () => {
+      // Commits made while an fsync runs may be missed by it: the next one starts after it.
+      await this.runningSync?.catch(() => undefined);
+      this.nextSync = undefined;
+      const running = this.fsyncWal();
+      this.runningSync = running;
+      try {
+        await running;
+      } finally {
+        if (this.runningSync === running) this.runningSync = undefined;
+      }
+    })();
+    return this.nextSync;
+  }
+
+  /** For a read: resolves once the commits it may have seen are on disk. */
+  settled(): Promise<void> | undefined {
+    return this.nextSync ?? this.runningSync;
+  }
+
+  private async fsyncWal(): Promise<void> {
+    this.wal ??= open(this.walPath as string, "r");
+    try {
+      await (await this.wal).sync();
+    } catch (err) {
+      this.wal = undefined;
+      throw err;
+    }
   }
 
   transaction<R>(fn: () => R): R {
@@ -406,7 +471,7 @@ export class SqliteStore implements DocumentStore {
           }
         }
       });
-      return Promise.resolve();
+      return this.durable() ?? Promise.resolve();
     } catch (err) {
       return Promise.reject(err);
     }
@@ -483,12 +548,16 @@ export class SqliteStore implements DocumentStore {
     for (const table of this.tables.values()) this.expire(table);
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweep);
+    await this.settled()?.catch(() => undefined);
+    const wal = this.wal;
+    this.wal = undefined;
+    if (wal) await (await wal.catch(() => undefined))?.close();
     this.db.close();
-    return this.dir ? releaseLock(this.dir) : Promise.resolve();
+    if (this.dir) await releaseLock(this.dir);
   }
 }
 
