@@ -32,7 +32,7 @@ describe("embedded store specifics", () => {
       sync.mockClear();
       order.length = 0;
       const writes = Array.from({ length: 40 }, (_, n) => c.insertOne({ _id: `t${n}`, n }).then(() => order.push("write")));
-      const commit = store.commit([{ kind: "insert", collection: "things", doc: { _id: "unit", n: 99 } }]).then(() => order.push("commit"));
+      const commit = store.commit([{ kind: "insert", collection: "things", doc: { _id: "unit", n: 99 } as { _id: string } }]).then(() => order.push("commit"));
       // A read of what is not yet on disk waits for the fsync that puts it there.
       const read = c.findById("t3").then((d) => order.push(`read ${d?.n}`));
       await Promise.all([...writes, commit, read]);
