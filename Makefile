@@ -55,6 +55,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/api-bench.ts
 	node services/platform/test/ts-child.js bench/matcher-bench.ts
 	node services/platform/test/ts-child.js bench/ingest-bench.ts
+	node services/platform/test/ts-child.js bench/pipeline-bench.ts
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts
