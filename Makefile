@@ -58,6 +58,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/pipeline-bench.ts
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
+	node services/platform/test/ts-child.js bench/poll-commit-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts
 	node services/platform/test/ts-child.js bench/store-bench.ts
 
