@@ -61,11 +61,13 @@ bench: build
 	node services/platform/test/ts-child.js bench/mcp-bench.ts
 	node services/platform/test/ts-child.js bench/matcher-bench.ts
 	node services/platform/test/ts-child.js bench/ingest-bench.ts
+	node services/platform/test/ts-child.js bench/pipeline-bench.ts
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/mention-api-bench.ts
 	node services/platform/test/ts-child.js bench/mention-write-bench.ts
 	node services/platform/test/ts-child.js bench/count-by-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
+	node services/platform/test/ts-child.js bench/poll-commit-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts
 	node services/platform/test/ts-child.js bench/store-bench.ts
 	node services/platform/test/ts-child.js bench/scale-bench.ts $(BENCH_MENTIONS)

@@ -107,13 +107,26 @@ const main = async () => {
 
     // Warm-up: one whole cycle, so every poller has polled once (and the first polls' backfill is over).
     await sleep(INTERVAL_S * 1000);
-    const requestsBefore = sims.platforms.map((p) => sims.world.requests(p).length);
+    // Counted, not read off the request log's length: the log keeps only the newest 10,000 requests, and a
+    // full log's length no longer grows (how LinkedIn once read as making no requests at 1,000 projects).
+    const requestsBefore = sims.platforms.map((p) => sims.world.requestCount(p));
     const cpuBefore = await cpuSecondsOf(child.pid as number);
     const measuredFrom = Date.now();
     await sleep(CYCLES * INTERVAL_S * 1000);
     const cpuAfter = await cpuSecondsOf(child.pid as number);
     const measuredTo = Date.now();
-    const requests = sims.platforms.map((p, i) => `${p} ${((sims.world.requests(p).length - (requestsBefore[i] ?? 0)) / CYCLES).toFixed(0)}`);
+    const requests = sims.platforms.map((p, i) => `${p} ${((sims.world.requestCount(p) - (requestsBefore[i] ?? 0)) / CYCLES).toFixed(0)}`);
+    // Every poller should have succeeded within the last cycle (a little slack for the tick that runs it).
+    const ranLastCycle: Record<string, number> = { x: 0, reddit: 0, youtube: 0, linkedin: 0 };
+    const failing: Record<string, number> = { x: 0, reddit: 0, youtube: 0, linkedin: 0 };
+    for (const projectId of projectIds) {
+      const health = await runWithCaller(callerOf(projectId), () => integration.client.getSourceHealth({ projectId }));
+      for (const h of health.sources) {
+        const word = SOURCE_WORD[h.source] ?? String(h.source);
+        if (h.lastSuccessAt && h.lastSuccessAt.getTime() >= measuredTo - INTERVAL_S * 1000 * 1.1) ranLastCycle[word] = (ranLastCycle[word] ?? 0) + 1;
+        if (h.lastError && (!h.lastSuccessAt || h.lastError.at > h.lastSuccessAt)) failing[word] = (failing[word] ?? 0) + 1;
+      }
+    }
     // Mentions of posts that appeared during the measurement (and were stored by the end of it plus one interval).
     await sleep(INTERVAL_S * 1000);
     const lags: Record<string, number[]> = { all: [] };
@@ -144,6 +157,7 @@ const main = async () => {
         `node ${process.version}; ${PROJECTS} projects x 4 sources, poll interval ${INTERVAL_S} s, a new post per term and source every ${POST_EVERY_MS / 1000} s; setup ${(setupMs / 1000).toFixed(0)} s`,
         `CPU of the all-in-one: ${cpu.toFixed(2)} s over ${CYCLES} cycles = ${(cpu / CYCLES).toFixed(2)} CPU s per poll cycle (${PROJECTS * 4} polls), ${((cpu / CYCLES / (PROJECTS * 4)) * 1000).toFixed(2)} ms per poll`,
         `provider requests per cycle: ${requests.join(", ")}`,
+        `pollers that succeeded in the last cycle (of ${PROJECTS} each): ${Object.entries(ranLastCycle).map(([k, v]) => `${k} ${v}`).join(", ")}; last poll failed: ${Object.entries(failing).map(([k, v]) => `${k} ${v}`).join(", ")}`,
         "detection lag (stored - appeared at the simulator), posts that appeared during the measurement:",
         ...["all", "x", "reddit", "youtube", "linkedin"].map(row),
         "",

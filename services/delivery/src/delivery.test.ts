@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { handleAccountEvent } from "./domain/replicas";
-import { redeliver, sendTest } from "./domain/fan-out";
+import { fanOut, redeliver, sendTest } from "./domain/fan-out";
 import { FAILING_LIMIT_MS } from "./domain/attempt";
 import { type Received, type Receiver, startReceiver } from "./receiver-test-support";
 import { newTestSecret, openDeliveryWorld, type DeliveryWorld } from "./test-support";
@@ -192,6 +192,31 @@ describe("the daily delivery budget", () => {
     world.clock.set(midnight);
     expect(await world.worker.tick()).toBe(1);
     expect(await deliveryOf(events[2]!.id)).toMatchObject({ status: "succeeded", budgetDay: midnight.toISOString().slice(0, 10) });
+  });
+});
+
+describe("fan-out to several endpoints", () => {
+  it("makes one delivery per matching endpoint in one commit, each sent once", async () => {
+    const endpoints = await Promise.all([0, 1, 2].map(() => world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] })));
+    const before = (await world.events()).length;
+    const event = await world.publish("mention.created", mention());
+    const deliveries = await world.collections.deliveries.find({ eventId: event.id });
+    expect(deliveries.map((d) => d.endpointId).sort()).toEqual(endpoints.map((e) => e.id).sort());
+    expect((await world.events()).slice(before).map((e) => e.type)).toEqual(Array(3).fill("delivery.recorded"));
+    while ((await world.worker.tick()) > 0);
+    expect(receiver.received).toHaveLength(3);
+  });
+
+  it("handles an event again without a second delivery, and still makes the one an endpoint added since lacks", async () => {
+    await world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] });
+    const event = await world.publish("mention.created", mention());
+    const added = await world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] });
+    // The bus hands the same event over again (at-least-once).
+    await fanOut(world.deps, event);
+    await fanOut(world.deps, event);
+    const deliveries = await world.collections.deliveries.find({ eventId: event.id });
+    expect(deliveries).toHaveLength(2);
+    expect(deliveries.map((d) => d.endpointId)).toContain(added.id);
   });
 });
 

@@ -7,6 +7,8 @@ import { generate } from "selfsigned";
 // would), the requests it got, and an answer the test chooses per request.
 
 export interface Received {
+  /** The request's path (and query): which endpoint it was sent to. */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -64,7 +66,7 @@ export const startReceiver = async (): Promise<Receiver> => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const r = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const r = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       received.push(r);
       for (const w of waiters.filter((x) => received.length >= x.count)) {
         waiters.splice(waiters.indexOf(w), 1);

@@ -5,7 +5,7 @@ import type { SendRequest, SendResult } from "./domain/deps";
 // The outbound side of a delivery: the platform's guarded request, extended to a pinned POST. Every
 // address the host resolves to is checked (unless private networks are allowed) and the connection goes to
 // the checked one; TLS is verified, redirects are failures, never followed; the whole exchange has a time
-// limit; only the first 2 KB of the answer is read.
+// limit; only the first 2 KB of the answer is read. Connections to a receiver's checked address are reused.
 
 export const SEND_TIMEOUT_MS = 10_000;
 export const RESPONSE_BYTES = 2048;
@@ -29,6 +29,8 @@ export const guardedSender =
         timeoutMs: options.timeoutMs ?? SEND_TIMEOUT_MS,
         maxBytes: RESPONSE_BYTES,
         truncate: true,
+        // One TLS handshake per receiver and address, not per delivery.
+        keepAlive: true,
         ...(options.allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
         ...(options.resolve ? { resolve: options.resolve } : {}),
         ...(options.ca ? { ca: options.ca } : {}),

@@ -10,7 +10,8 @@ import { type PublishInput, SimWorld, type WorldOptions } from "./world";
 //   POST /_sim/faults     {platform, status, count?, retryAfterSeconds?, matching?, reason?}
 //                                                          next requests (naming `matching`) answer status
 //   POST /_sim/malformed  {platform, count?}               next answers are malformed
-//   GET  /_sim/requests?platform=x                         requests received (method, path, query, headers)
+//   GET  /_sim/requests?platform=x                         the last 10,000 requests received (method, path,
+//                                                          query, headers) and `total`, every request counted
 //   POST /_sim/reset                                       forget posts, faults, logs
 
 export interface SimulatorOptions extends WorldOptions {
@@ -38,7 +39,7 @@ const handleControl = async (world: SimWorld, simulators: PlatformSimulator[], r
   if (req.method === "GET" && path === "/requests") {
     const platform = platformOf(url.searchParams.get("platform"));
     if (!platform) return sendJson(res, 400, { error: `platform must be one of ${[...served].join(", ")}` });
-    return sendJson(res, 200, { requests: world.requests(platform) });
+    return sendJson(res, 200, { requests: world.requests(platform), total: world.requestCount(platform) });
   }
   if (req.method !== "POST") return sendJson(res, 405, { error: "method not allowed" });
   let body: Record<string, unknown>;

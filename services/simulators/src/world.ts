@@ -93,6 +93,9 @@ export interface WorldOptions {
   seed?: number;
 }
 
+/** Requests of each platform the log keeps (the newest). */
+export const LOG_KEPT = 10_000;
+
 const fnv1a = (s: string): number => {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
@@ -118,6 +121,7 @@ export class SimWorld {
   private readonly faults = new Map<SimPlatform, Fault[]>();
   private readonly malformed = new Map<SimPlatform, number>();
   private readonly logs = new Map<SimPlatform, LoggedRequest[]>();
+  private readonly counts = new Map<SimPlatform, number>();
   private counter = 0;
 
   constructor(options: WorldOptions = {}) {
@@ -270,15 +274,27 @@ export class SimWorld {
     return true;
   }
 
+  /** The log keeps the last LOG_KEPT requests of each platform; `requestCount` counts them all. */
   log(platform: SimPlatform, entry: Omit<LoggedRequest, "at">): void {
+    this.counts.set(platform, (this.counts.get(platform) ?? 0) + 1);
     const list = this.logs.get(platform) ?? [];
     list.push({ ...entry, at: this.now() });
-    if (list.length > 10_000) list.splice(0, list.length - 10_000);
+    if (list.length > LOG_KEPT) list.splice(0, list.length - LOG_KEPT);
     this.logs.set(platform, list);
   }
 
+  /** The last LOG_KEPT requests received (older ones are dropped: count with `requestCount`). */
   requests(platform: SimPlatform): LoggedRequest[] {
     return [...(this.logs.get(platform) ?? [])];
+  }
+
+  /**
+   * Every request a platform received since the start (or the last reset), including those the log no
+   * longer holds: what a measurement of requests over time must read, since the log's length stops
+   * growing at LOG_KEPT.
+   */
+  requestCount(platform: SimPlatform): number {
+    return this.counts.get(platform) ?? 0;
   }
 
   /** Forgets published posts, faults, logs and sightings. */
@@ -288,5 +304,6 @@ export class SimWorld {
     this.faults.clear();
     this.malformed.clear();
     this.logs.clear();
+    this.counts.clear();
   }
 }

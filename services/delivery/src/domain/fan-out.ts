@@ -14,9 +14,9 @@ import type { DeliveryDeps } from "./deps";
 /** The Standard Webhooks payload: `{ type, timestamp, data }`. */
 export const payloadOf = (type: string, timestamp: string, data: unknown): string => JSON.stringify({ type, timestamp, data });
 
-const createDelivery = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, eventId: string, eventType: string, body: string): Promise<void> => {
+const newDelivery = (deps: DeliveryDeps, endpoint: EndpointCopyDoc, eventId: string, eventType: string, body: string): DeliveryDoc => {
   const now = deps.clock.now();
-  const delivery: DeliveryDoc = {
+  return {
     _id: newId("dlv", now.getTime()),
     _v: 1,
     dedupeKey: `${endpoint._id}:${eventId}`,
@@ -33,12 +33,32 @@ const createDelivery = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, eve
     charged: false,
     headers: {},
   };
+};
+
+/** Commits the deliveries; false when one of them was made already (nothing of this commit happened). */
+const commitDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): Promise<boolean> => {
   try {
-    await deps.outbox.commit([{ kind: "insert", collection: DELIVERIES, doc: delivery }], [deliveryRecordedEvent(delivery)]);
+    await deps.outbox.commit(
+      deliveries.map((doc) => ({ kind: "insert", collection: DELIVERIES, doc })),
+      deliveries.map((d) => deliveryRecordedEvent(d)),
+    );
+    return true;
   } catch (err) {
-    // Made already, by an earlier handling of the same event.
     if (!isUniqueViolation(err)) throw err;
-    return;
+    return false;
+  }
+};
+
+/**
+ * One delivery per endpoint, made once per (endpoint, event) however often the event arrives. All of an
+ * event's deliveries go in one commit (one write to the store instead of one per endpoint); when some were
+ * made already, by an earlier handling of the same event, the others are made one by one.
+ */
+const createDeliveries = async (deps: DeliveryDeps, endpoints: EndpointCopyDoc[], eventId: string, eventType: string, body: string): Promise<void> => {
+  const deliveries = endpoints.map((e) => newDelivery(deps, e, eventId, eventType, body));
+  if (deliveries.length === 0) return;
+  if (!(await commitDeliveries(deps, deliveries)) && deliveries.length > 1) {
+    for (const d of deliveries) await commitDeliveries(deps, [d]);
   }
   deps.wake();
 };
@@ -56,7 +76,7 @@ export const fanOut = async (deps: DeliveryDeps, event: CloudEvent): Promise<voi
   const matching = endpoints.filter((e) => (e.projectId === null || e.projectId === projectId) && subscribesTo(e.eventTypes, event.type));
   if (matching.length === 0) return;
   const body = payloadOf(event.type, event.time, event.data);
-  for (const endpoint of matching) await createDelivery(deps, endpoint, event.id, event.type, body);
+  await createDeliveries(deps, matching, event.id, event.type, body);
 };
 
 /** test_webhook: one `webhook.test` event to exactly that endpoint (whatever its event types). */
@@ -67,7 +87,7 @@ export const sendTest = async (deps: DeliveryDeps, request: TestRequested): Prom
     webhookId: endpoint._id,
     message: "A test event sent by test_webhook. Verify its signature with the endpoint's secret.",
   });
-  await createDelivery(deps, endpoint, request.eventId, TEST_EVENT_TYPE, body);
+  await createDeliveries(deps, [endpoint], request.eventId, TEST_EVENT_TYPE, body);
 };
 
 /** redeliver_webhook_delivery: the same delivery again from the first step of the schedule, counted as a new send. */

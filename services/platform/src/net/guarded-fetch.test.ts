@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { AddressNotAllowedError, guardedFetch, resolvePublicAddresses } from "./guarded-fetch";
+import { AddressNotAllowedError, guardedFetch, guardedRequest, resolvePublicAddresses } from "./guarded-fetch";
 
 const listen = async (handler: (req: IncomingMessage, res: import("node:http").ServerResponse) => void) => {
   const requests: IncomingMessage[] = [];
@@ -42,6 +42,27 @@ describe("guarded fetch", () => {
       expect(lookups).toBe(1);
       expect(s.requests[0]?.headers.host).toBe(`pinned.invalid:${s.port}`);
     } finally {
+      await s.close();
+    }
+  });
+
+  it("reuses a connection to the same checked address with keepAlive, and opens one per request without", async () => {
+    const s = await listen((_req, res) => res.end("{}"));
+    let connections = 0;
+    s.server.on("connection", () => (connections += 1));
+    try {
+      const url = `http://127.0.0.1:${s.port}/`;
+      for (let i = 0; i < 6; i++) await guardedRequest(url, { allowPrivateNetworks: true, keepAlive: true, method: "POST", body: "{}" });
+      // (undici may open a second one while it hands the first back after a body is read)
+      const pooled = connections;
+      expect(pooled).toBeLessThanOrEqual(2);
+      for (let i = 0; i < 2; i++) await guardedRequest(url, { allowPrivateNetworks: true });
+      expect(connections).toBe(pooled + 2);
+      // Each request still checks the address: a private one is refused before any connection is reused.
+      await expect(guardedRequest(url, { keepAlive: true })).rejects.toBeInstanceOf(AddressNotAllowedError);
+      expect(s.requests).toHaveLength(8);
+    } finally {
+      s.server.closeAllConnections();
       await s.close();
     }
   });

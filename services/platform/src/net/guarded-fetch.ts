@@ -84,7 +84,35 @@ export interface GuardedRequestOptions extends GuardedFetchOptions {
   ca?: string | string[];
   /** Keep the first `maxBytes` of a longer body instead of refusing it (a webhook receiver's answer). */
   truncate?: boolean;
+  /**
+   * Reuse connections: a request goes over an idle connection to the same origin at the same checked address
+   * (with the same CA and time limit) when there is one. Every request still resolves and checks the host
+   * first, and a host that now resolves elsewhere gets a connection of its own. Webhook deliveries use it:
+   * without it each one pays a new TCP connection and TLS handshake.
+   */
+  keepAlive?: boolean;
 }
+
+/** Connection pools kept for `keepAlive` requests, least recently used first; idle connections close by themselves. */
+const pools = new Map<string, Agent>();
+const MAX_POOLS = 64;
+
+const pooledAgent = (key: string, make: () => Agent): Agent => {
+  const known = pools.get(key);
+  if (known) {
+    pools.delete(key);
+    pools.set(key, known);
+    return known;
+  }
+  const agent = make();
+  pools.set(key, agent);
+  if (pools.size > MAX_POOLS) {
+    const [oldestKey, oldest] = pools.entries().next().value as [string, Agent];
+    pools.delete(oldestKey);
+    void oldest.close().catch(() => undefined);
+  }
+  return agent;
+};
 
 /** GET `url` from a public address only; refuses redirects, bodies over `maxBytes` and slow servers. */
 export const guardedFetch = (url: string | URL, options: GuardedFetchOptions = {}): Promise<GuardedResponse> => guardedRequest(url, options);
@@ -101,7 +129,9 @@ export const guardedRequest = async (url: string | URL, options: GuardedRequestO
   const timeoutMs = options.timeoutMs ?? 5000;
   const maxBytes = options.maxBytes ?? 64 * 1024;
   const connect = { lookup: pinnedLookup(address as string), timeout: timeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
-  const agent = new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const make = () => new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const ca = options.ca === undefined ? "" : ([] as string[]).concat(options.ca).join("\n");
+  const agent = options.keepAlive ? pooledAgent(`${target.origin}|${address as string}|${timeoutMs}|${ca}`, make) : make();
   try {
     const res = await request(target, {
       method: options.method ?? "GET",
@@ -135,6 +165,6 @@ export const guardedRequest = async (url: string | URL, options: GuardedRequestO
     }
     return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") };
   } finally {
-    await agent.close().catch(() => undefined);
+    if (!options.keepAlive) await agent.close().catch(() => undefined);
   }
 };

@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { fdatasync } from "node:fs";
+import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { describeStoreContract } from "./contract";
@@ -14,6 +15,57 @@ describeStoreContract("embedded (SQLite)", async () => {
 });
 
 describe("embedded store specifics", () => {
+  it("fsyncs the log once for the commits made together, and resolves each write and read only after it", async () => {
+    const tmp = await makeTempDir();
+    const probe = await open(join(tmp.dir, "probe"), "w");
+    const sync = jest.spyOn(Object.getPrototypeOf(probe) as { datasync: () => Promise<void> }, "datasync");
+    await probe.close();
+    const order: string[] = [];
+    sync.mockImplementation(async function (this: { fd: number }) {
+      order.push("fsync");
+      await new Promise<void>((resolve, reject) => fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+    });
+    try {
+      const store = await openEmbeddedStore({ dir: tmp.dir });
+      const c = store.collection<{ _id: string; n: number }>("things");
+      await c.insertOne({ _id: "first", n: 0 });
+      sync.mockClear();
+      order.length = 0;
+      const writes = Array.from({ length: 40 }, (_, n) => c.insertOne({ _id: `t${n}`, n }).then(() => order.push("write")));
+      const commit = store.commit([{ kind: "insert", collection: "things", doc: { _id: "unit", n: 99 } as { _id: string } }]).then(() => order.push("commit"));
+      // A read of what is not yet on disk waits for the fsync that puts it there.
+      const read = c.findById("t3").then((d) => order.push(`read ${d?.n}`));
+      await Promise.all([...writes, commit, read]);
+      expect(sync.mock.calls.length).toBeLessThanOrEqual(2);
+      expect(order[0]).toBe("fsync");
+      expect(order).toContain("read 3");
+      await store.close();
+      const again = await openEmbeddedStore({ dir: tmp.dir });
+      expect(await again.collection("things").count({})).toBe(42);
+      await again.close();
+    } finally {
+      sync.mockRestore();
+      await tmp.cleanup();
+    }
+  });
+
+  it("needs no fsync of its own in memory or with sync normal", async () => {
+    const tmp = await makeTempDir();
+    const probe = await open(join(tmp.dir, "probe"), "w");
+    const sync = jest.spyOn(Object.getPrototypeOf(probe) as { datasync: () => Promise<void> }, "datasync");
+    await probe.close();
+    try {
+      for (const store of [await openEmbeddedStore(), await openEmbeddedStore({ dir: tmp.dir, sync: "normal" })]) {
+        await store.collection("things").insertOne({ _id: "a" });
+        await store.close();
+      }
+      expect(sync).not.toHaveBeenCalled();
+    } finally {
+      sync.mockRestore();
+      await tmp.cleanup();
+    }
+  });
+
   it("refuses to open a data directory another live process holds", async () => {
     const tmp = await makeTempDir();
     try {

@@ -114,20 +114,25 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.table(this.name);
   }
 
+  /** Runs a read; it resolves once what it may have seen is on disk. */
   private guard<R>(fn: () => R): Promise<R> {
+    return this.run(fn, false);
+  }
+
+  /** Runs a write; it resolves once it is on disk. */
+  private write<R>(fn: () => R): Promise<R> {
+    return this.run(fn, true);
+  }
+
+  private run<R>(fn: () => R, write: boolean): Promise<R> {
+    let result: R;
     try {
-      return Promise.resolve(fn());
+      result = fn();
     } catch (err) {
       return Promise.reject(isUniqueError(err) ? new UniqueViolationError(this.name, (err as Error).message) : err);
     }
-  }
-
-  /** A write: acknowledged once it is durable (see sqlite-database.ts). */
-  private write<R>(fn: () => R): Promise<R> {
-    return this.guard(fn).then(async (r) => {
-      await this.store.durable();
-      return r;
-    });
+    const synced = write ? this.store.durable() : this.store.settled();
+    return synced ? synced.then(() => result) : Promise.resolve(result);
   }
 
   ensureIndex(spec: IndexSpec): Promise<void> {
@@ -229,7 +234,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 export interface EmbeddedStoreOptions {
   /** The service's data directory; omitted = in memory (tests). */
   dir?: string;
-  /** `full` (default): every commit is fsynced before it resolves; `normal`: it survives a process crash, not a power cut. */
+  /**
+   * `full` (default): every commit is fsynced before it resolves (commits made meanwhile share one fsync);
+   * `normal`: it survives a process crash, not a power cut.
+   */
   sync?: "full" | "normal";
 }
 
@@ -565,9 +573,14 @@ export class SqliteStore implements DocumentStore {
     return this.transaction(() => this.find(table, filter, multi ? {} : { limit: 1 }).reduce((n, d) => n + this.remove(table, d._id), 0));
   }
 
-  /** Resolves once every write made so far is as durable as the store's sync setting promises. */
-  durable(): Promise<void> {
-    return this.walSync ? this.walSync.sync() : Promise.resolve();
+  /** Resolves once every write made so far is as durable as the store's sync setting promises (undefined: nothing to wait for). */
+  durable(): Promise<void> | undefined {
+    return this.walSync?.sync();
+  }
+
+  /** For a read: resolves once the commits it may have seen are on disk (undefined: none is waiting). */
+  settled(): Promise<void> | undefined {
+    return this.walSync?.settled();
   }
 
   commit(writes: Write[]): Promise<void> {
@@ -600,7 +613,7 @@ export class SqliteStore implements DocumentStore {
           }
         }
       });
-      return this.durable();
+      return this.durable() ?? Promise.resolve();
     } catch (err) {
       return Promise.reject(err);
     }

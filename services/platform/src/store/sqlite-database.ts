@@ -22,6 +22,8 @@ export class WalSync {
   private handle: FileHandle | undefined;
   private current: Promise<void> = Promise.resolve();
   private next: Promise<void> | undefined;
+  /** The flush under way, which may have begun before the latest commits. */
+  private running: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly walPath: string) {}
@@ -35,9 +37,22 @@ export class WalSync {
         this.next = undefined;
         const run = this.flush();
         this.current = run;
+        this.running = run;
+        const done = () => {
+          if (this.running === run) this.running = undefined;
+        };
+        run.then(done, done);
         return run;
       });
     return this.next;
+  }
+
+  /**
+   * For a read: resolves once the commits it may have seen are on disk, so nothing a caller is given can be
+   * lost in a power cut; undefined when no commit is waiting for its flush (every commit asks for one).
+   */
+  settled(): Promise<void> | undefined {
+    return this.next ?? this.running;
   }
 
   private async flush(): Promise<void> {

@@ -91,6 +91,10 @@ export const translateFilter = (filter: Filter, usable: (field: string) => boole
       if (op in RANGE) {
         const v = keyValue(operand);
         if (v !== undefined && operand !== null) parts.push({ sql: `${expr} ${RANGE[op]} ?`, params: [v] });
+        // A comparison never matches a missing or null field, whose key sorts first: without this bound,
+        // `due: { $lte: now }` would walk every document that has no due time (every finished delivery,
+        // every poller without a lease) before the first one that is due.
+        if (v !== undefined && operand !== null && (op === "$lt" || op === "$lte")) parts.push({ sql: `${expr} > ?`, params: [NULL_KEY] });
       } else if (op === "$in" && Array.isArray(operand)) {
         const vs = operand.map(keyValue);
         if (vs.every((v) => v !== undefined)) {

@@ -1,0 +1,254 @@
+// The pipeline end to end: posts imported into the all-in-one (embedded store, in-process bus) become
+// mentions, each `mention.created` goes to 10 webhook endpoints, and a local HTTPS receiver verifies every
+// delivery with the `standardwebhooks` package and counts it. One project with 1,000 active keywords (as
+// in ingest-bench.ts: 100 over the API, 900 through the keyword service's CreateKeyword with a caller
+// allowed 1,000), 10 endpoints of the project subscribed to `mention.created` (created through the webhook
+// service's CreateWebhook with a caller allowed enough deliveries a day, as the free plan's 1,000 would
+// hold them after the first thousand).
+//
+// Posts go to the mention service's IngestPosts (what `earshot posts import` calls) in batches, one batch
+// in flight, paced to BENCH_RATE posts/s (0: as fast as the service answers). Latency is from the moment a
+// post's batch was sent to the moment the receiver verified its delivery. It prints the posts/s imported,
+// the posts/s sustained end to end (posts over the time from the first batch to the last delivery),
+// latency p50/p95/p99 and what the receiver counted: lost (expected, never verified), duplicated (the
+// same webhook-id twice at one endpoint) and refused signatures.
+//
+// The receiver's certificate is signed by a CA made for the run; the delivery service trusts it through
+// EARSHOT_WEBHOOK_CA_FILE, and EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS lets it reach 127.0.0.1.
+// Usage: node services/platform/test/ts-child.js bench/pipeline-bench.ts (after make build).
+// BENCH_POSTS (20,000), BENCH_RATE (2,000), BENCH_BATCH (100), BENCH_KEYWORDS (1,000), BENCH_ENDPOINTS (10),
+// BENCH_SETTLE_S (30: give up once nothing arrived for this long), BENCH_CPU_PROF (a directory: the
+// all-in-one writes a V8 CPU profile there on exit).
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createGrpcClient, runWithCaller } from "@earshot/platform";
+import { commonV1, keywordV1, mentionV1, webhookV1 } from "@earshot/proto";
+import { Webhook } from "standardwebhooks";
+import { postFromLine } from "../services/cli/src/posts-import";
+import { type Received, startReceiver } from "../services/delivery/src/receiver-test-support";
+import { keywordValues, postLine } from "./post-corpus";
+
+const repo = resolve(__dirname, "..");
+const POSTS = Number(process.env.BENCH_POSTS ?? 20_000);
+const RATE = Number(process.env.BENCH_RATE ?? 2_000);
+const BATCH = Number(process.env.BENCH_BATCH ?? 100);
+const KEYWORDS = Number(process.env.BENCH_KEYWORDS ?? 1_000);
+const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_S ?? 30) * 1000;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const OVER_API = Math.min(100, KEYWORDS);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number));
+
+const startAllInOne = (env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> =>
+  new Promise((ok, fail) => {
+    const args = [...(CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROF] : []), "services/all-in-one/dist/main.js"];
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /Earshot is running at (http:\/\/\S+)/.exec(out);
+      if (m) ok({ child, base: m[1] as string });
+    });
+    child.on("exit", (code) => fail(new Error(`the all-in-one exited ${code}`)));
+  });
+
+/** What the receiver saw: verified deliveries by endpoint and webhook-id, and when. */
+class Tally {
+  readonly sentAt = new Map<string, number>();
+  readonly seen = new Set<string>();
+  readonly latencies: number[] = [];
+  duplicates = 0;
+  refused = 0;
+  unknown = 0;
+  lastAt = 0;
+  verified = 0;
+
+  constructor(private readonly verifiers: Map<string, Webhook>) {}
+
+  take(r: Received, path: string): void {
+    const now = performance.now();
+    const verifier = this.verifiers.get(path);
+    let payload: { type: string; data: { sourceId?: string } };
+    try {
+      if (!verifier) throw new Error(`no endpoint at ${path}`);
+      payload = verifier.verify(r.body, r.headers as Record<string, string>) as typeof payload;
+    } catch {
+      this.refused += 1;
+      return;
+    }
+    this.lastAt = now;
+    const key = `${path} ${String(r.headers["webhook-id"])}`;
+    if (this.seen.has(key)) {
+      this.duplicates += 1;
+      return;
+    }
+    this.seen.add(key);
+    const sent = this.sentAt.get(payload.data.sourceId ?? "");
+    if (sent === undefined) {
+      this.unknown += 1; // the readiness probe's mentions
+      return;
+    }
+    this.verified += 1;
+    this.latencies.push(now - sent);
+  }
+}
+
+const main = async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "earshot-pipeline-bench-"));
+  // Beside the data directory, not in it: the all-in-one bootstraps only an empty one.
+  const caDir = await mkdtemp(join(tmpdir(), "earshot-pipeline-bench-ca-"));
+  const receiver = await startReceiver();
+  let earshot: ChildProcess | undefined;
+  try {
+    const caFile = join(caDir, "receiver-ca.pem");
+    await writeFile(caFile, receiver.ca);
+    const started = await startAllInOne({
+      EARSHOT_DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "warn",
+      EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000",
+      EARSHOT_WEBHOOK_CA_FILE: caFile,
+      EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      // No collection: the simulated platforms would bring mentions of the 1,000 keywords of their own.
+      EARSHOT_SIMULATORS: "off",
+    });
+    earshot = started.child;
+    const { base } = started;
+    const { apiKey } = JSON.parse(await readFile(join(dataDir, "bootstrap.json"), "utf8")) as { apiKey: string };
+    const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
+    const auth = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
+    const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${base}/api/v1${path}`, { method, headers: auth, ...(body ? { body: JSON.stringify(body) } : {}) });
+      if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { data: T }).data;
+    };
+    const account = await api<{ id: string; email: string; workspace: { id: string } }>("GET", "/account");
+    const project = await api<{ id: string }>("POST", "/projects", { name: "Pipeline benchmark" });
+    const caller: commonV1.Caller = {
+      userId: account.id,
+      workspaceId: account.workspace.id,
+      email: account.email,
+      memberships: [{ projectId: project.id, role: commonV1.Role.ROLE_OWNER, workspaceId: account.workspace.id }],
+      allowances: { projects: 10, keywords: KEYWORDS, seats: 10, webhookDeliveriesPerDay: 100_000_000, linkedinSyncsPerDay: 20 },
+    };
+
+    const values = keywordValues(KEYWORDS);
+    for (const value of values.slice(0, OVER_API)) {
+      await api("POST", "/keywords", { projectId: project.id, value, sources: ["x", "reddit"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false });
+    }
+    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { deadlineMs: 30_000 });
+    for (const value of values.slice(OVER_API)) {
+      const sources = [commonV1.Source.SOURCE_X, commonV1.Source.SOURCE_REDDIT];
+      await runWithCaller(caller, () => keyword.client.createKeyword({ projectId: project.id, value, sources, aliases: [], excludedTerms: [], filters: undefined, caseSensitive: false }));
+    }
+    keyword.close();
+
+    // Ten endpoints, each at its own path so the receiver knows whose secret verifies it.
+    const webhook = createGrpcClient(webhookV1.WebhookServiceClient, services.webhook as string, { deadlineMs: 30_000 });
+    const verifiers = new Map<string, Webhook>();
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const url = `https://127.0.0.1:${receiver.port}/hooks/${i}`;
+      const created = await runWithCaller(caller, () => webhook.client.createWebhook({ projectId: project.id, name: `bench ${i}`, url, eventTypes: ["mention.created"] }));
+      verifiers.set(`/hooks/${i}`, new Webhook(created.secret));
+    }
+    webhook.close();
+    const tally = new Tally(verifiers);
+    receiver.answer((r) => {
+      tally.take(r, r.path);
+      return { status: 200 };
+    });
+
+    // Ready when a probe naming the last keyword reaches every endpoint: the keywords and the endpoints
+    // travelled through the outbox and the bus to the mention and delivery services.
+    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { deadlineMs: 60_000 });
+    const last = values[values.length - 1] as string;
+    for (let attempt = 0; ; attempt++) {
+      const probe: mentionV1.Post = {
+        projectId: project.id,
+        source: commonV1.Source.SOURCE_X,
+        sourceId: `probe-${attempt}`,
+        url: "https://x.com/probe/status/1",
+        text: `probe ${last}`,
+        author: { id: "probe", handle: "probe", name: "Probe" },
+        publishedAt: new Date(),
+      };
+      const created = (await mention.client.ingestPosts({ posts: [probe] })).created;
+      if (created === 1) {
+        const until = Date.now() + 10_000;
+        while (tally.unknown < ENDPOINTS && Date.now() < until) await sleep(50);
+        if (tally.unknown >= ENDPOINTS) break;
+      }
+      if (attempt > 300) throw new Error("the mention or delivery service never learned the keywords or endpoints");
+      await sleep(100);
+    }
+
+    const batches: mentionV1.Post[][] = [];
+    for (let i = 0; i < POSTS; i += BATCH) {
+      batches.push(Array.from({ length: Math.min(BATCH, POSTS - i) }, (_, k) => postFromLine(postLine(i + k, values), project.id)));
+    }
+    let mentions = 0;
+    const t0 = performance.now();
+    for (let b = 0; b < batches.length; b++) {
+      const due = t0 + (RATE > 0 ? (b * BATCH * 1000) / RATE : 0);
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const batch = batches[b] as mentionV1.Post[];
+      const sent = performance.now();
+      for (const p of batch) tally.sentAt.set(p.sourceId, sent);
+      mentions += (await mention.client.ingestPosts({ posts: batch })).created;
+    }
+    const importedAt = performance.now();
+    mention.close();
+
+    const expected = mentions * ENDPOINTS;
+    let lastCount = -1;
+    let quietSince = performance.now();
+    while (tally.verified < expected) {
+      await sleep(200);
+      const count = tally.verified + tally.duplicates;
+      if (count !== lastCount) {
+        lastCount = count;
+        quietSince = performance.now();
+      } else if (performance.now() - quietSince > SETTLE_MS) break;
+    }
+    // Anything that would arrive twice arrives soon after the first: wait a moment for it.
+    await sleep(2_000);
+
+    const lat = tally.latencies.sort((a, b) => a - b);
+    const importS = (importedAt - t0) / 1000;
+    const endToEndS = (tally.lastAt - t0) / 1000;
+    const ms = (v: number) => `${v.toFixed(0)} ms`;
+    process.stdout.write(
+      [
+        "",
+        `node ${process.version}; ${KEYWORDS} active keywords, ${ENDPOINTS} endpoints on mention.created, ${POSTS} posts in batches of ${BATCH}, paced to ${RATE > 0 ? `${RATE} posts/s` : "the service's answers"}`,
+        `imported: ${POSTS} posts in ${importS.toFixed(1)} s = ${(POSTS / importS).toFixed(0)} posts/s; ${mentions} mentions`,
+        `delivered and verified: ${tally.verified} of ${expected} (${ENDPOINTS} per mention); last one ${endToEndS.toFixed(1)} s after the first batch`,
+        `sustained end to end: ${(POSTS / endToEndS).toFixed(0)} posts/s, ${(tally.verified / endToEndS).toFixed(0)} deliveries/s`,
+        `import -> verified delivery: p50 ${ms(percentile(lat, 50))}, p95 ${ms(percentile(lat, 95))}, p99 ${ms(percentile(lat, 99))}, max ${ms(lat[lat.length - 1] ?? NaN)}`,
+        `lost ${expected - tally.verified}, duplicated ${tally.duplicates}, refused signatures ${tally.refused}`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    earshot?.kill("SIGTERM");
+    if (earshot) await once(earshot, "exit").catch(() => undefined);
+    await receiver.close();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(caDir, { recursive: true, force: true });
+  }
+};
+
+void main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
