@@ -348,7 +348,7 @@ describe.each([
     // The call that was running when the drain began still completes.
     await expect(inFlight).resolves.toEqual({ value: "made slow" });
     await drained;
-    expect(await health.check()).toBe("UNREACHABLE");
+    expect(await health.check("", 300)).toBe("UNREACHABLE");
     health.close();
     close();
   });

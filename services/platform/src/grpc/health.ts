@@ -14,6 +14,7 @@ type CheckFn = (
 export type HealthState = "SERVING" | "NOT_SERVING" | "UNKNOWN" | "SERVICE_UNKNOWN" | "UNREACHABLE";
 
 export interface HealthChecker {
+  /** `timeoutMs`: the longest the check may take, connecting included (5 s by default). */
   check(service?: string, timeoutMs?: number): Promise<HealthState>;
   close(): void;
 }
@@ -24,7 +25,7 @@ const STATES: Record<number, HealthState> = { 0: "UNKNOWN", 1: "SERVING", 2: "NO
 export const createHealthChecker = (address: string, tls?: GrpcTls): HealthChecker => {
   const client = new HealthClient(address, grpcChannelCredentials(tls), grpcTlsChannelOptions(tls));
   return {
-    check: (service = "", timeoutMs = 1000) =>
+    check: (service = "", timeoutMs = 5000) =>
       new Promise((resolve) => {
         const check = (client as unknown as Record<string, CheckFn>)["Check"] as CheckFn;
         // waitForReady: a channel still connecting (or reconnecting) is waited for within the deadline,
