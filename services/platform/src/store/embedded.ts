@@ -26,7 +26,8 @@ import {
   VersionConflictError,
   type Write,
 } from "./port";
-import { assertCountSpec, bucketIndexOf, countDocs, CountTable } from "./count-by";
+import { assertCountSpec, countDocs, CountTable } from "./count-by";
+import { bucketSql, holdsStringKeys, stringKeySql } from "./sqlite-count";
 import { type Exactly, exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
 import { createTextSql, dropTextSql, fillTextSql, holdsPlainWords, isPlainWord, matchAll, type TextIndex, textIndex } from "./sqlite-text";
 import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
@@ -73,6 +74,8 @@ interface Table {
   ttl: Map<string, number>;
   /** Indexed fields: true while every value they held was a Date (or missing, or null). */
   dates: Map<string, boolean>;
+  /** Indexed fields: true while no value they held (nor an element of one) was a number, boolean or Date. */
+  strings: Map<string, boolean>;
   /** Indexes on a field that holds arrays, each served by a side table (see sqlite-multikey.ts). */
   multikey: MultikeyIndex[];
   /** Indexes declared with `text`, each served by a full-text table (see sqlite-text.ts). */
@@ -246,19 +249,9 @@ export class SqliteStore implements DocumentStore {
          sparse INTEGER NOT NULL, expire INTEGER, PRIMARY KEY (collection, key));
        CREATE TABLE IF NOT EXISTS _paths (collection TEXT NOT NULL, path TEXT NOT NULL, multikey INTEGER NOT NULL, PRIMARY KEY (collection, path));
        CREATE TABLE IF NOT EXISTS _dates (collection TEXT NOT NULL, path TEXT NOT NULL, dates_only INTEGER NOT NULL, PRIMARY KEY (collection, path));
+       CREATE TABLE IF NOT EXISTS _strings (collection TEXT NOT NULL, path TEXT NOT NULL, strings_only INTEGER NOT NULL, PRIMARY KEY (collection, path));
        CREATE TABLE IF NOT EXISTS _text (collection TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL, plain INTEGER NOT NULL, PRIMARY KEY (collection, key));`,
     );
-    // The bucket of a time among ascending starts (given as JSON, parsed once per statement run).
-    let lastStarts = "";
-    let parsedStarts: number[] = [];
-    db.function("earshot_bucket", { deterministic: true }, (starts: unknown, t: unknown) => {
-      if (typeof t !== "number") return -1;
-      if (starts !== lastStarts) {
-        parsedStarts = JSON.parse(starts as string) as number[];
-        lastStarts = starts as string;
-      }
-      return bucketIndexOf(parsedStarts, t);
-    });
     db.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
     this.optimize();
     this.sweep = setInterval(() => {
@@ -308,18 +301,22 @@ export class SqliteStore implements DocumentStore {
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`Bad collection name ${name}`);
     const sql = quote(`c_${name}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${sql} (id TEXT NOT NULL UNIQUE, doc TEXT NOT NULL)`);
-    table = { name, sql, paths: new Map(), ttl: new Map(), dates: new Map(), multikey: [], text: [] };
+    table = { name, sql, paths: new Map(), ttl: new Map(), dates: new Map(), strings: new Map(), multikey: [], text: [] };
     for (const p of this.prepare("SELECT path, multikey FROM _paths WHERE collection = ?").all(name) as Array<{ path: string; multikey: number }>) {
       table.paths.set(p.path, p.multikey === 1);
     }
     for (const d of this.prepare("SELECT path, dates_only FROM _dates WHERE collection = ?").all(name) as Array<{ path: string; dates_only: number }>) {
       table.dates.set(d.path, d.dates_only === 1);
     }
+    for (const d of this.prepare("SELECT path, strings_only FROM _strings WHERE collection = ?").all(name) as Array<{ path: string; strings_only: number }>) {
+      table.strings.set(d.path, d.strings_only === 1);
+    }
     for (const ix of this.prepare("SELECT * FROM _indexes WHERE collection = ?").all(name) as IndexMeta[]) {
       const fields = Object.keys(JSON.parse(ix.fields) as object);
       if (ix.expire !== null) table.ttl.set(fields[0] as string, ix.expire);
       // A data directory written before the store kept this knowledge learns it once.
       for (const f of fields) if (f !== "_id" && !table.dates.has(f)) this.learnDates(table, f);
+      for (const f of fields) if (f !== "_id" && !table.strings.has(f)) this.learnStrings(table, f);
     }
     this.tables.set(name, table);
     this.refreshMultikey(table);
@@ -375,6 +372,7 @@ export class SqliteStore implements DocumentStore {
         spec.expireAfterSeconds ?? null,
       );
       for (const f of fields) if (f !== "_id" && !table.dates.has(f)) this.learnDates(table, f);
+      for (const f of fields) if (f !== "_id" && !table.strings.has(f)) this.learnStrings(table, f);
       for (const path of fields.flatMap(pathPrefixes)) {
         if (table.paths.has(path)) continue;
         const arrays = this.prepare(`SELECT 1 FROM ${table.sql} WHERE json_type(doc, ?) = 'array' LIMIT 1`).get(jsonPathOf(path));
@@ -475,6 +473,21 @@ export class SqliteStore implements DocumentStore {
     table.dates.set(field, datesOnly);
   }
 
+  /** Reads from the stored documents whether an indexed field has held no number, boolean or Date (as a value or an element). */
+  private learnStrings(table: Table, field: string): void {
+    const p = jsonPathOf(field);
+    const other = this.prepare(
+      `SELECT 1 FROM ${table.sql}, json_each(CASE json_type(doc, ?) WHEN 'array' THEN json_extract(doc, ?) ELSE json_array(json(doc -> ?)) END) AS e_ ` +
+        `WHERE e_.type IN ('integer', 'real', 'true', 'false') OR (e_.type = 'object' AND json_type(e_.value, '$."$$date"') IS NOT NULL) LIMIT 1`,
+    ).get(p, p, p);
+    this.setStrings(table, field, other === undefined);
+  }
+
+  private setStrings(table: Table, field: string, stringsOnly: boolean): void {
+    this.prepare("INSERT OR REPLACE INTO _strings (collection, path, strings_only) VALUES (?, ?, ?)").run(table.name, field, stringsOnly ? 1 : 0);
+    table.strings.set(field, stringsOnly);
+  }
+
   /** Whether the field, or an object on its path, has held an array. */
   private holdsArrays(table: Table, field: string): boolean {
     return pathPrefixes(field).some((p) => table.paths.get(p) === true);
@@ -509,6 +522,9 @@ export class SqliteStore implements DocumentStore {
       if (!datesOnly) continue;
       const v: unknown = model.getDotValue(doc, field);
       if (v !== undefined && v !== null && !(v instanceof Date)) this.setDates(table, field, false);
+    }
+    for (const [field, stringsOnly] of table.strings) {
+      if (stringsOnly && !holdsStringKeys(model.getDotValue(doc, field))) this.setStrings(table, field, false);
     }
     for (const ix of table.text) {
       if (ix.plain && !holdsPlainWords(model.getDotValue(doc, ix.field))) {
@@ -732,48 +748,79 @@ export class SqliteStore implements DocumentStore {
     return n;
   }
 
-  /**
-   * countBy in SQL when the filter translates exactly (see exactFilter): SQLite selects the rows through the
-   * indexes and groups them by the field's value as JSON text (one row per distinct element when the field
-   * may hold an array) and by the bucket of the Date field; no document is parsed in JavaScript. Otherwise
-   * the matched documents are counted here.
-   */
-  countBy(table: Table, filter: Filter, spec: CountSpec): CountRow[] {
-    this.expire(table);
+  /** The statement countBy runs when the filter translates exactly (see exactFilter), or null. */
+  private countByQuery(table: Table, filter: Filter, spec: CountSpec): { sql: string; params: Array<string | number>; keys: "string" | "json" } | null {
     const known = this.known(table);
     const datesOnly = this.datesOnly(table);
     const where = exactFilter(filter, known, datesOnly, this.exactly(table));
     const by = spec.by;
-    const byPrefixesKnown = by === undefined || pathPrefixes(by).slice(0, -1).every(known);
-    if (!where || !byPrefixesKnown) return countDocs(this.find(table, filter, {}), spec);
+    if (!where || (by !== undefined && !pathPrefixes(by).slice(0, -1).every(known))) return null;
     const params: Array<string | number> = [];
-    let bucket = "0";
+    // The time of a row: on a field of Dates only its key (which an index holds, so no document is read).
+    let time = "NULL";
+    let bucket = () => "0";
     if (spec.buckets) {
-      // On a field of Dates only, its key is the time (an index may give it without reading the document).
-      const time = datesOnly(spec.buckets.field) && known(spec.buckets.field) ? keyExpr(spec.buckets.field) : `json_extract(doc, ${sqlText(`${jsonPathOf(spec.buckets.field)}."$$date"`)})`;
-      bucket = `earshot_bucket(?, ${time})`;
-      params.push(JSON.stringify(spec.buckets.starts.map((d) => d.getTime())));
+      const field = spec.buckets.field;
+      const keyed = datesOnly(field) && known(field);
+      time = keyed ? keyExpr(field) : `json_extract(doc, ${sqlText(`${jsonPathOf(field)}."$$date"`)})`;
+      const starts = spec.buckets.starts.map((d) => d.getTime());
+      bucket = () => bucketSql("t_", starts, params, keyed);
     }
-    // The matching rows are chosen by a query that can read indexes alone (so SQLite picks the index that
-    // selects, as for `count`, rather than one it would walk reading every document), then only those rows
-    // are read for their keys.
-    const rows = `(SELECT rowid AS r_ FROM ${table.sql} WHERE ${where.sql}) AS s_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = s_.r_`;
-    let sql: string;
-    if (by === undefined) {
-      sql = `SELECT b, NULL AS k, count(*) AS n FROM (SELECT ${bucket} AS b FROM ${rows}) WHERE b >= 0 GROUP BY b`;
-    } else if (known(by)) {
-      sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket} AS b, doc -> ${sqlText(jsonPathOf(by))} AS k FROM ${rows}) WHERE b >= 0 GROUP BY b, k`;
-    } else {
-      // Every value becomes a one-element array unless it is one, so json_each yields what it counts under;
-      // DISTINCT counts a document once per distinct element.
-      const p = sqlText(jsonPathOf(by));
-      const values = `json_each(CASE json_type(doc, ${p}) WHEN 'array' THEN json_extract(doc, ${p}) ELSE json_array(json(doc -> ${p})) END) AS el_`;
-      const key = `CASE WHEN el_.type IN ('object', 'array', 'null') THEN 'null' WHEN el_.type IN ('true', 'false') THEN el_.type ELSE json_quote(el_.value) END`;
-      sql =
-        `SELECT b, k, count(*) AS n FROM (SELECT DISTINCT ${table.sql}.id AS id, ${bucket} AS b, ${key} AS k FROM ${rows}, ${values}) WHERE b >= 0 GROUP BY b, k`;
+    const stringsOnly = by !== undefined && table.strings.get(by) === true;
+    const grouped = (inner: string, keys: "string" | "json") => {
+      // The bucket's placeholders come first in the text; the filter's follow.
+      const sql = `SELECT b, k, count(*) AS n FROM (SELECT ${bucket()} AS b, k FROM (${inner})) WHERE b >= 0 GROUP BY b, k`;
+      params.push(...where.params);
+      return { sql, params, keys };
+    };
+    const matched = `FROM ${table.sql} WHERE ${where.sql}`;
+    if (by === undefined) return grouped(`SELECT ${time} AS t_, NULL AS k ${matched}`, "string");
+    if (known(by) && stringsOnly) {
+      // The group key is the field's key: an index holding the filter's fields, the field and the time covers the count.
+      return grouped(`SELECT ${time} AS t_, ${stringKeySql(keyExpr(by))} AS k ${matched}`, "string");
     }
+    const side = table.multikey.find((ix) => ix.fields[ix.arrayAt] === by);
+    if (!known(by) && stringsOnly && side) {
+      // An array field with a side table: its rows are the distinct elements of each matched document.
+      const element = `m_.${side.columns[side.arrayAt] as string}`;
+      return grouped(
+        `SELECT s_.t_ AS t_, ${stringKeySql(element)} AS k FROM (SELECT id AS i_, ${time} AS t_ ${matched}) AS s_ CROSS JOIN ${side.sql} AS m_ ON m_.mid = s_.i_`,
+        "string",
+      );
+    }
+    // Otherwise the key is read from each matched document as JSON (the rows chosen first by a query that can
+    // read indexes alone, so SQLite picks the index that selects).
+    const rows = `(SELECT rowid AS r_ ${matched}) AS s_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = s_.r_`;
+    const p = sqlText(jsonPathOf(by));
+    if (known(by)) return grouped(`SELECT ${time} AS t_, doc -> ${p} AS k FROM ${rows}`, "json");
+    // Every value becomes a one-element array unless it is one, so json_each yields what it counts under;
+    // DISTINCT counts a document once per distinct element.
+    const values = `json_each(CASE json_type(doc, ${p}) WHEN 'array' THEN json_extract(doc, ${p}) ELSE json_array(json(doc -> ${p})) END) AS el_`;
+    const key = `CASE WHEN el_.type IN ('object', 'array', 'null') THEN 'null' WHEN el_.type IN ('true', 'false') THEN el_.type ELSE json_quote(el_.value) END`;
+    return grouped(`SELECT DISTINCT ${table.sql}.id AS id, ${time} AS t_, ${key} AS k FROM ${rows}, ${values}`, "json");
+  }
+
+  /** SQLite's plan for countBy when SQL says it (null otherwise): tests check index use with it. */
+  explainCountBy(collection: string, filter: Filter, spec: CountSpec): string[] | null {
+    const q = this.countByQuery(this.table(collection), filter, spec);
+    if (!q) return null;
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  /**
+   * countBy in SQL when the filter translates exactly: SQLite selects the rows through the indexes, buckets
+   * the time with a SQL expression and groups by the field's key (from an index or a side table when the
+   * field has held strings only, else its JSON); no document is parsed in JavaScript and nothing is called
+   * back per row. Otherwise the matched documents are counted here.
+   */
+  countBy(table: Table, filter: Filter, spec: CountSpec): CountRow[] {
+    this.expire(table);
+    const q = this.countByQuery(table, filter, spec);
+    if (!q) return countDocs(this.find(table, filter, {}), spec);
+    const rows = this.prepare(q.sql).all(...q.params) as Array<{ b: number; k: string | null; n: number }>;
+    if (q.keys === "string") return rows.map((r) => ({ bucket: r.b, key: r.k, count: r.n }));
     const counts = new CountTable();
-    for (const row of this.prepare(sql).iterate(...params, ...where.params) as IterableIterator<{ b: number; k: string | null; n: number }>) {
+    for (const row of rows) {
       const value = row.k === null ? null : (JSON.parse(row.k) as unknown);
       // Objects and Dates count under null, as the port says.
       counts.add(row.b, value !== null && typeof value === "object" ? null : (value as CountRow["key"]), row.n);
