@@ -670,10 +670,21 @@ export class SqliteStore implements DocumentStore {
     return (this.prepare(`SELECT count(*) AS n FROM ${ix.sql} WHERE ${ix.sql} MATCH ?`).get(match) as { n: number }).n;
   }
 
-  /** For counts: a text index says `{ field: word }` exactly while the field has held plain words only. */
+  /**
+   * For counts: a text index says `{ field: word }` exactly while the field has held plain words only; an
+   * array field's side table says an equality or `$in` of strings (a string element's key is itself), one
+   * probe of its id index a row instead of reading the document's array.
+   */
   private exactly(table: Table): Exactly | undefined {
-    if (table.text.length === 0) return undefined;
+    if (table.text.length === 0 && table.multikey.length === 0) return undefined;
     return (field, value) => {
+      const side = table.multikey.find((m) => m.fields[m.arrayAt] === field);
+      const ins = value !== null && typeof value === "object" && Object.keys(value).length === 1 ? (value as { $in?: unknown }).$in : undefined;
+      const strings = typeof value === "string" ? [value] : Array.isArray(ins) && ins.length > 0 && ins.every((v) => typeof v === "string") ? (ins as string[]) : undefined;
+      if (side && strings) {
+        const column = side.columns[side.arrayAt] as string;
+        return { sql: `EXISTS (SELECT 1 FROM ${side.sql} AS e_ WHERE e_.mid = ${table.sql}.id AND e_.${column} IN (${strings.map(() => "?").join(", ")}))`, params: strings };
+      }
       const ix = table.text.find((t) => t.field === field && t.plain);
       if (!ix || !isPlainWord(value)) return null;
       const match = matchAll([value]);
@@ -779,10 +790,13 @@ export class SqliteStore implements DocumentStore {
     const scalarBy = by !== undefined && known(by) && stringsOnly ? [by] : [];
     const covering = this.coveringIndex(table, filter, [...keyed, ...scalarBy]);
     const matched = `FROM ${table.sql}${covering ? ` INDEXED BY ${quote(covering)}` : ""} WHERE ${where.sql}`;
-    if (by === undefined) return grouped(`SELECT ${time} AS t_, NULL AS k ${matched}`, "string");
+    // Without an index holding every field read, the rows are chosen by a query that can read indexes alone
+    // (so SQLite picks the index that selects), then only those rows are read.
+    const chosen = covering ? matched : `FROM (SELECT rowid AS r_ ${matched}) AS s_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = s_.r_`;
+    if (by === undefined) return grouped(`SELECT ${time} AS t_, NULL AS k ${chosen}`, "string");
     if (known(by) && stringsOnly) {
       // The group key is the field's key: an index holding the filter's fields, the field and the time covers the count.
-      return grouped(`SELECT ${time} AS t_, ${stringKeySql(keyExpr(by))} AS k ${matched}`, "string");
+      return grouped(`SELECT ${time} AS t_, ${stringKeySql(keyExpr(by))} AS k ${chosen}`, "string");
     }
     const side = table.multikey.find((ix) => ix.fields[ix.arrayAt] === by);
     if (!known(by) && stringsOnly && side) {
@@ -821,6 +835,8 @@ export class SqliteStore implements DocumentStore {
       const ix = table.text.find((t) => t.field === f && t.plain);
       return ix !== undefined && isPlainWord(v) && this.textRows(ix, matchAll([v])) > TEXT_DRIVE;
     };
+    // An array field's side table is probed by id (every index holds it).
+    const sideField = (f: string) => table.multikey.some((m) => m.fields[m.arrayAt] === f);
     const usable = this.usable(table);
     const equal = new Set(members.filter(([, v]) => typeof v === "string").map(([k]) => k));
     let best: { name: string; size: number } | undefined;
@@ -828,7 +844,7 @@ export class SqliteStore implements DocumentStore {
       const ixFields = Object.keys(JSON.parse(ix.fields) as object);
       if ((ix.is_unique === 1 && ix.sparse === 0) || !ixFields.every((f) => f === "_id" || usable(f)) || !equal.has(ixFields[0] as string)) continue;
       const holds = (f: string) => f === "_id" || ixFields.includes(f);
-      if (!fields.every(holds) || !members.every(([k, v]) => holds(k) || words(k, v))) continue;
+      if (!fields.every(holds) || !members.every(([k, v]) => holds(k) || sideField(k) || words(k, v))) continue;
       const name = `ix_${indexHash(table.name, ix.key)}`;
       if (best && ixFields.length >= best.size) continue;
       if (this.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").get(name) !== undefined) best = { name, size: ixFields.length };
