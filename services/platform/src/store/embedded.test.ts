@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { describeStoreContract } from "./contract";
 import { openEmbeddedStore, type SqliteStore } from "./embedded";
+import { countDocs } from "./count-by";
+import type { CountRow } from "./port";
 
 describeStoreContract("embedded (SQLite)", async () => {
   const tmp = await makeTempDir();
@@ -198,6 +200,30 @@ describe("embedded store specifics", () => {
       await items.insertOne({ _id: "itm_number", p: "prj_1", a: "", b: "", tags: [], at: Date.UTC(2026, 0, 1, 0, 15) } as unknown as Item);
       expect(store.explainCount("items", period)?.join("\n")).not.toMatch(/COVERING INDEX/);
       expect(await items.count(period)).toBe(10);
+      await store.close();
+    });
+
+    it("counts by a field of strings from an index and by an array field from its side table, reading no document, until the field holds a number", async () => {
+      const { store, items } = await seeded(200);
+      store.optimize();
+      const starts = [0, 60, 120].map((m) => new Date(Date.UTC(2026, 0, 1, 0, m)));
+      const period = { p: "prj_1", at: { $gte: starts[0] as Date, $lt: new Date(Date.UTC(2026, 0, 1, 3)) } };
+      const spec = (by: string) => ({ by, buckets: { field: "at", starts } });
+      const byA = store.explainCountBy("items", period, spec("a"))?.join("\n") ?? "";
+      expect(byA).toMatch(/COVERING INDEX/);
+      expect(byA).not.toMatch(/INTEGER PRIMARY KEY/);
+      const byTags = store.explainCountBy("items", period, spec("tags"))?.join("\n") ?? "";
+      expect(byTags).toMatch(/COVERING INDEX/);
+      expect(byTags).toMatch(/m_/);
+      const reference = async (by: string) => countDocs(await items.find(period), spec(by));
+      const sorted = (rows: CountRow[]) => [...rows].sort((x, y) => x.bucket - y.bucket || String(x.key).localeCompare(String(y.key)));
+      expect(sorted(await items.countBy(period, spec("a")))).toEqual(sorted(await reference("a")));
+      expect(sorted(await items.countBy(period, spec("tags")))).toEqual(sorted(await reference("tags")));
+      // A number's key would be taken for a Date's or a boolean's: the key is read from the document again.
+      await items.insertOne({ _id: "itm_n", p: "prj_1", a: 7, b: "", tags: [1, true], at: new Date(Date.UTC(2026, 0, 1, 0, 30)) } as unknown as Item);
+      expect(store.explainCountBy("items", period, spec("a"))?.join("\n")).toMatch(/INTEGER PRIMARY KEY/);
+      expect(sorted(await items.countBy(period, spec("a")))).toEqual(sorted(await reference("a")));
+      expect(sorted(await items.countBy(period, spec("tags")))).toEqual(sorted(await reference("tags")));
       await store.close();
     });
 
