@@ -256,13 +256,13 @@ describe("the worker in batches", () => {
 
   it("drops only the outcome of a delivery redelivered during its attempt, recording the others of its round", async () => {
     await world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] });
-    const events = [];
-    for (let i = 0; i < 2; i++) events.push(await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` }));
-    const target = await deliveryOf(events[0].id);
+    const first = await world.publish("mention.created", { ...mention(), mentionId: "men_0" });
+    const second = await world.publish("mention.created", { ...mention(), mentionId: "men_1" });
+    const target = await deliveryOf(first.id);
     // Reset the delivery while its attempt is on the wire.
     const send = world.deps.send;
     world.deps.send = async (request) => {
-      if (request.headers["webhook-id"] === events[0].id) {
+      if (request.headers["webhook-id"] === first.id) {
         await redeliver(world.deps, { deliveryId: target._id, endpointId: target.endpointId } as Parameters<typeof redeliver>[1]);
       }
       return send(request);
@@ -272,8 +272,8 @@ describe("the worker in batches", () => {
     } finally {
       world.deps.send = send;
     }
-    expect(await deliveryOf(events[1].id)).toMatchObject({ status: "succeeded" });
-    expect(await deliveryOf(events[0].id)).toMatchObject({ status: "pending", attempts: [] });
+    expect(await deliveryOf(second.id)).toMatchObject({ status: "succeeded" });
+    expect(await deliveryOf(first.id)).toMatchObject({ status: "pending", attempts: [] });
   });
 });
 
