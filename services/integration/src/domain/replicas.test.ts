@@ -1,8 +1,6 @@
 import { pollerId } from "../store";
 import { TestCollector } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld } from "../test-support";
-import { KEYWORD_EVENTS, type KeywordEvent } from "@earshot/keyword/events";
-import { receivedEvent } from "@earshot/platform/testing";
 import { reconcileProject } from "./pollers";
 import { handleKeywordEvents } from "./replicas";
 
@@ -46,7 +44,7 @@ describe("replicas", () => {
   it("applies a batch of keyword events as one by one, a repeat and an older state included, and enables the pollers", async () => {
     const projectId = await world.newProject();
     const base = { projectId, workspaceId: "wsp_1", groupId: "kwg_1", sources: ["x", "reddit"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false, active: true };
-    const event = (type: string, data: Record<string, unknown>) => receivedEvent(KEYWORD_EVENTS, type, data, world.clock) as KeywordEvent;
+    const event = world.keywordEventOf;
     const a = event("keyword.created", { ...base, keywordId: "kw_a", value: "acme", updatedAt: "2026-11-01T10:00:00.000Z" });
     const b = event("keyword.created", { ...base, keywordId: "kw_b", value: "bolt", updatedAt: "2026-11-01T10:00:00.000Z" });
     const bNewer = event("keyword.deactivated", { ...base, keywordId: "kw_b", value: "bolt", active: false, updatedAt: "2026-11-01T12:00:00.000Z" });
