@@ -41,8 +41,8 @@ export class DeliveryWorker {
     options: WorkerOptions = {},
   ) {
     this.claimMs = options.claimMs ?? 60_000;
-    this.perEndpoint = options.perEndpoint ?? 2;
-    this.total = options.total ?? 32;
+    this.perEndpoint = options.perEndpoint ?? 8;
+    this.total = options.total ?? 64;
     this.maxTickDelayMs = options.maxTickDelayMs ?? 1_000;
     this.batchSize = options.batchSize ?? 100;
   }
@@ -94,7 +94,13 @@ export class DeliveryWorker {
   private async launchDue(): Promise<Array<Promise<void>>> {
     const deps = this.deps();
     const now = deps.clock.now();
-    const due = await deps.collections.deliveries.find({ status: { $in: OPEN }, nextAttemptAt: { $lte: now } }, { sort: { nextAttemptAt: 1 }, limit: this.batchSize });
+    const free = this.total - this.running.size;
+    if (free <= 0) return [];
+    // Read only what may start: not the endpoints whose slots are all taken, and about as many as the free
+    // slots (a tick runs again as soon as one frees), not a whole backlog parsed to start one or two.
+    const saturated = [...this.inFlight].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+    const filter = { status: { $in: OPEN }, nextAttemptAt: { $lte: now }, ...(saturated.length > 0 ? { endpointId: { $nin: saturated } } : {}) };
+    const due = await deps.collections.deliveries.find(filter, { sort: { nextAttemptAt: 1 }, limit: Math.min(this.batchSize, free * 2) });
     // What fits the free slots, in due order: the whole selection is claimed in one commit.
     const chosen: DeliveryDoc[] = [];
     const taken = new Map<string, number>();
