@@ -241,17 +241,17 @@ describe("fan-out in batches", () => {
 describe("the worker in batches", () => {
   it("claims what fits its slots in one go, a few per endpoint, and records every outcome", async () => {
     const endpoints = await Promise.all([0, 1].map(() => world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] })));
-    for (let i = 0; i < 5; i++) await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` });
-    // Two attempts at once per endpoint: a tick starts 4 of the 10 deliveries.
-    expect(await world.worker.tick()).toBe(4);
-    let total = 4;
+    for (let i = 0; i < 9; i++) await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` });
+    // Eight attempts at once per endpoint: a tick starts 16 of the 18 deliveries.
+    expect(await world.worker.tick()).toBe(16);
+    let total = 16;
     for (let n = await world.worker.tick(); n > 0; n = await world.worker.tick()) total += n;
-    expect(total).toBe(10);
+    expect(total).toBe(18);
     const deliveries = await world.collections.deliveries.find({});
-    expect(deliveries.map((d) => d.status)).toEqual(Array(10).fill("succeeded"));
+    expect(deliveries.map((d) => d.status)).toEqual(Array(18).fill("succeeded"));
     expect(deliveries.every((d) => d.attempts.length === 1 && d._v === 3)).toBe(true);
     expect(new Set(deliveries.map((d) => d.endpointId))).toEqual(new Set(endpoints.map((e) => e.id)));
-    expect(receiver.received).toHaveLength(10);
+    expect(receiver.received).toHaveLength(18);
   });
 
   it("drops only the outcome of a delivery redelivered during its attempt, recording the others of its round", async () => {
