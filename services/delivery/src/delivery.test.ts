@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { handleAccountEvent } from "./domain/replicas";
-import { fanOut, redeliver, sendTest } from "./domain/fan-out";
+import { fanOut, fanOutBatch, redeliver, sendTest } from "./domain/fan-out";
 import { FAILING_LIMIT_MS } from "./domain/attempt";
 import { type Received, type Receiver, startReceiver } from "./receiver-test-support";
 import { newTestSecret, openDeliveryWorld, type DeliveryWorld } from "./test-support";
@@ -217,6 +217,63 @@ describe("fan-out to several endpoints", () => {
     const deliveries = await world.collections.deliveries.find({ eventId: event.id });
     expect(deliveries).toHaveLength(2);
     expect(deliveries.map((d) => d.endpointId)).toContain(added.id);
+  });
+});
+
+describe("fan-out in batches", () => {
+  it("makes each event's deliveries once when a batch holds a repeat and is handed over again", async () => {
+    await Promise.all([0, 1].map(() => world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] })));
+    const first = await world.publish("mention.created", { ...mention(), mentionId: "men_a" });
+    const event = (id: string) => ({ ...first, id, data: { ...mention(), mentionId: id } });
+    const batch = [event("evt_b1"), event("evt_b2"), event("evt_b1"), first];
+    const before = (await world.events()).length;
+    await fanOutBatch(world.deps, batch);
+    // The whole batch again, as after a failure before it was recorded as handled.
+    await fanOutBatch(world.deps, batch);
+    expect((await world.events()).slice(before).map((e) => e.type)).toEqual(Array(4).fill("delivery.recorded"));
+    for (const id of [first.id, "evt_b1", "evt_b2"]) expect(await world.collections.deliveries.find({ eventId: id })).toHaveLength(2);
+    while ((await world.worker.tick()) > 0);
+    expect(receiver.received).toHaveLength(6);
+    expect(new Set(receiver.received.map((r) => `${r.headers["webhook-id"]}`)).size).toBe(3);
+  });
+});
+
+describe("the worker in batches", () => {
+  it("claims what fits its slots in one go, a few per endpoint, and records every outcome", async () => {
+    const endpoints = await Promise.all([0, 1].map(() => world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] })));
+    for (let i = 0; i < 9; i++) await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` });
+    // Eight attempts at once per endpoint: a tick starts 16 of the 18 deliveries.
+    expect(await world.worker.tick()).toBe(16);
+    let total = 16;
+    for (let n = await world.worker.tick(); n > 0; n = await world.worker.tick()) total += n;
+    expect(total).toBe(18);
+    const deliveries = await world.collections.deliveries.find({});
+    expect(deliveries.map((d) => d.status)).toEqual(Array(18).fill("succeeded"));
+    expect(deliveries.every((d) => d.attempts.length === 1 && d._v === 3)).toBe(true);
+    expect(new Set(deliveries.map((d) => d.endpointId))).toEqual(new Set(endpoints.map((e) => e.id)));
+    expect(receiver.received).toHaveLength(18);
+  });
+
+  it("drops only the outcome of a delivery redelivered during its attempt, recording the others of its round", async () => {
+    await world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] });
+    const first = await world.publish("mention.created", { ...mention(), mentionId: "men_0" });
+    const second = await world.publish("mention.created", { ...mention(), mentionId: "men_1" });
+    const target = await deliveryOf(first.id);
+    // Reset the delivery while its attempt is on the wire.
+    const send = world.deps.send;
+    world.deps.send = async (request) => {
+      if (request.headers["webhook-id"] === first.id) {
+        await redeliver(world.deps, { deliveryId: target._id, endpointId: target.endpointId } as Parameters<typeof redeliver>[1]);
+      }
+      return send(request);
+    };
+    try {
+      expect(await world.worker.tick()).toBe(2);
+    } finally {
+      world.deps.send = send;
+    }
+    expect(await deliveryOf(second.id)).toMatchObject({ status: "succeeded" });
+    expect(await deliveryOf(first.id)).toMatchObject({ status: "pending", attempts: [] });
   });
 });
 

@@ -5,7 +5,7 @@ import { type AsyncService, type ServiceModule, type Subscription, subscribeDoma
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { digestV1 } from "@earshot/proto";
 import { digestSettingsShape, publicUrlOf } from "./config";
-import { handleMentionCreated } from "./domain/mentions";
+import { handleMentionsCreated } from "./domain/mentions";
 import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/replica";
 import { tick } from "./domain/scheduler";
 import { digestRpc } from "./rpc/digest-rpc";
@@ -15,6 +15,9 @@ import { wireDigest } from "./wiring";
 // An event consumer with one operators' call (send a digest now, for the CLI). It keeps copies of the workspace
 // owners, projects and alert rules from their services' events (from the earliest retained event, so what
 // existed before it first ran is known), keeps each new mention for a few days, and ticks its schedule.
+
+/** Most new mentions kept (and queued) in one write. */
+const MENTION_BATCH = 200;
 
 export const DIGEST_SERVICE_NAME = "earshot.digest.v1.DigestService";
 
@@ -41,7 +44,7 @@ export const digestService: ServiceModule = {
           await subscribeDomainEvents({ ...common, groupId: "digest.account-events", events: ACCOUNT_EVENTS, types: ["user.created", "user.deactivated", "user.reactivated"], startFrom: "earliest", handle: (e) => handleAccountEvent(domain, e) }),
           await subscribeDomainEvents({ ...common, groupId: "digest.project-events", events: PROJECT_EVENTS, types: ["project.created", "project.updated", "project.archived"], startFrom: "earliest", handle: (e) => handleProjectEvent(domain, e) }),
           await subscribeDomainEvents({ ...common, groupId: "digest.alert-events", events: ALERT_EVENTS, types: ["alert.created", "alert.updated", "alert.deleted"], startFrom: "earliest", handle: (e) => handleAlertEvent(domain, e) }),
-          await subscribeDomainEvents({ ...common, groupId: "digest.mentions", events: MENTION_EVENTS, types: ["mention.created"], handle: (e) => handleMentionCreated(domain, e) }),
+          await subscribeDomainEvents({ ...common, groupId: "digest.mentions", events: MENTION_EVENTS, types: ["mention.created"], batch: { maxBatch: MENTION_BATCH, handle: (events) => handleMentionsCreated(domain, events) } }),
         );
         // One tick at a time per replica; a slow one (a mail server taking its time) delays the next.
         timer = setInterval(() => {

@@ -29,9 +29,13 @@ export interface DigestWorld {
   project(workspaceId: string, digestTimezone?: string, name?: string): Promise<{ projectId: string; dailyDigestId: string }>;
   rule(projectId: string, workspaceId: string, fields?: Record<string, unknown>): Promise<string>;
   mention(projectId: string, workspaceId: string, fields?: Record<string, unknown>): Promise<string>;
+  /** A `mention.created` event as the bus hands it, not handled yet. */
+  mentionEvent(projectId: string, workspaceId: string, fields?: Record<string, unknown>): MentionCreatedEvent;
   event(catalog: "account" | "project" | "alert", type: string, data: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
+
+export type MentionCreatedEvent = Extract<Parameters<typeof handleMentionCreated>[1], { type: "mention.created" }>;
 
 export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<DigestWorld> => {
   const store = await openEmbeddedStore();
@@ -70,6 +74,30 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
     return alertId;
   };
   let n = 0;
+  const mentionEvent = (projectId: string, workspaceId: string, fields: Record<string, unknown> = {}): MentionCreatedEvent => {
+    const mentionId = newId("men", clock.now().getTime() + ++n);
+    const now = clock.now().toISOString();
+    return receivedEvent(MENTION_EVENTS, "mention.created", {
+      mentionId,
+      projectId,
+      workspaceId,
+      source: "reddit",
+      sourceId: `t3_${n}`,
+      url: `https://www.reddit.com/r/selfhosted/comments/${n}/`,
+      text: "Acme shipped a release today",
+      author: { id: `t2_${n}`, handle: "bob", name: "Bob" },
+      publishedAt: now,
+      keywordIds: ["kw_1"],
+      groupIds: ["kwg_1"],
+      keywords: [{ keywordId: "kw_1", value: "Acme", groupId: "kwg_1" }],
+      groups: [{ groupId: "kwg_1", name: "My brand" }],
+      sentiment: { label: "neutral", score: 0, method: "lexicon" },
+      status: "open",
+      collectedAt: now,
+      matchedAt: now,
+      ...fields,
+    }, clock) as MentionCreatedEvent;
+  };
   return {
     store,
     clock,
@@ -90,33 +118,11 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
       const dailyDigestId = await rule(projectId, workspaceId, { isDefault: true });
       return { projectId, dailyDigestId };
     },
+    mentionEvent,
     mention: async (projectId, workspaceId, fields = {}) => {
-      const mentionId = newId("men", clock.now().getTime() + ++n);
-      const now = clock.now().toISOString();
-      await handleMentionCreated(
-        deps,
-        receivedEvent(MENTION_EVENTS, "mention.created", {
-          mentionId,
-          projectId,
-          workspaceId,
-          source: "reddit",
-          sourceId: `t3_${n}`,
-          url: `https://www.reddit.com/r/selfhosted/comments/${n}/`,
-          text: "Acme shipped a release today",
-          author: { id: `t2_${n}`, handle: "bob", name: "Bob" },
-          publishedAt: now,
-          keywordIds: ["kw_1"],
-          groupIds: ["kwg_1"],
-          keywords: [{ keywordId: "kw_1", value: "Acme", groupId: "kwg_1" }],
-          groups: [{ groupId: "kwg_1", name: "My brand" }],
-          sentiment: { label: "neutral", score: 0, method: "lexicon" },
-          status: "open",
-          collectedAt: now,
-          matchedAt: now,
-          ...fields,
-        }, clock) as Extract<Parameters<typeof handleMentionCreated>[1], { type: "mention.created" }>,
-      );
-      return mentionId;
+      const created = mentionEvent(projectId, workspaceId, fields);
+      await handleMentionCreated(deps, created);
+      return created.data.mentionId;
     },
     close: () => store.close(),
   };

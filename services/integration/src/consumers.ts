@@ -3,7 +3,7 @@ import { KEYWORD_EVENTS, type KeywordEvent } from "@earshot/keyword/events";
 import { type ServiceDeps, type Subscription, subscribeDomainEvents } from "@earshot/platform";
 import { PROJECT_EVENTS, type ProjectEvent } from "@earshot/project/events";
 import type { IntegrationDeps } from "./domain/deps";
-import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
+import { handleKeywordEvents, handleProjectEvent } from "./domain/replicas";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 
 // What the integration service consumes, each group from the earliest retained event, each event handled
@@ -15,6 +15,9 @@ export const GROUPS = {
   keywords: "integration.keyword-events",
   accounts: "integration.account-events",
 } as const;
+
+/** Most keyword events applied before their projects are reconciled. */
+const KEYWORD_BATCH = 200;
 
 /** Told when a replica change may start or stop pollers, so the scheduler acts at once. */
 export type ReplicaChanged = (projectId: string) => void;
@@ -31,14 +34,15 @@ export const startIntegrationConsumers = async (
     await handleLinkedinProjectEvent(deps, event);
     if (event.data.projectId) changed(event.data.projectId);
   };
-  const onKeyword = async (event: KeywordEvent) => {
-    await handleKeywordEvent(deps, event);
-    if (event.data.projectId) changed(event.data.projectId);
+  const onKeywords = async (events: KeywordEvent[]) => {
+    await handleKeywordEvents(deps, events);
+    for (const projectId of new Set(events.map((e) => e.data.projectId))) if (projectId) changed(projectId);
   };
   try {
     subscriptions.push(
       await subscribeDomainEvents({ ...common, groupId: GROUPS.projects, events: PROJECT_EVENTS, handle: onProject }),
-      await subscribeDomainEvents({ ...common, groupId: GROUPS.keywords, events: KEYWORD_EVENTS, handle: onKeyword }),
+      // In batches: a project's keywords created together reconcile its pollers once.
+      await subscribeDomainEvents({ ...common, groupId: GROUPS.keywords, events: KEYWORD_EVENTS, batch: { maxBatch: KEYWORD_BATCH, handle: onKeywords } }),
       await subscribeDomainEvents({ ...common, groupId: GROUPS.accounts, events: ACCOUNT_EVENTS, types: ["user.deactivated"], handle: (event) => handleLinkedinAccountEvent(deps, event) }),
     );
   } catch (err) {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { KEYWORD_EVENTS, type KeywordEvent } from "@earshot/keyword/events";
 import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
 import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
 import { PROJECT_EVENTS } from "@earshot/project/events";
@@ -35,6 +35,8 @@ export interface IntegrationWorld {
   /** An active project (project.created delivered), owner `usr_1` in `wsp_1` unless told. */
   newProject(fields?: Record<string, unknown>): Promise<string>;
   /** An active keyword on every source (keyword.created delivered); `more` overrides the event's fields. */
+  /** A keyword event as the bus hands it, not handled yet. */
+  keywordEventOf(type: string, data: Record<string, unknown>): KeywordEvent;
   addKeyword(projectId: string, value: string, more?: Record<string, unknown>): Promise<Record<string, unknown> & { keywordId: string }>;
   close(): Promise<void>;
 }
@@ -97,6 +99,7 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
       });
       return projectId;
     },
+    keywordEventOf: (type, data) => receivedEvent(KEYWORD_EVENTS, type, data, clock) as KeywordEvent,
     addKeyword: async (projectId, value, more = {}) => {
       const data = {
         keywordId: newId("kw", clock.now().getTime()),

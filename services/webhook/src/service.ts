@@ -2,7 +2,7 @@ import { type AsyncService, resolveEncryptionKey, type ServiceModule, type Subsc
 import { webhookV1 } from "@earshot/proto";
 import { webhookSettingsOf, webhookSettingsShape } from "./config";
 import { DELIVERY_EVENTS } from "./delivery-events";
-import { handleDeliveryEvent } from "./domain/deliveries";
+import { handleDeliveryEvents } from "./domain/deliveries";
 import { webhookRpc } from "./rpc/webhook-rpc";
 import { openWebhookCollections } from "./store";
 import { wireWebhook } from "./wiring";
@@ -34,7 +34,8 @@ export const webhookService: ServiceModule = {
           logger: deps.logger,
           groupId: "webhook.deliveries",
           events: DELIVERY_EVENTS,
-          handle: (event) => handleDeliveryEvent(domain, event),
+          // In batches: a round of attempts' reports kept in one commit.
+          batch: { maxBatch: 200, handle: (events) => handleDeliveryEvents(domain, events) },
         });
       },
       stop: async () => {

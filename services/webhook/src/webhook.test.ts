@@ -1,6 +1,6 @@
 import { isDomainError } from "@earshot/platform";
 import { testProjectCaller } from "@earshot/platform/testing";
-import { handleDeliveryEvent, listDeliveries, redeliver } from "./domain/deliveries";
+import { handleDeliveryEvent, handleDeliveryEvents, listDeliveries, redeliver } from "./domain/deliveries";
 import { createWebhook, deleteWebhook, getWebhook, testWebhook, updateWebhook } from "./domain/endpoints";
 import { workspaceUsage } from "./domain/usage";
 import type { DeliveryEvent } from "./delivery-events";
@@ -124,6 +124,21 @@ describe("the delivery log and the budget", () => {
     const page = await listDeliveries(world.deps, owner, endpoint._id, {});
     expect(page.items.map((d) => [d._id, d.status])).toEqual([["dlv_1", "succeeded"]]);
     expect((await listDeliveries(world.deps, owner, endpoint._id, { status: "failed" })).items).toEqual([]);
+  });
+
+  it("keeps the newest report of each delivery from a batch with repeats and older reports, handed over twice", async () => {
+    const { endpoint } = await create("https://hooks.example/");
+    const gone = await create("https://other.example/");
+    await report(endpoint._id, 1, "pending", 1);
+    await deleteWebhook(world.deps, owner, gone.endpoint._id);
+    const of = (endpointId: string, n: number, status: string, version: number) =>
+      recorded({ deliveryId: `dlv_${n}`, endpointId, workspaceId: "wsp_1", eventId: `evt_${n}`, eventType: "mention.created", status, createdAt: world.clock.now().toISOString(), version: String(version) });
+    const batch = [of(endpoint._id, 1, "succeeded", 3), of(endpoint._id, 2, "retrying", 2), of(endpoint._id, 1, "retrying", 2), of(endpoint._id, 2, "pending", 1), of(gone.endpoint._id, 3, "pending", 1)];
+    await handleDeliveryEvents(world.deps, batch);
+    await handleDeliveryEvents(world.deps, [...batch].reverse());
+    const page = await listDeliveries(world.deps, owner, endpoint._id, {});
+    expect(page.items.map((d) => [d._id, d.status]).sort()).toEqual([["dlv_1", "succeeded"], ["dlv_2", "retrying"]]);
+    expect(await world.deps.collections.deliveries.count({})).toBe(2);
   });
 
   it("refuses test_webhook with 402 once the day's deliveries reach the allowance, and takes it again the next day", async () => {

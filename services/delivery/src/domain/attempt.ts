@@ -1,8 +1,8 @@
-import { isVersionConflict } from "@earshot/platform/core";
-import { deliveryRecordedEvent, endpointFailingEvent } from "../events";
-import { DELIVERIES, type DeliveryDoc, type EndpointCopyDoc } from "../store";
+import { endpointFailingEvent } from "../events";
+import type { DeliveryDoc, EndpointCopyDoc } from "../store";
 import { nextUtcDay, spendBudget } from "./budget";
 import type { DeliveryDeps, SendResult } from "./deps";
+import { recordOutcome } from "./outcomes";
 import { signatureHeader } from "./signing";
 
 // One attempt of a claimed delivery: check the endpoint and the workspace, spend the budget (or hold),
@@ -19,17 +19,7 @@ const MAX_ATTEMPTS_KEPT = 50;
 /** How long a workspace's deliveries wait while its owner's account is deactivated (reactivation wakes them sooner). */
 const DEACTIVATED_RECHECK_MS = 3600 * 1000;
 
-const commitDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, next: DeliveryDoc) => {
-  try {
-    await deps.outbox.commit(
-      [{ kind: "replace", collection: DELIVERIES, doc: { ...next, _v: (claimed._v ?? 1) + 1 }, expectedVersion: claimed._v ?? 1 }],
-      [deliveryRecordedEvent({ ...next, _v: (claimed._v ?? 1) + 1 })],
-    );
-  } catch (err) {
-    if (!isVersionConflict(err)) throw err;
-    deps.logger.info({ deliveryId: claimed._id }, "delivery changed during its attempt; the attempt's outcome is dropped");
-  }
-};
+const commitDelivery = (deps: DeliveryDeps, claimed: DeliveryDoc, next: DeliveryDoc): Promise<void> => recordOutcome(deps, claimed, next);
 
 const liveSecrets = (deps: DeliveryDeps, endpoint: EndpointCopyDoc, now: Date): string[] =>
   endpoint.secrets.filter((s) => !s.expiresAt || s.expiresAt > now).map((s) => deps.sealer.open(s.sealed));

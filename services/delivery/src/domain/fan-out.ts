@@ -50,34 +50,63 @@ const commitDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): 
 };
 
 /**
- * One delivery per endpoint, made once per (endpoint, event) however often the event arrives. All of an
- * event's deliveries go in one commit (one write to the store instead of one per endpoint); when some were
- * made already, by an earlier handling of the same event, the others are made one by one.
+ * One delivery per endpoint, made once per (endpoint, event) however often the event arrives. The
+ * deliveries not made yet go in one commit (one write to the store, whatever the number of events and
+ * endpoints); when a commit clashes with one made meanwhile (another instance handling the same event), the
+ * rest are made one by one.
  */
-const createDeliveries = async (deps: DeliveryDeps, endpoints: EndpointCopyDoc[], eventId: string, eventType: string, body: string): Promise<void> => {
-  const deliveries = endpoints.map((e) => newDelivery(deps, e, eventId, eventType, body));
+const createDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): Promise<void> => {
   if (deliveries.length === 0) return;
-  if (!(await commitDeliveries(deps, deliveries)) && deliveries.length > 1) {
-    for (const d of deliveries) await commitDeliveries(deps, [d]);
+  // An event handled before (a redelivered batch) finds its deliveries made: one read for the whole batch.
+  const made = new Set(
+    (await deps.collections.deliveries.find({ dedupeKey: { $in: deliveries.map((d) => d.dedupeKey) } })).map((d) => d.dedupeKey),
+  );
+  const missing = deliveries.filter((d) => !made.has(d.dedupeKey));
+  if (missing.length === 0) return;
+  if (!(await commitDeliveries(deps, missing)) && missing.length > 1) {
+    for (const d of missing) await commitDeliveries(deps, [d]);
   }
   deps.wake();
 };
 
-const deactivated = async (deps: DeliveryDeps, workspaceId: string): Promise<boolean> =>
-  (await deps.collections.workspaces.findById(workspaceId))?.deactivated === true;
-
-/** A published event (project, keyword, mention, LinkedIn): one delivery per matching endpoint. */
-export const fanOut = async (deps: DeliveryDeps, event: CloudEvent): Promise<void> => {
+const idsOf = (event: CloudEvent): { workspaceId: string; projectId: string } => {
   const data = (event.data ?? {}) as { workspaceId?: unknown; projectId?: unknown };
-  const workspaceId = typeof data.workspaceId === "string" ? data.workspaceId : "";
-  const projectId = typeof data.projectId === "string" ? data.projectId : "";
-  if (!workspaceId || (await deactivated(deps, workspaceId))) return;
-  const endpoints = await deps.collections.endpoints.find({ workspaceId, active: true });
-  const matching = endpoints.filter((e) => (e.projectId === null || e.projectId === projectId) && subscribesTo(e.eventTypes, event.type));
-  if (matching.length === 0) return;
-  const body = payloadOf(event.type, event.time, event.data);
-  await createDeliveries(deps, matching, event.id, event.type, body);
+  return {
+    workspaceId: typeof data.workspaceId === "string" ? data.workspaceId : "",
+    projectId: typeof data.projectId === "string" ? data.projectId : "",
+  };
 };
+
+/**
+ * Published events (project, keyword, mention, LinkedIn): one delivery per matching endpoint. A batch of
+ * events costs one read of its workspaces, one of their endpoints, one of the deliveries made already and
+ * one commit, however many events and endpoints it holds.
+ */
+export const fanOutBatch = async (deps: DeliveryDeps, events: CloudEvent[]): Promise<void> => {
+  const workspaceIds = [...new Set(events.map((e) => idsOf(e).workspaceId).filter((id) => id !== ""))];
+  if (workspaceIds.length === 0) return;
+  const deactivated = new Set(
+    (await deps.collections.workspaces.find({ _id: { $in: workspaceIds } })).filter((w) => w.deactivated === true).map((w) => w._id),
+  );
+  const live = workspaceIds.filter((id) => !deactivated.has(id));
+  if (live.length === 0) return;
+  const endpoints = await deps.collections.endpoints.find(live.length === 1 ? { workspaceId: live[0], active: true } : { workspaceId: { $in: live }, active: true });
+  const deliveries: DeliveryDoc[] = [];
+  for (const event of events) {
+    const { workspaceId, projectId } = idsOf(event);
+    if (!workspaceId || deactivated.has(workspaceId)) continue;
+    const matching = endpoints.filter(
+      (e) => e.workspaceId === workspaceId && (e.projectId === null || e.projectId === projectId) && subscribesTo(e.eventTypes, event.type),
+    );
+    if (matching.length === 0) continue;
+    const body = payloadOf(event.type, event.time, event.data);
+    for (const endpoint of matching) deliveries.push(newDelivery(deps, endpoint, event.id, event.type, body));
+  }
+  await createDeliveries(deps, deliveries);
+};
+
+/** One published event: `fanOutBatch` of one. */
+export const fanOut = (deps: DeliveryDeps, event: CloudEvent): Promise<void> => fanOutBatch(deps, [event]);
 
 /** test_webhook: one `webhook.test` event to exactly that endpoint (whatever its event types). */
 export const sendTest = async (deps: DeliveryDeps, request: TestRequested): Promise<void> => {
@@ -87,7 +116,7 @@ export const sendTest = async (deps: DeliveryDeps, request: TestRequested): Prom
     webhookId: endpoint._id,
     message: "A test event sent by test_webhook. Verify its signature with the endpoint's secret.",
   });
-  await createDeliveries(deps, [endpoint], request.eventId, TEST_EVENT_TYPE, body);
+  await createDeliveries(deps, [newDelivery(deps, endpoint, request.eventId, TEST_EVENT_TYPE, body)]);
 };
 
 /** redeliver_webhook_delivery: the same delivery again from the first step of the schedule, counted as a new send. */

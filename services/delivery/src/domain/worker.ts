@@ -1,9 +1,10 @@
-import type { DeliveryDoc } from "../store";
+import { isVersionConflict } from "@earshot/platform/core";
+import { DELIVERIES, type DeliveryDoc } from "../store";
 import { attemptDelivery } from "./attempt";
 import type { DeliveryDeps } from "./deps";
 
-// Runs due deliveries. Each tick reads the deliveries due by the service's clock and claims each one with
-// a versioned update that moves its due time past the claim's end: of several replicas (or ticks) only one
+// Runs due deliveries. Each tick reads the deliveries due by the service's clock and claims those that fit
+// the free slots with versioned replaces, in one commit, that move their due time past the claim's end: of several replicas (or ticks) only one
 // wins, and a replica that dies mid-attempt leaves a delivery that falls due again when the claim ends,
 // so it is retried, never lost. Attempts run a few per endpoint at once, so a slow receiver holds only its
 // own slots. Tests call `tick()` with a manual clock; `start()` runs ticks on real timers.
@@ -40,8 +41,8 @@ export class DeliveryWorker {
     options: WorkerOptions = {},
   ) {
     this.claimMs = options.claimMs ?? 60_000;
-    this.perEndpoint = options.perEndpoint ?? 2;
-    this.total = options.total ?? 32;
+    this.perEndpoint = options.perEndpoint ?? 8;
+    this.total = options.total ?? 64;
     this.maxTickDelayMs = options.maxTickDelayMs ?? 1_000;
     this.batchSize = options.batchSize ?? 100;
   }
@@ -93,23 +94,52 @@ export class DeliveryWorker {
   private async launchDue(): Promise<Array<Promise<void>>> {
     const deps = this.deps();
     const now = deps.clock.now();
-    const due = await deps.collections.deliveries.find({ status: { $in: OPEN }, nextAttemptAt: { $lte: now } }, { sort: { nextAttemptAt: 1 }, limit: this.batchSize });
-    const started: Array<Promise<void>> = [];
+    const free = this.total - this.running.size;
+    if (free <= 0) return [];
+    // Read only what may start: not the endpoints whose slots are all taken, and about as many as the free
+    // slots (a tick runs again as soon as one frees), not a whole backlog parsed to start one or two.
+    const saturated = [...this.inFlight].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+    const filter = { status: { $in: OPEN }, nextAttemptAt: { $lte: now }, ...(saturated.length > 0 ? { endpointId: { $nin: saturated } } : {}) };
+    const due = await deps.collections.deliveries.find(filter, { sort: { nextAttemptAt: 1 }, limit: Math.min(this.batchSize, free * 2) });
+    // What fits the free slots, in due order: the whole selection is claimed in one commit.
+    const chosen: DeliveryDoc[] = [];
+    const taken = new Map<string, number>();
     for (const delivery of due) {
-      if (this.running.size >= this.total) break;
-      if ((this.inFlight.get(delivery.endpointId) ?? 0) >= this.perEndpoint) continue;
-      const claimed = await this.claim(deps, delivery, now);
-      if (!claimed) continue;
-      started.push(this.run(deps, claimed));
+      if (this.running.size + chosen.length >= this.total) break;
+      const busy = (this.inFlight.get(delivery.endpointId) ?? 0) + (taken.get(delivery.endpointId) ?? 0);
+      if (busy >= this.perEndpoint) continue;
+      taken.set(delivery.endpointId, (taken.get(delivery.endpointId) ?? 0) + 1);
+      chosen.push(delivery);
     }
-    return started;
+    const claimed = await this.claim(deps, chosen, now);
+    return claimed.map((d) => this.run(deps, d));
   }
 
-  private claim(deps: DeliveryDeps, delivery: DeliveryDoc, now: Date): Promise<DeliveryDoc | null> {
-    return deps.collections.deliveries.findOneAndUpdate(
-      { _id: delivery._id, _v: delivery._v ?? 1 },
-      { $set: { nextAttemptAt: new Date(now.getTime() + this.claimMs) } },
-    );
+  /**
+   * Claims the deliveries at the versions read: one commit for all of them. When another instance claimed
+   * one of them first the commit does nothing, and each is claimed on its own (the ones taken are skipped).
+   */
+  private async claim(deps: DeliveryDeps, deliveries: DeliveryDoc[], now: Date): Promise<DeliveryDoc[]> {
+    if (deliveries.length === 0) return [];
+    const until = new Date(now.getTime() + this.claimMs);
+    const claimedOf = (d: DeliveryDoc): DeliveryDoc => ({ ...d, nextAttemptAt: until, _v: (d._v ?? 1) + 1 });
+    if (deliveries.length > 1) {
+      try {
+        await deps.outbox.commit(
+          deliveries.map((d) => ({ kind: "replace", collection: DELIVERIES, doc: claimedOf(d), expectedVersion: d._v ?? 1 })),
+          [],
+        );
+        return deliveries.map(claimedOf);
+      } catch (err) {
+        if (!isVersionConflict(err)) throw err;
+      }
+    }
+    const claimed: DeliveryDoc[] = [];
+    for (const d of deliveries) {
+      const one = await deps.collections.deliveries.findOneAndUpdate({ _id: d._id, _v: d._v ?? 1 }, { $set: { nextAttemptAt: until } });
+      if (one) claimed.push(one);
+    }
+    return claimed;
   }
 
   private run(deps: DeliveryDeps, claimed: DeliveryDoc): Promise<void> {

@@ -1,5 +1,6 @@
 import { openDigestWorld, type DigestWorld } from "../test-support";
 import { INSTANT_SPACING_MS } from "./instant";
+import { handleMentionsCreated } from "./mentions";
 import { tick } from "./scheduler";
 
 // Instant alerts: the first email on the first tick after a rule's first match, then at most one per rule
@@ -43,6 +44,19 @@ describe("instant alerts", () => {
     world.clock.advance(INSTANT_SPACING_MS);
     await tick(world.deps);
     expect(world.sent).toHaveLength(2); // nothing new, nothing sent
+  });
+
+  it("keeps and queues each mention of a batch once, when the batch holds a repeat and is handed over again", async () => {
+    const { owner, projectId } = await setUp();
+    await world.rule(projectId, owner.workspaceId, { name: "Now", instant: true, digestEnabled: false });
+    const a = world.mentionEvent(projectId, owner.workspaceId, { text: "Acme one" });
+    const b = world.mentionEvent(projectId, owner.workspaceId, { text: "Acme two" });
+    await handleMentionsCreated(world.deps, [a, b, a]);
+    await handleMentionsCreated(world.deps, [b, a]);
+    expect(await world.deps.collections.mentions.count({ projectId })).toBe(2);
+    expect(await world.deps.collections.pending.count({})).toBe(2);
+    await tick(world.deps);
+    expect(world.sent.map((m) => m.subject)).toEqual(["Now for Launch: 2 new mentions"]);
   });
 
   it("sends one batch when two replicas tick at once", async () => {

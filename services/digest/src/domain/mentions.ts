@@ -1,4 +1,4 @@
-import { isUniqueViolation } from "@earshot/platform/core";
+import { type Collection, type Doc, isUniqueViolation } from "@earshot/platform/core";
 import type { MentionEvent } from "@earshot/mention/events";
 import type { MentionDoc } from "../store";
 import type { DigestDeps } from "./deps";
@@ -8,11 +8,12 @@ import { ruleMatches } from "./matching";
 // it matches; the scheduler's next tick sends the queue. The event carries the whole mention, so nothing
 // is read back from the mention service.
 
-export const handleMentionCreated = async (deps: DigestDeps, event: Extract<MentionEvent, { type: "mention.created" }>): Promise<void> => {
+type MentionCreated = Extract<MentionEvent, { type: "mention.created" }>;
+
+const mentionOf = (event: MentionCreated, now: Date): MentionDoc | undefined => {
   const d = event.data;
-  if (!d.mentionId || !d.projectId) return;
-  const now = deps.clock.now();
-  const mention: MentionDoc = {
+  if (!d.mentionId || !d.projectId) return undefined;
+  return {
     _id: d.mentionId,
     projectId: d.projectId,
     source: d.source,
@@ -30,18 +31,53 @@ export const handleMentionCreated = async (deps: DigestDeps, event: Extract<Ment
     receivedAt: now,
     _v: 1,
   };
+};
+
+/**
+ * Inserts what is not stored yet, in one write; a clash (another consumer of the group got there meanwhile)
+ * falls back to one by one, skipping what is there.
+ */
+const insertMissing = async <T extends Doc>(collection: Collection<T>, docs: T[]): Promise<void> => {
+  if (docs.length === 0) return;
+  const stored = new Set((await collection.find({ _id: { $in: docs.map((d) => d._id) } })).map((d) => d._id));
+  const missing = docs.filter((d) => !stored.has(d._id));
+  if (missing.length === 0) return;
   try {
-    await deps.collections.mentions.insertOne(mention);
+    await collection.insertMany(missing);
   } catch (err) {
-    // A redelivered event: the mention is kept and queued already (the queue's keys make a retry harmless).
     if (!isUniqueViolation(err)) throw err;
-  }
-  const rules = await deps.collections.rules.find({ projectId: d.projectId, active: true, instant: true });
-  for (const rule of rules.filter((r) => ruleMatches(r, mention))) {
-    try {
-      await deps.collections.pending.insertOne({ _id: `${rule._id}:${mention._id}`, ruleId: rule._id, mentionId: mention._id, at: now, _v: 1 });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+    for (const doc of missing) {
+      await collection.insertOne(doc).catch((e: unknown) => {
+        if (!isUniqueViolation(e)) throw e;
+      });
     }
   }
 };
+
+/**
+ * A batch of new mentions: each kept, and queued for every active instant rule of its project it matches.
+ * One read of the rules of the batch's projects, one write of the mentions and one of the queue, however
+ * many events; an event seen before (redelivered) finds its mention and queue entries stored and adds none.
+ */
+export const handleMentionsCreated = async (deps: DigestDeps, events: MentionCreated[]): Promise<void> => {
+  const now = deps.clock.now();
+  const byId = new Map<string, MentionDoc>();
+  for (const event of events) {
+    const mention = mentionOf(event, now);
+    if (mention && !byId.has(mention._id)) byId.set(mention._id, mention);
+  }
+  const mentions = [...byId.values()];
+  if (mentions.length === 0) return;
+  await insertMissing(deps.collections.mentions, mentions);
+  const projectIds = [...new Set(mentions.map((m) => m.projectId))];
+  const rules = await deps.collections.rules.find({ projectId: projectIds.length === 1 ? projectIds[0] : { $in: projectIds }, active: true, instant: true });
+  const queued = mentions.flatMap((mention) =>
+    rules
+      .filter((r) => r.projectId === mention.projectId && ruleMatches(r, mention))
+      .map((rule) => ({ _id: `${rule._id}:${mention._id}`, ruleId: rule._id, mentionId: mention._id, at: now, _v: 1 })),
+  );
+  await insertMissing(deps.collections.pending, queued);
+};
+
+/** One new mention: `handleMentionsCreated` of one. */
+export const handleMentionCreated = (deps: DigestDeps, event: MentionCreated): Promise<void> => handleMentionsCreated(deps, [event]);

@@ -2,6 +2,7 @@ import { pollerId } from "../store";
 import { TestCollector } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld } from "../test-support";
 import { reconcileProject } from "./pollers";
+import { handleKeywordEvents } from "./replicas";
 
 // The project and keyword copies kept from events, and the pollers they enable.
 
@@ -38,6 +39,21 @@ describe("replicas", () => {
     await world.keywordEvent("keyword.updated", { ...keyword, value: "acme corp", active: true, updatedAt: "2026-11-01T11:00:00.000Z" });
     expect(await world.deps.collections.keywords.findById(keyword.keywordId)).toMatchObject({ value: "acme", active: false });
     expect(await enabledSources(projectId)).toEqual([]);
+  });
+
+  it("applies a batch of keyword events as one by one, a repeat and an older state included, and enables the pollers", async () => {
+    const projectId = await world.newProject();
+    const base = { projectId, workspaceId: "wsp_1", groupId: "kwg_1", sources: ["x", "reddit"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false, active: true };
+    const event = world.keywordEventOf;
+    const a = event("keyword.created", { ...base, keywordId: "kw_a", value: "acme", updatedAt: "2026-11-01T10:00:00.000Z" });
+    const b = event("keyword.created", { ...base, keywordId: "kw_b", value: "bolt", updatedAt: "2026-11-01T10:00:00.000Z" });
+    const bNewer = event("keyword.deactivated", { ...base, keywordId: "kw_b", value: "bolt", active: false, updatedAt: "2026-11-01T12:00:00.000Z" });
+    const bOlder = event("keyword.updated", { ...base, keywordId: "kw_b", value: "bolt corp", updatedAt: "2026-11-01T11:00:00.000Z" });
+    await handleKeywordEvents(world.deps, [a, b, bNewer, bOlder, a]);
+    await handleKeywordEvents(world.deps, [a, bOlder]);
+    expect(await world.deps.collections.keywords.findById("kw_a")).toMatchObject({ value: "acme", active: true });
+    expect(await world.deps.collections.keywords.findById("kw_b")).toMatchObject({ value: "bolt", active: false });
+    expect(await enabledSources(projectId)).toEqual(["reddit", "x"]);
   });
 
   it("follows a keyword's newer state: its value, its sources and its deactivation", async () => {

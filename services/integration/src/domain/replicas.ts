@@ -70,13 +70,14 @@ const instantOf = (v: string, fallback: string): Date => {
   return Number.isNaN(d.getTime()) ? new Date(fallback) : d;
 };
 
-export const handleKeywordEvent = async (deps: IntegrationDeps, event: KeywordEvent): Promise<void> => {
-  if (event.type !== "keyword.created" && event.type !== "keyword.updated" && event.type !== "keyword.deactivated") return;
+/** Applies a keyword event to the keyword replica; what changed, for reconciling, or undefined when nothing did. */
+const applyKeywordEvent = async (deps: IntegrationDeps, event: KeywordEvent) => {
+  if (event.type !== "keyword.created" && event.type !== "keyword.updated" && event.type !== "keyword.deactivated") return undefined;
   const data = event.data;
-  if (!data.keywordId || !data.projectId || !data.value) return;
+  if (!data.keywordId || !data.projectId || !data.value) return undefined;
   const updatedAt = instantOf(data.updatedAt, event.time);
   const current = await deps.collections.keywords.findById(data.keywordId);
-  if (current && current.updatedAt.getTime() > updatedAt.getTime()) return;
+  if (current && current.updatedAt.getTime() > updatedAt.getTime()) return undefined;
   const f = data.filters;
   const filters: CollectKeyword["filters"] = {
     languages: listOrNone(f?.languages),
@@ -99,6 +100,26 @@ export const handleKeywordEvent = async (deps: IntegrationDeps, event: KeywordEv
     updatedAt,
   };
   await deps.collections.keywords.updateOne({ _id: data.keywordId }, { $set: copy }, { upsert: true });
-  const facts = await reconcileProject(deps, data.projectId);
-  await requestFirstSearch(deps, facts, data.projectId, data.keywordId, sourcesToSearchFirst(current, copy));
+  return { projectId: data.projectId, keywordId: data.keywordId, current, copy };
 };
+
+/**
+ * Keyword events into the keyword replica, then each project they touched reconciled once (its pollers read
+ * its keywords once per batch, not once per event: a project's thousand keywords created together cost one
+ * read of them, not a thousand), and each keyword's first search requested.
+ */
+export const handleKeywordEvents = async (deps: IntegrationDeps, events: KeywordEvent[]): Promise<void> => {
+  const applied = [];
+  for (const event of events) {
+    const change = await applyKeywordEvent(deps, event);
+    if (change) applied.push(change);
+  }
+  for (const projectId of new Set(applied.map((c) => c.projectId))) {
+    const facts = await reconcileProject(deps, projectId);
+    for (const c of applied.filter((a) => a.projectId === projectId)) {
+      await requestFirstSearch(deps, facts, projectId, c.keywordId, sourcesToSearchFirst(c.current, c.copy));
+    }
+  }
+};
+
+export const handleKeywordEvent = (deps: IntegrationDeps, event: KeywordEvent): Promise<void> => handleKeywordEvents(deps, [event]);
