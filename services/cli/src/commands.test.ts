@@ -130,13 +130,22 @@ describe("earshot CLI", () => {
   });
 
   describe("finding the account service", () => {
-    it("prefers --account-addr, then EARSHOT_ACCOUNT_GRPC_ADDR, over services.json", async () => {
+    it("prefers --account-addr, then EARSHOT_ACCOUNT_GRPC_ADDR, then the deployments' ACCOUNT_GRPC_ADDR, over services.json", async () => {
       await createUser("where@example.com");
       const argv = ["account", "reactivate", "--email", "where@example.com"];
       expect((await runWith({ EARSHOT_DATA_DIR: "/nonexistent" }, [...argv, "--account-addr", hosted.address])).code).toBe(0);
       expect((await runWith({ EARSHOT_DATA_DIR: "/nonexistent", EARSHOT_ACCOUNT_GRPC_ADDR: hosted.address }, argv)).code).toBe(0);
-      // The flag wins over a wrong environment.
+      // In a pod of the chart or the manifests, the ConfigMap names the account service this way.
+      expect((await runWith({ EARSHOT_DATA_DIR: "/nonexistent", ACCOUNT_GRPC_ADDR: hosted.address }, argv)).code).toBe(0);
+      // The flag wins over a wrong environment, and EARSHOT_ACCOUNT_GRPC_ADDR over ACCOUNT_GRPC_ADDR.
       expect((await runWith({ EARSHOT_ACCOUNT_GRPC_ADDR: "127.0.0.1:1" }, [...argv, "--account-addr", hosted.address])).code).toBe(0);
+      expect((await runWith({ EARSHOT_DATA_DIR: "/nonexistent", EARSHOT_ACCOUNT_GRPC_ADDR: hosted.address, ACCOUNT_GRPC_ADDR: "127.0.0.1:1" }, argv)).code).toBe(0);
+    });
+
+    it("refuses a malformed ACCOUNT_GRPC_ADDR naming it", async () => {
+      const res = await runWith({ EARSHOT_DATA_DIR: "/nonexistent", ACCOUNT_GRPC_ADDR: "not an address" }, ["account", "reactivate", "--email", "a@b.co"]);
+      expect(res.code).toBe(64);
+      expect(res.err).toContain("ACCOUNT_GRPC_ADDR must be host:port");
     });
 
     it("explains how to reach the service when it cannot be found", async () => {

@@ -30,15 +30,20 @@ const checkAddress = (address: string, from: string): string => {
 export type CliService = "account" | "mention" | "digest";
 
 /**
- * Where a service listens: `--<service>-addr`, else `EARSHOT_<SERVICE>_GRPC_ADDR`, else the
- * `services.json` a running all-in-one writes into its data dir (`EARSHOT_DATA_DIR`, default ./.data).
+ * Where a service listens: `--<service>-addr`, else `EARSHOT_<SERVICE>_GRPC_ADDR`, else
+ * `<SERVICE>_GRPC_ADDR` (what the deployments' ConfigMap gives every pod, so the CLI run in a pod finds
+ * the services), else the `services.json` a running all-in-one writes into its data dir
+ * (`EARSHOT_DATA_DIR`, default ./.data).
  */
 export const resolveServiceAddress = async (service: CliService, flag: string | undefined, env: Env): Promise<string> => {
   const flagName = `--${service}-addr`;
   const envName = `EARSHOT_${service.toUpperCase()}_GRPC_ADDR`;
+  const deployedName = `${service.toUpperCase()}_GRPC_ADDR`;
   if (flag) return checkAddress(flag, flagName);
   const fromEnv = env[envName];
   if (fromEnv) return checkAddress(fromEnv, envName);
+  const fromDeployment = env[deployedName];
+  if (fromDeployment) return checkAddress(fromDeployment, deployedName);
   const file = servicesFilePath(env);
   let text: string | undefined;
   try {
