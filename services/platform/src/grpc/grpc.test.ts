@@ -347,7 +347,7 @@ describe.each([
     expect(await health.check("no.such.Service")).toBe("SERVICE_UNKNOWN");
     const { client, close } = connect();
     const inFlight = client.createThing({ value: "slow", delayMs: 300 });
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => calls.create === 1);
     const drained = server.drain(2000);
     // The call that was running when the drain began still completes.
     await expect(inFlight).resolves.toEqual({ value: "made slow" });
