@@ -133,7 +133,7 @@ describe("account service over gRPC", () => {
   it("publishes its events on earshot.account.v1, keyed by workspace id", async () => {
     const { user, workspace } = await account.client.createUser({ email: "dee@example.com", name: "Dee", password: "correct horse" });
     await as(user, () => account.client.deactivateUser({ confirmation: "DELETE" }));
-    for (let i = 0; i < 100 && published.filter((p) => p.key === workspace!.id).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && published.filter((p) => p.key === workspace!.id).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     expect(published.filter((p) => p.key === workspace!.id)).toEqual([
       { topic: ACCOUNT_TOPIC, key: workspace!.id, type: "user.created" },
       { topic: ACCOUNT_TOPIC, key: workspace!.id, type: "user.deactivated" },
