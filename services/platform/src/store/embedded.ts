@@ -730,6 +730,11 @@ export class SqliteStore implements DocumentStore {
     const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
     const skip = options.skip ?? 0;
     const limit = options.limit ?? Infinity;
+    // One document by its id (most reads): its row, with no statement to build and no iterator to close.
+    if (skip === 0 && limit >= 1 && typeof filter._id === "string" && Object.keys(filter).length === 1) {
+      const doc = this.byId(table, filter._id);
+      return doc && model.match(doc, filter) ? [doc] : [];
+    }
     const { sql, params, sortedInSql } = this.findQuery(table, filter, options);
     const out: Stored[] = [];
     let skipped = 0;
