@@ -1,11 +1,12 @@
 import { DomainError, type Logger } from "@earshot/platform";
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
-import helmet from "helmet";
+import type { IncomingMessage, RequestListener } from "node:http";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Backends } from "./backends";
 import { PAGES } from "./catalog";
 import type { Operation } from "./catalog/operation";
 import { buildOpenApi } from "./docs/openapi";
 import { REFERENCE_PAGE_CSP, renderReferencePage } from "./docs/reference-page";
+import { frameHeaders, frameHeadersMiddleware } from "./http/frame-headers";
 import { healthRoutes } from "./http/health-routes";
 import { clientErrorProblem } from "./http/client-errors";
 import { createHttpMetrics, type HttpMetrics } from "./http/metrics";
@@ -17,6 +18,7 @@ import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashb
 import type { Page, PageDeps } from "./pages/page";
 import { pageRoutes } from "./pages/routes";
 import type { Pipeline } from "./pipeline/execute";
+import { apiDispatch } from "./rest/api-dispatch";
 import { restRouter } from "./rest/router";
 
 export interface GatewayAppOptions {
@@ -42,23 +44,24 @@ export interface GatewayAppOptions {
   mcpHostNames?: readonly string[];
   /** Public dashboards' state and budget (default: state read again after 1 s, no budget). */
   dashboards?: PageDeps["dashboards"];
+  /** Whether the API's reads are answered ahead of express (see rest/api-dispatch); default true. */
+  apiDispatch?: boolean;
 }
 
-/** The REST gateway's express app: the frame (ids, metrics, health, errors) around the catalog's routes. */
-export const createGatewayApp = (options: GatewayAppOptions): Express => {
+/**
+ * The public app: the express frame (ids, metrics, health, errors) around the catalog's routes, the OAuth
+ * server, MCP and the pages, with the API's reads answered ahead of it by the API dispatch.
+ */
+export const createGatewayApp = (options: GatewayAppOptions): RequestListener => {
   const app = express();
   const metrics = options.metrics ?? createHttpMetrics();
+  const frame = frameHeaders();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy);
   app.set("etag", false);
   app.use(requestContext);
   app.use(metrics.middleware);
-  app.use(helmet({ contentSecurityPolicy: false }));
-  // JSON answers need no sources at all; pages and the reference set their own policy.
-  app.use((_req, res, next) => {
-    res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
-    next();
-  });
+  app.use(frameHeadersMiddleware(frame));
   app.use(healthRoutes(options.isDraining ?? (() => false)));
 
   const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
@@ -77,10 +80,11 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
       }),
     );
   }
+  const audienceOf = (req: IncomingMessage) => `${options.publicOrigins?.of(req) ?? options.publicUrl}/api/v1`;
   if (options.surfaces.rest) {
     app.get("/api/v1/openapi.json", (_req, res) => void res.type("application/json").send(openApi));
     app.get("/docs", (_req, res) => void res.setHeader("Content-Security-Policy", REFERENCE_PAGE_CSP).type("html").send(reference));
-    app.use("/api/v1", restRouter(options.operations, options.pipeline, (req) => `${options.publicOrigins?.of(req) ?? options.publicUrl}/api/v1`));
+    app.use("/api/v1", restRouter(options.operations, options.pipeline, audienceOf));
     app.use(
       pageRoutes(options.pages ?? PAGES, {
         backends: options.backends,
@@ -102,5 +106,18 @@ export const createGatewayApp = (options: GatewayAppOptions): Express => {
     if (problem.status >= 500) options.logger.error({ err, path: req.path }, "request failed");
     sendProblem(res, problem);
   });
-  return app;
+  if (!options.surfaces.rest || options.apiDispatch === false) return app;
+  return apiDispatch(
+    {
+      operations: options.operations,
+      pipeline: options.pipeline,
+      audienceOf,
+      frame,
+      metrics,
+      logger: options.logger,
+      trustProxy: app.get("trust proxy fn") as (addr: string, i: number) => boolean,
+      parseQuery: app.get("query parser fn") as (query: string) => Record<string, unknown>,
+    },
+    app,
+  );
 };

@@ -7,6 +7,8 @@ import { Histogram, type Registry } from "prom-client";
 export interface HttpMetrics {
   registry: Registry;
   middleware: (req: Request, res: Response, next: NextFunction) => void;
+  /** Records a request the express chain did not see (the API dispatch): `route` is its pattern, `since` its start (performance.now()). */
+  observe: (method: string, route: string, status: number, since: number) => void;
 }
 
 /** `registry`: where the HTTP metrics go; a fresh one (with the process metrics) by default. */
@@ -29,6 +31,7 @@ export const createHttpMetrics = (registry: Registry = createMetricsRegistry()):
       });
       next();
     },
+    observe: (method, route, status, since) => duration.observe({ method, route, status: String(status) }, (performance.now() - since) / 1000),
   };
 };
 
