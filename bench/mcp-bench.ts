@@ -2,7 +2,9 @@
 // default), on a project holding BENCH_MENTIONS (10,000) mentions:
 // - sequential: the MCP SDK client over Streamable HTTP (connected once, tools listed once, as an agent
 //   does) calling get_project and list_mentions (limit 25), alternating with fetch() of the same REST
-//   reads, BENCH_CALLS (300) of each; median and p99 from outside, and the ratio MCP / REST.
+//   reads, BENCH_CALLS (300) of each; median and p99 from outside, and the ratio MCP / REST. Beside them,
+//   fetch() of the JSON-RPC POST the SDK client sends, read with res.json(): the server's share of the
+//   MCP latency without the SDK client's own work (its schema checks of every message and result).
 // - under load: autocannon, 50 connections, the tools/call JSON-RPC request the SDK client sends (POST
 //   /mcp) against the REST GET, each run right after the other; throughput ratio MCP / REST.
 // Usage: make bench (or node services/platform/test/ts-child.js bench/mcp-bench.ts after make build).
@@ -41,9 +43,17 @@ const main = async () => {
     await client.listTools();
     process.stdout.write(`MCP versus REST (${shape}) — node ${process.version}, ${MENTIONS} mentions in the project\n`);
     const table: string[] = [];
+    const mcpHeaders = {
+      ...auth,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "Mcp-Protocol-Version": LATEST_PROTOCOL_VERSION,
+    };
     for (const read of reads) {
       const rest: number[] = [];
       const mcp: number[] = [];
+      const raw: number[] = [];
+      const rawBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: read.tool });
       for (let i = 0; i < CALLS + 20; i++) {
         let t = performance.now();
         const res = await fetch(`${running.base}${read.rest}`, { headers: auth });
@@ -54,13 +64,20 @@ const main = async () => {
         const result = await client.callTool(read.tool);
         if (result.isError) throw new Error(`${read.name} failed: ${JSON.stringify(result.content)}`);
         if (i >= 20) mcp.push(performance.now() - t);
+        t = performance.now();
+        const posted = await fetch(`${running.base}/mcp`, { method: "POST", headers: mcpHeaders, body: rawBody });
+        const answer = (await posted.json()) as { result?: { isError?: boolean } };
+        if (posted.status !== 200 || !answer.result || answer.result.isError) throw new Error(`POST /mcp ${read.name} answered ${posted.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+        if (i >= 20) raw.push(performance.now() - t);
       }
       const r = summary(rest);
       const m = summary(mcp);
+      const p = summary(raw);
       process.stdout.write(
-        `\nsequential, ${CALLS} calls each: ${read.name}\n  REST fetch          p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms\n  MCP SDK tools/call  p50 ${m.p50.toFixed(2)} ms   p99 ${m.p99.toFixed(2)} ms\n  ratio MCP / REST (p50): ${(m.p50 / r.p50).toFixed(2)}\n`,
+        `\nsequential, ${CALLS} calls each: ${read.name}\n  REST fetch          p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms\n  MCP SDK tools/call  p50 ${m.p50.toFixed(2)} ms   p99 ${m.p99.toFixed(2)} ms\n  MCP POST by fetch   p50 ${p.p50.toFixed(2)} ms   p99 ${p.p99.toFixed(2)} ms\n  ratio MCP / REST (p50): ${(m.p50 / r.p50).toFixed(2)} with the SDK client, ${(p.p50 / r.p50).toFixed(2)} by fetch\n`,
       );
       table.push(`| ${read.name} | sequential (SDK client vs fetch) | p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms | p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms | ${(m.p50 / r.p50).toFixed(2)} (latency) |`);
+      table.push(`| ${read.name} | sequential (the same POST by fetch vs fetch) | | p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms | ${(p.p50 / r.p50).toFixed(2)} (latency) |`);
     }
     await client.close();
 
@@ -68,12 +85,7 @@ const main = async () => {
       const restLoad = await measure(`${running.base}${read.rest}`, { headers: auth }, running.children);
       const mcpLoad = await measure(`${running.base}/mcp`, {
         method: "POST",
-        headers: {
-          ...auth,
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          "Mcp-Protocol-Version": LATEST_PROTOCOL_VERSION,
-        },
+        headers: mcpHeaders,
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: read.tool }),
       }, running.children);
       const ratio = mcpLoad.requests.average / restLoad.requests.average;
