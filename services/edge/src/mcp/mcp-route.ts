@@ -1,9 +1,8 @@
 import { DomainError, isDomainError, type Logger, newId } from "@earshot/platform";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { isTool, type Operation } from "../catalog/operation";
 import { sendProblem, toProblem } from "../http/problem";
@@ -12,8 +11,10 @@ import type { Pipeline } from "../pipeline/execute";
 import type { Principal } from "../pipeline/principal";
 import type { RateLimitDecision } from "../pipeline/rate-limit";
 import { refuseForeignHost } from "./host-gate";
+import { JsonExchangeTransport } from "./json-exchange-transport";
 import { gateJsonRpcBody, isJsonRpcFailure, type RawToolCall, type RequestId } from "./json-rpc-gate";
 import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
+import { isPostRefusal, type PostRefusal, readPost } from "./streamable-http";
 import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
 
 // The MCP endpoint: Streamable HTTP, stateless (no session: any gateway replica can serve any request).
@@ -22,11 +23,14 @@ import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
 // credential's rate limit, before any JSON-RPC handling, whatever it carries.
 //
 // What can be built once is built at start: the tool definitions (their JSON schemas), one JSON Schema
-// validator, and MCP servers with their handlers registered, kept in a pool. A request takes an idle
-// server, connects it to a transport of its own (the SDK requires a fresh transport per stateless
-// request, so that JSON-RPC ids of different clients never meet), and gives it back when the transport
-// closes. What belongs to the request (the principal, its credential, rate-limit decision and raw tool
-// calls) travels with the request itself, as the transport's auth info, never in the server.
+// validator, and MCP servers with their handlers registered, each connected for good to a transport of
+// its own, kept in a pool. A request takes an idle server, hands its transport the POST's messages (the
+// SDK's protocol handling answers them: initialize, ping, tools/list, tools/call, errors) and gives the
+// server back once every response has come, so JSON-RPC ids of different clients never meet. The HTTP
+// side (the Streamable HTTP refusals, 202, the JSON answer) is written here, straight on the Node
+// response: the SDK's own transport converted each request to a web Request and back. What belongs to
+// the request (the principal, its credential, rate-limit decision and raw tool calls) travels with the
+// request itself, as the messages' auth info, never in the server.
 
 export { MCP_SCOPE } from "./scopes";
 export const SERVER_INFO = { name: "earshot", version: "2026-08-24" };
@@ -55,6 +59,13 @@ interface CallContext {
   clientAddress: string | undefined;
   rateLimit: RateLimitDecision;
   toolCalls: Map<RequestId, RawToolCall>;
+  /** Each successful tool call's body as JSON, by request id: the answer reuses it for the structured content. */
+  bodies: Map<RequestId, string>;
+}
+
+interface PooledServer {
+  server: Server;
+  transport: JsonExchangeTransport;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -71,7 +82,7 @@ const callContextOf = (authInfo: AuthInfo | undefined): CallContext => {
 
 /** MCP servers answering for this endpoint, built with their handlers once and reused request after request. */
 class ServerPool {
-  private readonly idle: Server[] = [];
+  private readonly idle: PooledServer[] = [];
   /** Each tool's definition, built once from the catalog. */
   private readonly tools: Array<{ op: Operation; definition: ToolDefinition }>;
   private readonly byName: Map<string, Operation>;
@@ -84,15 +95,15 @@ class ServerPool {
     this.byName = new Map(tools.map((op) => [op.name, op]));
   }
 
-  acquire(): Server {
+  acquire(): PooledServer {
     return this.idle.pop() ?? this.build();
   }
 
-  release(server: Server): void {
-    if (this.idle.length < MAX_IDLE_SERVERS) this.idle.push(server);
+  release(pooled: PooledServer): void {
+    if (this.idle.length < MAX_IDLE_SERVERS) this.idle.push(pooled);
   }
 
-  private build(): Server {
+  private build(): PooledServer {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       instructions:
@@ -104,7 +115,10 @@ class ServerPool {
       return { tools: this.tools.filter((t) => principal.scopes.includes(t.op.scope)).map((t) => t.definition) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request, extra));
-    return server;
+    const transport = new JsonExchangeTransport();
+    // Connecting only installs the server's handlers on the transport (whose start does nothing): done by the time it returns.
+    void server.connect(transport);
+    return { server, transport };
   }
 
   private readonly callTool = async (
@@ -130,6 +144,7 @@ class ServerPool {
     const response = await options.pipeline.execute(op, call);
     const text = JSON.stringify(response.body);
     if (response.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
+    ctx.bodies.set(extra.requestId, text);
     return { structuredContent: response.body as Record<string, unknown>, content: [{ type: "text" as const, text }] };
   };
 }
@@ -138,6 +153,25 @@ const unauthorizedForMcp = () => new DomainError("unauthorized", "A valid Bearer
 
 const jsonRpcError = (res: Response, status: number, code: number, message: string) =>
   void res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+
+/** A Streamable HTTP refusal, written as the SDK's transport wrote it. */
+const sendRefusal = (res: Response, refusal: PostRefusal) =>
+  void res.writeHead(refusal.status, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: refusal.code, message: refusal.message }, id: null }));
+
+/**
+ * A response as JSON. A tool call's result holds its body twice, as structured content and as the same
+ * JSON in text (for clients before structured content); the JSON made for the text is reused for the
+ * structured content instead of serializing the body again.
+ */
+const encodeResponse = (response: JSONRPCMessage, bodies: ReadonlyMap<RequestId, string>): string => {
+  if (!("result" in response)) return JSON.stringify(response);
+  const text = bodies.get(response.id);
+  const { structuredContent, content, ...others } = response.result as { structuredContent?: unknown; content?: unknown };
+  const only = Array.isArray(content) && content.length === 1 ? (content[0] as { type?: unknown; text?: unknown }) : undefined;
+  const reusable = text !== undefined && structuredContent !== undefined && Object.keys(others).length === 0 && only?.type === "text" && only.text === text && Object.keys(only).length === 2;
+  if (!reusable) return JSON.stringify(response);
+  return `{"result":{"structuredContent":${text},"content":[{"type":"text","text":${JSON.stringify(text)}}]},"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}`;
+};
 
 export const mcpRouter = (options: McpRouteOptions): Router => {
   const router = Router();
@@ -234,24 +268,25 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     }
     const gated = gateJsonRpcBody(req.body);
     if (isJsonRpcFailure(gated)) return void res.status(gated.status).json(gated.body);
-    const ctx: CallContext = { principal, authorization, resource, clientAddress: req.ip, rateLimit, toolCalls: gated.toolCalls };
-    (req as Request & { auth?: AuthInfo }).auth = { token: "", clientId: principal.credentialId, scopes: principal.scopes, extra: { earshot: ctx } };
-    const server = servers.acquire();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
-      // Closing the transport disconnects the server (its handlers are aborted), which may then serve another request.
-      void transport.close().then(
-        () => servers.release(server),
-        () => undefined,
-      );
-    });
+    const post = readPost(req.headers, gated.body);
+    if (isPostRefusal(post)) return sendRefusal(res, post);
+    const ctx: CallContext = { principal, authorization, resource, clientAddress: req.ip, rateLimit, toolCalls: gated.toolCalls, bodies: new Map() };
+    const authInfo: AuthInfo = { token: "", clientId: principal.credentialId, scopes: principal.scopes, extra: { earshot: ctx } };
+    const pooled = servers.acquire();
+    let responses: JSONRPCMessage[];
     try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, gated.body);
+      responses = await pooled.transport.exchange(post.messages, { authInfo, requestInfo: { headers: req.headers } });
     } catch (err) {
+      // The server is not given back: whatever state it was left in stays out of the pool.
       options.logger.error({ err }, "MCP request failed");
-      if (!res.headersSent) jsonRpcError(res, 500, ErrorCode.InternalError, "Internal error");
+      return void (res.headersSent ? undefined : jsonRpcError(res, 500, ErrorCode.InternalError, "Internal error"));
     }
+    // Every response is in, whether or not the client is still there: the server may serve another request.
+    servers.release(pooled);
+    if (!post.hasRequests) return void res.writeHead(202).end();
+    if (res.destroyed) return;
+    const json = responses.length === 1 ? encodeResponse(responses[0] as JSONRPCMessage, ctx.bodies) : `[${responses.map((r) => encodeResponse(r, ctx.bodies)).join(",")}]`;
+    res.writeHead(200, { "Content-Type": "application/json" }).end(json);
   });
   // Stateless: no server-initiated stream and no session to delete.
   router.all("/mcp", (_req, res) => {
