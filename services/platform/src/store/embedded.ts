@@ -31,7 +31,7 @@ import { assertCountSpec, countDocs, CountTable } from "./count-by";
 import { bucketSql, holdsStringKeys, stringKeySql } from "./sqlite-count";
 import { type Exactly, exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
 import { createTextSql, dropTextSql, fillTextSql, holdsPlainWords, isPlainWord, matchAll, type TextIndex, textIndex } from "./sqlite-text";
-import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
+import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyCount, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -766,16 +766,35 @@ export class SqliteStore implements DocumentStore {
 
   /** SQLite's plan for the count of `filter` when SQL can say it exactly (null otherwise): tests check index use with it. */
   explainCount(collection: string, filter: Filter): string[] | null {
-    const table = this.table(collection);
-    const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
-    if (!exact) return null;
-    return (this.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).all(...exact.params) as Array<{ detail: string }>).map((r) => r.detail);
+    const q = this.countQuery(this.table(collection), filter);
+    if (!q) return null;
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  /**
+   * The statement counting `filter` when SQL says it exactly, or null: from an array field's side table
+   * alone when the filter asks that field for some strings and says nothing the side table does not hold
+   * (see multikeyCount), else over the collection's rows through its indexes.
+   */
+  private countQuery(table: Table, filter: Filter): SqlCondition | null {
+    const known = this.known(table);
+    const datesOnly = this.datesOnly(table);
+    const side = multikeyCount(table.multikey, filter, (field, value, column) => {
+      // The member said exactly on the field's key, the key then read from the side table's column; a
+      // condition that needs more of the document than the key (a type check) is not served there.
+      const exact = exactFilter({ [field]: value }, known, datesOnly);
+      const sql = exact?.sql.split(keyExpr(field)).join(column);
+      return exact && sql !== undefined && !/\bdoc\b/.test(sql) ? { sql, params: exact.params } : null;
+    });
+    if (side) return side;
+    const exact = exactFilter(filter, known, datesOnly, this.exactly(table));
+    return exact ? { sql: `SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`, params: exact.params } : null;
   }
 
   count(table: Table, filter: Filter): number {
     this.expire(table);
-    const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
-    if (exact) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).get(...exact.params) as { n: number }).n;
+    const exact = this.countQuery(table, filter);
+    if (exact) return (this.prepare(exact.sql).get(...exact.params) as { n: number }).n;
     let n = 0;
     for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
       if (model.match(model.deserialize(row.doc), filter)) n += 1;

@@ -1,0 +1,58 @@
+// Where a get_mention_analytics request's store time goes, at the store level: each query the request sends
+// (the grouped count, the total, the two share-of-voice counts), timed apart, with their SQLite plans.
+// Usage: node services/platform/test/ts-child.js bench/analytics-parts-bench.ts
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CountSpec, type Filter, openEmbeddedStore } from "@earshot/platform";
+import type { SqliteStore } from "../services/platform/src/store/embedded";
+import { type MentionDoc, MENTIONS, openMentionCollections } from "../services/mention/src/store";
+import { mentionGenerator } from "./mention-data";
+
+const N = Number(process.env.BENCH_MENTIONS ?? 100_000);
+const DAY = 86_400_000;
+const END = Date.parse("2026-06-30T00:00:00Z");
+const starts = (days: number) => Array.from({ length: days }, (_, i) => new Date(END - days * DAY + i * DAY));
+const period = (days: number): Filter => ({ projectId: "prj_bench", publishedAt: { $gte: new Date(END - days * DAY), $lt: new Date(END) } });
+const and = (q: Filter, extra: Filter): Filter => ({ ...q, $and: [...((q.$and as Filter[] | undefined) ?? []), extra] });
+
+const main = async () => {
+  const dir = await mkdtemp(join(tmpdir(), "earshot-analytics-parts-"));
+  try {
+    const store = await openEmbeddedStore({ dir, sync: "normal" });
+    const { mentions } = await openMentionCollections(store);
+    const next = mentionGenerator("prj_bench", "wsp_bench");
+    for (let done = 0; done < N; done += 1000) {
+      await store.commit(Array.from({ length: Math.min(1000, N - done) }, () => ({ kind: "insert" as const, collection: MENTIONS, doc: next() as MentionDoc })));
+    }
+    const sqlite = store as unknown as SqliteStore;
+    const time = async (name: string, fn: () => Promise<unknown>, plan?: string[] | null) => {
+      const times: number[] = [];
+      let out: unknown;
+      for (let i = 0; i < 5; i++) {
+        const t0 = process.hrtime.bigint();
+        out = await fn();
+        times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+      times.sort((a, b) => a - b);
+      process.stdout.write(`${name}: ${(times[2] as number).toFixed(1)} ms (${Array.isArray(out) ? `${out.length} rows` : String(out)})\n`);
+      if (plan) process.stdout.write(`  plan: ${plan.join(" | ")}\n`);
+    };
+    for (const days of [30, 90]) {
+      const q = period(days);
+      const spec: CountSpec = { buckets: { field: "publishedAt", starts: starts(days) } };
+      await time(`${days} days: countBy by day`, () => mentions.countBy(q, spec), sqlite.explainCountBy(MENTIONS, q, spec));
+      await time(`${days} days: count`, () => mentions.count(q), sqlite.explainCount(MENTIONS, q));
+      const sov = and(q, { groupIds: { $in: ["kwg_0"] } });
+      await time(`${days} days: share-of-voice count (one group)`, () => mentions.count(sov), sqlite.explainCount(MENTIONS, sov));
+    }
+    await store.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
