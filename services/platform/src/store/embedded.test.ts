@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { describeStoreContract } from "./contract";
 import { openEmbeddedStore, type SqliteStore } from "./embedded";
+import { afterCursorFilter } from "./checks";
 import { countDocs } from "./count-by";
 import type { CountRow, Filter } from "./port";
 
@@ -156,6 +157,18 @@ describe("embedded store specifics", () => {
       expect(plan).not.toMatch(/SCAN/);
       const expected = docs.filter((d) => d.a === "a42" || d.b === "b42").sort((x, y) => y.at.getTime() - x.at.getTime()).slice(0, 26).map((d) => d._id);
       expect((await items.find(filter, page)).map((d) => d._id)).toEqual(expected);
+      await store.close();
+    });
+
+    it("reads a page behind a cursor by walking one index range in order, not by collecting and sorting every older row", async () => {
+      const { store, items, docs } = await seeded(2000);
+      store.optimize();
+      const options = { sortField: "at", direction: -1 as const, limit: 10 };
+      const first = await items.findPage({ p: "prj_1" }, options);
+      const plan = store.explainFind("items", { $and: [{ p: "prj_1" }, afterCursorFilter(first.nextCursor as string, "at", -1)] }, page).join("\n");
+      expect(plan).not.toMatch(/MULTI-INDEX OR|TEMP B-TREE/);
+      const expected = [...docs].sort((x, y) => y.at.getTime() - x.at.getTime()).map((d) => d._id);
+      expect((await items.findPage({ p: "prj_1" }, { ...options, cursor: first.nextCursor })).items.map((d) => d._id)).toEqual(expected.slice(10, 20));
       await store.close();
     });
 

@@ -55,6 +55,15 @@ const STATEMENT_CACHE = 500;
 const TEXT_DRIVE = 2000;
 
 type Row = { doc: string };
+
+/**
+ * ORDER BY for a sort, ties by id as every read of the store breaks them. An id already sorted on is not
+ * repeated: SQLite would sort each run of equal keys again for it instead of reading the index's order.
+ */
+const orderBySql = (sort: Record<string, 1 | -1>): string => {
+  const terms = Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`);
+  return ` ORDER BY ${[...terms, ...("_id" in sort ? [] : ["id"])].join(", ")}`;
+};
 type Stored = Doc & Record<string, unknown>;
 
 interface IndexMeta {
@@ -657,7 +666,7 @@ export class SqliteStore implements DocumentStore {
     const text = this.textMatch(table, filter);
     if (text && !side && text.rows <= TEXT_DRIVE) {
       // Few documents hold the words: read those (FTS5 gives their rowids), filter and sort them.
-      const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+      const orderBy = sort && sortedInSql ? orderBySql(sort) : "";
       const from = `(SELECT rowid AS r_ FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?) AS x_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = x_.r_`;
       return { sql: `SELECT doc FROM ${from}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: [text.match, ...(where?.params ?? [])], sortedInSql };
     }
@@ -670,7 +679,7 @@ export class SqliteStore implements DocumentStore {
       const all = condSql ? `${side.where} AND ${condSql}` : side.where;
       return { sql: `SELECT ${table.sql}.doc AS doc FROM ${side.from} WHERE ${all}${side.orderBy}`, params: [...side.params, ...condParams], sortedInSql };
     }
-    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    const orderBy = sort && sortedInSql ? orderBySql(sort) : "";
     return { sql: `SELECT doc FROM ${table.sql}${condSql ? ` WHERE ${condSql}` : ""}${orderBy}`, params: condParams, sortedInSql };
   }
 
