@@ -314,6 +314,21 @@ describe("embedded store specifics", () => {
       await store.close();
     });
 
+    it("starts from the full-text table for a word few documents hold, and walks the order testing rows for one many hold", async () => {
+      const { store, items } = await open();
+      await items.ensureIndex({ fields: { p: 1, at: -1 } });
+      // "common" in 2,400 documents, more than a read starts from; "rare" in 630.
+      await items.insertMany(Array.from({ length: 3000 }, (_, i) => ({ _id: `itm_${String(i).padStart(4, "0")}`, p: "x", words: i % 5 === 0 ? ["rare"] : i % 100 === 1 ? ["common", "rare"] : ["common"], at: i })));
+      const sort = { at: -1 } as Record<string, 1 | -1>;
+      const first = (plan: string[]) => plan[0] ?? "";
+      expect(first(store.explainFind("items", { p: "x", words: "common" }, { sort, limit: 26 }))).toMatch(/c_items/);
+      expect(first(store.explainFind("items", { p: "x", words: "rare" }, { sort, limit: 26 }))).toMatch(/t_/);
+      expect(ids(await items.find({ p: "x", words: "common" }, { sort, limit: 3 }))).toEqual(["itm_2999", "itm_2998", "itm_2997"]);
+      expect(await items.count({ p: "x", words: "common" })).toBe(2400);
+      expect(await items.count({ p: "x", $and: [{ words: "common" }, { words: "rare" }] })).toBe(30);
+      await store.close();
+    });
+
     it("stays exact for words the tokenizer would split or fold: such a query or document is tested row by row", async () => {
       const { store, items } = await open();
       await items.insertMany([

@@ -685,9 +685,10 @@ export class SqliteStore implements DocumentStore {
 
   /**
    * The full-text query of a text index for the plain words `filter` requires its field to hold (equalities
-   * every match satisfies), with how many documents hold them all; null when it requires none.
+   * every match satisfies), with how many documents hold them all (counted up to TEXT_DRIVE + 1); null
+   * when it requires none.
    */
-  private textMatch(table: Table, filter: Filter): { ix: TextIndex; match: string; rows: number } | null {
+  private textMatch(table: Table, filter: Filter): { ix: TextIndex; match: string; /** up to TEXT_DRIVE + 1 */ rows: number } | null {
     if (table.text.length === 0) return null;
     const members = conjuncts(filter);
     for (const ix of table.text) {
@@ -699,8 +700,12 @@ export class SqliteStore implements DocumentStore {
     return null;
   }
 
+  /**
+   * How many documents hold the words, counted up to one more than TEXT_DRIVE (all that is ever asked of
+   * it: whether few do). Counting a common word's every posting would cost as much as the read it decides.
+   */
   private textRows(ix: TextIndex, match: string): number {
-    return (this.prepare(`SELECT count(*) AS n FROM ${ix.sql} WHERE ${ix.sql} MATCH ?`).get(match) as { n: number }).n;
+    return (this.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ix.sql} WHERE ${ix.sql} MATCH ? LIMIT ${TEXT_DRIVE + 1})`).get(match) as { n: number }).n;
   }
 
   /**
