@@ -31,7 +31,7 @@ import { assertCountSpec, countDocs, CountTable } from "./count-by";
 import { bucketSql, holdsStringKeys, stringKeySql } from "./sqlite-count";
 import { type Exactly, exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
 import { createTextSql, dropTextSql, fillTextSql, holdsPlainWords, isPlainWord, matchAll, type TextIndex, textIndex } from "./sqlite-text";
-import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyCount, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
+import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, type MultikeyRange, multikeyRange, multikeyCountSql, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -791,18 +791,23 @@ export class SqliteStore implements DocumentStore {
    * (see multikeyCount), else over the collection's rows through its indexes.
    */
   private countQuery(table: Table, filter: Filter): SqlCondition | null {
+    const range = this.sideRange(table, filter);
+    if (range) return { sql: multikeyCountSql(range), params: range.params };
+    const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
+    return exact ? { sql: `SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`, params: exact.params } : null;
+  }
+
+  /** The rows of an array field's side table that alone stand for `filter` (see multikeyRange), or null. */
+  private sideRange(table: Table, filter: Filter): MultikeyRange | null {
     const known = this.known(table);
     const datesOnly = this.datesOnly(table);
-    const side = multikeyCount(table.multikey, filter, (field, value, column) => {
+    return multikeyRange(table.multikey, filter, (field, value, column) => {
       // The member said exactly on the field's key, the key then read from the side table's column; a
       // condition that needs more of the document than the key (a type check) is not served there.
       const exact = exactFilter({ [field]: value }, known, datesOnly);
       const sql = exact?.sql.split(keyExpr(field)).join(column);
       return exact && sql !== undefined && !/\bdoc\b/.test(sql) ? { sql, params: exact.params } : null;
     });
-    if (side) return side;
-    const exact = exactFilter(filter, known, datesOnly, this.exactly(table));
-    return exact ? { sql: `SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`, params: exact.params } : null;
   }
 
   count(table: Table, filter: Filter): number {
@@ -835,6 +840,22 @@ export class SqliteStore implements DocumentStore {
       bucket = () => bucketSql("t_", starts, params, keyed);
     }
     const stringsOnly = by !== undefined && table.strings.get(by) === true;
+    // Counted by the array field the filter asks for some strings, every other member (and the bucketed
+    // time) on the same index: the documents are the side table's range alone, and each one's elements (all
+    // of them, not only those asked for) its rows in the same table, found by id.
+    const range = by !== undefined && stringsOnly ? this.sideRange(table, filter) : null;
+    if (range && range.ix.fields[range.ix.arrayAt] === by) {
+      const at = spec.buckets ? range.ix.fields.indexOf(spec.buckets.field) : -1;
+      if (!spec.buckets || (at >= 0 && datesOnly(spec.buckets.field) && known(spec.buckets.field))) {
+        const sideParams: Array<string | number> = [];
+        const starts = spec.buckets?.starts.map((d) => d.getTime());
+        const b = starts ? bucketSql("s_.t_", starts, sideParams) : "0";
+        const docs = `SELECT DISTINCT m_.mid AS mid${starts ? `, m_.${range.ix.columns[at] as string} AS t_` : ""} FROM ${range.ix.sql} AS m_ WHERE ${range.where}`;
+        const element = stringKeySql(`e_.${range.ix.columns[range.ix.arrayAt] as string}`);
+        const rows = `SELECT ${b} AS b, ${element} AS k FROM (${docs} LIMIT -1) AS s_ CROSS JOIN ${range.ix.sql} AS e_ ON e_.mid = s_.mid`;
+        return { sql: `SELECT b, k, count(*) AS n FROM (${rows} LIMIT -1) WHERE b >= 0 GROUP BY b, k`, params: [...sideParams, ...range.params], keys: "string" };
+      }
+    }
     const grouped = (inner: string, keys: "string" | "json") => {
       // The bucket's placeholders come first in the text; the filter's follow. `LIMIT -1` keeps SQLite from
       // flattening the rows' query into the aggregate, where it would no longer read an index as covering

@@ -180,19 +180,29 @@ const stringElements = (v: unknown): string[] | undefined => {
   return Array.isArray(ins) && ins.length > 0 && ins.every((x) => typeof x === "string") ? (ins as string[]) : undefined;
 };
 
+/** What a side table alone says of a filter (see multikeyRange). */
+export interface MultikeyRange {
+  ix: MultikeyIndex;
+  /** The strings the array field is asked for. */
+  strings: string[];
+  /** Conditions on the side table's columns (alias `m_`) selecting exactly the filter's rows. */
+  where: string;
+  params: Array<string | number>;
+}
+
 /**
- * A count of `filter` read from a side table alone, or null. It serves a filter that asks the array field
+ * The rows of a side table that stand for `filter`, or null. It serves a filter that asks the array field
  * for one of some strings (a string element's key is itself) and whose every other member is on a field of
  * the same index, said exactly on that field's key by `onKey` (given the key's column, it answers the
- * condition, or null when it needs more than the key). Such a count walks the index's range of those
+ * condition, or null when it needs more than the key). Counting those rows walks the index's range of those
  * elements (say one group's mentions of a period), where testing each document of the period against the
- * side table would walk them all. A document holding two of the strings has two rows: counted once.
+ * side table would walk them all. A document holding two of the strings has two rows.
  */
-export const multikeyCount = (
+export const multikeyRange = (
   indexes: MultikeyIndex[],
   filter: Filter,
   onKey: (field: string, value: unknown, column: string) => { sql: string; params: Array<string | number> } | null,
-): { sql: string; params: Array<string | number> } | null => {
+): MultikeyRange | null => {
   const members = onlyConjuncts(filter);
   if (!members) return null;
   for (const ix of indexes) {
@@ -214,9 +224,11 @@ export const multikeyCount = (
       conds.push(cond.sql);
       params.push(...cond.params);
     }
-    if (!served) continue;
-    const counted = strings.length === 1 ? "count(*)" : "count(DISTINCT m_.mid)";
-    return { sql: `SELECT ${counted} AS n FROM ${ix.sql} AS m_ WHERE ${conds.join(" AND ")}`, params };
+    if (served) return { ix, strings, where: conds.join(" AND "), params };
   }
   return null;
 };
+
+/** The count of a side table's range: each document once, though it may hold several of the strings. */
+export const multikeyCountSql = (range: MultikeyRange): string =>
+  `SELECT ${range.strings.length === 1 ? "count(*)" : "count(DISTINCT m_.mid)"} AS n FROM ${range.ix.sql} AS m_ WHERE ${range.where}`;

@@ -1,6 +1,8 @@
-// Where a get_mention_analytics request's store time goes, at the store level: each query the request sends
-// (the grouped count, the total, the two share-of-voice counts), timed apart, with their SQLite plans.
-// Usage: node services/platform/test/ts-child.js bench/analytics-parts-bench.ts
+// The parts of a mention read at the store level, timed apart with their SQLite plans, on a file store of
+// 100,000 generated mentions (BENCH_PARTS_MENTIONS to change): each query a get_mention_analytics request
+// sends (the grouped count, the total, the share of voice: groups each holding a third of the mentions),
+// and the first and the tenth page of the list filters that grew most through the API. Median of 5.
+// Usage: node services/platform/test/ts-child.js bench/mention-read-parts-bench.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +12,7 @@ import type { SqliteStore } from "../services/platform/src/store/embedded";
 import { type MentionDoc, MENTIONS, openMentionCollections } from "../services/mention/src/store";
 import { mentionGenerator } from "./mention-data";
 
-const N = Number(process.env.BENCH_MENTIONS ?? 100_000);
+const N = Number(process.env.BENCH_PARTS_MENTIONS ?? 100_000);
 const DAY = 86_400_000;
 const END = Date.parse("2026-06-30T00:00:00Z");
 const starts = (days: number) => Array.from({ length: days }, (_, i) => new Date(END - days * DAY + i * DAY));
@@ -18,7 +20,7 @@ const period = (days: number): Filter => ({ projectId: "prj_bench", publishedAt:
 const and = (q: Filter, extra: Filter): Filter => ({ ...q, $and: [...((q.$and as Filter[] | undefined) ?? []), extra] });
 
 const main = async () => {
-  const dir = await mkdtemp(join(tmpdir(), "earshot-analytics-parts-"));
+  const dir = await mkdtemp(join(tmpdir(), "earshot-read-parts-"));
   try {
     const store = await openEmbeddedStore({ dir, sync: "normal" });
     const { mentions } = await openMentionCollections(store);
@@ -45,7 +47,12 @@ const main = async () => {
       await time(`${days} days: countBy by day`, () => mentions.countBy(q, spec), sqlite.explainCountBy(MENTIONS, q, spec));
       await time(`${days} days: count`, () => mentions.count(q), sqlite.explainCount(MENTIONS, q));
       const sov = and(q, { groupIds: { $in: ["kwg_0"] } });
-      await time(`${days} days: share-of-voice count (one group)`, () => mentions.count(sov), sqlite.explainCount(MENTIONS, sov));
+      await time(`${days} days: count of one group (share of voice as it was asked)`, () => mentions.count(sov), sqlite.explainCount(MENTIONS, sov));
+      // As the service asks it now: My brand and Competitors in one count by group id, without and with a filter.
+      for (const [label, base] of [["", q], [", status open", { ...q, status: "open" }]] as const) {
+        const both = and(base, { groupIds: { $in: ["kwg_0", "kwg_1"] } });
+        await time(`${days} days${label}: share of voice by group id`, () => mentions.countBy(both, { by: "groupIds" }), sqlite.explainCountBy(MENTIONS, both, { by: "groupIds" }));
+      }
     }
     // The three list filters above 1.5x through the API: their plans and a first page's time.
     const { mentionQuery } = await import("../services/mention/src/domain/filters");
