@@ -47,12 +47,10 @@ const main = async () => {
       await time(`${days} days: countBy by day`, () => mentions.countBy(q, spec), sqlite.explainCountBy(MENTIONS, q, spec));
       await time(`${days} days: count`, () => mentions.count(q), sqlite.explainCount(MENTIONS, q));
       const sov = and(q, { groupIds: { $in: ["kwg_0"] } });
-      await time(`${days} days: count of one group (share of voice as it was asked)`, () => mentions.count(sov), sqlite.explainCount(MENTIONS, sov));
-      // As the service asks it now: My brand and Competitors in one count by group id, without and with a filter.
-      for (const [label, base] of [["", q], [", status open", { ...q, status: "open" }]] as const) {
-        const both = and(base, { groupIds: { $in: ["kwg_0", "kwg_1"] } });
-        await time(`${days} days${label}: share of voice by group id`, () => mentions.countBy(both, { by: "groupIds" }), sqlite.explainCountBy(MENTIONS, both, { by: "groupIds" }));
-      }
+      await time(`${days} days: count of one group (share of voice)`, () => mentions.count(sov), sqlite.explainCount(MENTIONS, sov));
+      // With a filter the side table does not hold, the period's matching mentions are walked, each probed.
+      const open = and({ ...q, status: "open" }, { groupIds: { $in: ["kwg_0"] } });
+      await time(`${days} days: count of one group, status open`, () => mentions.count(open), sqlite.explainCount(MENTIONS, open));
     }
     // The three list filters above 1.5x through the API: their plans and a first page's time.
     const { mentionQuery } = await import("../services/mention/src/domain/filters");

@@ -140,8 +140,8 @@ describe("get_mention_analytics", () => {
         // Starting mid-day: the first bucket starts before the range, which must not widen the total.
         const a = await analytics({ since: "2026-06-01T08:30:00Z", until, groupBy });
         expect(a.total).toBe(4);
-        // A split that counts each mention once gives the total; the share of voice is a count by group.
-        expect(count).toHaveBeenCalledTimes(groupBy === "keyword" || groupBy === "group" ? 1 : 0);
+        // The share of voice counts My brand and Competitors; a split that counts each mention once gives the total.
+        expect(count).toHaveBeenCalledTimes(groupBy === "keyword" || groupBy === "group" ? 3 : 2);
       }
     });
 

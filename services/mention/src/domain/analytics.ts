@@ -158,22 +158,14 @@ export const tallyMentions = async (deps: MentionDeps, spec: TallySpec): Promise
 };
 
 /**
- * How many of the mentions `query` selects are in My brand's group, and in Competitors'. A project has one
- * of each, so one count by group id answers both (a mention holds a group id once); should there be several
- * of one, a mention in two of them is counted once by a count of its own.
+ * How many of the mentions `query` selects are in My brand's groups, and in Competitors'. Each is a count of
+ * its own: a mention in two groups of one side counts once, and with nothing else filtered the store counts
+ * it from the group id's index range alone (the group's mentions of the period, not every mention of it).
  */
 const shareOfVoice = async (deps: MentionDeps, projectId: string, query: Filter): Promise<{ myBrand: number; competitors: number }> => {
   const groups = await defaultGroups(deps, projectId);
-  const mentions = deps.collections.mentions;
-  const ids = [...groups.myBrand, ...groups.competitors];
-  if (ids.length === 0) return { myBrand: 0, competitors: 0 };
-  if (groups.myBrand.size > 1 || groups.competitors.size > 1) {
-    const countIn = (set: Set<string>) => (set.size === 0 ? Promise.resolve(0) : mentions.count(and(query, { groupIds: { $in: [...set] } })));
-    return { myBrand: await countIn(groups.myBrand), competitors: await countIn(groups.competitors) };
-  }
-  const rows = await mentions.countBy(and(query, { groupIds: { $in: ids } }), { by: "groupIds" });
-  const sum = (set: Set<string>) => rows.reduce((n, row) => n + (typeof row.key === "string" && set.has(row.key) ? row.count : 0), 0);
-  return { myBrand: sum(groups.myBrand), competitors: sum(groups.competitors) };
+  const countIn = (set: Set<string>) => (set.size === 0 ? Promise.resolve(0) : deps.collections.mentions.count(and(query, { groupIds: { $in: [...set] } })));
+  return { myBrand: await countIn(groups.myBrand), competitors: await countIn(groups.competitors) };
 };
 
 /** The project's time zone as analytics counts days in it (UTC when it is missing or unknown). */

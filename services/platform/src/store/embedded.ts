@@ -840,22 +840,6 @@ export class SqliteStore implements DocumentStore {
       bucket = () => bucketSql("t_", starts, params, keyed);
     }
     const stringsOnly = by !== undefined && table.strings.get(by) === true;
-    // Counted by the array field the filter asks for some strings, every other member (and the bucketed
-    // time) on the same index: the documents are the side table's range alone, and each one's elements (all
-    // of them, not only those asked for) its rows in the same table, found by id.
-    const range = by !== undefined && stringsOnly ? this.sideRange(table, filter) : null;
-    if (range && range.ix.fields[range.ix.arrayAt] === by) {
-      const at = spec.buckets ? range.ix.fields.indexOf(spec.buckets.field) : -1;
-      if (!spec.buckets || (at >= 0 && datesOnly(spec.buckets.field) && known(spec.buckets.field))) {
-        const sideParams: Array<string | number> = [];
-        const starts = spec.buckets?.starts.map((d) => d.getTime());
-        const b = starts ? bucketSql("s_.t_", starts, sideParams) : "0";
-        const docs = `SELECT DISTINCT m_.mid AS mid${starts ? `, m_.${range.ix.columns[at] as string} AS t_` : ""} FROM ${range.ix.sql} AS m_ WHERE ${range.where}`;
-        const element = stringKeySql(`e_.${range.ix.columns[range.ix.arrayAt] as string}`);
-        const rows = `SELECT ${b} AS b, ${element} AS k FROM (${docs} LIMIT -1) AS s_ CROSS JOIN ${range.ix.sql} AS e_ ON e_.mid = s_.mid`;
-        return { sql: `SELECT b, k, count(*) AS n FROM (${rows} LIMIT -1) WHERE b >= 0 GROUP BY b, k`, params: [...sideParams, ...range.params], keys: "string" };
-      }
-    }
     const grouped = (inner: string, keys: "string" | "json") => {
       // The bucket's placeholders come first in the text; the filter's follow. `LIMIT -1` keeps SQLite from
       // flattening the rows' query into the aggregate, where it would no longer read an index as covering
