@@ -67,6 +67,7 @@ bench: build
 	node services/platform/test/ts-child.js bench/mention-api-bench.ts
 	node services/platform/test/ts-child.js bench/mention-write-bench.ts
 	node services/platform/test/ts-child.js bench/count-by-bench.ts
+	node services/platform/test/ts-child.js bench/mention-read-parts-bench.ts
 	node services/platform/test/ts-child.js bench/poll-bench.ts
 	node services/platform/test/ts-child.js bench/poll-commit-bench.ts
 	node services/platform/test/ts-child.js bench/sign-in-bench.ts

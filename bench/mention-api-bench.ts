@@ -4,7 +4,9 @@
 // seeded generator (bench/mention-data.ts) and are written straight into the mention service's store while
 // the all-in-one is stopped, then read through the restarted all-in-one: the import path is not measured here.
 // Usage: node services/platform/test/ts-child.js bench/mention-api-bench.ts
-//   BENCH_SAMPLES (list reads per filter, default 100), BENCH_ANALYTICS_SAMPLES (default 20)
+//   BENCH_SAMPLES (list reads per filter, default 100), BENCH_ANALYTICS_SAMPLES (default 20),
+//   BENCH_ONLY (lists | analytics: time only those reads), BENCH_CPU_PROF=<dir> (each start of the
+//   all-in-one writes a V8 CPU profile there when it stops: one for the 10,000 reads, one for the 100,000)
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,6 +20,8 @@ const SIZES = [10_000, 100_000];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const ANALYTICS_SAMPLES = Number(process.env.BENCH_ANALYTICS_SAMPLES ?? 20);
 const PAGES_DEEP = 10;
+const ONLY = process.env.BENCH_ONLY;
+const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
 
 const LISTS: Array<[string, string]> = [
   ["no filter", ""],
@@ -48,7 +52,7 @@ const ANALYTICS: Array<[string, string]> = [
 
 const startAllInOne = (dataDir: string): Promise<{ child: ChildProcess; base: string }> =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["services/platform/test/ts-child.js", "services/all-in-one/src/main.ts"], {
+    const child = spawn(process.execPath, [...PROFILE, "services/platform/test/ts-child.js", "services/all-in-one/src/main.ts"], {
       cwd: repo,
       env: { ...process.env, EARSHOT_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000", EARSHOT_SIMULATORS: "off" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -127,7 +131,7 @@ const main = async () => {
         return (await res.json()) as { nextCursor?: string | null };
       };
       await get(`/api/v1/mentions?projectId=${project.id}&limit=25`);
-      for (const [name, query] of LISTS) {
+      for (const [name, query] of ONLY === "analytics" ? [] : LISTS) {
         let cursor: string | null | undefined;
         let page = 0;
         const figures = await timed(async () => {
@@ -140,13 +144,16 @@ const main = async () => {
         results.set(`${size}|list_mentions|${name}`, figures);
         process.stdout.write(`list_mentions ${name}: p50 ${figures.p50.toFixed(1)} ms p95 ${figures.p95.toFixed(1)} ms\n`);
       }
-      for (const [name, query] of ANALYTICS) {
+      for (const [name, query] of ONLY === "lists" ? [] : ANALYTICS) {
         const figures = await timed(async () => void (await get(`/api/v1/mentions/analytics?projectId=${project.id}&${query}`)), ANALYTICS_SAMPLES);
         results.set(`${size}|get_mention_analytics|${name}`, figures);
         process.stdout.write(`get_mention_analytics ${name}: p50 ${figures.p50.toFixed(1)} ms p95 ${figures.p95.toFixed(1)} ms\n`);
       }
     }
-    const rows = [...LISTS.map(([n]) => ["list_mentions", n]), ...ANALYTICS.map(([n]) => ["get_mention_analytics", n])].map(([verb, name]) => {
+    const rows = [
+      ...(ONLY === "analytics" ? [] : LISTS.map(([n]) => ["list_mentions", n])),
+      ...(ONLY === "lists" ? [] : ANALYTICS.map(([n]) => ["get_mention_analytics", n])),
+    ].map(([verb, name]) => {
       const small = results.get(`${SIZES[0]}|${verb}|${name}`) as { p50: number; p95: number };
       const large = results.get(`${SIZES[1]}|${verb}|${name}`) as { p50: number; p95: number };
       return `| ${verb} | ${name} | ${small.p50.toFixed(1)} / ${small.p95.toFixed(1)} ms | ${large.p50.toFixed(1)} / ${large.p95.toFixed(1)} ms | ${(large.p95 / small.p95).toFixed(2)} |`;

@@ -19,10 +19,10 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 // (streams, events, timers) take the category of the code that called them.
 const CATEGORIES = [
   [/\/store\/|better-sqlite3|nedb/, "store (SQLite read, documents revived)"],
-  [/services\/[a-z-]+\/dist\/(domain|rpc)\//, "service handler (rpc adapter, domain)"],
-  [/grpc-js|internal\/http2|@bufbuild|proto\/dist|platform\/dist\/grpc/, "service call (grpc-js, HTTP/2, codec, caller checks)"],
+  [/services\/[a-z-]+\/(dist|src)\/(domain|rpc)\//, "service handler (rpc adapter, domain)"],
+  [/grpc-js|internal\/http2|@bufbuild|proto\/(dist|src)|platform\/(dist|src)\/grpc/, "service call (grpc-js, HTTP/2, codec, caller checks)"],
   [/@modelcontextprotocol|@hono|ajv|json-schema/, "MCP SDK (protocol, transport, schemas)"],
-  [/services\/edge\/dist/, "edge (pipeline, auth, rate limit, presenters, routes)"],
+  [/services\/edge\/(dist|src)/, "edge (pipeline, auth, rate limit, presenters, routes)"],
   [/express|router|_http_|body-parser|raw-body|parseurl|on-finished|path-to-regexp|helmet|prom-client|finalhandler|mime|content-type|type-is|qs\//, "HTTP server (node:http, express)"],
   [/async_hooks/, "async context (AsyncLocalStorage)"],
   [/zod/, "zod"],

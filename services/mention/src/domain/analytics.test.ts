@@ -132,6 +132,27 @@ describe("get_mention_analytics", () => {
       expect(x.shareOfVoice).toEqual({ myBrand: 0, competitors: 0, myBrandShare: 0 });
     });
 
+    it("totals every mention of the range once whatever the split, a mention without the split's value included, counting no more than once", async () => {
+      await at("2026-06-02T12:00:00Z", { keywordIds: [], groupIds: [], sentiment: undefined as unknown as MentionDoc["sentiment"] });
+      const count = jest.spyOn(world.deps.collections.mentions, "count");
+      for (const groupBy of [undefined, "source", "sentiment", "status", "category", "keyword", "group"]) {
+        count.mockClear();
+        // Starting mid-day: the first bucket starts before the range, which must not widen the total.
+        const a = await analytics({ since: "2026-06-01T08:30:00Z", until, groupBy });
+        expect(a.total).toBe(4);
+        // The share of voice counts My brand and Competitors; a split that counts each mention once gives the total.
+        expect(count).toHaveBeenCalledTimes(groupBy === "keyword" || groupBy === "group" ? 3 : 2);
+      }
+    });
+
+    it("counts a mention in two My brand groups once, should a project have two", async () => {
+      await world.deps.collections.groups.insertOne({ _id: "kwg_brand2", projectId, name: "My brand", isDefault: true, updatedAt: world.clock.now() });
+      await at("2026-06-02T12:00:00Z", { groupIds: ["kwg_brand", "kwg_brand2"] });
+      await at("2026-06-02T13:00:00Z", { groupIds: ["kwg_brand2"] });
+      const a = await analytics({ since, until });
+      expect(a.shareOfVoice).toEqual({ myBrand: 4, competitors: 2, myBrandShare: 4 / 6 });
+    });
+
     it("narrows the range to the filters' own since and until", async () => {
       const a = await analytics({ since, until, filters: { since: "2026-06-01T08:30:00Z", until: "2026-06-02T10:30:00Z" } });
       expect(a.buckets.map((b) => b.counts.all ?? 0)).toEqual([1, 1]);

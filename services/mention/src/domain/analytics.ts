@@ -65,6 +65,9 @@ const FIELD_OF: Record<GroupBy, string> = {
   category: "categoryId",
 };
 
+/** Splits by an array field: a mention counts once per distinct element, so they do not sum to the total. */
+const ARRAY_SPLITS: ReadonlySet<GroupBy | undefined> = new Set<GroupBy | undefined>(["keyword", "group"]);
+
 /** The key a count is shown under: an uncategorized mention (no categoryId) counts under UNCATEGORIZED. */
 const shownKey = (groupBy: GroupBy | undefined, key: CountKey): string | null => {
   if (groupBy === undefined) return ALL;
@@ -132,9 +135,15 @@ export const tallyMentions = async (deps: MentionDeps, spec: TallySpec): Promise
   const mentions = deps.collections.mentions;
   const query: Filter = mentionQuery(spec.projectId, { ...spec.filters, since: new Date(spec.from).toISOString(), until: new Date(spec.to).toISOString() });
   const buckets = { field: "publishedAt", starts: spec.starts.map((s) => new Date(s)) };
+  // Every mention of [from, to) falls in a bucket when the first starts no later than `from`: then a split
+  // that counts each mention once (not by keyword or group, where a mention counts once per element) sums
+  // to the total, and the total needs no count of its own.
+  let counted: number | undefined;
+  const wholeRange = spec.starts.length > 0 && (spec.starts[0] as number) <= spec.from;
   for (const [d, groupBy] of spec.dimensions.entries()) {
     const split = splits[d] as Tally["splits"][number];
     const rows = await mentions.countBy(query, { ...(groupBy ? { by: FIELD_OF[groupBy] } : {}), buckets });
+    if (counted === undefined && wholeRange && !ARRAY_SPLITS.has(groupBy)) counted = rows.reduce((n, row) => n + row.count, 0);
     for (const row of rows) {
       const key = shownKey(groupBy, row.key);
       const bucket = split.buckets[row.bucket];
@@ -143,14 +152,20 @@ export const tallyMentions = async (deps: MentionDeps, spec: TallySpec): Promise
       split.totals.set(key, (split.totals.get(key) ?? 0) + row.count);
     }
   }
-  const total = await mentions.count(query);
-  if (spec.shareOfVoice) {
-    const groups = await defaultGroups(deps, spec.projectId);
-    const countIn = (ids: Set<string>) => (ids.size === 0 ? Promise.resolve(0) : mentions.count(and(query, { groupIds: { $in: [...ids] } })));
-    share.myBrand = await countIn(groups.myBrand);
-    share.competitors = await countIn(groups.competitors);
-  }
+  const total = counted ?? (await mentions.count(query));
+  if (spec.shareOfVoice) Object.assign(share, await shareOfVoice(deps, spec.projectId, query));
   return { splits, total, share };
+};
+
+/**
+ * How many of the mentions `query` selects are in My brand's groups, and in Competitors'. Each is a count of
+ * its own: a mention in two groups of one side counts once, and with nothing else filtered the store counts
+ * it from the group id's index range alone (the group's mentions of the period, not every mention of it).
+ */
+const shareOfVoice = async (deps: MentionDeps, projectId: string, query: Filter): Promise<{ myBrand: number; competitors: number }> => {
+  const groups = await defaultGroups(deps, projectId);
+  const countIn = (set: Set<string>) => (set.size === 0 ? Promise.resolve(0) : deps.collections.mentions.count(and(query, { groupIds: { $in: [...set] } })));
+  return { myBrand: await countIn(groups.myBrand), competitors: await countIn(groups.competitors) };
 };
 
 /** The project's time zone as analytics counts days in it (UTC when it is missing or unknown). */

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { describeStoreContract } from "./contract";
 import { openEmbeddedStore, type SqliteStore } from "./embedded";
+import { afterCursorFilter } from "./checks";
 import { countDocs } from "./count-by";
-import type { CountRow } from "./port";
+import type { CountRow, Filter } from "./port";
 
 describeStoreContract("embedded (SQLite)", async () => {
   const tmp = await makeTempDir();
@@ -159,6 +160,18 @@ describe("embedded store specifics", () => {
       await store.close();
     });
 
+    it("reads a page behind a cursor by walking one index range in order, not by collecting and sorting every older row", async () => {
+      const { store, items, docs } = await seeded(2000);
+      store.optimize();
+      const options = { sortField: "at", direction: -1 as const, limit: 10 };
+      const first = await items.findPage({ p: "prj_1" }, options);
+      const plan = store.explainFind("items", { $and: [{ p: "prj_1" }, afterCursorFilter(first.nextCursor as string, "at", -1)] }, page).join("\n");
+      expect(plan).not.toMatch(/MULTI-INDEX OR|TEMP B-TREE/);
+      const expected = [...docs].sort((x, y) => y.at.getTime() - x.at.getTime()).map((d) => d._id);
+      expect((await items.findPage({ p: "prj_1" }, { ...options, cursor: first.nextCursor })).items.map((d) => d._id)).toEqual(expected.slice(10, 20));
+      await store.close();
+    });
+
     it("walks the side table of an array field's index in page order for an element, without sorting", async () => {
       const { store, items, docs } = await seeded(500);
       const plan = store.explainFind("items", { p: "prj_1", tags: "t7" }, page).join("\n");
@@ -227,6 +240,31 @@ describe("embedded store specifics", () => {
       await store.close();
     });
 
+    it("counts an array field asked for some strings from its side table alone while every other member is on that index's fields", async () => {
+      const { store, items } = await seeded(200);
+      const period = { p: "prj_1", at: { $gte: new Date(Date.UTC(2026, 0, 1, 0, 10)), $lt: new Date(Date.UTC(2026, 0, 1, 2)) } };
+      const plan = (filter: Filter) => store.explainCount("items", filter)?.join("\n") ?? "";
+      const found = async (filter: Filter) => (await items.find(filter)).length;
+      const one = { ...period, tags: "t7" };
+      expect(plan(one)).toMatch(/SEARCH m_ USING PRIMARY KEY/);
+      expect(plan(one)).not.toMatch(/c_items/);
+      expect(await items.count(one)).toBe(await found(one));
+      // A document holding both strings is counted once.
+      const both = { ...period, $and: [{ tags: { $in: ["t7", "t49"] } }] };
+      expect(plan(both)).toMatch(/SEARCH m_ USING PRIMARY KEY/);
+      expect(await items.count(both)).toBe(await found(both));
+      expect(await items.count(both)).toBeLessThan((await items.count({ ...period, tags: "t7" })) + (await items.count({ ...period, tags: "t49" })));
+      // A member the side table does not hold: the collection's rows are counted, probing the side table.
+      const other = { ...one, a: "a7" };
+      expect(plan(other)).toMatch(/c_items/);
+      expect(await items.count(other)).toBe(await found(other));
+      // A range on a field that has held something other than Dates needs the document's type: not from the side table.
+      await items.insertOne({ _id: "itm_n", p: "prj_1", a: "a7", b: "", tags: ["t7"], at: Date.UTC(2026, 0, 1, 0, 30) } as unknown as Item);
+      expect(plan(one)).not.toMatch(/SEARCH m_ USING PRIMARY KEY/);
+      expect(await items.count(one)).toBe(await found(one));
+      await store.close();
+    });
+
     it("fills an array field's side table from the documents already stored when the field first holds an array", async () => {
       const store = (await openEmbeddedStore()) as SqliteStore;
       const items = store.collection<{ _id: string; p: string; tags: string | string[]; at: number }>("items");
@@ -273,6 +311,21 @@ describe("embedded store specifics", () => {
       await items.deleteOne({ _id: "itm_5" });
       expect(ids(await items.find({ p: "x", words: "sync" }, { sort: { at: -1 } }))).toEqual(["itm_3"]);
       expect(await items.count({ p: "x", words: "slow" })).toBe(2);
+      await store.close();
+    });
+
+    it("starts from the full-text table for a word few documents hold, and walks the order testing rows for one many hold", async () => {
+      const { store, items } = await open();
+      await items.ensureIndex({ fields: { p: 1, at: -1 } });
+      // "common" in 2,400 documents, more than a read starts from; "rare" in 630.
+      await items.insertMany(Array.from({ length: 3000 }, (_, i) => ({ _id: `itm_${String(i).padStart(4, "0")}`, p: "x", words: i % 5 === 0 ? ["rare"] : i % 100 === 1 ? ["common", "rare"] : ["common"], at: i })));
+      const sort = { at: -1 } as Record<string, 1 | -1>;
+      const first = (plan: string[]) => plan[0] ?? "";
+      expect(first(store.explainFind("items", { p: "x", words: "common" }, { sort, limit: 26 }))).toMatch(/c_items/);
+      expect(first(store.explainFind("items", { p: "x", words: "rare" }, { sort, limit: 26 }))).toMatch(/t_/);
+      expect(ids(await items.find({ p: "x", words: "common" }, { sort, limit: 3 }))).toEqual(["itm_2999", "itm_2998", "itm_2997"]);
+      expect(await items.count({ p: "x", words: "common" })).toBe(2400);
+      expect(await items.count({ p: "x", $and: [{ words: "common" }, { words: "rare" }] })).toBe(30);
       await store.close();
     });
 

@@ -32,7 +32,7 @@ import { assertCountSpec, countDocs, CountTable } from "./count-by";
 import { bucketSql, holdsStringKeys, stringKeySql } from "./sqlite-count";
 import { type Exactly, exactFilter, keyExpr, NULL_KEY, pathPrefixes, type SqlCondition, translateFilter } from "./sqlite-keys";
 import { createTextSql, dropTextSql, fillTextSql, holdsPlainWords, isPlainWord, matchAll, type TextIndex, textIndex } from "./sqlite-text";
-import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
+import { conjuncts, createMultikeySql, dropMultikeySql, fillMultikeySql, type MultikeyIndex, type MultikeyRange, multikeyRange, multikeyCountSql, multikeyField, multikeyIndex, multikeyPlan } from "./sqlite-multikey";
 
 // The embedded store: one SQLite database per service (`<data dir>/store.sqlite`, or in memory for tests),
 // one table per collection holding each document as JSON, the port's indexes as indexes on expressions of
@@ -56,6 +56,15 @@ const STATEMENT_CACHE = 500;
 const TEXT_DRIVE = 2000;
 
 type Row = { doc: string };
+
+/**
+ * ORDER BY for a sort, ties by id as every read of the store breaks them. An id already sorted on is not
+ * repeated: SQLite would sort each run of equal keys again for it instead of reading the index's order.
+ */
+const orderBySql = (sort: Record<string, 1 | -1>): string => {
+  const terms = Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`);
+  return ` ORDER BY ${[...terms, ...("_id" in sort ? [] : ["id"])].join(", ")}`;
+};
 type Stored = Doc & Record<string, unknown>;
 
 interface IndexMeta {
@@ -658,7 +667,7 @@ export class SqliteStore implements DocumentStore {
     const text = this.textMatch(table, filter);
     if (text && !side && text.rows <= TEXT_DRIVE) {
       // Few documents hold the words: read those (FTS5 gives their rowids), filter and sort them.
-      const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+      const orderBy = sort && sortedInSql ? orderBySql(sort) : "";
       const from = `(SELECT rowid AS r_ FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?) AS x_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = x_.r_`;
       return { sql: `SELECT doc FROM ${from}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: [text.match, ...(where?.params ?? [])], sortedInSql };
     }
@@ -671,15 +680,16 @@ export class SqliteStore implements DocumentStore {
       const all = condSql ? `${side.where} AND ${condSql}` : side.where;
       return { sql: `SELECT ${table.sql}.doc AS doc FROM ${side.from} WHERE ${all}${side.orderBy}`, params: [...side.params, ...condParams], sortedInSql };
     }
-    const orderBy = sort && sortedInSql ? ` ORDER BY ${[...Object.entries(sort).map(([f, d]) => `${keyExpr(f)} ${d === 1 ? "ASC" : "DESC"}`), "id"].join(", ")}` : "";
+    const orderBy = sort && sortedInSql ? orderBySql(sort) : "";
     return { sql: `SELECT doc FROM ${table.sql}${condSql ? ` WHERE ${condSql}` : ""}${orderBy}`, params: condParams, sortedInSql };
   }
 
   /**
    * The full-text query of a text index for the plain words `filter` requires its field to hold (equalities
-   * every match satisfies), with how many documents hold them all; null when it requires none.
+   * every match satisfies), with how many documents hold them all (counted up to TEXT_DRIVE + 1); null
+   * when it requires none.
    */
-  private textMatch(table: Table, filter: Filter): { ix: TextIndex; match: string; rows: number } | null {
+  private textMatch(table: Table, filter: Filter): { ix: TextIndex; match: string; /** up to TEXT_DRIVE + 1 */ rows: number } | null {
     if (table.text.length === 0) return null;
     const members = conjuncts(filter);
     for (const ix of table.text) {
@@ -691,8 +701,12 @@ export class SqliteStore implements DocumentStore {
     return null;
   }
 
+  /**
+   * How many documents hold the words, counted up to one more than TEXT_DRIVE (all that is ever asked of
+   * it: whether few do). Counting a common word's every posting would cost as much as the read it decides.
+   */
   private textRows(ix: TextIndex, match: string): number {
-    return (this.prepare(`SELECT count(*) AS n FROM ${ix.sql} WHERE ${ix.sql} MATCH ?`).get(match) as { n: number }).n;
+    return (this.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ix.sql} WHERE ${ix.sql} MATCH ? LIMIT ${TEXT_DRIVE + 1})`).get(match) as { n: number }).n;
   }
 
   /**
@@ -772,16 +786,40 @@ export class SqliteStore implements DocumentStore {
 
   /** SQLite's plan for the count of `filter` when SQL can say it exactly (null otherwise): tests check index use with it. */
   explainCount(collection: string, filter: Filter): string[] | null {
-    const table = this.table(collection);
+    const q = this.countQuery(this.table(collection), filter);
+    if (!q) return null;
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  /**
+   * The statement counting `filter` when SQL says it exactly, or null: from an array field's side table
+   * alone when the filter asks that field for some strings and says nothing the side table does not hold
+   * (see multikeyCount), else over the collection's rows through its indexes.
+   */
+  private countQuery(table: Table, filter: Filter): SqlCondition | null {
+    const range = this.sideRange(table, filter);
+    if (range) return { sql: multikeyCountSql(range), params: range.params };
     const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
-    if (!exact) return null;
-    return (this.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).all(...exact.params) as Array<{ detail: string }>).map((r) => r.detail);
+    return exact ? { sql: `SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`, params: exact.params } : null;
+  }
+
+  /** The rows of an array field's side table that alone stand for `filter` (see multikeyRange), or null. */
+  private sideRange(table: Table, filter: Filter): MultikeyRange | null {
+    const known = this.known(table);
+    const datesOnly = this.datesOnly(table);
+    return multikeyRange(table.multikey, filter, (field, value, column) => {
+      // The member said exactly on the field's key, the key then read from the side table's column; a
+      // condition that needs more of the document than the key (a type check) is not served there.
+      const exact = exactFilter({ [field]: value }, known, datesOnly);
+      const sql = exact?.sql.split(keyExpr(field)).join(column);
+      return exact && sql !== undefined && !/\bdoc\b/.test(sql) ? { sql, params: exact.params } : null;
+    });
   }
 
   count(table: Table, filter: Filter): number {
     this.expire(table);
-    const exact = exactFilter(filter, this.known(table), this.datesOnly(table), this.exactly(table));
-    if (exact) return (this.prepare(`SELECT count(*) AS n FROM ${table.sql} WHERE ${exact.sql}`).get(...exact.params) as { n: number }).n;
+    const exact = this.countQuery(table, filter);
+    if (exact) return (this.prepare(exact.sql).get(...exact.params) as { n: number }).n;
     let n = 0;
     for (const row of this.rows(table, translateFilter(filter, this.usable(table)), "")) {
       if (model.match(reviveDocument(row.doc), filter)) n += 1;

@@ -48,6 +48,63 @@ export interface SqlCondition {
 
 const RANGE: Record<string, string> = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=" };
 
+type Bound = { value: string | number; inclusive: boolean };
+
+/** The bounds a branch of an `$or` sets on each usable field at its top level (an equality is both). */
+const boundsOf = (branch: Filter, usable: (field: string) => boolean): Map<string, { lo?: Bound; hi?: Bound }> => {
+  const out = new Map<string, { lo?: Bound; hi?: Bound }>();
+  for (const [key, value] of Object.entries(branch)) {
+    if (key.startsWith("$") || (key !== "_id" && !usable(key))) continue;
+    const scalar = value === null ? undefined : keyValue(value);
+    if (scalar !== undefined) {
+      out.set(key, { lo: { value: scalar, inclusive: true }, hi: { value: scalar, inclusive: true } });
+      continue;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof RegExp) continue;
+    const b: { lo?: Bound; hi?: Bound } = {};
+    for (const [op, operand] of Object.entries(value as Record<string, unknown>)) {
+      const v = operand === null ? undefined : keyValue(operand);
+      if (v === undefined) continue;
+      if (op === "$gt" || op === "$gte") b.lo = { value: v, inclusive: op === "$gte" };
+      if (op === "$lt" || op === "$lte") b.hi = { value: v, inclusive: op === "$lte" };
+    }
+    if (b.lo || b.hi) out.set(key, b);
+  }
+  return out;
+};
+
+/** The wider of two bounds of one type (`upper`: the larger), or undefined when their types differ. */
+const wider = (a: Bound, b: Bound, upper: boolean): Bound | undefined => {
+  if (typeof a.value !== typeof b.value) return undefined;
+  if (a.value === b.value) return { value: a.value, inclusive: a.inclusive || b.inclusive };
+  return (a.value > b.value) === upper ? a : b;
+};
+
+/**
+ * The ranges every branch of an `$or` implies on one field (their hull), as conditions to AND beside it.
+ * SQLite serves an OR through several index searches whose rows it must collect and sort whole; with the
+ * hull said as well it walks one index range in order and stops when the page is full. A page behind a
+ * cursor is such an OR (`at < t OR (at = t AND _id < id)`: the hull is `at <= t`).
+ */
+const orHull = (branches: Filter[], usable: (field: string) => boolean): Array<{ field: string; op: string; value: string | number }> => {
+  if (branches.length < 2) return [];
+  const each = branches.map((b) => boundsOf(b, usable));
+  const out: Array<{ field: string; op: string; value: string | number }> = [];
+  for (const [field, first] of each[0] as Map<string, { lo?: Bound; hi?: Bound }>) {
+    for (const side of ["lo", "hi"] as const) {
+      let hull: Bound | undefined = first[side];
+      for (const b of each.slice(1)) {
+        const other = b.get(field)?.[side];
+        hull = hull && other ? wider(hull, other, side === "hi") : undefined;
+      }
+      if (!hull) continue;
+      const op = side === "hi" ? (hull.inclusive ? "<=" : "<") : hull.inclusive ? ">=" : ">";
+      out.push({ field, op, value: hull.value });
+    }
+  }
+  return out;
+};
+
 /**
  * Prefixes of a dotted field, each of which must be free of arrays for the field's key to stand for it:
  * `a.b.c` -> `a`, `a.b`, `a.b.c`.
@@ -61,26 +118,33 @@ export const pathPrefixes = (field: string): string[] => {
  * A SQL condition selecting at least every document `filter` matches, or null when nothing can be said.
  * `usable(field)` tells whether the field's key may stand for it (indexed, never an array).
  */
-export const translateFilter = (filter: Filter, usable: (field: string) => boolean): SqlCondition | null => {
+export const translateFilter = (filter: Filter, usable: (field: string) => boolean, unindexed = false): SqlCondition | null => {
   const parts: SqlCondition[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (key === "$and") {
       for (const f of value as Filter[]) {
-        const c = translateFilter(f, usable);
+        const c = translateFilter(f, usable, unindexed);
         if (c) parts.push(c);
       }
       continue;
     }
     if (key === "$or") {
-      const branches = (value as Filter[]).map((f) => translateFilter(f, usable));
+      const hull = orHull(value as Filter[], usable);
+      // An OR of ranges of one order (each branch bounds nothing but the hull's fields and _id, as a page
+      // behind a cursor does) is served by walking the hull's range in that order: its branches are kept
+      // from the indexes (`+`), or SQLite would collect every row of each branch and sort them all.
+      const fields = new Set(hull.map((h) => h.field));
+      const oneRange = hull.length > 0 && (value as Filter[]).every((b) => Object.keys(b).every((k) => k === "_id" || fields.has(k)));
+      const branches = (value as Filter[]).map((f) => translateFilter(f, usable, unindexed || oneRange));
       if (branches.length > 0 && branches.every((b) => b !== null)) {
         const bs = branches as SqlCondition[];
         parts.push({ sql: `(${bs.map((b) => b.sql).join(" OR ")})`, params: bs.flatMap((b) => b.params) });
       }
+      parts.push(...hull.map(({ field, op, value: v }) => ({ sql: `${unindexed ? "+" : ""}${keyExpr(field)} ${op} ?`, params: [v] })));
       continue;
     }
     if (key.startsWith("$") || (key !== "_id" && !usable(key))) continue;
-    const expr = keyExpr(key);
+    const expr = `${unindexed ? "+" : ""}${keyExpr(key)}`;
     const scalar = keyValue(value);
     if (scalar !== undefined) {
       parts.push({ sql: `${expr} = ?`, params: [scalar] });

@@ -156,3 +156,79 @@ export const multikeyField = (fields: string[], holdsArrays: (path: string) => b
   const ok = fields.every((f, i) => f === "_id" || pathPrefixes(f).slice(0, i === at ? -1 : undefined).every((p) => holdsArrays(p) === false));
   return ok ? at : -1;
 };
+
+/** The filter's members when it is nothing but members and `$and`s of them (no `$or`, `$nor`, …), else null. */
+const onlyConjuncts = (filter: Filter): Array<[string, unknown]> | null => {
+  const out: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === "$and" && Array.isArray(value)) {
+      for (const f of value as Filter[]) {
+        const inner = onlyConjuncts(f);
+        if (!inner) return null;
+        out.push(...inner);
+      }
+    } else if (key.startsWith("$")) return null;
+    else out.push([key, value]);
+  }
+  return out;
+};
+
+/** The strings an equality or a non-empty `$in` of strings asks an element to be, else undefined. */
+const stringElements = (v: unknown): string[] | undefined => {
+  if (typeof v === "string") return [v];
+  const ins = v !== null && typeof v === "object" && Object.keys(v).length === 1 ? (v as { $in?: unknown }).$in : undefined;
+  return Array.isArray(ins) && ins.length > 0 && ins.every((x) => typeof x === "string") ? (ins as string[]) : undefined;
+};
+
+/** What a side table alone says of a filter (see multikeyRange). */
+export interface MultikeyRange {
+  ix: MultikeyIndex;
+  /** The strings the array field is asked for. */
+  strings: string[];
+  /** Conditions on the side table's columns (alias `m_`) selecting exactly the filter's rows. */
+  where: string;
+  params: Array<string | number>;
+}
+
+/**
+ * The rows of a side table that stand for `filter`, or null. It serves a filter that asks the array field
+ * for one of some strings (a string element's key is itself) and whose every other member is on a field of
+ * the same index, said exactly on that field's key by `onKey` (given the key's column, it answers the
+ * condition, or null when it needs more than the key). Counting those rows walks the index's range of those
+ * elements (say one group's mentions of a period), where testing each document of the period against the
+ * side table would walk them all. A document holding two of the strings has two rows.
+ */
+export const multikeyRange = (
+  indexes: MultikeyIndex[],
+  filter: Filter,
+  onKey: (field: string, value: unknown, column: string) => { sql: string; params: Array<string | number> } | null,
+): MultikeyRange | null => {
+  const members = onlyConjuncts(filter);
+  if (!members) return null;
+  for (const ix of indexes) {
+    const arrayField = ix.fields[ix.arrayAt] as string;
+    const onArray = members.filter(([k]) => k === arrayField);
+    const strings = onArray.length === 1 ? stringElements(onArray[0]?.[1]) : undefined;
+    if (!strings) continue;
+    const conds = [`m_.${ix.columns[ix.arrayAt] as string} IN (${strings.map(() => "?").join(", ")})`];
+    const params: Array<string | number> = [...strings];
+    let served = true;
+    for (const [field, value] of members) {
+      if (field === arrayField) continue;
+      const at = ix.fields.indexOf(field);
+      const cond = at >= 0 && field !== "_id" ? onKey(field, value, `m_.${ix.columns[at] as string}`) : null;
+      if (!cond) {
+        served = false;
+        break;
+      }
+      conds.push(cond.sql);
+      params.push(...cond.params);
+    }
+    if (served) return { ix, strings, where: conds.join(" AND "), params };
+  }
+  return null;
+};
+
+/** The count of a side table's range: each document once, though it may hold several of the strings. */
+export const multikeyCountSql = (range: MultikeyRange): string =>
+  `SELECT ${range.strings.length === 1 ? "count(*)" : "count(DISTINCT m_.mid)"} AS n FROM ${range.ix.sql} AS m_ WHERE ${range.where}`;
