@@ -140,7 +140,8 @@ const main = async () => {
       EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000",
       EARSHOT_WEBHOOK_CA_FILE: caFile,
       EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-      // No collection: the simulated platforms would bring mentions of the 1,000 keywords of their own.
+      // No simulators of its own: they would bring mentions of the 1,000 keywords of their own. With
+      // BENCH_SOURCE=simulators it polls this process's, which hold only the posts published here.
       EARSHOT_SIMULATORS: "off",
       ...(sims ? { ...sims.settings, EARSHOT_SIMULATED_SOURCES: "x,reddit", EARSHOT_POLL_INTERVAL_SECONDS: String(POLL_S) } : {}),
     });
