@@ -63,6 +63,8 @@ bench: build
 	node services/platform/test/ts-child.js bench/matcher-bench.ts
 	node services/platform/test/ts-child.js bench/ingest-bench.ts
 	node services/platform/test/ts-child.js bench/pipeline-bench.ts
+	BENCH_SOURCE=simulators node services/platform/test/ts-child.js bench/pipeline-bench.ts
+	node services/platform/test/ts-child.js bench/webhook-floor-bench.ts
 	node services/platform/test/ts-child.js bench/mention-list-bench.ts
 	node services/platform/test/ts-child.js bench/mention-api-bench.ts
 	node services/platform/test/ts-child.js bench/mention-write-bench.ts

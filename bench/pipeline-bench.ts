@@ -13,6 +13,13 @@
 // latency p50/p95/p99 and what the receiver counted: lost (expected, never verified), duplicated (the
 // same webhook-id twice at one endpoint) and refused signatures.
 //
+// BENCH_SOURCE=simulators: the posts come from the X and Reddit simulators instead, through the integration
+// service's pollers: the simulators run in this process (rate windows raised so nothing is throttled, no
+// generated posts), each corpus post is published at its simulator at the pace (`world.publish`, created
+// now), the pollers collect the ones naming a keyword every BENCH_POLL_S (2) seconds, and latency is from
+// the post's creation at the simulator (its publishedAt) to the verified delivery. Expected mentions are
+// the posts naming a keyword (the simulators' search rule: the keyword's text anywhere, any case).
+//
 // The receiver's certificate is signed by a CA made for the run; the delivery service trusts it through
 // EARSHOT_WEBHOOK_CA_FILE, and EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS lets it reach 127.0.0.1.
 // Usage: node services/platform/test/ts-child.js bench/pipeline-bench.ts (after make build).
@@ -27,6 +34,7 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createGrpcClient, runWithCaller } from "@earshot/platform";
 import { commonV1, keywordV1, mentionV1, webhookV1 } from "@earshot/proto";
+import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { Webhook } from "standardwebhooks";
 import { postFromLine } from "../services/cli/src/posts-import";
 import { type Received, startReceiver } from "../services/delivery/src/receiver-test-support";
@@ -41,7 +49,17 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_S ?? 30) * 1000;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const OVER_API = Math.min(100, KEYWORDS);
+const SOURCE = process.env.BENCH_SOURCE ?? "import";
+const POLL_S = Number(process.env.BENCH_POLL_S ?? 2);
+if (SOURCE !== "import" && SOURCE !== "simulators") throw new Error(`BENCH_SOURCE is import or simulators, not ${SOURCE}`);
 
+const ticks = Number(process.env.CLK_TCK ?? 100);
+/** CPU seconds a process has used (utime + stime), from /proc. */
+const cpuSecondsOf = async (pid: number): Promise<number> => {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / ticks;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number));
 
@@ -63,6 +81,8 @@ class Tally {
   readonly sentAt = new Map<string, number>();
   readonly seen = new Set<string>();
   readonly latencies: number[] = [];
+  /** Collected posts: from the post's creation at the simulator to its collection (the mention's collectedAt). */
+  readonly collectionLags: number[] = [];
   duplicates = 0;
   refused = 0;
   unknown = 0;
@@ -74,7 +94,7 @@ class Tally {
   take(r: Received, path: string): void {
     const now = performance.now();
     const verifier = this.verifiers.get(path);
-    let payload: { type: string; data: { sourceId?: string } };
+    let payload: { type: string; data: { sourceId?: string; author?: { handle?: string }; publishedAt?: string; collectedAt?: string } };
     try {
       if (!verifier) throw new Error(`no endpoint at ${path}`);
       payload = verifier.verify(r.body, r.headers as Record<string, string>) as typeof payload;
@@ -89,13 +109,16 @@ class Tally {
       return;
     }
     this.seen.add(key);
-    const sent = this.sentAt.get(payload.data.sourceId ?? "");
+    // Imported posts are known by their sourceId; collected ones by their author handle (the platform's id
+    // is the simulator's to choose).
+    const sent = this.sentAt.get((SOURCE === "simulators" ? payload.data.author?.handle : payload.data.sourceId) ?? "");
     if (sent === undefined) {
       this.unknown += 1; // the readiness probe's mentions
       return;
     }
     this.verified += 1;
     this.latencies.push(now - sent);
+    if (SOURCE === "simulators") this.collectionLags.push(Date.parse(payload.data.collectedAt ?? "") - Date.parse(payload.data.publishedAt ?? ""));
   }
 }
 
@@ -104,6 +127,8 @@ const main = async () => {
   // Beside the data directory, not in it: the all-in-one bootstraps only an empty one.
   const caDir = await mkdtemp(join(tmpdir(), "earshot-pipeline-bench-ca-"));
   const receiver = await startReceiver();
+  const sims: RunningSimulators | undefined =
+    SOURCE === "simulators" ? await startSimulators({ platforms: ["x", "reddit"], generate: false, rateLimits: { x: 1_000_000_000, reddit: 1_000_000_000 } }) : undefined;
   let earshot: ChildProcess | undefined;
   try {
     const caFile = join(caDir, "receiver-ca.pem");
@@ -115,8 +140,10 @@ const main = async () => {
       EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000",
       EARSHOT_WEBHOOK_CA_FILE: caFile,
       EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-      // No collection: the simulated platforms would bring mentions of the 1,000 keywords of their own.
+      // No simulators of its own: they would bring mentions of the 1,000 keywords of their own. With
+      // BENCH_SOURCE=simulators it polls this process's, which hold only the posts published here.
       EARSHOT_SIMULATORS: "off",
+      ...(sims ? { ...sims.settings, EARSHOT_SIMULATED_SOURCES: "x,reddit", EARSHOT_POLL_INTERVAL_SECONDS: String(POLL_S) } : {}),
     });
     earshot = started.child;
     const { base } = started;
@@ -168,7 +195,15 @@ const main = async () => {
     // travelled through the outbox and the bus to the mention and delivery services.
     const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { deadlineMs: 60_000 });
     const last = values[values.length - 1] as string;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0; sims; attempt++) {
+      // Collected: a probe on each platform, through the pollers.
+      for (const platform of ["x", "reddit"] as const) sims.world.publish(platform, { text: `probe ${last}`, title: "probe", subreddit: "tech", author: { handle: `probe-${platform}-${attempt}` } });
+      const until = Date.now() + 20_000;
+      while (tally.unknown < 2 * ENDPOINTS && Date.now() < until) await sleep(100);
+      if (tally.unknown >= 2 * ENDPOINTS) break;
+      if (attempt > 30) throw new Error("the pollers, the mention or the delivery service never got going");
+    }
+    for (let attempt = 0; !sims; attempt++) {
       const probe: mentionV1.Post = {
         projectId: project.id,
         source: commonV1.Source.SOURCE_X,
@@ -193,8 +228,27 @@ const main = async () => {
       batches.push(Array.from({ length: Math.min(BATCH, POSTS - i) }, (_, k) => postFromLine(postLine(i + k, values), project.id)));
     }
     let mentions = 0;
+    const cpu0 = await cpuSecondsOf(earshot.pid as number);
+    const ownCpu0 = process.cpuUsage();
     const t0 = performance.now();
-    for (let b = 0; b < batches.length; b++) {
+    if (sims) {
+      const lower = values.map((v) => v.toLowerCase());
+      for (let b = 0; b < batches.length; b++) {
+        const due = t0 + (RATE > 0 ? (b * BATCH * 1000) / RATE : 0);
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        const published = performance.now();
+        for (const p of batches[b] as mentionV1.Post[]) {
+          const handle = `bench-${p.sourceId}`;
+          const platform = p.source === commonV1.Source.SOURCE_REDDIT ? "reddit" : "x";
+          sims.world.publish(platform, { text: p.text, ...(p.title ? { title: p.title } : {}), subreddit: "tech", author: { handle } });
+          tally.sentAt.set(handle, published);
+          const hay = `${p.title ?? ""} ${p.text}`.toLowerCase();
+          if (lower.some((v) => hay.includes(v))) mentions += 1;
+        }
+      }
+    }
+    for (let b = 0; !sims && b < batches.length; b++) {
       const due = t0 + (RATE > 0 ? (b * BATCH * 1000) / RATE : 0);
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
@@ -204,6 +258,7 @@ const main = async () => {
       mentions += (await mention.client.ingestPosts({ posts: batch })).created;
     }
     const importedAt = performance.now();
+    const imported = sims ? "published at the simulators" : "imported";
     mention.close();
 
     const expected = mentions * ENDPOINTS;
@@ -217,6 +272,17 @@ const main = async () => {
         quietSince = performance.now();
       } else if (performance.now() - quietSince > SETTLE_MS) break;
     }
+    // Without deliveries to wait for, the import's tail (the relay, the other consumers) is counted until the
+    // all-in-one goes quiet.
+    for (let quiet = 0, before = await cpuSecondsOf(earshot.pid as number); expected === 0 && quiet < 30; quiet++) {
+      await sleep(1_000);
+      const after = await cpuSecondsOf(earshot.pid as number);
+      if (after - before < 0.05) break;
+      before = after;
+    }
+    const cpu1 = await cpuSecondsOf(earshot.pid as number);
+    const ownCpu = process.cpuUsage(ownCpu0);
+    const cpuEndS = (performance.now() - t0) / 1000;
     // Anything that would arrive twice arrives soon after the first: wait a moment for it.
     await sleep(2_000);
 
@@ -227,11 +293,13 @@ const main = async () => {
     process.stdout.write(
       [
         "",
-        `node ${process.version}; ${KEYWORDS} active keywords, ${ENDPOINTS} endpoints on mention.created, ${POSTS} posts in batches of ${BATCH}, paced to ${RATE > 0 ? `${RATE} posts/s` : "the service's answers"}`,
-        `imported: ${POSTS} posts in ${importS.toFixed(1)} s = ${(POSTS / importS).toFixed(0)} posts/s; ${mentions} mentions`,
+        `node ${process.version}; ${SOURCE === "simulators" ? `collected from the X and Reddit simulators, polled every ${POLL_S} s` : "imported"}; ${KEYWORDS} active keywords, ${ENDPOINTS} endpoints on mention.created, ${POSTS} posts in batches of ${BATCH}, paced to ${RATE > 0 ? `${RATE} posts/s` : "the service's answers"}`,
+        `${imported}: ${POSTS} posts in ${importS.toFixed(1)} s = ${(POSTS / importS).toFixed(0)} posts/s; ${mentions} mentions${sims ? " expected (posts naming a keyword)" : ""}`,
         `delivered and verified: ${tally.verified} of ${expected} (${ENDPOINTS} per mention); last one ${endToEndS.toFixed(1)} s after the first batch`,
         `sustained end to end: ${(POSTS / endToEndS).toFixed(0)} posts/s, ${(tally.verified / endToEndS).toFixed(0)} deliveries/s`,
-        `import -> verified delivery: p50 ${ms(percentile(lat, 50))}, p95 ${ms(percentile(lat, 95))}, p99 ${ms(percentile(lat, 99))}, max ${ms(lat[lat.length - 1] ?? NaN)}`,
+        `${sims ? "published" : "import"} -> verified delivery: p50 ${ms(percentile(lat, 50))}, p95 ${ms(percentile(lat, 95))}, p99 ${ms(percentile(lat, 99))}, max ${ms(lat[lat.length - 1] ?? NaN)}`,
+        ...(sims ? [`of which collection (published -> the mention's collectedAt): p50 ${ms(percentile(tally.collectionLags.sort((a, b) => a - b), 50))}, p95 ${ms(percentile(tally.collectionLags, 95))}`] : []),
+        `CPU of the all-in-one from the first batch to the last delivery: ${(cpu1 - cpu0).toFixed(1)} s over ${cpuEndS.toFixed(1)} s (${((cpu1 - cpu0) / cpuEndS).toFixed(2)} cores), ${(((cpu1 - cpu0) / POSTS) * 1000).toFixed(3)} ms per post; of this process (receiver${sims ? " and simulators" : ", importer"}): ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s`,
         `lost ${expected - tally.verified}, duplicated ${tally.duplicates}, refused signatures ${tally.refused}`,
         "",
       ].join("\n"),
@@ -240,6 +308,7 @@ const main = async () => {
     earshot?.kill("SIGTERM");
     if (earshot) await once(earshot, "exit").catch(() => undefined);
     await receiver.close();
+    await sims?.close();
     await rm(dataDir, { recursive: true, force: true });
     await rm(caDir, { recursive: true, force: true });
   }
