@@ -2,8 +2,9 @@
 // (its CPU is read from /proc, so the simulators in this process are not counted) with every platform
 // pointed at the simulators; each project has one keyword on all four sources and its LinkedIn Page
 // connected through the real authorization flow. After one warm-up cycle it measures CPU seconds per poll
-// cycle (one interval, in which every (project, source) is polled once) over BENCH_CYCLES cycles, then
-// reads every mention stored during the measurement: detection lag = matchedAt (stored) - publishedAt (the
+// cycle (one interval, in which every (project, source) is polled once) over BENCH_CYCLES cycles, waits one
+// more interval, reads each project's source health, then reads every mention of a post that appeared during
+// the measurement: detection lag = matchedAt (stored) - publishedAt (the
 // moment the post appeared at the simulator), p50/p95/max overall and per source, split into published ->
 // polled (the mention's collectedAt) and polled -> stored.
 //
