@@ -168,6 +168,9 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
   await c.pollers.ensureIndex({ fields: { projectId: 1 } });
   await c.firstSearches.ensureIndex({ fields: { dueAt: 1 } });
   await c.pollRecords.ensureIndex({ fields: { pollerId: 1, at: -1 } });
+  // get_source_health reads a project's last 24 h of records: without this it scans every project's (a
+  // day of 4,000 pollers at 300 s is over a million), holding the process while the polls wait.
+  await c.pollRecords.ensureIndex({ fields: { projectId: 1, at: -1 } });
   await c.pollRecords.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   await c.linkedin.ensureIndex({ fields: { ownerId: 1 } });
   await c.linkedinStates.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
