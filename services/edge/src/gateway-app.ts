@@ -12,7 +12,8 @@ import { clientErrorProblem } from "./http/client-errors";
 import { createHttpMetrics, type HttpMetrics } from "./http/metrics";
 import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
-import { mcpRouter } from "./mcp/mcp-route";
+import { mcpDispatch } from "./mcp/mcp-dispatch";
+import { type McpEndpoint, mcpEndpoint } from "./mcp/mcp-route";
 import type { PublicOrigins } from "./oauth/public-origins";
 import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";
 import type { Page, PageDeps } from "./pages/page";
@@ -44,7 +45,10 @@ export interface GatewayAppOptions {
   mcpHostNames?: readonly string[];
   /** Public dashboards' state and budget (default: state read again after 1 s, no budget). */
   dashboards?: PageDeps["dashboards"];
-  /** Whether the API's reads are answered ahead of express (see rest/api-dispatch); default true. */
+  /**
+   * Whether the API's reads (rest/api-dispatch) and plain MCP POSTs (mcp/mcp-dispatch) are answered ahead
+   * of express; default true. Off, the one express chain answers everything.
+   */
   apiDispatch?: boolean;
 }
 
@@ -67,18 +71,18 @@ export const createGatewayApp = (options: GatewayAppOptions): RequestListener =>
   const openApi = JSON.stringify(buildOpenApi(options.operations, `${options.publicUrl}/api/v1`));
   const reference = renderReferencePage(options.operations);
   if (options.oauth) app.use(options.oauth);
+  let mcp: McpEndpoint | undefined;
   if (options.surfaces.mcp) {
-    app.use(
-      mcpRouter({
-        operations: options.operations,
-        pipeline: options.pipeline,
-        logger: options.logger,
-        resource: `${options.publicUrl}/mcp`,
-        resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
-        ...(options.publicOrigins ? { origins: options.publicOrigins } : {}),
-        ...(options.mcpHostNames ? { hostNames: options.mcpHostNames } : {}),
-      }),
-    );
+    mcp = mcpEndpoint({
+      operations: options.operations,
+      pipeline: options.pipeline,
+      logger: options.logger,
+      resource: `${options.publicUrl}/mcp`,
+      resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
+      ...(options.publicOrigins ? { origins: options.publicOrigins } : {}),
+      ...(options.mcpHostNames ? { hostNames: options.mcpHostNames } : {}),
+    });
+    app.use(mcp.router);
   }
   const audienceOf = (req: IncomingMessage) => `${options.publicOrigins?.of(req) ?? options.publicUrl}/api/v1`;
   if (options.surfaces.rest) {
@@ -106,18 +110,23 @@ export const createGatewayApp = (options: GatewayAppOptions): RequestListener =>
     if (problem.status >= 500) options.logger.error({ err, path: req.path }, "request failed");
     sendProblem(res, problem);
   });
-  if (!options.surfaces.rest || options.apiDispatch === false) return app;
-  return apiDispatch(
-    {
-      operations: options.operations,
-      pipeline: options.pipeline,
-      audienceOf,
-      frame,
-      metrics,
-      logger: options.logger,
-      trustProxy: app.get("trust proxy fn") as (addr: string, i: number) => boolean,
-      parseQuery: app.get("query parser fn") as (query: string) => Record<string, unknown>,
-    },
-    app,
-  );
+  if (options.apiDispatch === false) return app;
+  const trustProxy = app.get("trust proxy fn") as (addr: string, i: number) => boolean;
+  const rest: RequestListener = !options.surfaces.rest
+    ? app
+    : apiDispatch(
+        {
+          operations: options.operations,
+          pipeline: options.pipeline,
+          audienceOf,
+          frame,
+          metrics,
+          logger: options.logger,
+          trustProxy,
+          parseQuery: app.get("query parser fn") as (query: string) => Record<string, unknown>,
+        },
+        app,
+      );
+  if (!mcp) return rest;
+  return mcpDispatch({ servePost: mcp.servePost, ...(options.mcpHostNames ? { hostNames: options.mcpHostNames } : {}), frame, metrics, logger: options.logger, trustProxy }, rest);
 };

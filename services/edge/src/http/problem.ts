@@ -1,4 +1,5 @@
 import { DomainError, ERROR_CODES, type ErrorCode, isDomainError } from "@earshot/platform";
+import type { ServerResponse } from "node:http";
 import type { Response } from "express";
 
 // RFC 9457 problem details, the one error shape of the API (DESIGN.md "Errors").
@@ -83,4 +84,21 @@ export const httpProblem = (
 export const sendProblem = (res: Response, problem: Problem): void => {
   if (problem.code === "rate_limited" && typeof problem.retryAfter === "number") res.setHeader("Retry-After", String(problem.retryAfter));
   res.status(problem.status).type("application/problem+json").send(JSON.stringify(problem));
+};
+
+/**
+ * A JSON answer written on the Node response, byte for byte as express's `res.status().type().send()`
+ * writes it (the type with its charset, the length), for answers written outside express.
+ */
+export const writeJson = (res: ServerResponse, status: number, type: "application/json" | "application/problem+json", json: string): void => {
+  res.statusCode = status;
+  res.setHeader("Content-Type", `${type}; charset=utf-8`);
+  res.setHeader("Content-Length", String(Buffer.byteLength(json)));
+  res.end(json);
+};
+
+/** `sendProblem` on the Node response (see writeJson). */
+export const writeProblem = (res: ServerResponse, problem: Problem): void => {
+  if (problem.code === "rate_limited" && typeof problem.retryAfter === "number") res.setHeader("Retry-After", String(problem.retryAfter));
+  writeJson(res, problem.status, "application/problem+json", JSON.stringify(problem));
 };

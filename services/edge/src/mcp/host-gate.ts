@@ -19,12 +19,18 @@ export const loopbackHostNames = (port: number, publicUrl?: string): string[] =>
   ...(publicUrl ? [new URL(publicUrl).host] : []),
 ];
 
+/** Whether a Host header value is one of `names`; with no names, every value is. */
+export const knownHost = (names: readonly string[] | undefined) => {
+  const known = new Set((names ?? []).map((n) => n.toLowerCase()));
+  return (host: string | undefined): boolean => known.size === 0 || known.has((host ?? "").toLowerCase());
+};
+
 /** Refuses (403) a request whose Host is not one of `names`; with no names, everything passes. */
 export const refuseForeignHost = (names: readonly string[] | undefined) => {
-  const known = new Set((names ?? []).map((n) => n.toLowerCase()));
+  const isKnown = knownHost(names);
   return (req: Request, res: Response, next: NextFunction): void => {
     const host = (req.headers.host ?? "").toLowerCase();
-    if (known.size === 0 || known.has(host)) return next();
+    if (isKnown(host)) return next();
     const shown = host ? host.slice(0, 100) : "(none)";
     sendProblem(
       res,

@@ -3,9 +3,10 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { CallToolRequestSchema, ErrorCode, type JSONRPCMessage, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { isTool, type Operation } from "../catalog/operation";
-import { sendProblem, toProblem } from "../http/problem";
+import { sendProblem, toProblem, writeJson, writeProblem } from "../http/problem";
 import { type PublicOrigins, publicOrigins } from "../oauth/public-origins";
 import type { Pipeline } from "../pipeline/execute";
 import type { Principal } from "../pipeline/principal";
@@ -151,11 +152,11 @@ class ServerPool {
 
 const unauthorizedForMcp = () => new DomainError("unauthorized", "A valid Bearer token for this resource is required.");
 
-const jsonRpcError = (res: Response, status: number, code: number, message: string) =>
-  void res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+export const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string) =>
+  writeJson(res, status, "application/json", JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 
 /** A Streamable HTTP refusal, written as the SDK's transport wrote it. */
-const sendRefusal = (res: Response, refusal: PostRefusal) =>
+const sendRefusal = (res: ServerResponse, refusal: PostRefusal) =>
   void res.writeHead(refusal.status, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: refusal.code, message: refusal.message }, id: null }));
 
 /**
@@ -173,16 +174,32 @@ const encodeResponse = (response: JSONRPCMessage, bodies: ReadonlyMap<RequestId,
   return `{"result":{"structuredContent":${text},"content":[{"type":"text","text":${JSON.stringify(text)}}]},"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}`;
 };
 
-export const mcpRouter = (options: McpRouteOptions): Router => {
+/** A POST to /mcp as the frame hands it over: its id, the client's address and its parsed JSON body. */
+export interface McpPost {
+  requestId: string;
+  clientAddress: string | undefined;
+  body: unknown;
+}
+
+export interface McpEndpoint {
+  /** Every /mcp route (preflight, CORS, refusals, 405), on express. */
+  router: Router;
+  /** Answers a POST whose frame (host, origin, CORS, body) has been dealt with, on the Node response. */
+  servePost: (req: IncomingMessage, res: ServerResponse, post: McpPost) => Promise<void>;
+}
+
+export const mcpRouter = (options: McpRouteOptions): Router => mcpEndpoint(options).router;
+
+export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
   const router = Router();
   const fixedOrigin = new URL(options.resource).origin;
   const origins = options.origins ?? publicOrigins({ publicUrl: fixedOrigin, defaultOrigin: fixedOrigin, port: 0 });
   const scopeHint = defaultMcpScopes(options.operations).join(" ");
   const servers = new ServerPool(options);
 
-  const refuse = (req: Request, res: Response, err: DomainError, header: string) => {
+  const refuse = (res: ServerResponse, requestId: string, err: DomainError, header: string) => {
     res.setHeader("WWW-Authenticate", header);
-    sendProblem(res, toProblem(err, req.requestId, "/mcp"));
+    writeProblem(res, toProblem(err, requestId, "/mcp"));
   };
 
   // A browser page on another origin must not drive a signed-in agent's tools (DNS rebinding, CSRF).
@@ -229,48 +246,48 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
   router.use("/mcp", refuseForeignHost(options.hostNames));
   router.use("/mcp", cors);
   router.options("/mcp", refuseForeignOrigin, preflight);
-  router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT, strict: false }), bodyErrors, async (req: Request, res: Response) => {
+  const servePost = async (req: IncomingMessage, res: ServerResponse, { requestId, clientAddress, body }: McpPost): Promise<void> => {
     const origin = origins.of(req);
     const resource = `${origin}/mcp`;
     const metadata = `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
-    const authorization = req.get("authorization");
+    const authorization = req.headers.authorization;
     let principal: Principal;
     try {
-      principal = await options.pipeline.authenticate(authorization, req.ip);
+      principal = await options.pipeline.authenticate(authorization, clientAddress);
     } catch (err) {
       if (!isDomainError(err)) {
         // Not a verdict on the credential (a backend or store failure): the client must keep its token.
         options.logger.error({ err }, "MCP authentication failed");
-        return sendProblem(res, toProblem(new DomainError("unavailable", "Authentication could not be completed right now; retry shortly."), req.requestId, "/mcp"));
+        return writeProblem(res, toProblem(new DomainError("unavailable", "Authentication could not be completed right now; retry shortly."), requestId, "/mcp"));
       }
-      if (err.code !== "unauthorized") return sendProblem(res, toProblem(err, req.requestId, "/mcp"));
-      return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}"${authorization ? `, error="invalid_token"` : ""}`);
+      if (err.code !== "unauthorized") return writeProblem(res, toProblem(err, requestId, "/mcp"));
+      return refuse(res, requestId, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}"${authorization ? `, error="invalid_token"` : ""}`);
     }
     // A token issued for another resource (e.g. the REST API) is not accepted here: no token passthrough.
     if (principal.audience !== undefined && principal.audience !== resource) {
-      return refuse(req, res, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}", error="invalid_token"`);
+      return refuse(res, requestId, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}", error="invalid_token"`);
     }
     // A batch is charged per JSON-RPC message: one HTTP request may carry many tool calls.
-    const messages = Array.isArray(req.body) ? Math.max(1, req.body.length) : 1;
+    const messages = Array.isArray(body) ? Math.max(1, body.length) : 1;
     const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId, messages);
     for (const [name, value] of Object.entries(rateLimit.headers)) res.setHeader(name, value);
     if (!rateLimit.allowed) {
       const limited = new DomainError("rate_limited", "Too many requests for this credential; retry after the window resets.", { details: { retryAfter: rateLimit.resetSeconds } });
-      return sendProblem(res, toProblem(limited, req.requestId, "/mcp"));
+      return writeProblem(res, toProblem(limited, requestId, "/mcp"));
     }
     if (!principal.scopes.includes(MCP_SCOPE)) {
       return refuse(
-        req,
         res,
+        requestId,
         new DomainError("insufficient_scope", "The MCP endpoint needs the mcp scope.", { details: { scope: MCP_SCOPE } }),
         `Bearer error="insufficient_scope", scope="${MCP_SCOPE}", ${metadata}`,
       );
     }
-    const gated = gateJsonRpcBody(req.body);
-    if (isJsonRpcFailure(gated)) return void res.status(gated.status).json(gated.body);
+    const gated = gateJsonRpcBody(body);
+    if (isJsonRpcFailure(gated)) return writeJson(res, gated.status, "application/json", JSON.stringify(gated.body));
     const post = readPost(req.headers, gated.body);
     if (isPostRefusal(post)) return sendRefusal(res, post);
-    const ctx: CallContext = { principal, authorization, resource, clientAddress: req.ip, rateLimit, toolCalls: gated.toolCalls, bodies: new Map() };
+    const ctx: CallContext = { principal, authorization, resource, clientAddress, rateLimit, toolCalls: gated.toolCalls, bodies: new Map() };
     const authInfo: AuthInfo = { token: "", clientId: principal.credentialId, scopes: principal.scopes, extra: { earshot: ctx } };
     const pooled = servers.acquire();
     let responses: JSONRPCMessage[];
@@ -287,11 +304,14 @@ export const mcpRouter = (options: McpRouteOptions): Router => {
     if (res.destroyed) return;
     const json = responses.length === 1 ? encodeResponse(responses[0] as JSONRPCMessage, ctx.bodies) : `[${responses.map((r) => encodeResponse(r, ctx.bodies)).join(",")}]`;
     res.writeHead(200, { "Content-Type": "application/json" }).end(json);
-  });
+  };
+  router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT, strict: false }), bodyErrors, (req: Request, res: Response) =>
+    servePost(req, res, { requestId: req.requestId, clientAddress: req.ip, body: req.body as unknown }),
+  );
   // Stateless: no server-initiated stream and no session to delete.
   router.all("/mcp", (_req, res) => {
     res.setHeader("Allow", "POST");
     jsonRpcError(res, 405, ErrorCode.ConnectionClosed, "Method not allowed: POST only.");
   });
-  return router;
+  return { router, servePost };
 };

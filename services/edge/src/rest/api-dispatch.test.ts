@@ -8,6 +8,7 @@ import { frameHeaders } from "../http/frame-headers";
 import { createHttpMetrics } from "../http/metrics";
 import { toProblem } from "../http/problem";
 import type { OperationRequest, OperationResponse, Pipeline } from "../pipeline/execute";
+import { mcpDispatch } from "../mcp/mcp-dispatch";
 import { apiDispatch } from "./api-dispatch";
 
 // The API dispatch answers the catalog's reads ahead of express. It must answer exactly what the express
@@ -20,6 +21,10 @@ type Recorded = Omit<OperationRequest, "accepts" | "requestId"> & { requestId: s
 const recordingPipeline = (recorded: Recorded[]): Pipeline =>
   ({
     options: { logger: silentLogger() },
+    authenticate: async (authorization: string | undefined) => {
+      if (authorization === "Bearer explode") throw new Error("store unreachable");
+      throw new DomainError("unauthorized", authorization ? "That credential is not valid." : "Send a Bearer token.");
+    },
     execute: async (op: { name: string }, request: OperationRequest): Promise<OperationResponse> => {
       const { accepts: _accepts, ...rest } = request;
       recorded.push(rest);
@@ -52,7 +57,7 @@ const appWith = (pipeline: Pipeline, apiDispatchOn: boolean) =>
     pages: [],
     logger: silentLogger(),
     publicUrl: "http://api.example",
-    surfaces: { rest: true, mcp: false },
+    surfaces: { rest: true, mcp: true },
     trustProxy: "loopback",
     apiDispatch: apiDispatchOn,
   });
@@ -66,7 +71,9 @@ const seen = async (res: Response) => {
   return { status: res.status, headers: headers.map(([k, v]) => [k, mask(v)]), body: mask(text) };
 };
 
-const REQUESTS: Array<{ path: string; headers?: Record<string, string> }> = [
+const MCP_JSON = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+
+const REQUESTS: Array<{ path: string; method?: string; body?: string; headers?: Record<string, string> }> = [
   { path: "/api/v1/projects/prj_1" },
   { path: "/api/v1/projects/prj_1", headers: { "X-Request-Id": "client-chosen-id-1" } },
   { path: "/api/v1/projects/prj_1", headers: { "X-Request-Id": "no good!" } },
@@ -87,6 +94,21 @@ const REQUESTS: Array<{ path: string; headers?: Record<string, string> }> = [
   { path: "/API/V1/projects/prj_1" },
   { path: "/api/v1/nothing/here" },
   { path: "/api/v1/mentions/men_1/category" },
+  // MCP: plain POSTs are answered by the MCP dispatch; the rest by express in both apps.
+  { path: "/mcp", method: "POST", body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', headers: MCP_JSON },
+  { path: "/mcp?x=1", method: "POST", body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', headers: { ...MCP_JSON, Authorization: "Bearer nope", "X-Request-Id": "client-chosen-id-2" } },
+  { path: "/mcp", method: "POST", body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', headers: { ...MCP_JSON, Authorization: "Bearer explode" } },
+  { path: "/mcp", method: "POST", body: "{not json", headers: MCP_JSON },
+  { path: "/mcp", method: "POST", body: '\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}', headers: { ...MCP_JSON, "Content-Type": "application/json; charset=UTF-8" } },
+  { path: "/mcp", method: "POST", body: "{}", headers: { ...MCP_JSON, "Content-Type": "application/json; charset=latin1" } },
+  { path: "/mcp", method: "POST", body: "{}", headers: { ...MCP_JSON, "Content-Type": "text/plain" } },
+  { path: "/mcp", method: "POST", body: "{}", headers: { ...MCP_JSON, Origin: "https://evil.example" } },
+  { path: "/mcp", method: "POST", body: "{}", headers: { ...MCP_JSON, Origin: "http://api.example" } },
+  { path: "/mcp", method: "POST", body: "", headers: MCP_JSON },
+  { path: "/mcp", method: "OPTIONS", headers: { Origin: "http://api.example", "Access-Control-Request-Method": "POST" } },
+  { path: "/mcp", method: "GET" },
+  { path: "/mcp/", method: "POST", body: "{}", headers: MCP_JSON },
+  { path: "/MCP", method: "DELETE" },
 ];
 
 describe("the API dispatch", () => {
@@ -104,11 +126,12 @@ describe("the API dispatch", () => {
     await new Promise((r) => withDispatch.server.close(r));
   });
 
-  it.each(REQUESTS.map((r) => ({ headers: {}, ...r })))("answers GET $path with headers $headers exactly as the express chain does", async ({ path, headers }) => {
+  it.each(REQUESTS.map((r) => ({ method: "GET", headers: {}, ...r })))("answers $method $path with headers $headers exactly as the express chain does", async ({ path, method, body, headers }) => {
     viaExpress.length = 0;
     viaDispatch.length = 0;
-    const a = await seen(await fetch(`${expressOnly.base}${path}`, { headers }));
-    const b = await seen(await fetch(`${withDispatch.base}${path}`, { headers }));
+    const init = { method, headers, ...(body === undefined ? {} : { body }) };
+    const a = await seen(await fetch(`${expressOnly.base}${path}`, init));
+    const b = await seen(await fetch(`${withDispatch.base}${path}`, init));
     expect(b).toEqual(a);
     const masked = (r: Recorded[]) => r.map((x) => ({ ...x, requestId: x.requestId.startsWith("req_") ? "<generated id>" : x.requestId }));
     expect(masked(viaDispatch)).toEqual(masked(viaExpress));
@@ -163,6 +186,49 @@ describe("the API dispatch", () => {
         "GET /healthz",
         "GET /api/v1/openapi.json",
       ]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("the MCP dispatch", () => {
+  it("answers plain JSON POSTs to /mcp itself and passes everything else to express", async () => {
+    const passed: string[] = [];
+    const served: unknown[] = [];
+    let dispatch: RequestListener = () => undefined;
+    const { server, base } = await listen((req, res) => dispatch(req, res));
+    dispatch = mcpDispatch(
+      {
+        servePost: async (_req, res, post) => {
+          served.push(post.body);
+          res.writeHead(200).end();
+        },
+        hostNames: [new URL(base).host],
+        frame: frameHeaders(),
+        metrics: createHttpMetrics(),
+        logger: silentLogger(),
+        trustProxy: () => false,
+      },
+      (req, res) => {
+        passed.push(`${req.method} ${req.url} ${req.headers["content-type"] ?? ""}`.trim());
+        req.resume();
+        res.writeHead(204).end();
+      },
+    );
+    try {
+      const post = (path: string, headers: Record<string, string>, body = '{"a":1}') => fetch(`${base}${path}`, { method: "POST", headers, body }).then((r) => r.text());
+      await post("/mcp", { "Content-Type": "application/json" });
+      await post("/mcp?x=1", { "Content-Type": "Application/JSON; charset=utf-8" });
+      expect(served).toEqual([{ a: 1 }, { a: 1 }]);
+      expect(passed).toEqual([]);
+      await post("/mcp", { "Content-Type": "application/json", Origin: "http://127.0.0.1" });
+      await fetch(`${base.replace("127.0.0.1", "localhost")}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).then((r) => r.text());
+      await post("/mcp", { "Content-Type": "text/plain" });
+      await post("/mcp", { "Content-Type": "application/json" }, "");
+      await post("/mcp/", { "Content-Type": "application/json" });
+      await fetch(`${base}/mcp`).then((r) => r.text());
+      expect(passed).toEqual(["POST /mcp application/json", "POST /mcp application/json", "POST /mcp text/plain", "POST /mcp application/json", "POST /mcp/ application/json", "GET /mcp"]);
     } finally {
       await new Promise((r) => server.close(r));
     }
