@@ -324,6 +324,12 @@ describe("embedded store specifics", () => {
       expect(first(store.explainFind("items", { p: "x", words: "common" }, { sort, limit: 26 }))).toMatch(/c_items/);
       expect(first(store.explainFind("items", { p: "x", words: "rare" }, { sort, limit: 26 }))).toMatch(/t_/);
       expect(ids(await items.find({ p: "x", words: "common" }, { sort, limit: 3 }))).toEqual(["itm_2999", "itm_2998", "itm_2997"]);
+      // A page tests the common word on each row it walks; it never builds the word's postings list, whose
+      // size would make every page's cost grow with the collection. An unbounded read builds it once.
+      expect(store.explainFind("items", { p: "x", words: "common" }, { sort, limit: 26 }).join("\n")).not.toMatch(/t_/);
+      expect(store.explainFind("items", { p: "x", words: "common" }, { sort }).join("\n")).toMatch(/t_/);
+      expect(ids(await items.find({ p: "x", $and: [{ words: "common" }, { words: "rare" }] }, { sort, limit: 2 }))).toEqual(["itm_2901", "itm_2801"]);
+      expect(ids(await items.find({ p: "x", words: "common" }, { sort })).length).toBe(2400);
       expect(await items.count({ p: "x", words: "common" })).toBe(2400);
       expect(await items.count({ p: "x", $and: [{ words: "common" }, { words: "rare" }] })).toBe(30);
       await store.close();

@@ -51,9 +51,12 @@ const TTL_SWEEP_MS = 60 * 1000;
 const ANALYSIS_LIMIT = 1000;
 const STATEMENT_CACHE = 500;
 // Up to this many documents holding a query's words, a read starts from the full-text index (and sorts
-// them); beyond, it walks the order's index and tests each row against the words' rowids (a page of a common
-// word stops early). Either way no document is read that the index says cannot match.
+// them); beyond, it walks the order's index and tests each row (a page: the row's own words; an unbounded
+// read: the words' rowids), so a page of a common word stops early. Either way no document that cannot
+// match is handed to JavaScript.
 const TEXT_DRIVE = 2000;
+/** Reads of at most this many documents test a common word on each row they walk (see findQuery). */
+const PAGE_WALK_LIMIT = 1000;
 
 type Row = { doc: string };
 
@@ -671,8 +674,20 @@ export class SqliteStore implements DocumentStore {
       const from = `(SELECT rowid AS r_ FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?) AS x_ CROSS JOIN ${table.sql} ON ${table.sql}.rowid = x_.r_`;
       return { sql: `SELECT doc FROM ${from}${where ? ` WHERE ${where.sql}` : ""}${orderBy}`, params: [text.match, ...(where?.params ?? [])], sortedInSql };
     }
-    // Many do: a test on each row the walk meets (`+` keeps the planner from starting at the rowids).
-    const textCond = text ? { sql: `+${table.sql}.rowid IN (SELECT rowid FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?)`, params: [text.match] } : null;
+    // Many do: a test on each row the walk meets. For a page (a bounded read), each row's own words are
+    // looked at: SQLite would otherwise build the word's whole postings list (tens of thousands of rowids
+    // for a common word) for every page, so a page's cost grew with the collection. An unbounded read
+    // walks every row the other conditions select, so it tests them against the postings list, built
+    // once (`+` keeps the planner from starting at the rowids).
+    const rowTest = text !== null && options.limit !== undefined && options.limit <= PAGE_WALK_LIMIT;
+    const textCond = !text
+      ? null
+      : rowTest
+        ? {
+            sql: text.words.map(() => `EXISTS (SELECT 1 FROM json_each(${table.sql}.doc, ?) WHERE type = 'text' AND value = ?)`).join(" AND "),
+            params: text.words.flatMap((w) => [jsonPathOf(text.ix.field), w]),
+          }
+        : { sql: `+${table.sql}.rowid IN (SELECT rowid FROM ${text.ix.sql} WHERE ${text.ix.sql} MATCH ?)`, params: [text.match] };
     const conds = [where, textCond].filter((c): c is SqlCondition => c !== null);
     const condSql = conds.map((c) => c.sql).join(" AND ");
     const condParams = conds.flatMap((c) => c.params);
@@ -689,14 +704,14 @@ export class SqliteStore implements DocumentStore {
    * every match satisfies), with how many documents hold them all (counted up to TEXT_DRIVE + 1); null
    * when it requires none.
    */
-  private textMatch(table: Table, filter: Filter): { ix: TextIndex; match: string; /** up to TEXT_DRIVE + 1 */ rows: number } | null {
+  private textMatch(table: Table, filter: Filter): { ix: TextIndex; words: string[]; match: string; /** up to TEXT_DRIVE + 1 */ rows: number } | null {
     if (table.text.length === 0) return null;
     const members = conjuncts(filter);
     for (const ix of table.text) {
       const words = [...new Set(members.filter(([k, v]) => k === ix.field && isPlainWord(v)).map(([, v]) => v as string))];
       if (words.length === 0) continue;
       const match = matchAll(words);
-      return { ix, match, rows: this.textRows(ix, match) };
+      return { ix, words, match, rows: this.textRows(ix, match) };
     }
     return null;
   }
