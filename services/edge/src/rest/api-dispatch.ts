@@ -10,7 +10,8 @@ import type { HttpMetrics } from "../http/metrics";
 import { toProblem } from "../http/problem";
 import { API_VERSION, requestIdOf } from "../http/request-context";
 import type { OperationResponse, Pipeline } from "../pipeline/execute";
-import { routeOrder } from "./router";
+import { carriesBody } from "./body";
+import { queryFields, routeOrder } from "./router";
 
 // The REST API's reads answered without express. A read through express walks the app's whole middleware
 // chain (request context, metrics, helmet, CSP, health, the OAuth and MCP routers, the JSON body parser,
@@ -48,12 +49,6 @@ export interface ApiDispatchOptions {
   trustProxy: (addr: string, i: number) => boolean;
   parseQuery: (query: string) => Record<string, unknown>;
 }
-
-/** Whether the request carries a body (as the REST routes' body reader decides). */
-const carriesBody = (req: IncomingMessage): boolean => {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
-};
 
 const compile = (operations: readonly Operation[]): Route[] => {
   const byPath = new Map<string, Operation[]>();
@@ -104,13 +99,6 @@ const matchRoute = (routes: readonly Route[], segments: string[]): Match => {
     return { route, params };
   }
   return "express";
-};
-
-/** The query as the REST routes read it: a list parameter keeps every repeat, any other the last. */
-const queryOf = (parsed: Record<string, unknown>, lists: ReadonlySet<string>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parsed)) out[k] = Array.isArray(v) && !lists.has(k) ? v[v.length - 1] : v;
-  return out;
 };
 
 /** Statuses whose answers carry no body (express's `send` drops it and its headers). */
@@ -167,7 +155,7 @@ export const apiDispatch = (options: ApiDispatchOptions, next: RequestListener):
           audience: options.audienceOf(req),
           clientAddress: proxyAddr(req, options.trustProxy),
           path: match.params,
-          query: queryOf(options.parseQuery(query), match.route.lists),
+          query: queryFields(options.parseQuery(query), match.route.lists),
           body: undefined,
           accepts: (mediaTypes) => accepts(req).types(mediaTypes) as string | false,
         }),

@@ -1,4 +1,5 @@
 import { type FieldError, validationFailed } from "@earshot/platform";
+import type { IncomingMessage } from "node:http";
 import type { Request } from "express";
 import { isWrite, type Operation, openApiPath } from "../catalog/operation";
 import { HttpError } from "../http/problem";
@@ -11,7 +12,7 @@ import { HttpError } from "../http/problem";
 export const JSON_MEDIA_TYPES = ["application/json", "application/*+json"];
 
 /** Whether the request carries a body at all (a `Content-Length: 0` carries none). */
-const carriesBody = (req: Request): boolean => {
+export const carriesBody = (req: IncomingMessage): boolean => {
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 };

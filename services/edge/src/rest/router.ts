@@ -78,11 +78,13 @@ const pathnameOf = (url: string): string => {
   return q === -1 ? url : url.slice(0, q);
 };
 
-const queryOf = (req: Request, lists: ReadonlySet<string>): Record<string, unknown> => {
-  // Repeated parameters arrive as arrays: a list parameter keeps them all; any other takes one value,
-  // the last.
+/**
+ * The query as the REST routes read it: repeated parameters arrive as arrays; a list parameter keeps them
+ * all, any other takes one value, the last.
+ */
+export const queryFields = (parsed: Record<string, unknown>, lists: ReadonlySet<string>): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(req.query)) out[k] = Array.isArray(v) && !lists.has(k) ? v[v.length - 1] : v;
+  for (const [k, v] of Object.entries(parsed)) out[k] = Array.isArray(v) && !lists.has(k) ? v[v.length - 1] : v;
   return out;
 };
 
@@ -144,7 +146,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
           audience: audienceOf(req),
           clientAddress: req.ip,
           path: { ...req.params },
-          query: queryWithBodyFields(op, queryOf(req, lists), req.body),
+          query: queryWithBodyFields(op, queryFields(req.query, lists), req.body),
           body: op.input.body ? (req.body ?? {}) : undefined,
           accepts: (mediaTypes) => req.accepts(mediaTypes),
         });
