@@ -54,7 +54,8 @@ export interface GatewayAppOptions {
 
 /**
  * The public app: the express frame (ids, metrics, health, errors) around the catalog's routes, the OAuth
- * server, MCP and the pages, with the API's reads answered ahead of it by the API dispatch.
+ * server, MCP and the pages, with the API's reads and plain MCP POSTs answered ahead of it (rest/api-dispatch,
+ * mcp/mcp-dispatch).
  */
 export const createGatewayApp = (options: GatewayAppOptions): RequestListener => {
   const app = express();

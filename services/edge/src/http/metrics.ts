@@ -7,7 +7,7 @@ import { Histogram, type Registry } from "prom-client";
 export interface HttpMetrics {
   registry: Registry;
   middleware: (req: Request, res: Response, next: NextFunction) => void;
-  /** Records a request the express chain did not see (the API dispatch): `route` is its pattern, `since` its start (performance.now()). */
+  /** Records a request the express chain did not see (the API and MCP dispatch): `route` is its pattern, `since` its start (performance.now()). */
   observe: (method: string, route: string, status: number, since: number) => void;
 }
 
