@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONNECTIONS, DURATION, measure, row, type Shape, SHAPES, seed, settle, startChild, startShape, stopChild } from "./api-setup";
+import { runBench } from "./bench-support";
 
 const MENTIONS = Number(process.env.BENCH_MENTIONS ?? 10_000);
 
@@ -68,10 +69,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

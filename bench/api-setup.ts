@@ -1,7 +1,6 @@
 // What the API and MCP benchmarks share: starting Earshot in one of its shapes on a data directory,
 // seeding one project (20 keywords, N mentions), and autocannon runs.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +8,7 @@ import autocannon from "autocannon";
 import { createGrpcClient } from "@earshot/platform";
 import { commonV1, mentionV1 } from "@earshot/proto";
 import { grpcAddrVar } from "@earshot/registry";
+import { cpuSecondsOf } from "./bench-support";
 
 export const repo = resolve(__dirname, "..");
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -119,14 +119,7 @@ export const seed = async (base: string, dataDir: string, mentions: number): Pro
 };
 
 /** Processor seconds (user + system) the processes have used so far, from /proc (Linux). */
-export const cpuSeconds = (children: readonly ChildProcess[]): number => {
-  let ticks = 0;
-  for (const c of children) {
-    const fields = readFileSync(`/proc/${c.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100;
-};
+export const cpuSeconds = (children: readonly ChildProcess[]): number => children.reduce((sum, c) => sum + cpuSecondsOf(c.pid as number), 0);
 
 /** Waits until the processes are idle (under 5% of a core over half a second), e.g. after seeding. */
 export const settle = async (children: readonly ChildProcess[], maxMs = 120_000) => {

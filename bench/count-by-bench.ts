@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { type CountSpec, type Filter, openEmbeddedStore } from "@earshot/platform";
 import { type MentionDoc, MENTIONS, openMentionCollections } from "../services/mention/src/store";
 import { mentionGenerator } from "./mention-data";
+import { runBench } from "./bench-support";
 
 const SIZES = [10_000, 100_000];
 const DAY = 86_400_000;
@@ -63,7 +64,4 @@ const main = async () => {
   }
 };
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -16,25 +16,14 @@ import { join, resolve } from "node:path";
 import { once } from "node:events";
 import { createGrpcClient, runWithCaller } from "@earshot/platform";
 import { commonV1, keywordV1, mentionV1 } from "@earshot/proto";
+import { startChild } from "./api-setup";
 import { keywordValues, postLine } from "./post-corpus";
+import { runBench } from "./bench-support";
 
 const repo = resolve(__dirname, "..");
 const POSTS = Number(process.env.BENCH_POSTS ?? 50_000);
 const KEYWORDS = Number(process.env.BENCH_KEYWORDS ?? 1_000);
 const OVER_API = Math.min(100, KEYWORDS);
-
-const startChild = (args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> =>
-  new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) resolvePromise({ child, match: m });
-    });
-    child.stderr?.on("data", (d: Buffer) => process.stderr.write(d));
-    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
-  });
 
 const runCliImport = (dataDir: string, projectId: string, file: string): Promise<{ ms: number; out: string; code: number | null }> =>
   new Promise((resolvePromise) => {
@@ -140,10 +129,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

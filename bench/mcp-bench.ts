@@ -19,6 +19,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildProcess } from "node:child_process";
 import { CONNECTIONS, cpuSeconds, DURATION, load, measure, type Shape, seed, settle, startShape } from "./api-setup";
+import { runBench } from "./bench-support";
 
 const MENTIONS = Number(process.env.BENCH_MENTIONS ?? 10_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
@@ -150,10 +151,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

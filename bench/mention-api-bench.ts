@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { openEmbeddedStore } from "@earshot/platform";
 import { openMentionCollections } from "../services/mention/src/store";
 import { mentionGenerator } from "./mention-data";
+import { percentile, runBench } from "./bench-support";
 
 const repo = resolve(__dirname, "..");
 const SIZES = [10_000, 100_000];
@@ -74,7 +75,6 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM");
   });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
 const timed = async (fn: () => Promise<void>, samples: number) => {
   const times: number[] = [];
@@ -165,7 +165,4 @@ const main = async () => {
   }
 };
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

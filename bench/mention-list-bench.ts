@@ -15,6 +15,7 @@ import { getPublicAnalytics, listPublicMentions } from "../services/mention/src/
 import type { MentionDeps } from "../services/mention/src/domain/deps";
 import { openMentionCollections } from "../services/mention/src/store";
 import { mentionGenerator, SPAN, START } from "./mention-data";
+import { percentile, runBench } from "./bench-support";
 
 const SIZES = [10_000, 100_000];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -35,7 +36,6 @@ const SCENARIOS: Array<[string, MentionFilterInput]> = [
   ["status open + source x + q", { status: ["open"], source: ["x"], q: "w3" }],
 ];
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
 const main = async () => {
   const dir = await mkdtemp(join(tmpdir(), "earshot-mention-bench-"));
@@ -110,7 +110,4 @@ const main = async () => {
   }
 };
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -11,6 +11,7 @@ import { afterCursorFilter } from "../services/platform/src/store/checks";
 import type { SqliteStore } from "../services/platform/src/store/embedded";
 import { type MentionDoc, MENTIONS, openMentionCollections } from "../services/mention/src/store";
 import { mentionGenerator } from "./mention-data";
+import { runBench } from "./bench-support";
 
 const N = Number(process.env.BENCH_PARTS_MENTIONS ?? 100_000);
 const DAY = 86_400_000;
@@ -77,7 +78,4 @@ const main = async () => {
   }
 };
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { openEmbeddedStore } from "@earshot/platform";
 import { MENTION_FILTER_INDEXES, type MentionDoc, MENTIONS, openMentionCollections } from "../services/mention/src/store";
 import { mentionGenerator } from "./mention-data";
+import { runBench } from "./bench-support";
 
 const N = Number(process.argv[2] ?? 10_000);
 const ARRAYS = new Set(["keywordIds", "groupIds", "words"]);
@@ -61,7 +62,4 @@ const main = async () => {
   }
 };
 
-void main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

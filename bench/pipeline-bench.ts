@@ -39,6 +39,7 @@ import { Webhook } from "standardwebhooks";
 import { postFromLine } from "../services/cli/src/posts-import";
 import { type Received, startReceiver } from "../services/delivery/src/receiver-test-support";
 import { keywordValues, postLine } from "./post-corpus";
+import { cpuSecondsOf, percentile, runBench, sleep } from "./bench-support";
 
 const repo = resolve(__dirname, "..");
 const POSTS = Number(process.env.BENCH_POSTS ?? 20_000);
@@ -53,15 +54,6 @@ const SOURCE = process.env.BENCH_SOURCE ?? "import";
 const POLL_S = Number(process.env.BENCH_POLL_S ?? 2);
 if (SOURCE !== "import" && SOURCE !== "simulators") throw new Error(`BENCH_SOURCE is import or simulators, not ${SOURCE}`);
 
-const ticks = Number(process.env.CLK_TCK ?? 100);
-/** CPU seconds a process has used (utime + stime), from /proc. */
-const cpuSecondsOf = async (pid: number): Promise<number> => {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticks;
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number));
 
 const startAllInOne = (env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> =>
   new Promise((ok, fail) => {
@@ -228,7 +220,7 @@ const main = async () => {
       batches.push(Array.from({ length: Math.min(BATCH, POSTS - i) }, (_, k) => postFromLine(postLine(i + k, values), project.id)));
     }
     let mentions = 0;
-    const cpu0 = await cpuSecondsOf(earshot.pid as number);
+    const cpu0 = cpuSecondsOf(earshot.pid as number);
     const ownCpu0 = process.cpuUsage();
     const t0 = performance.now();
     if (sims) {
@@ -274,13 +266,13 @@ const main = async () => {
     }
     // Without deliveries to wait for, the import's tail (the relay, the other consumers) is counted until the
     // all-in-one goes quiet.
-    for (let quiet = 0, before = await cpuSecondsOf(earshot.pid as number); expected === 0 && quiet < 30; quiet++) {
+    for (let quiet = 0, before = cpuSecondsOf(earshot.pid as number); expected === 0 && quiet < 30; quiet++) {
       await sleep(1_000);
-      const after = await cpuSecondsOf(earshot.pid as number);
+      const after = cpuSecondsOf(earshot.pid as number);
       if (after - before < 0.05) break;
       before = after;
     }
-    const cpu1 = await cpuSecondsOf(earshot.pid as number);
+    const cpu1 = cpuSecondsOf(earshot.pid as number);
     const ownCpu = process.cpuUsage(ownCpu0);
     const cpuEndS = (performance.now() - t0) / 1000;
     // Anything that would arrive twice arrives soon after the first: wait a moment for it.
@@ -314,10 +306,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

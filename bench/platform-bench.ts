@@ -21,6 +21,7 @@ import {
   topicForDomain,
 } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
+import { runBench } from "./bench-support";
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const rows: Array<[string, string]> = [];
@@ -128,7 +129,4 @@ const main = async () => {
   }
 };
 
-void main().then(() => process.exit(0), (err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -20,6 +20,7 @@ import { join, resolve } from "node:path";
 import { createGrpcClient, runWithCaller } from "@earshot/platform";
 import { commonV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
 import { startSimulators } from "@earshot/simulators";
+import { cpuSecondsOf, percentile, runBench, sleep } from "./bench-support";
 
 const repo = resolve(__dirname, "..");
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1_000);
@@ -30,14 +31,6 @@ const ALL = [commonV1.Source.SOURCE_X, commonV1.Source.SOURCE_REDDIT, commonV1.S
 const SOURCE_WORD: Record<number, string> = { 1: "x", 2: "reddit", 3: "youtube", 4: "linkedin" };
 const ACME = "urn:li:organization:1001";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ticks = Number(process.env.CLK_TCK ?? 100);
-const cpuSecondsOf = async (pid: number): Promise<number> => {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticks; // utime + stime
-};
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number));
 
 /** Retries a call while the service has not yet heard of what it names (events still on their way). */
 const eventually = async <T>(fn: () => Promise<T>, what: string): Promise<T> => {
@@ -112,10 +105,10 @@ const main = async () => {
     // Counted, not read off the request log's length: the log keeps only the newest 10,000 requests, and a
     // full log's length no longer grows (how LinkedIn once read as making no requests at 1,000 projects).
     const requestsBefore = sims.platforms.map((p) => sims.world.requestCount(p));
-    const cpuBefore = await cpuSecondsOf(child.pid as number);
+    const cpuBefore = cpuSecondsOf(child.pid as number);
     const measuredFrom = Date.now();
     await sleep(CYCLES * INTERVAL_S * 1000);
-    const cpuAfter = await cpuSecondsOf(child.pid as number);
+    const cpuAfter = cpuSecondsOf(child.pid as number);
     const measuredTo = Date.now();
     const requests = sims.platforms.map((p, i) => `${p} ${((sims.world.requestCount(p) - (requestsBefore[i] ?? 0)) / CYCLES).toFixed(0)}`);
     // One more interval for the polls to find what appeared at the end of the measurement, undisturbed: the
@@ -193,10 +186,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

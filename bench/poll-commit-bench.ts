@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Outbox, openEmbeddedStore, SqliteStore, systemClock, type DocumentStore } from "@earshot/platform";
+import { runBench } from "./bench-support";
 
 const N = Number(process.argv[2] ?? 1_000);
 const CONCURRENCY = 4;
@@ -84,10 +85,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { commonV1, mentionV1 } from "@earshot/proto";
 import { createGrpcClient } from "@earshot/platform";
+import { cpuSecondsOf, runBench } from "./bench-support";
 
 const repo = resolve(__dirname, "..");
 const N = Number(process.argv[2] ?? process.env.BENCH_MENTIONS ?? 1_000_000);
@@ -96,12 +97,6 @@ const rssOf = async (pid: number): Promise<number> => {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 };
 
-/** CPU seconds the process has used (utime + stime). */
-const cpuOf = async (pid: number): Promise<number> => {
-  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-
 /** Seconds to wait at most for the consumers to catch up before the reads (BENCH_SETTLE_S, default 60). */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
 
@@ -113,11 +108,11 @@ const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
 const settle = async (pid: number): Promise<number> => {
   const started = performance.now();
   let quiet = 0;
-  let before = await cpuOf(pid);
+  let before = cpuSecondsOf(pid);
   while (quiet < 2) {
     if (performance.now() - started > SETTLE_S * 1000) return -(performance.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1000));
-    const now = await cpuOf(pid);
+    const now = cpuSecondsOf(pid);
     quiet = now - before < 0.05 ? quiet + 1 : 0;
     before = now;
   }
@@ -254,10 +249,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { accountService } from "@earshot/account";
 import { baseConfigSchema, createGrpcClient, createInProcessBus, createMailer, hostService, loadConfig, silentLogger } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
+import { runBench } from "./bench-support";
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 30);
 const WRONG = "not the password";
@@ -110,10 +111,4 @@ const main = async () => {
   }
 };
 
-void main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

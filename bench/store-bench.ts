@@ -8,6 +8,7 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DocumentStore, openEmbeddedStore, type Write } from "@earshot/platform";
+import { runBench } from "./bench-support";
 
 const PROJECT = "prj_01JBENCHSTORE000000000001";
 const UNIT = 100;
@@ -93,4 +94,4 @@ const main = async () => {
   }
 };
 
-void main();
+runBench(main);

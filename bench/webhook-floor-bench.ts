@@ -32,6 +32,7 @@ import { signatureHeader } from "../services/delivery/src/domain/signing";
 import { type Received, startReceiver } from "../services/delivery/src/receiver-test-support";
 import { guardedSender } from "../services/delivery/src/sender";
 import { keywordValues, postLine } from "./post-corpus";
+import { cpuSecondsOf, runBench, sleep } from "./bench-support";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -40,13 +41,6 @@ const PER_ENDPOINT = Number(process.env.BENCH_PER_ENDPOINT ?? 8);
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 64);
 const WARM_UP_MS = 2_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ticks = Number(process.env.CLK_TCK ?? 100);
-const cpuSecondsOf = async (pid: number): Promise<number> => {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticks; // utime + stime
-};
 const ownCpuSeconds = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
@@ -179,7 +173,7 @@ interface Shape {
   ca: string;
   counts: () => Promise<Counts>;
   /** CPU seconds of the receiver's process, when it is not this one. */
-  receiverCpu?: () => Promise<number>;
+  receiverCpu?: () => number;
   close: () => Promise<void>;
 }
 
@@ -188,13 +182,13 @@ const measure = async (shape: Shape, secrets: readonly string[], payloads: reado
   await sleep(WARM_UP_MS); // handshakes made, JIT warm
   const c0 = await shape.counts();
   const own0 = ownCpuSeconds();
-  const rcv0 = (await shape.receiverCpu?.()) ?? 0;
+  const rcv0 = shape.receiverCpu?.() ?? 0;
   const t0 = performance.now();
   await sleep(SECONDS * 1000);
   const c1 = await shape.counts();
   const seconds = (performance.now() - t0) / 1000;
   const own = ownCpuSeconds() - own0;
-  const rcv = ((await shape.receiverCpu?.()) ?? 0) - rcv0;
+  const rcv = (shape.receiverCpu?.() ?? 0) - rcv0;
   await loops.stop();
   await sleep(200);
   const final = await shape.counts();
@@ -242,10 +236,4 @@ const main = async () => {
 
 if (process.argv[2] === "receiver") void runReceiverChild();
 else
-  void main().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+  runBench(main);
