@@ -1,35 +1,17 @@
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { createInProcessBus } from "../src/bus/in-process";
 import { openSqliteBusLog } from "../src/bus/sqlite-log";
+import { runUntilKilled } from "./kill-after-acks";
 import { makeTempDir, waitFor } from "../src/testing/tmp";
 
 // Kills a real process with SIGKILL while it publishes to the in-process bus on SQLite, one group consuming,
 // then checks what a restart finds: every acknowledged message in the log once, and the group resuming
 // near where it was (at most the last few handled messages again), not from the start and not past a gap.
 
-const publishUntilKilled = (dir: string, acks: number): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, "ts-child.js"), join(__dirname, "fixtures/bus-crash-child.ts"), dir], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    let last = -1;
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const lines = out.split("\n");
-      out = lines.pop() ?? "";
-      for (const line of lines) last = Number(line.slice(4));
-      if (last + 1 >= acks && !child.killed) child.kill("SIGKILL");
-    });
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("exit", (code, signal) => (signal === "SIGKILL" ? resolve(last) : reject(new Error(`publisher exited ${code}: ${err}`))));
-  });
-
 describe("in-process bus on SQLite across kill -9", () => {
   it("keeps every acknowledged message once, and the consumer group resumes where it was", async () => {
     const tmp = await makeTempDir();
     try {
-      const lastAcked = await publishUntilKilled(tmp.dir, 300);
+      const lastAcked = await runUntilKilled("bus-crash-child", tmp.dir, 300);
       expect(lastAcked).toBeGreaterThanOrEqual(299);
       const bus = createInProcessBus({ log: await openSqliteBusLog({ dir: tmp.dir, retainMs: 3600 * 1000 }) });
       const everything: number[] = [];

@@ -2,38 +2,18 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { openEmbeddedStore } from "../src/store/embedded";
 import { isUniqueViolation } from "../src/store/port";
+import { runUntilKilled } from "./kill-after-acks";
 import { makeTempDir } from "../src/testing/tmp";
 
 // Kills a real process with SIGKILL while it streams acknowledged writes to the embedded store, then
 // checks what a restart finds: every acknowledged unit of work whole, none half, and idempotent retries of
 // the writes the client could not know about add nothing twice.
 
-/** Runs the writer until it has acknowledged `acks` units, kills it mid-stream, returns the last acknowledged n. */
-const writeUntilKilled = (dataDir: string, acks: number): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, "ts-child.js"), join(__dirname, "fixtures/store-crash-child.ts"), dataDir], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    let last = -1;
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const lines = out.split("\n");
-      out = lines.pop() ?? "";
-      for (const line of lines) last = Number(line.slice(4));
-      // The writer keeps going while the signal travels: the kill lands in the middle of some later commit.
-      if (last + 1 >= acks && !child.killed) child.kill("SIGKILL");
-    });
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("exit", (code, signal) => (signal === "SIGKILL" ? resolve(last) : reject(new Error(`writer exited ${code}: ${err}`))));
-  });
-
 describe("embedded store across kill -9", () => {
   it("keeps every acknowledged unit of work whole, and idempotent retries add nothing twice", async () => {
     const tmp = await makeTempDir();
     try {
-      const lastAcked = await writeUntilKilled(tmp.dir, 300);
+      const lastAcked = await runUntilKilled("store-crash-child", tmp.dir, 300);
       expect(lastAcked).toBeGreaterThanOrEqual(299);
       const store = await openEmbeddedStore({ dir: tmp.dir });
       const items = store.collection<{ _id: string; n: number }>("items");
