@@ -12,18 +12,23 @@ const counterValue = (text: string, method: string, code: string): number => {
   return line ? Number(line.split(" ").pop()) : 0;
 };
 
+/** The echo service as its own deployable would run it: gRPC and the metrics port, both on free ports. */
+const startEcho = async () => {
+  const tmp = await makeTempDir("earshot-metrics-");
+  const config = loadConfig(serviceMainConfigSchema(echoModule), {
+    EARSHOT_DATA_DIR: tmp.dir,
+    EARSHOT_STORE_SYNC: "normal",
+    GRPC_HOST: "127.0.0.1",
+    GRPC_PORT: "0",
+    EARSHOT_METRICS_PORT: "0",
+    LOG_LEVEL: "silent",
+  }) as GrpcServiceConfig;
+  return { tmp, started: await startServiceMain(echoModule, config, silentLogger()) };
+};
+
 describe("a gRPC service's metrics port", () => {
   it("counts and times every answered call by method and status code, beside the process metrics, over a real gRPC hop", async () => {
-    const tmp = await makeTempDir("earshot-metrics-");
-    const config = loadConfig(serviceMainConfigSchema(echoModule), {
-      EARSHOT_DATA_DIR: tmp.dir,
-      EARSHOT_STORE_SYNC: "normal",
-      GRPC_HOST: "127.0.0.1",
-      GRPC_PORT: "0",
-      EARSHOT_METRICS_PORT: "0",
-      LOG_LEVEL: "silent",
-    }) as GrpcServiceConfig;
-    const started = await startServiceMain(echoModule, config, silentLogger());
+    const { tmp, started } = await startEcho();
     const { client, close } = createGrpcClient(EchoClient, started.hosted.address);
     const scrape = async () => (await fetch(`${started.metricsUrl}/metrics`)).text();
     try {
@@ -48,16 +53,7 @@ describe("a gRPC service's metrics port", () => {
   });
 
   it("answers the kubelet's probes in plain HTTP: /healthz while the process is up, /readyz while gRPC is serving and not draining", async () => {
-    const tmp = await makeTempDir("earshot-metrics-");
-    const config = loadConfig(serviceMainConfigSchema(echoModule), {
-      EARSHOT_DATA_DIR: tmp.dir,
-      EARSHOT_STORE_SYNC: "normal",
-      GRPC_HOST: "127.0.0.1",
-      GRPC_PORT: "0",
-      EARSHOT_METRICS_PORT: "0",
-      LOG_LEVEL: "silent",
-    }) as GrpcServiceConfig;
-    const started = await startServiceMain(echoModule, config, silentLogger());
+    const { tmp, started } = await startEcho();
     const status = async (path: string) => (await fetch(`${started.metricsUrl}${path}`)).status;
     try {
       expect(await status("/healthz")).toBe(200);
