@@ -1,1 +1,0 @@
-export { deliveryService } from "./service";
