@@ -1,5 +1,5 @@
 import { EDGE_STORE_NAME, ensureEdgeIndexes } from "@earshot/edge";
-import { baseConfigSchema, createKafkaTopics, type DocumentStore, ensureServiceIndexes, openServiceStore } from "@earshot/platform";
+import { baseConfigSchema, createKafkaTopics, type DocumentStore, ensureServiceIndexes, openServiceStore, storeNameOf } from "@earshot/platform";
 import { declaredTopics, serviceModules } from "@earshot/registry";
 import type { Env } from "./config";
 
@@ -47,8 +47,9 @@ export const runSetup = async (options: SetupOptions): Promise<void> => {
   }
   const outboxRetentionSeconds = config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600;
   for (const module of serviceModules()) {
-    const kind = await withStore(config, module.name, (store) => ensureServiceIndexes(module, store, { outboxRetentionSeconds }));
-    options.out(`Indexes of ${module.name}: ready (${kind}).`);
+    const storeName = storeNameOf(module);
+    const kind = await withStore(config, storeName, (store) => ensureServiceIndexes(module, store, { outboxRetentionSeconds }));
+    options.out(`Indexes of ${module.name}${storeName === module.name ? "" : ` (store ${storeName})`}: ready (${kind}).`);
   }
   const kind = await withStore(config, EDGE_STORE_NAME, ensureEdgeIndexes);
   options.out(`Indexes of ${EDGE_STORE_NAME} (gateway, mcp-gateway): ready (${kind}).`);

@@ -1,10 +1,7 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import { type AsyncService, resolveEncryptionKey, type ServiceModule, type Subscription } from "@earshot/platform";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { type AsyncService, resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
 import { integrationV1 } from "@earshot/proto";
 import { integrationSettingsOf, integrationSettingsShape } from "./config";
-import { startIntegrationConsumers } from "./consumers";
+import { INTEGRATION_CONSUMERS, type IntegrationConsumerDomain } from "./consumers";
 import { Scheduler } from "./domain/scheduler";
 import { healthRpc } from "./rpc/health-rpc";
 import { linkedinRpc } from "./rpc/linkedin-rpc";
@@ -13,10 +10,10 @@ import { wireIntegration } from "./wiring";
 
 export const INTEGRATION_SERVICE_NAME = "earshot.integration.v1.IntegrationService";
 
-export const integrationService: ServiceModule = {
+export const integrationService: ServiceModule<IntegrationConsumerDomain> = {
   name: "integration",
   settings: integrationSettingsShape,
-  consumes: [PROJECT_EVENTS.topic, KEYWORD_EVENTS.topic, ACCOUNT_EVENTS.topic],
+  consumers: INTEGRATION_CONSUMERS,
   ensureIndexes: async (store) => {
     await openIntegrationCollections(store);
   },
@@ -27,17 +24,11 @@ export const integrationService: ServiceModule = {
     const domain = wireIntegration({ collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, settings, key });
     const scheduler = new Scheduler(domain);
     const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain) };
-    let subscriptions: Subscription[] = [];
     return {
+      domain: { deps: domain, changed: (projectId) => void scheduler.projectChanged(projectId) },
       grpc: [{ name: INTEGRATION_SERVICE_NAME, definition: integrationV1.IntegrationServiceService, handlers }],
-      start: async () => {
-        subscriptions = await startIntegrationConsumers(deps, domain, (projectId) => scheduler.projectChanged(projectId));
-        scheduler.start();
-      },
-      stop: async () => {
-        await scheduler.stop();
-        await Promise.all(subscriptions.map((s) => s.stop()));
-      },
+      start: async () => scheduler.start(),
+      stop: () => scheduler.stop(),
     };
   },
 };

@@ -1,6 +1,7 @@
-import { type AsyncService, type ServiceModule, type Subscription, subscribeDomainEvents } from "@earshot/platform";
+import { type AsyncService, consume, type ServiceModule } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import { keywordV1 } from "@earshot/proto";
+import type { KeywordDeps } from "./domain/deps";
 import { handleProjectEvent } from "./domain/project-events";
 import { keywordRpc } from "./rpc/keyword-rpc";
 import { openKeywordCollections } from "./store";
@@ -8,9 +9,14 @@ import { wireKeyword } from "./wiring";
 
 export const KEYWORD_SERVICE_NAME = "earshot.keyword.v1.KeywordService";
 
-export const keywordService: ServiceModule = {
+export const keywordService: ServiceModule<KeywordDeps> = {
   name: "keyword",
-  consumes: [PROJECT_EVENTS.topic],
+  consumers: [
+    // Project events give every new project its default groups and keep each project's status (paused
+    // projects are not collected; archived ones lose their keywords). From the earliest retained event,
+    // so projects created before this service first ran are known too.
+    consume(PROJECT_EVENTS, { group: "keyword.project-events", types: ["project.created", "project.updated", "project.archived"], startFrom: "earliest", handle: handleProjectEvent }),
+  ],
   ensureIndexes: async (store) => {
     await openKeywordCollections(store);
   },
@@ -18,28 +24,6 @@ export const keywordService: ServiceModule = {
     const collections = await openKeywordCollections(deps.store);
     const domain = wireKeyword({ ...deps, collections });
     const handlers: AsyncService<keywordV1.KeywordServiceServer> = keywordRpc(domain);
-    let subscription: Subscription | undefined;
-    return {
-      grpc: [{ name: KEYWORD_SERVICE_NAME, definition: keywordV1.KeywordServiceService, handlers }],
-      // Project events give every new project its default groups and keep each project's status (paused
-      // projects are not collected; archived ones lose their keywords). From the earliest retained event,
-      // so projects created before this service first ran are known too.
-      start: async () => {
-        subscription = await subscribeDomainEvents({
-          bus: deps.bus,
-          store: deps.store,
-          clock: deps.clock,
-          logger: deps.logger,
-          groupId: "keyword.project-events",
-          events: PROJECT_EVENTS,
-          types: ["project.created", "project.updated", "project.archived"],
-          startFrom: "earliest",
-          handle: (event) => handleProjectEvent(domain, event),
-        });
-      },
-      stop: async () => {
-        await subscription?.stop();
-      },
-    };
+    return { domain, grpc: [{ name: KEYWORD_SERVICE_NAME, definition: keywordV1.KeywordServiceService, handlers }] };
   },
 };

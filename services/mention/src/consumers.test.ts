@@ -9,11 +9,12 @@ import {
   PROCESSED_EVENTS_COLLECTION,
   publishedEventOf,
   silentLogger,
+  subscribeAll,
   type Subscription,
 } from "@earshot/platform";
 import { publishedEvent } from "@earshot/platform/testing";
 import { PROJECT_EVENTS } from "@earshot/project/events";
-import { startMentionConsumers } from "./consumers";
+import { MENTION_CONSUMERS } from "./consumers";
 import { type MentionWorld, openMentionWorld } from "./test-support";
 
 // The consumers wired as the service wires them, on the in-process bus and the test world's store, whose
@@ -35,7 +36,7 @@ describe("mention consumers", () => {
   afterAll(() => bus.close());
 
   const start = async (store: DocumentStore = world.store) => {
-    subscriptions = await startMentionConsumers({ bus, store, clock: world.clock, logger: silentLogger() }, world.deps);
+    subscriptions = await subscribeAll(MENTION_CONSUMERS, { bus, store, clock: world.clock, logger: silentLogger() }, world.deps);
   };
   /** Publishes `post.collected` for each post as the integration service stages it. */
   const publishPosts = (projectId: string, posts: Array<Record<string, unknown>>) =>

@@ -1,6 +1,6 @@
 import { INTEGRATION_EVENTS, type PostCollected } from "@earshot/integration/events";
 import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import { type ServiceDeps, type Subscription, subscribeDomainEvents } from "@earshot/platform";
+import { consume, consumeBatches } from "@earshot/platform";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import type { MentionDeps } from "./domain/deps";
 import { ingestPosts, MAX_POSTS_PER_BATCH } from "./domain/ingest";
@@ -52,24 +52,14 @@ export const ingestCollectedPosts = async (deps: MentionDeps, collected: readonl
   }
 };
 
-export const startMentionConsumers = async (host: Pick<ServiceDeps, "bus" | "store" | "clock" | "logger">, deps: MentionDeps): Promise<Subscription[]> => {
-  const common = { bus: host.bus, store: host.store, clock: host.clock, logger: host.logger, startFrom: "earliest" as const };
-  const subscriptions: Subscription[] = [];
-  try {
-    subscriptions.push(
-      await subscribeDomainEvents({ ...common, groupId: GROUPS.projects, events: PROJECT_EVENTS, handle: (event) => handleProjectEvent(deps, event) }),
-      await subscribeDomainEvents({ ...common, groupId: GROUPS.keywords, events: KEYWORD_EVENTS, handle: (event) => handleKeywordEvent(deps, event) }),
-      await subscribeDomainEvents({
-        ...common,
-        groupId: GROUPS.posts,
-        events: INTEGRATION_EVENTS,
-        types: ["post.collected"],
-        batch: { maxBatch: POST_BATCH, handle: (events) => ingestCollectedPosts(deps, events.map((e) => e.data)) },
-      }),
-    );
-  } catch (err) {
-    await Promise.all(subscriptions.map((s) => s.stop()));
-    throw err;
-  }
-  return subscriptions;
-};
+/** The mention service's consumers, each from the earliest retained event: the host subscribes and stops them. */
+export const MENTION_CONSUMERS = [
+  consume(PROJECT_EVENTS, { group: GROUPS.projects, handle: handleProjectEvent }),
+  consume(KEYWORD_EVENTS, { group: GROUPS.keywords, handle: handleKeywordEvent }),
+  consumeBatches([INTEGRATION_EVENTS], {
+    group: GROUPS.posts,
+    types: ["post.collected"],
+    maxBatch: POST_BATCH,
+    handle: (deps: MentionDeps, events) => ingestCollectedPosts(deps, events.flatMap((e) => (e.type === "post.collected" ? [e.data] : []))),
+  }),
+];

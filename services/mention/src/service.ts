@@ -1,9 +1,7 @@
-import { INTEGRATION_EVENTS } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import type { AsyncService, ServiceModule, Subscription } from "@earshot/platform";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import type { AsyncService, ServiceModule } from "@earshot/platform";
 import { mentionV1 } from "@earshot/proto";
-import { startMentionConsumers } from "./consumers";
+import { MENTION_CONSUMERS } from "./consumers";
+import type { MentionDeps } from "./domain/deps";
 import { ingestRpc } from "./rpc/ingest-rpc";
 import { mentionRpc } from "./rpc/mention-rpc";
 import { openMentionCollections } from "./store";
@@ -11,9 +9,9 @@ import { wireMention } from "./wiring";
 
 export const MENTION_SERVICE_NAME = "earshot.mention.v1.MentionService";
 
-export const mentionService: ServiceModule = {
+export const mentionService: ServiceModule<MentionDeps> = {
   name: "mention",
-  consumes: [PROJECT_EVENTS.topic, KEYWORD_EVENTS.topic, INTEGRATION_EVENTS.topic],
+  consumers: MENTION_CONSUMERS,
   ensureIndexes: async (store) => {
     await openMentionCollections(store);
   },
@@ -21,15 +19,6 @@ export const mentionService: ServiceModule = {
     const collections = await openMentionCollections(deps.store);
     const domain = wireMention({ ...deps, collections });
     const handlers: AsyncService<mentionV1.MentionServiceServer> = { ...ingestRpc(domain), ...mentionRpc(domain) };
-    let subscriptions: Subscription[] = [];
-    return {
-      grpc: [{ name: MENTION_SERVICE_NAME, definition: mentionV1.MentionServiceService, handlers }],
-      start: async () => {
-        subscriptions = await startMentionConsumers(deps, domain);
-      },
-      stop: async () => {
-        await Promise.all(subscriptions.map((s) => s.stop()));
-      },
-    };
+    return { domain, grpc: [{ name: MENTION_SERVICE_NAME, definition: mentionV1.MentionServiceService, handlers }] };
   },
 };

@@ -33,6 +33,7 @@ export * from "./bus/redelivery";
 export * from "./bus/metrics";
 export * from "./events/cloud-event";
 export * from "./events/consumer";
+export * from "./events/declared-consumer";
 export * from "./events/event-catalog";
 export * from "./outbox/outbox";
 export * from "./outbox/effects";

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { BatchHandler, BatchSubscribeOptions, EventBus, MessageHandler, SubscribeOptions } from "./bus/port";
+import type { BatchHandler, BatchSubscribeOptions, EventBus, MessageHandler, SubscribeOptions, Subscription } from "./bus/port";
 import { type Clock, systemClock } from "./clock";
 import { type BaseConfig, grpcServiceConfigShape, type GrpcServiceConfig, loadConfig } from "./config";
+import { type EventConsumer, subscribeAll, topicsOf } from "./events/declared-consumer";
 import type { InProcessChannel } from "./grpc/in-process";
 import { type AsyncClient, createGrpcClient, type GeneratedClientCtor, type GrpcClientOptions } from "./grpc/client";
 import type { GrpcServiceRegistration, StartedGrpcServer } from "./grpc/server";
@@ -43,46 +44,60 @@ export interface ServiceDeps {
   connect: ConnectService;
 }
 
-export interface OpenedService {
+export interface OpenedService<D = unknown> {
+  /** What the service's declared consumers are handed: its wired domain. Required when it declares consumers. */
+  domain?: D;
   /**
    * The gRPC services it serves. None for a pure event consumer: its server then answers only
    * grpc.health.v1.Health, which the probes ask.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   grpc?: Array<GrpcServiceRegistration<any>>;
-  /** Starts background work (event consumers, schedulers) once the server is up. */
+  /** Starts background work (schedulers, workers) once the server is up and its consumers are subscribed. */
   start?(): Promise<void>;
-  /** Stops background work; called after the gRPC drain, before the store closes. */
+  /** Stops background work; called after the gRPC drain and the consumers' stop, before the store closes. */
   stop?(): Promise<void>;
 }
 
 /**
- * A service as its hosts see it. Besides `open`, what a host must know is declared here once: its own
- * settings (the all-in-one's configuration, the chart and the Secret are derived from them) and the
- * topics it consumes (the host refuses a subscription to any other).
+ * A deployable of a service as its hosts see it. Besides `open`, what a host must know is declared here
+ * once: its own settings (the all-in-one's configuration, the chart and the Secret are derived from them),
+ * the store it shares with its service's other deployables, and its event consumers (the host subscribes
+ * and stops them; the topics it consumes are theirs, and the host refuses a subscription to any other).
  */
-export interface ServiceModule {
-  /** Short name: `account`. Names the store (database / data subdir) and the logger. */
+export interface ServiceModule<D = unknown> {
+  /** Short name of the deployable: `account`, `delivery`. Names the logger, the outbox and, unless `store` says otherwise, the store. */
   name: string;
+  /**
+   * The store (database / data subdir) it opens, when it is one of several deployables of one service over
+   * one store: the webhook service's `delivery` deployable opens `webhook`. Its `name` unless said.
+   */
+  store?: string;
   /** Its own settings, secret ones marked with `secret(...)`; they reach it in `deps.config`. */
   settings?: SettingsShape;
-  /** The topics it subscribes to; none when omitted. */
-  consumes?: readonly string[];
+  /** Its event consumers (`consume`, `consumeBatches`), handed the `domain` its `open` returns; none when omitted. */
+  consumers?: ReadonlyArray<EventConsumer<D>>;
   /**
    * Creates the indexes of its own collections (the same calls `open` makes, which stay): `earshot setup`
    * (the chart's pre-install Job) runs it with the outbox's, before any replica starts.
    */
   ensureIndexes?(store: DocumentStore): Promise<void>;
-  open(deps: ServiceDeps): Promise<OpenedService>;
+  open(deps: ServiceDeps): Promise<OpenedService<D>>;
 }
 
+/** The store a module opens: its own name unless it shares its service's. */
+export const storeNameOf = (module: Pick<ServiceModule<never>, "name" | "store">): string => module.store ?? module.name;
+
+/** The topics a module consumes: those of its declared consumers, sorted. */
+export const consumedTopics = (module: Pick<ServiceModule<never>, "consumers">): string[] => topicsOf(module.consumers ?? []);
+
 /** The bus as a service sees it: subscribing to a topic its module does not declare is refused. */
-const declaredTopicsOnly = (bus: EventBus, module: ServiceModule): EventBus => {
-  const declared = new Set(module.consumes ?? []);
+const declaredTopicsOnly = (bus: EventBus, module: ServiceModule<never>): EventBus => {
+  const declared = new Set(consumedTopics(module));
   const check = (options: SubscribeOptions) => {
     const undeclared = options.topics.filter((t) => !declared.has(t));
     if (undeclared.length > 0) {
-      throw new Error(`service ${module.name} subscribes to ${undeclared.join(", ")}, which its module does not declare in consumes`);
+      throw new Error(`service ${module.name} subscribes to ${undeclared.join(", ")}, which none of its module's declared consumers reads`);
     }
   };
   return {
@@ -117,6 +132,8 @@ export interface HostOptions {
   metrics?: RpcMetrics;
   /** Serves the service to callers in this process too (the all-in-one's gateway), without a socket. */
   inProcess?: InProcessChannel;
+  /** Opens the module's store; the all-in-one passes one `sharedStores` to all its modules. Its own otherwise. */
+  openStore?: (name: string) => Promise<HeldStore>;
 }
 
 export interface HostedService {
@@ -132,7 +149,43 @@ export const serviceClientCredentials = (config: BaseConfig, tls: GrpcTls | unde
   ...(config.EARSHOT_CALLER_SIGNING_KEY ? { callerSigningKey: config.EARSHOT_CALLER_SIGNING_KEY } : {}),
 });
 
-export const hostService = async (module: ServiceModule, options: HostOptions): Promise<HostedService> => {
+/** A store held by one deployable: released, not closed, since other deployables of its service may hold it too. */
+export interface HeldStore {
+  store: DocumentStore;
+  release(): Promise<void>;
+}
+
+/**
+ * Opens each service's store once for every deployable hosted in this process that opens it (the
+ * all-in-one hosts the webhook service's `webhook` and `delivery` over one store): the last release closes it.
+ */
+export const sharedStores = (config: BaseConfig): ((name: string) => Promise<HeldStore>) => {
+  const open = new Map<string, { store: Promise<DocumentStore>; holders: number }>();
+  return async (name) => {
+    let entry = open.get(name);
+    if (!entry) {
+      entry = { store: openServiceStore(config, name), holders: 0 };
+      open.set(name, entry);
+      entry.store.catch(() => open.delete(name));
+    }
+    entry.holders++;
+    const held = entry;
+    const store = await held.store;
+    let released = false;
+    return {
+      store,
+      release: async () => {
+        if (released) return;
+        released = true;
+        if (--held.holders > 0) return;
+        open.delete(name);
+        await store.close();
+      },
+    };
+  };
+};
+
+export const hostService = async <D>(module: ServiceModule<D>, options: HostOptions): Promise<HostedService> => {
   const logger = options.logger.child({ service: module.name });
   // Read before anything opens: a missing certificate file stops the start with its path.
   const tls = grpcTlsFromSettings(options.config);
@@ -144,26 +197,33 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
     return handle.client;
   };
   const clock = options.clock ?? systemClock;
-  const store = await openServiceStore(options.config, module.name);
+  const held = await (options.openStore ?? sharedStores(options.config))(storeNameOf(module));
+  const store = held.store;
   const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
   await outbox.ensureIndexes(options.config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600);
   const relay = new OutboxRelay({ store, bus: options.bus, clock, logger, outbox });
-  const bus = declaredTopicsOnly(options.bus, module);
+  const bus = declaredTopicsOnly(options.bus, module as ServiceModule<never>);
   const opened = await module.open({ config: options.config, store, bus, outbox, clock, logger, mailer: options.mailer, connect });
+  const consumers = module.consumers ?? [];
+  if (consumers.length > 0 && opened.domain === undefined) throw new Error(`service ${module.name} declares consumers but its open returned no domain for them`);
   const verification = { callerSigningKey: options.config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: options.config.EARSHOT_OPERATOR_KEY };
   const server = await startGrpcServer({ host: options.host, port: options.port, logger, services: opened.grpc ?? [], verification, ...(options.metrics ? { metrics: options.metrics } : {}), ...(tls ? { tls } : {}), ...(options.inProcess ? { inProcess: options.inProcess } : {}) });
   relay.start();
+  let subscriptions: Subscription[] = [];
   let stopped: Promise<void> | undefined;
   const stop = (drainMs: number) =>
     (stopped ??= (async () => {
       await server.drain(drainMs);
+      // The consumers first, so no event reaches background work that is stopping.
+      await Promise.all(subscriptions.map((s) => s.stop()));
       await opened.stop?.();
       // After the drain and the consumers: nothing in flight still calls out.
       for (const client of clients) client.close();
       await relay.stop();
-      await store.close();
+      await held.release();
     })());
   try {
+    subscriptions = await subscribeAll(consumers, { bus, store, clock, logger }, opened.domain as D);
     await opened.start?.();
   } catch (err) {
     // A service that cannot start (a refused subscription, an unreachable broker) leaves nothing running.
@@ -174,7 +234,7 @@ export const hostService = async (module: ServiceModule, options: HostOptions): 
 };
 
 /** The settings a service deployed on its own loads: the shared ones and those its module declares. */
-export const serviceMainConfigSchema = (module: ServiceModule) =>
+export const serviceMainConfigSchema = (module: Pick<ServiceModule<never>, "name" | "settings">) =>
   z.object(combineSettings([{ owner: "platform", shape: grpcServiceConfigShape }, { owner: module.name, shape: module.settings ?? {} }]));
 
 export interface StartedServiceMain {
@@ -190,7 +250,7 @@ export interface StartedServiceMain {
  * EARSHOT_METRICS_PORT its Prometheus metrics (per-RPC counts and latencies, the bus's dead letters and
  * the process's own) and its probes, /healthz and /readyz, in plain HTTP.
  */
-export const startServiceMain = async (module: ServiceModule, config: GrpcServiceConfig, logger: Logger): Promise<StartedServiceMain> => {
+export const startServiceMain = async <D>(module: ServiceModule<D>, config: GrpcServiceConfig, logger: Logger): Promise<StartedServiceMain> => {
   // A service alone keeps an in-process bus's log in its own directory (the all-in-one's is shared).
   const bus = await openEventBus(config, logger, `bus-${module.name}`);
   const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });
@@ -222,7 +282,7 @@ export const startServiceMain = async (module: ServiceModule, config: GrpcServic
 };
 
 /** The `main` of a service deployed on its own: config from env, stopped on SIGTERM. */
-export const runServiceMain = async (module: ServiceModule): Promise<void> => {
+export const runServiceMain = async <D>(module: ServiceModule<D>): Promise<void> => {
   // The service's own settings ride along (the host passes the whole object on); the shared ones are typed.
   const config = loadConfig(serviceMainConfigSchema(module)) as GrpcServiceConfig;
   const logger = createLogger(module.name, { level: config.LOG_LEVEL });

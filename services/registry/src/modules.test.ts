@@ -1,3 +1,4 @@
+import { consumedTopics } from "@earshot/platform";
 import { declaredTopics, loadServiceModule, serviceModules } from "./modules";
 import { moduleExportName } from "./names";
 import { SERVICES } from "./services";
@@ -19,7 +20,7 @@ describe("the service modules the registry names (the all-in-one hosts them)", (
 describe("declaredTopics", () => {
   it("lists every topic a registered service consumes and its .dlq, once each, sorted", () => {
     const topics = declaredTopics();
-    const consumed = [...new Set(serviceModules().flatMap((m) => m.consumes ?? []))];
+    const consumed = [...new Set(serviceModules().flatMap((m) => consumedTopics(m)))];
     expect(consumed.length).toBeGreaterThan(0);
     for (const t of consumed) expect(topics).toEqual(expect.arrayContaining([t, `${t}.dlq`]));
     expect(topics).toHaveLength(consumed.length * 2);

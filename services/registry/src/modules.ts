@@ -1,4 +1,4 @@
-import { deadLetterTopic, type ServiceModule } from "@earshot/platform";
+import { consumedTopics, deadLetterTopic, type ServiceModule } from "@earshot/platform";
 import { moduleExportName } from "./names";
 import { SERVICES, type ServiceEntry } from "./services";
 
@@ -23,4 +23,4 @@ export const serviceModules = (services: readonly ServiceEntry[] = SERVICES): Se
  * `earshot setup` creates. Every topic a service publishes is consumed by another, so this is all of them.
  */
 export const declaredTopics = (modules: readonly ServiceModule[] = serviceModules()): string[] =>
-  [...new Set(modules.flatMap((m) => (m.consumes ?? []).flatMap((t) => [t, deadLetterTopic(t)])))].sort();
+  [...new Set(modules.flatMap((m) => consumedTopics(m).flatMap((t) => [t, deadLetterTopic(t)])))].sort();

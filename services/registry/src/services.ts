@@ -4,7 +4,8 @@ import type { ChannelCredentials, ClientOptions } from "@grpc/grpc-js";
 // The one list of Earshot's services. Everything that must know every service is derived from it: the
 // edge's typed clients and <NAME>_GRPC_ADDR settings, the services the all-in-one hosts, the test
 // harness's clients, and the deployment files (npm run sync-services writes them; a test fails when
-// they are out of date). A new service is one entry here; what else a host must know (its settings, the
+// they are out of date). An entry is a deployable: a service is one entry, or several naming one package
+// and one store. A new service is one entry here; what else a host must know (its settings, the
 // topics it consumes) its ServiceModule declares, and its subpath exports its package.json.
 
 /** How a deployable runs in Kubernetes; defaults fill what an entry leaves out. */
@@ -26,8 +27,14 @@ export interface ServiceClientClass {
 }
 
 export interface ServiceEntry {
-  /** Short name: the deployable, the store (database / data subdir), `<NAME>_GRPC_ADDR`. */
+  /** Short name: the deployable, `<NAME>_GRPC_ADDR`, and the store (database / data subdir) unless `store` says otherwise. */
   name: string;
+  /**
+   * The store it shares when it is one of a service's several deployables over one store (the webhook
+   * service's `webhook` API and `delivery` worker): the entries of one service name the same `module`, and
+   * the second names the first's store. Its module declares the same (`ServiceModule.store`).
+   */
+  store?: string;
   /** The protobuf package its contract lives in (`proto/earshot/<domain>/v1/`). */
   protoPackage: string;
   /**
@@ -35,7 +42,7 @@ export interface ServiceEntry {
    * and no <NAME>_GRPC_ADDR for it, and its server answers only gRPC health (the probes').
    */
   client?: ServiceClientClass;
-  /** The workspace package (`services/<dir>`) exporting `<name>Service`, its ServiceModule. */
+  /** The workspace package (`services/<dir>`) exporting `<name>Service`, the deployable's ServiceModule. */
   module: string;
   deployable?: Partial<DeployableSpec>;
   /**
@@ -62,7 +69,8 @@ export const SERVICES = [
   { name: "alert", protoPackage: "earshot.alert.v1", client: alertV1.AlertServiceClient, module: "@earshot/alert" },
   { name: "digest", protoPackage: "earshot.digest.v1", client: digestV1.DigestServiceClient, module: "@earshot/digest" },
   { name: "webhook", protoPackage: "earshot.webhook.v1", client: webhookV1.WebhookServiceClient, module: "@earshot/webhook", usage: ["webhookDeliveriesPerDay"] },
-  { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery", internet: true },
+  // The webhook service's second deployable: the delivery worker, over the webhook service's store.
+  { name: "delivery", protoPackage: "earshot.webhook.v1", module: "@earshot/webhook", store: "webhook", deployable: { entry: "dist/delivery-main.js" }, internet: true },
 ] as const satisfies readonly ServiceEntry[];
 
 export type RegisteredService = (typeof SERVICES)[number];

@@ -1,7 +1,7 @@
 import { runServiceMain } from "@earshot/platform";
-import { deliveryService } from "./service";
+import { deliveryService } from "./delivery-service";
 
 void runServiceMain(deliveryService).catch((err: unknown) => {
-  process.stderr.write(`delivery service failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(`delivery failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -1,23 +1,26 @@
 import { readFile } from "node:fs/promises";
-import { resolveEncryptionKey, type ServiceModule, type Subscription } from "@earshot/platform";
-import { deliverySettingsOf, deliverySettingsShape } from "./config";
-import { CONSUMED_TOPICS, startDeliveryConsumers } from "./consumers";
-import { openDeliveryCollections } from "./store";
+import { resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
+import { deliverySettingsOf, deliverySettingsShape, WEBHOOK_STORE } from "./config";
+import { DELIVERY_CONSUMERS } from "./consumers";
+import type { DeliveryDeps } from "./domain/deps";
+import { openWebhookCollections } from "./store";
 import { wireDelivery } from "./wiring";
 
-// A pure event consumer: no gRPC API (its server answers health alone), so nothing calls it. It hears what
-// to send from the event topics and the webhook service's events, and reports back through its own.
+// The webhook service's `delivery` deployable: no gRPC API (its server answers health alone), so nothing
+// calls it. It consumes the deliverable events and fans them out into deliveries, and its worker attempts
+// and retries them, all in the webhook service's one store, which the `webhook` deployable's API reads.
 
-export const deliveryService: ServiceModule = {
+export const deliveryService: ServiceModule<DeliveryDeps> = {
   name: "delivery",
+  store: WEBHOOK_STORE,
   settings: deliverySettingsShape,
-  consumes: CONSUMED_TOPICS,
+  consumers: DELIVERY_CONSUMERS,
   ensureIndexes: async (store) => {
-    await openDeliveryCollections(store);
+    await openWebhookCollections(store);
   },
   open: async (deps) => {
     const settings = deliverySettingsOf(deps.config);
-    const collections = await openDeliveryCollections(deps.store);
+    const collections = await openWebhookCollections(deps.store);
     const key = await resolveEncryptionKey({ configured: settings.EARSHOT_ENCRYPTION_KEY, dataDir: deps.config.EARSHOT_DATA_DIR, embedded: !deps.config.MONGO_URL });
     const { deps: domain, worker } = wireDelivery({
       ...deps,
@@ -29,16 +32,10 @@ export const deliveryService: ServiceModule = {
         ...(settings.EARSHOT_WEBHOOK_CA_FILE ? { ca: await readFile(settings.EARSHOT_WEBHOOK_CA_FILE, "utf8") } : {}),
       },
     });
-    let subscriptions: Subscription[] = [];
     return {
-      start: async () => {
-        subscriptions = await startDeliveryConsumers(deps, domain);
-        worker.start();
-      },
-      stop: async () => {
-        await Promise.all(subscriptions.map((s) => s.stop()));
-        await worker.stop();
-      },
+      domain,
+      start: async () => worker.start(),
+      stop: () => worker.stop(),
     };
   },
 };

@@ -11,46 +11,66 @@ import {
   OUTBOX_COLLECTION,
   silentLogger,
   TokenSealer,
+  type Write,
 } from "@earshot/platform";
-import type { EndpointChanged } from "@earshot/webhook/events";
-import type { DeliveryDeps } from "./domain/deps";
-import { fanOut } from "./domain/fan-out";
-import { saveEndpoint } from "./domain/replicas";
+import type { DeliverableEvent } from "./fields";
+import type { DeliveryDeps, WebhookDeps } from "./domain/deps";
+import { fanOutBatch } from "./domain/fan-out";
 import type { DeliveryWorker } from "./domain/worker";
 import type { SenderOptions } from "./sender";
-import { type DeliveryCollections, openDeliveryCollections } from "./store";
-import { wireDelivery } from "./wiring";
+import { ENDPOINTS, type EndpointDoc, openWebhookCollections, type WebhookCollections } from "./store";
+import { wireDelivery, wireWebhook } from "./wiring";
 
-// The delivery service's test world: an in-memory store, the real outbox, a clock the test moves, mail
-// kept in memory, the real guarded sender (tests point it at an HTTPS receiver and its CA), and
-// `replica()` for another instance over the same store.
+// The delivery worker's test world: an in-memory store, the real outbox, a clock the test moves, mail
+// kept in memory, the real guarded sender (tests point it at an HTTPS receiver and its CA), `replica()`
+// for another instance over the same store, and `api`, the webhook API's verbs over that store.
 
 export const TEST_SCHEDULE = [0, 1, 2];
 
 export interface DeliveryWorld {
   store: DocumentStore;
   clock: ManualClock;
-  collections: DeliveryCollections;
+  collections: WebhookCollections;
   deps: DeliveryDeps;
+  /** The `webhook` deployable's verbs over the same store (any host resolves to a public address). */
+  api: WebhookDeps;
   worker: DeliveryWorker;
   sealer: TokenSealer;
   mail: MailMessage[];
   replica(): { deps: DeliveryDeps; worker: DeliveryWorker };
-  /** Registers an endpoint as the webhook service's event would; returns its id and plaintext secret. */
-  endpoint(input: { url: string; workspaceId?: string; projectId?: string; eventTypes?: string[]; secrets?: string[]; dailyBudget?: number; version?: number; id?: string }): Promise<{ id: string; secrets: string[] }>;
+  /** Stores an endpoint as the API would; returns its id and plaintext secret. */
+  endpoint(input: { url: string; workspaceId?: string; projectId?: string; eventTypes?: string[]; secrets?: string[]; dailyBudget?: number; id?: string }): Promise<{ id: string; secrets: string[] }>;
   /** A published event, as the bus hands it over. */
   publish(type: string, data: Record<string, unknown>): Promise<CloudEvent>;
   /** Events the service committed, oldest first. */
   events(): Promise<CloudEvent[]>;
+  /** Every commit made on the store since the world opened, as its writes. */
+  commits: Write[][];
   close(): Promise<void>;
 }
+
+/** A published event as the delivery consumer hands it to the fan-out. */
+export const deliverableOf = (event: CloudEvent): DeliverableEvent => {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  return { id: event.id, type: event.type, time: event.time, data: { workspaceId: String(data.workspaceId ?? ""), projectId: String(data.projectId ?? "") }, published: data };
+};
 
 export const newTestSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
 export const openDeliveryWorld = async (options: { sender?: SenderOptions; schedule?: number[] } = {}): Promise<DeliveryWorld> => {
-  const store = await openEmbeddedStore();
+  const opened = await openEmbeddedStore();
+  const commits: Write[][] = [];
+  const store: DocumentStore = {
+    kind: opened.kind,
+    collection: (name) => opened.collection(name),
+    commit: async (writes) => {
+      await opened.commit(writes);
+      commits.push(writes);
+    },
+    close: () => opened.close(),
+  };
   const clock = new ManualClock(new Date());
-  const collections = await openDeliveryCollections(store);
+  const collections = await openWebhookCollections(store);
   const key = randomBytes(32);
   const sealer = new TokenSealer(key);
   const mail: MailMessage[] = [];
@@ -58,7 +78,7 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
   const replica = () =>
     wireDelivery({
       collections,
-      outbox: new Outbox(store, clock, "delivery"),
+      outbox: new Outbox(store, clock, "webhook"),
       clock,
       logger: silentLogger(),
       mailer,
@@ -68,7 +88,10 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
     });
   const first = replica();
   await first.deps.outbox.ensureIndexes();
+  const api = wireWebhook({ collections, outbox: first.deps.outbox, clock, logger: silentLogger(), key, addressGuard: { resolve: async () => ["93.184.216.34"] } });
   return {
+    api,
+    commits,
     store,
     clock,
     collections,
@@ -80,18 +103,22 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
     endpoint: async (input) => {
       const id = input.id ?? newId("whk", clock.now().getTime());
       const secrets = input.secrets ?? [newTestSecret()];
-      const changed: EndpointChanged = {
-        endpointId: id,
+      const now = clock.now();
+      const endpoint: EndpointDoc = {
+        _id: id,
+        _v: 1,
         workspaceId: input.workspaceId ?? "wsp_test",
-        projectId: input.projectId ?? "",
+        projectId: input.projectId ?? null,
+        name: "Test endpoint",
         url: input.url,
         eventTypes: input.eventTypes ?? ["*"],
         active: true,
-        secrets: secrets.map((s) => ({ sealed: sealer.seal(s), expiresAt: "" })),
-        version: String(input.version ?? 1),
+        secrets: secrets.map((s) => ({ sealed: sealer.seal(s), createdAt: now })),
         dailyBudget: input.dailyBudget ?? 1000,
+        createdAt: now,
+        updatedAt: now,
       };
-      await saveEndpoint(first.deps, changed);
+      await first.deps.outbox.commit([{ kind: "insert", collection: ENDPOINTS, doc: endpoint }], []);
       return { id, secrets };
     },
     publish: async (type, data) => {
@@ -104,7 +131,7 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
         datacontenttype: "application/json",
         data,
       } as CloudEvent;
-      await fanOut(first.deps, event);
+      await fanOutBatch(first.deps, [deliverableOf(event)]);
       return event;
     },
     events: async () => (await store.collection<OutboxRecord>(OUTBOX_COLLECTION).find({}, { sort: { createdAt: 1, _id: 1 } })).map((r) => r.event),

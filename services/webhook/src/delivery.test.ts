@@ -1,13 +1,29 @@
 import { Webhook } from "standardwebhooks";
-import { handleAccountEvent } from "./domain/replicas";
-import { fanOut, fanOutBatch, redeliver, sendTest } from "./domain/fan-out";
-import { FAILING_LIMIT_MS } from "./domain/attempt";
-import { type Received, type Receiver, startReceiver } from "./receiver-test-support";
-import { newTestSecret, openDeliveryWorld, type DeliveryWorld } from "./test-support";
 import type { AccountEvent } from "@earshot/account/events";
+import { type CloudEvent, type Write } from "@earshot/platform";
+import { testProjectCaller } from "@earshot/platform/testing";
+import { deliverableOf, newTestSecret, openDeliveryWorld, type DeliveryWorld } from "./delivery-test-support";
+import { FAILING_LIMIT_MS } from "./domain/attempt";
+import { workspaceUsage } from "./domain/budget";
+import { getDelivery, redeliver } from "./domain/deliveries";
+import { deleteWebhook, getWebhook, testWebhook } from "./domain/endpoints";
+import { fanOutBatch } from "./domain/fan-out";
+import { handleAccountEvent } from "./domain/workspaces";
+import { type Received, type Receiver, startReceiver } from "./receiver-test-support";
+import { DELIVERIES } from "./store";
 
 // Deliveries to a real HTTPS receiver (a certificate from a CA made for the test, which the sender is told
-// to trust), each verified with the `standardwebhooks` library as a receiver would.
+// to trust), each verified with the `standardwebhooks` library as a receiver would; and the webhook API's
+// verbs over the same store, reading what the worker wrote.
+
+/** The owner of the test world's workspace, as the edge resolves them. */
+const owner = testProjectCaller({}, { workspaceId: "wsp_test" });
+
+/** The commits since `before` that wrote a delivery, each as its delivery writes. */
+const deliveryCommits = (world: DeliveryWorld, before: number): Write[][] =>
+  world.commits.slice(before).map((c) => c.filter((w) => w.collection === DELIVERIES)).filter((c) => c.length > 0);
+
+const again = (event: CloudEvent) => fanOutBatch(world.deps, [deliverableOf(event)]);
 
 const headersOf = (r: Received): Record<string, string> => ({
   "webhook-id": String(r.headers["webhook-id"]),
@@ -76,11 +92,11 @@ describe("delivery to an HTTPS receiver", () => {
   it("sends a test event to exactly the endpoint named, whatever its event types", async () => {
     const target = await world.endpoint({ url: receiver.url, eventTypes: ["keyword.created"] });
     await world.endpoint({ url: receiver.url, eventTypes: ["*"] });
-    await sendTest(world.deps, { endpointId: target.id, workspaceId: "wsp_test", eventId: "evt_test1", requestedAt: world.clock.now().toISOString() });
+    const { eventId } = await testWebhook(world.api, owner, target.id);
     expect(await world.worker.tick()).toBe(1);
     const [got] = await receiver.waitFor(1);
     expect(verify(target.secrets[0] as string, got as Received)).toMatchObject({ type: "webhook.test", data: { webhookId: target.id } });
-    expect(got?.headers["webhook-id"]).toBe("evt_test1");
+    expect(got?.headers["webhook-id"]).toBe(eventId);
   });
 
   it("signs with both secrets during a rotation, so either verifies", async () => {
@@ -144,7 +160,7 @@ describe("delivery to an HTTPS receiver", () => {
     const failed = await deliveryOf(event.id);
     expect(failed.status).toBe("failed");
     receiver.answer({ status: 200 });
-    await redeliver(world.deps, { endpointId: id, workspaceId: "wsp_test", deliveryId: failed._id });
+    expect(await redeliver(world.api, owner, id, failed._id)).toMatchObject({ status: "pending", attempts: failed.attempts });
     expect(await world.worker.tick()).toBe(1);
     const got = await receiver.waitFor(4);
     const last = got[3] as Received;
@@ -163,13 +179,16 @@ describe("delivery to an HTTPS receiver", () => {
     expect(receiver.received).toHaveLength(1);
   });
 
-  it("reports every change of a delivery in its events, never the signature", async () => {
-    await world.endpoint({ url: receiver.url });
-    await world.publish("mention.created", mention());
+  it("shows the API's delivery log the delivery the worker wrote, with the request but never the signature, and publishes nothing", async () => {
+    const { id } = await world.endpoint({ url: receiver.url });
+    const event = await world.publish("mention.created", mention());
+    const made = await deliveryOf(event.id);
+    expect(await getDelivery(world.api, owner, id, made._id)).toMatchObject({ status: "pending", attempts: [] });
     await world.worker.tick();
-    const recorded = (await world.events()).filter((e) => e.type === "delivery.recorded");
-    expect(recorded.map((e) => (e.data as { status: string }).status)).toEqual(["pending", "succeeded"]);
-    expect(JSON.stringify(recorded)).not.toMatch(/webhook-signature|whsec_/);
+    const logged = await getDelivery(world.api, owner, id, made._id);
+    expect(logged).toMatchObject({ status: "succeeded", body: receiver.received[0]?.body, headers: { "webhook-id": event.id } });
+    expect(JSON.stringify(logged)).not.toMatch(/webhook-signature|whsec_/);
+    expect(await world.events()).toEqual([]);
   });
 });
 
@@ -198,13 +217,16 @@ describe("the daily delivery budget", () => {
 describe("fan-out to several endpoints", () => {
   it("makes one delivery per matching endpoint in one commit, each sent once", async () => {
     const endpoints = await Promise.all([0, 1, 2].map(() => world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] })));
-    const before = (await world.events()).length;
+    const before = world.commits.length;
     const event = await world.publish("mention.created", mention());
     const deliveries = await world.collections.deliveries.find({ eventId: event.id });
     expect(deliveries.map((d) => d.endpointId).sort()).toEqual(endpoints.map((e) => e.id).sort());
-    expect((await world.events()).slice(before).map((e) => e.type)).toEqual(Array(3).fill("delivery.recorded"));
+    expect(deliveryCommits(world, before).map((c) => c.length)).toEqual([3]);
     while ((await world.worker.tick()) > 0);
     expect(receiver.received).toHaveLength(3);
+    // Made, claimed (with the budget) and recorded: three writes of each delivery, and nothing else.
+    const writesOf = (id: string) => deliveryCommits(world, before).flat().filter((w) => (w.kind === "delete" ? w.id : w.doc._id) === id).length;
+    expect(deliveries.map((d) => writesOf(d._id))).toEqual([3, 3, 3]);
   });
 
   it("handles an event again without a second delivery, and still makes the one an endpoint added since lacks", async () => {
@@ -212,8 +234,8 @@ describe("fan-out to several endpoints", () => {
     const event = await world.publish("mention.created", mention());
     const added = await world.endpoint({ url: receiver.url, eventTypes: ["mention.created"] });
     // The bus hands the same event over again (at-least-once).
-    await fanOut(world.deps, event);
-    await fanOut(world.deps, event);
+    await again(event);
+    await again(event);
     const deliveries = await world.collections.deliveries.find({ eventId: event.id });
     expect(deliveries).toHaveLength(2);
     expect(deliveries.map((d) => d.endpointId)).toContain(added.id);
@@ -226,11 +248,11 @@ describe("fan-out in batches", () => {
     const first = await world.publish("mention.created", { ...mention(), mentionId: "men_a" });
     const event = (id: string) => ({ ...first, id, data: { ...mention(), mentionId: id } });
     const batch = [event("evt_b1"), event("evt_b2"), event("evt_b1"), first];
-    const before = (await world.events()).length;
-    await fanOutBatch(world.deps, batch);
+    const before = world.commits.length;
+    await fanOutBatch(world.deps, batch.map(deliverableOf));
     // The whole batch again, as after a failure before it was recorded as handled.
-    await fanOutBatch(world.deps, batch);
-    expect((await world.events()).slice(before).map((e) => e.type)).toEqual(Array(4).fill("delivery.recorded"));
+    await fanOutBatch(world.deps, batch.map(deliverableOf));
+    expect(deliveryCommits(world, before).map((c) => c.length)).toEqual([4]);
     for (const id of [first.id, "evt_b1", "evt_b2"]) expect(await world.collections.deliveries.find({ eventId: id })).toHaveLength(2);
     while ((await world.worker.tick()) > 0);
     expect(receiver.received).toHaveLength(6);
@@ -263,7 +285,7 @@ describe("the worker in batches", () => {
     const send = world.deps.send;
     world.deps.send = async (request) => {
       if (request.headers["webhook-id"] === first.id) {
-        await redeliver(world.deps, { deliveryId: target._id, endpointId: target.endpointId } as Parameters<typeof redeliver>[1]);
+        await redeliver(world.api, owner, target.endpointId, target._id);
       }
       return send(request);
     };
@@ -308,7 +330,7 @@ describe("failing endpoints and deactivated accounts", () => {
   const account = (type: "user.created" | "user.deactivated" | "user.reactivated", data: Record<string, string>): AccountEvent =>
     ({ specversion: "1.0", id: `evt_${type}`, source: "earshot/account", type, time: world.clock.now().toISOString(), datacontenttype: "application/json", data }) as unknown as AccountEvent;
 
-  it("deactivates an endpoint failing for 5 days, says so in an event, and emails the owner", async () => {
+  it("deactivates an endpoint failing for 5 days, shows it inactive for failing in the API, and emails the owner", async () => {
     await handleAccountEvent(world.deps, account("user.created", { userId: "usr_1", workspaceId: "wsp_test", email: "owner@example.com" }));
     const { id } = await world.endpoint({ url: receiver.url });
     receiver.answer({ status: 500 });
@@ -317,10 +339,7 @@ describe("failing endpoints and deactivated accounts", () => {
     world.clock.advance(FAILING_LIMIT_MS);
     await world.publish("mention.created", { ...mention(), mentionId: "men_2" });
     await world.worker.tick();
-    expect(await world.collections.endpoints.findById(id)).toMatchObject({ active: false });
-    expect((await world.events()).filter((e) => e.type === "delivery.endpoint_failing").map((e) => e.data)).toEqual([
-      expect.objectContaining({ endpointId: id, workspaceId: "wsp_test" }),
-    ]);
+    expect(await getWebhook(world.api, owner, id)).toMatchObject({ active: false, deactivatedReason: "failing" });
     expect(world.mail).toEqual([expect.objectContaining({ to: "owner@example.com", subject: expect.stringMatching(/failing webhook/) })]);
     // Nothing more goes to it.
     const sent = receiver.received.length;
@@ -340,5 +359,44 @@ describe("failing endpoints and deactivated accounts", () => {
     await handleAccountEvent(world.deps, account("user.reactivated", { userId: "usr_1", workspaceId: "wsp_test" }));
     expect(await world.worker.tick()).toBe(1);
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([pending.id]);
+  });
+});
+
+describe("the budget and the log through the API", () => {
+  it("counts in get_usage exactly the deliveries made, read right after they are made", async () => {
+    await world.endpoint({ url: receiver.url });
+    for (let i = 0; i < 3; i++) await world.publish("mention.created", { ...mention(), mentionId: `men_${i}` });
+    expect(await workspaceUsage(world.api, "wsp_test")).toEqual({ webhookDeliveriesPerDay: 0 });
+    await world.worker.tick();
+    expect(receiver.received).toHaveLength(3);
+    expect(await workspaceUsage(world.api, "wsp_test")).toEqual({ webhookDeliveriesPerDay: 3 });
+  });
+
+  it("refuses test_webhook with 402 once the day's deliveries reach the allowance, and takes it again the next day", async () => {
+    const { id } = await world.endpoint({ url: receiver.url });
+    const small = testProjectCaller({}, { workspaceId: "wsp_test", allowances: { webhookDeliveriesPerDay: 2 } });
+    await world.publish("mention.created", mention());
+    await testWebhook(world.api, small, id);
+    await world.worker.tick();
+    expect(receiver.received).toHaveLength(2);
+    await expect(testWebhook(world.api, small, id)).rejects.toMatchObject({ code: "usage_limited" });
+    const midnight = new Date(world.clock.now());
+    midnight.setUTCHours(24, 0, 0, 0);
+    world.clock.set(midnight);
+    expect((await testWebhook(world.api, small, id)).eventId).toMatch(/^evt_/);
+  });
+
+  it("deletes an endpoint's delivery history with it, and a delivery claimed meanwhile at its next claim", async () => {
+    const { id } = await world.endpoint({ url: receiver.url });
+    await world.publish("mention.created", mention());
+    await world.worker.tick();
+    const pending = await world.publish("mention.created", { ...mention(), mentionId: "men_2" });
+    await deleteWebhook(world.api, owner, id);
+    expect(await world.collections.deliveries.count({})).toBe(0);
+    // A fan-out that read the endpoint before the delete made one more: the claim drops it unsent.
+    await world.collections.deliveries.insertOne({ ...(await world.collections.deliveries.findOne({})), _id: "dlv_late", dedupeKey: `${id}:late`, endpointId: id, workspaceId: "wsp_test", eventId: pending.id, eventType: "mention.created", body: "{}", status: "pending", step: 0, attempts: [], createdAt: world.clock.now(), nextAttemptAt: world.clock.now(), charged: false, headers: {} });
+    expect(await world.worker.tick()).toBe(0);
+    expect(await world.collections.deliveries.count({})).toBe(0);
+    expect(receiver.received).toHaveLength(1);
   });
 });

@@ -1,40 +1,30 @@
 import { patternRule, textField } from "@earshot/platform/core";
 import { z } from "zod";
+import { WEBHOOK_EVENT_TYPES } from "./deliverable";
 
-// The fields of webhook endpoints (DESIGN.md "Webhooks"), declared once: the edge builds its request
+// The fields of webhook endpoints, declared once: the edge builds its request
 // schemas from them and the webhook service checks what reaches it over gRPC with the same ones. Published
 // as `@earshot/webhook/fields`.
 
-/**
- * What an endpoint may subscribe to: the events the services publish about projects, keywords, keyword
- * groups, mentions and the LinkedIn integration, and `*` for all of them. Never member, user or API key
- * events (they speak of people and credentials) nor `post.collected` (every collected post, matched or
- * not). `webhook.test` is sent by test_webhook alone and cannot be subscribed to.
- */
-export const WEBHOOK_EVENT_TYPES = [
-  "project.created",
-  "project.updated",
-  "project.archived",
-  "keyword.created",
-  "keyword.updated",
-  "keyword.deactivated",
-  "keyword_group.created",
-  "keyword_group.updated",
-  "keyword_group.deleted",
-  "mention.created",
-  "mention.updated",
-  "integration.linkedin.connected",
-  "integration.linkedin.disconnected",
-  "integration.linkedin.synced",
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** Every type an endpoint may list: the deliverable events and the wildcard. */
-export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, "*"] as const;
+export { INTERNAL_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./deliverable";
 
 /** The one type only test_webhook sends. */
 export const TEST_EVENT_TYPE = "webhook.test" as const;
+
+/**
+ * A published event as the fan-out needs it: its envelope, the workspace and project it is about, and its
+ * data exactly as published (what the payload carries).
+ */
+export interface DeliverableEvent {
+  id: string;
+  type: string;
+  time: string;
+  data: { workspaceId: string; projectId: string };
+  published: unknown;
+}
+
+/** Every type an endpoint may list: the deliverable events and the wildcard. */
+export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, "*"] as const;
 
 /** The delivery statuses (DESIGN.md "Webhooks"). */
 export const DELIVERY_STATUSES = ["pending", "succeeded", "retrying", "failed", "held"] as const;

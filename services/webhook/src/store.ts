@@ -1,6 +1,11 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
 import type { DeliveryStatus } from "./fields";
 
+// The webhook service's one store, read and written by both its deployables: the `webhook` API writes
+// endpoints and asks for test sends and redeliveries by writing deliveries; the `delivery` worker fans
+// events out into deliveries, attempts them and records each outcome on the same document the API reads.
+// Nothing is copied between them.
+
 /** A signing secret, sealed with the encryption key; a rotated-out one carries when it stops signing. */
 export interface SealedSecretDoc {
   sealed: string;
@@ -20,10 +25,18 @@ export interface EndpointDoc extends Doc {
   deactivatedReason?: "user" | "failing";
   /** Newest first; more than one only during the 24 h after a rotation. */
   secrets: SealedSecretDoc[];
-  /** The workspace plan's deliveries a day, as the last write's caller carried it (the delivery service's budget). */
+  /** The workspace plan's deliveries a day, as the last write's caller carried it: the worker's allowance. */
   dailyBudget: number;
+  /** The first failure of the current streak of failed attempts; cleared by a success or a reactivation. */
+  failingSince?: Date;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** What the service knows of a workspace from account events: whom to email, and whether it is deactivated. */
+export interface WorkspaceDoc extends Doc {
+  ownerEmail?: string;
+  deactivated: boolean;
 }
 
 export interface AttemptDoc {
@@ -34,42 +47,67 @@ export interface AttemptDoc {
   error: string;
 }
 
-/** The delivery log as the delivery service reports it (`delivery.recorded`); this service only reads it. */
-export interface DeliveryLogDoc extends Doc {
+/** One event to one endpoint: what is sent, every attempt, and when it is next due. The API's delivery log reads it as it is. */
+export interface DeliveryDoc extends Doc {
+  /** `<endpointId>:<eventId>`, unique: an event reaches an endpoint once however often it is consumed. */
+  dedupeKey: string;
   endpointId: string;
   workspaceId: string;
   eventId: string;
   eventType: string;
+  /** The payload, `{ type, timestamp, data }`, exactly as sent (and signed). */
+  body: string;
   status: DeliveryStatus;
+  /** Which delay of the retry schedule the next attempt is at (0: the first attempt). */
+  step: number;
   attempts: AttemptDoc[];
   createdAt: Date;
+  /** When it is next due; also the claim: an attempt moves it past its own end, so no other instance takes it meanwhile. */
   nextAttemptAt?: Date;
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-  /** The UTC day (YYYY-MM-DD) whose budget its last send counted against; absent until it was sent. */
+  /** Whether the current send (first attempt, or redelivery) has counted against the daily budget. */
+  charged: boolean;
+  /** The UTC day (YYYY-MM-DD) whose budget its current send counted against. */
   budgetDay?: string;
-  /** The delivery service's version of the record: an older report never replaces a newer one. */
-  version: number;
+  /** The headers of the last attempt, less the signature. */
+  headers: Record<string, string>;
+}
+
+/** A workspace's sends on one UTC day: the one count the worker spends from and get_usage reads. */
+export interface BudgetDoc extends Doc {
+  workspaceId: string;
+  day: string;
+  used: number;
+  createdAt: Date;
 }
 
 export interface WebhookCollections {
   endpoints: Collection<EndpointDoc>;
-  deliveries: Collection<DeliveryLogDoc>;
+  workspaces: Collection<WorkspaceDoc>;
+  deliveries: Collection<DeliveryDoc>;
+  budgets: Collection<BudgetDoc>;
 }
 
 export const ENDPOINTS = "endpoints";
+export const WORKSPACES = "workspaces";
 export const DELIVERIES = "deliveries";
+export const BUDGETS = "budgets";
 
-/** Delivery history is kept 30 days (DESIGN.md "Webhooks"). */
+/** Delivery history is kept 30 days; a day's budget two (the day and the next, for late readers). */
 export const KEEP_DELIVERIES_SECONDS = 30 * 24 * 3600;
+const KEEP_BUDGETS_SECONDS = 2 * 24 * 3600;
 
 export const openWebhookCollections = async (store: DocumentStore): Promise<WebhookCollections> => {
   const endpoints = store.collection<EndpointDoc>(ENDPOINTS);
-  const deliveries = store.collection<DeliveryLogDoc>(DELIVERIES);
+  const workspaces = store.collection<WorkspaceDoc>(WORKSPACES);
+  const deliveries = store.collection<DeliveryDoc>(DELIVERIES);
+  const budgets = store.collection<BudgetDoc>(BUDGETS);
   await endpoints.ensureIndex({ fields: { workspaceId: 1 } });
   await endpoints.ensureIndex({ fields: { projectId: 1 } });
+  await deliveries.ensureIndex({ fields: { dedupeKey: 1 }, unique: true });
+  await deliveries.ensureIndex({ fields: { nextAttemptAt: 1 } });
   await deliveries.ensureIndex({ fields: { endpointId: 1 } });
-  await deliveries.ensureIndex({ fields: { workspaceId: 1, budgetDay: 1 } });
+  await deliveries.ensureIndex({ fields: { workspaceId: 1 } });
   await deliveries.ensureIndex({ fields: { createdAt: 1 }, expireAfterSeconds: KEEP_DELIVERIES_SECONDS });
-  return { endpoints, deliveries };
+  await budgets.ensureIndex({ fields: { createdAt: 1 }, expireAfterSeconds: KEEP_BUDGETS_SECONDS });
+  return { endpoints, workspaces, deliveries, budgets };
 };

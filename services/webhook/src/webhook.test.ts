@@ -1,9 +1,6 @@
 import { isDomainError } from "@earshot/platform";
 import { testProjectCaller } from "@earshot/platform/testing";
-import { handleDeliveryEvent, handleDeliveryEvents, listDeliveries, redeliver } from "./domain/deliveries";
-import { createWebhook, deleteWebhook, getWebhook, testWebhook, updateWebhook } from "./domain/endpoints";
-import { workspaceUsage } from "./domain/usage";
-import type { DeliveryEvent } from "./delivery-events";
+import { createWebhook, getWebhook, updateWebhook } from "./domain/endpoints";
 import { openWebhookWorld, PUBLIC_ADDRESS as PUBLIC, type WebhookWorld } from "./test-support";
 
 let world: WebhookWorld;
@@ -99,85 +96,5 @@ describe("endpoints", () => {
     expect(await refusal(getWebhook(world.deps, viewer, workspace.endpoint._id))).toMatchObject({ code: "not_found" });
     expect(await refusal(getWebhook(world.deps, stranger, project.endpoint._id))).toMatchObject({ code: "not_found" });
     expect(await refusal(create("https://hooks.example/", { projectId: "prj_v" }))).toMatchObject({ code: "forbidden" });
-  });
-});
-
-const recorded = (data: Record<string, unknown>): DeliveryEvent =>
-  ({ specversion: "1.0", id: `evt_${Math.random()}`, source: "earshot/delivery", type: "delivery.recorded", time: new Date().toISOString(), datacontenttype: "application/json", data: {
-    attempts: [], requestHeaders: {}, requestBody: "{}", nextAttemptAt: "", budgetDay: "", ...data,
-  } }) as unknown as DeliveryEvent;
-
-describe("the delivery log and the budget", () => {
-  beforeEach(async () => {
-    world = await openWebhookWorld();
-  });
-
-  const report = (endpointId: string, n: number, status: string, version: number, budgetDay = "") =>
-    handleDeliveryEvent(world.deps, recorded({
-      deliveryId: `dlv_${n}`, endpointId, workspaceId: "wsp_1", eventId: `evt_${n}`, eventType: "mention.created", status, createdAt: world.clock.now().toISOString(), budgetDay, version: String(version),
-    }));
-
-  it("keeps the newest report of each delivery, whatever order they come in", async () => {
-    const { endpoint } = await create("https://hooks.example/");
-    await report(endpoint._id, 1, "succeeded", 3);
-    await report(endpoint._id, 1, "pending", 1);
-    const page = await listDeliveries(world.deps, owner, endpoint._id, {});
-    expect(page.items.map((d) => [d._id, d.status])).toEqual([["dlv_1", "succeeded"]]);
-    expect((await listDeliveries(world.deps, owner, endpoint._id, { status: "failed" })).items).toEqual([]);
-  });
-
-  it("keeps the newest report of each delivery from a batch with repeats and older reports, handed over twice", async () => {
-    const { endpoint } = await create("https://hooks.example/");
-    const gone = await create("https://other.example/");
-    await report(endpoint._id, 1, "pending", 1);
-    await deleteWebhook(world.deps, owner, gone.endpoint._id);
-    const of = (endpointId: string, n: number, status: string, version: number) =>
-      recorded({ deliveryId: `dlv_${n}`, endpointId, workspaceId: "wsp_1", eventId: `evt_${n}`, eventType: "mention.created", status, createdAt: world.clock.now().toISOString(), version: String(version) });
-    const batch = [of(endpoint._id, 1, "succeeded", 3), of(endpoint._id, 2, "retrying", 2), of(endpoint._id, 1, "retrying", 2), of(endpoint._id, 2, "pending", 1), of(gone.endpoint._id, 3, "pending", 1)];
-    await handleDeliveryEvents(world.deps, batch);
-    await handleDeliveryEvents(world.deps, [...batch].reverse());
-    const page = await listDeliveries(world.deps, owner, endpoint._id, {});
-    expect(page.items.map((d) => [d._id, d.status]).sort()).toEqual([["dlv_1", "succeeded"], ["dlv_2", "retrying"]]);
-    expect(await world.deps.collections.deliveries.count({})).toBe(2);
-  });
-
-  it("refuses test_webhook with 402 once the day's deliveries reach the allowance, and takes it again the next day", async () => {
-    const { endpoint } = await create("https://hooks.example/");
-    const today = world.clock.now().toISOString().slice(0, 10);
-    const small = testProjectCaller({}, { workspaceId: "wsp_1", allowances: { webhookDeliveriesPerDay: 2 } });
-    await report(endpoint._id, 1, "succeeded", 2, today);
-    await testWebhook(world.deps, small, endpoint._id);
-    await report(endpoint._id, 2, "succeeded", 2, today);
-    expect(await workspaceUsage(world.deps, "wsp_1")).toEqual({ webhookDeliveriesPerDay: 2 });
-    const r = await refusal(testWebhook(world.deps, small, endpoint._id));
-    expect(r.code).toBe("usage_limited");
-    const midnight = new Date(world.clock.now());
-    midnight.setUTCHours(24, 0, 0, 0);
-    world.clock.set(midnight);
-    expect((await testWebhook(world.deps, small, endpoint._id)).eventId).toMatch(/^evt_/);
-    expect((await world.events()).filter((e) => e.type === "webhook.test_requested")).toHaveLength(2);
-  });
-
-  it("asks for a redelivery through an event and shows the delivery pending", async () => {
-    const { endpoint } = await create("https://hooks.example/");
-    await report(endpoint._id, 1, "failed", 4);
-    const d = await redeliver(world.deps, owner, endpoint._id, "dlv_1");
-    expect(d.status).toBe("pending");
-    expect((await world.events()).at(-1)).toMatchObject({ type: "webhook.redelivery_requested", data: { endpointId: endpoint._id, deliveryId: "dlv_1" } });
-  });
-
-  it("deletes an endpoint's delivery history with it, and drops late reports of it", async () => {
-    const { endpoint } = await create("https://hooks.example/");
-    await report(endpoint._id, 1, "succeeded", 2);
-    await deleteWebhook(world.deps, owner, endpoint._id);
-    await report(endpoint._id, 2, "succeeded", 2);
-    expect(await world.deps.collections.deliveries.count({})).toBe(0);
-    expect((await world.events()).at(-1)).toMatchObject({ type: "webhook.endpoint.deleted", data: { endpointId: endpoint._id } });
-  });
-
-  it("shows an endpoint the delivery service stopped for failing as inactive", async () => {
-    const { endpoint } = await create("https://hooks.example/");
-    await handleDeliveryEvent(world.deps, { ...recorded({}), type: "delivery.endpoint_failing", data: { endpointId: endpoint._id, workspaceId: "wsp_1", failingSince: "" } } as DeliveryEvent);
-    expect(await getWebhook(world.deps, owner, endpoint._id)).toMatchObject({ active: false, deactivatedReason: "failing" });
   });
 });

@@ -14,8 +14,8 @@ export interface ServiceIndexOptions {
   outboxRetentionSeconds: number;
 }
 
-export const ensureServiceIndexes = async (module: ServiceModule, store: DocumentStore, options: ServiceIndexOptions): Promise<void> => {
+export const ensureServiceIndexes = async (module: Pick<ServiceModule<never>, "name" | "consumers" | "ensureIndexes">, store: DocumentStore, options: ServiceIndexOptions): Promise<void> => {
   await new Outbox(store, systemClock, module.name.replace(/-/g, "_")).ensureIndexes(options.outboxRetentionSeconds);
-  if ((module.consumes ?? []).length > 0) await ensureProcessedEventIndexes(store);
+  if ((module.consumers ?? []).length > 0) await ensureProcessedEventIndexes(store);
   await module.ensureIndexes?.(store);
 };

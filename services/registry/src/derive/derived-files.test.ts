@@ -115,16 +115,16 @@ describe("files derived from the service registry", () => {
   });
 
   it("a consumer-only entry (no client) is deployed with HTTP probes on its metrics port but gets no <NAME>_GRPC_ADDR", () => {
-    const delivery: ServiceEntry = { name: "delivery", protoPackage: "earshot.delivery.v1", module: "@earshot/delivery" };
-    const ds = deployables([...SERVICES, delivery]);
-    const added = ds.find((d) => d.name === "delivery")!;
+    const notifier: ServiceEntry = { name: "notifier", protoPackage: "earshot.notifier.v1", module: "@earshot/notifier" };
+    const ds = deployables([...SERVICES, notifier]);
+    const added = ds.find((d) => d.name === "notifier")!;
     expect(added).toMatchObject({ protocol: "grpc", callable: false });
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Doc[];
     // Plain HTTP on the metrics port: a kubelet's gRPC probe could not present a client certificate under mutual TLS.
     expect(manifest[1]!.spec.template.spec.containers[0].readinessProbe).toMatchObject({ httpGet: { path: "/readyz", port: "metrics" } });
     expect(manifest[1]!.spec.template.spec.containers[0].livenessProbe).toMatchObject({ httpGet: { path: "/healthz", port: "metrics" } });
-    expect((yaml.load(renderK8sConfigMap(ds)) as Doc).data).not.toHaveProperty(grpcAddrVar("delivery"));
-    expect(renderChartConfigMap(ds)).not.toContain(grpcAddrVar("delivery"));
+    expect((yaml.load(renderK8sConfigMap(ds)) as Doc).data).not.toHaveProperty(grpcAddrVar("notifier"));
+    expect(renderChartConfigMap(ds)).not.toContain(grpcAddrVar("notifier"));
   });
 });
 
@@ -149,23 +149,27 @@ describe("who calls whom, from the registry (the NetworkPolicies follow it)", ()
 });
 
 describe("the service registry", () => {
-  it("names each service once, with a client of its own protobuf package and a workspace package of its name", () => {
+  it("names each deployable once, with a client of its service's protobuf package and a workspace package of its service's name", () => {
     const names = SERVICES.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(deployables().map((d) => d.name)).size).toBe(deployables().length);
     for (const s of SERVICES as readonly ServiceEntry[]) {
+      // A service's second deployable carries the service's store, package and protobuf package.
+      const service = s.store ?? s.name;
       expect(s.name).toMatch(/^[a-z][a-z0-9-]*$/);
-      expect(s.protoPackage).toBe(`earshot.${s.name.replace(/-/g, "_")}.v1`);
+      expect(s.protoPackage).toBe(`earshot.${service.replace(/-/g, "_")}.v1`);
       if (s.client) expect((s.client as unknown as { serviceName: string }).serviceName.startsWith(`${s.protoPackage}.`)).toBe(true);
       expect(existsSync(join(root, "proto", ...s.protoPackage.split(".")))).toBe(true);
-      expect(s.module).toBe(`@earshot/${s.name}`);
+      expect(s.module).toBe(`@earshot/${service}`);
+      if (s.store) expect(SERVICES.some((first) => first.name === s.store && first.module === s.module)).toBe(true);
     }
   });
 
   it("every registered package's entry point resolves, under jest as under node, to its own sources", () => {
-    for (const s of SERVICES) {
-      expect(mapped(s.module)).toBe(join(root, "services", s.name, "src", "index.ts"));
-      expect(JSON.parse(readFileSync(join(root, "services", s.name, "package.json"), "utf8")).name).toBe(s.module);
+    for (const s of SERVICES as readonly ServiceEntry[]) {
+      const service = s.store ?? s.name;
+      expect(mapped(s.module)).toBe(join(root, "services", service, "src", "index.ts"));
+      expect(JSON.parse(readFileSync(join(root, "services", service, "package.json"), "utf8")).name).toBe(s.module);
     }
   });
 });

@@ -18,7 +18,7 @@ export const TEST_SOURCES = ["src/**/*.test.ts", "src/**/test-support.ts", "src/
 /** The project that type-checks every package's test code against the packages' builds (no output). */
 export const TEST_TSCONFIG = "tsconfig.test.json";
 
-const packagePaths = (services: readonly ServiceEntry[]) => [...LIBRARIES, ...services.map((s) => packageDir(s.module)), ...APPLICATIONS];
+const packagePaths = (services: readonly ServiceEntry[]) => [...new Set([...LIBRARIES, ...services.map((s) => packageDir(s.module)), ...APPLICATIONS])];
 
 export const renderRootTsconfig = (services: readonly ServiceEntry[]): string => `{
   "files": [],
@@ -43,7 +43,8 @@ ${packagePaths(services).map((p) => `    { "path": "${p}" }`).join(",\n")}
 `;
 
 export const renderAllInOneTsconfig = (services: readonly ServiceEntry[]): string => {
-  const refs = ["../platform", "../../proto", "../registry", "../simulators", ...services.map((s) => `../${packageDir(s.module).slice("services/".length)}`), "../edge"];
+  // A service of several deployables is one package: one reference.
+  const refs = [...new Set(["../platform", "../../proto", "../registry", "../simulators", ...services.map((s) => `../${packageDir(s.module).slice("services/".length)}`), "../edge"])];
   return `{
   "extends": "../../tsconfig.base.json",
   "compilerOptions": { "rootDir": "src", "outDir": "dist" },

@@ -1,14 +1,13 @@
-import { endpointFailingEvent } from "../events";
-import type { DeliveryDoc, EndpointCopyDoc } from "../store";
-import { nextUtcDay, spendBudget } from "./budget";
+import { isVersionConflict } from "@earshot/platform/core";
+import type { DeliveryDoc, EndpointDoc } from "../store";
 import type { DeliveryDeps, SendResult } from "./deps";
 import { recordOutcome } from "./outcomes";
 import { signatureHeader } from "./signing";
 
-// One attempt of a claimed delivery: check the endpoint and the workspace, spend the budget (or hold),
+// One attempt of a claimed delivery (the claim checked its endpoint and workspace and spent its budget):
 // sign with every live secret, send, and record the outcome with the next step of the schedule. The
-// outcome commits at the version the claim produced: if the delivery changed meanwhile (a redelivery),
-// the outcome is dropped rather than overwrite it.
+// outcome commits at the version the claim produced: if the delivery changed meanwhile (a redelivery), the
+// outcome is dropped rather than overwrite it.
 
 /** An endpoint failing this long is deactivated and its owner emailed. */
 export const FAILING_LIMIT_MS = 5 * 24 * 3600 * 1000;
@@ -16,20 +15,17 @@ export const FAILING_LIMIT_MS = 5 * 24 * 3600 * 1000;
 /** Attempts kept per delivery: enough to read a whole schedule and a few redeliveries. */
 const MAX_ATTEMPTS_KEPT = 50;
 
-/** How long a workspace's deliveries wait while its owner's account is deactivated (reactivation wakes them sooner). */
-const DEACTIVATED_RECHECK_MS = 3600 * 1000;
-
-const commitDelivery = (deps: DeliveryDeps, claimed: DeliveryDoc, next: DeliveryDoc): Promise<void> => recordOutcome(deps, claimed, next);
-
-const liveSecrets = (deps: DeliveryDeps, endpoint: EndpointCopyDoc, now: Date): string[] =>
+const liveSecrets = (deps: DeliveryDeps, endpoint: EndpointDoc, now: Date): string[] =>
   endpoint.secrets.filter((s) => !s.expiresAt || s.expiresAt > now).map((s) => deps.sealer.open(s.sealed));
 
 /**
- * Failure streak bookkeeping. Past the limit the endpoint stops: the first attempt to see it turns the copy
- * off (a conditional update, so concurrent attempts agree on one winner), which then tells the webhook
- * service and the owner. True when this attempt stopped it.
+ * Failure streak bookkeeping: nothing to write on the happy path. Past the limit the endpoint stops: the
+ * first attempt to see it turns it off (a conditional update, so concurrent attempts agree on one winner,
+ * and a new version, so an API write that read it before cannot turn it back on unseen). The API shows it
+ * inactive for `failing` at once: it reads the same document. Returns when the streak began when this
+ * attempt stopped it.
  */
-const streakAfter = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, ok: boolean, now: Date): Promise<Date | undefined> => {
+const streakAfter = async (deps: DeliveryDeps, endpoint: EndpointDoc, ok: boolean, now: Date): Promise<Date | undefined> => {
   if (ok) {
     if (endpoint.failingSince) await deps.collections.endpoints.updateOne({ _id: endpoint._id }, { $unset: { failingSince: true } });
     return undefined;
@@ -37,13 +33,21 @@ const streakAfter = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, ok: bo
   const since = endpoint.failingSince ?? now;
   if (!endpoint.failingSince) await deps.collections.endpoints.updateOne({ _id: endpoint._id, failingSince: { $exists: false } }, { $set: { failingSince: now } });
   if (now.getTime() - since.getTime() < FAILING_LIMIT_MS) return undefined;
-  const stopped = await deps.collections.endpoints.updateOne({ _id: endpoint._id, active: true }, { $set: { active: false } });
-  if (stopped.modifiedCount === 0) return undefined;
-  await deps.outbox.commit([], [endpointFailingEvent(endpoint, since)]);
-  return since;
+  for (let round = 0; round < 5; round++) {
+    const current = await deps.collections.endpoints.findById(endpoint._id);
+    if (!current?.active) return undefined;
+    try {
+      await deps.collections.endpoints.updateVersioned(current._id, current._v ?? 1, { $set: { active: false, deactivatedReason: "failing", updatedAt: now } });
+      return since;
+    } catch (err) {
+      // Another attempt or an API write got there first: read it again (another attempt will have turned it off).
+      if (!isVersionConflict(err)) throw err;
+    }
+  }
+  return undefined;
 };
 
-const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, since: Date): Promise<void> => {
+const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointDoc, since: Date): Promise<void> => {
   const owner = (await deps.collections.workspaces.findById(endpoint.workspaceId))?.ownerEmail;
   if (!owner) {
     deps.logger.warn({ endpointId: endpoint._id }, "webhook endpoint deactivated after 5 days of failures; the workspace owner's address is unknown");
@@ -62,30 +66,9 @@ const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointCopyDoc, since: 
 
 const outcome = (result: SendResult): "ok" | "failed" => (result.statusCode >= 200 && result.statusCode < 300 ? "ok" : "failed");
 
-export const attemptDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc): Promise<void> => {
+export const attemptDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, endpoint: EndpointDoc): Promise<void> => {
   const now = deps.clock.now();
-  const endpoint = await deps.collections.endpoints.findById(claimed.endpointId);
-  if (!endpoint) {
-    await deps.collections.deliveries.deleteOne({ _id: claimed._id });
-    return;
-  }
-  if (!endpoint.active) {
-    await commitDelivery(deps, claimed, { ...claimed, status: "failed", nextAttemptAt: undefined });
-    return;
-  }
-  if ((await deps.collections.workspaces.findById(claimed.workspaceId))?.deactivated) {
-    await deps.collections.deliveries.updateOne({ _id: claimed._id, _v: claimed._v }, { $set: { nextAttemptAt: new Date(now.getTime() + DEACTIVATED_RECHECK_MS) } });
-    return;
-  }
-  let charged = claimed;
-  if (!claimed.charged) {
-    const budget = await spendBudget(deps, claimed.workspaceId, endpoint.dailyBudget);
-    if (!budget.spent) {
-      await commitDelivery(deps, claimed, { ...claimed, status: "held", nextAttemptAt: nextUtcDay(now) });
-      return;
-    }
-    charged = { ...claimed, charged: true, budgetDay: budget.day };
-  }
+  const charged = claimed;
   // A fresh timestamp per attempt (receivers refuse old ones); the id stays the event's.
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
@@ -110,7 +93,7 @@ export const attemptDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc):
         ? { status: "failed", nextAttemptAt: undefined }
         : { status: "retrying", nextAttemptAt: new Date(deps.clock.now().getTime() + retryIn * 1000) }),
   };
-  await commitDelivery(deps, claimed, next);
+  await recordOutcome(deps, claimed, next);
   const stoppedSince = await streakAfter(deps, endpoint, ok, now);
   if (stoppedSince) await emailOwner(deps, endpoint, stoppedSince);
 };

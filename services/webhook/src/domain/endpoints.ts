@@ -12,16 +12,16 @@ import {
   zodFieldErrors,
 } from "@earshot/platform/core";
 import type { z } from "zod";
-import { endpointEvent, testRequestedEvent } from "../events";
-import { createWebhookSchema, updateWebhookSchema } from "../fields";
-import { ENDPOINTS, type EndpointDoc } from "../store";
+import { createWebhookSchema, TEST_EVENT_TYPE, updateWebhookSchema } from "../fields";
+import { DELIVERIES, ENDPOINTS, type EndpointDoc } from "../store";
 import { accessEndpointProject, loadEndpoint } from "./access";
 import type { Caller, WebhookDeps } from "./deps";
 import { newSecret, rotatedSecrets, sealSecret } from "./secrets";
-import { deliveriesToday } from "./usage";
+import { deliveriesToday } from "./budget";
+import { newDelivery, payloadOf } from "./delivery-doc";
 
-// The endpoint verbs. Every write commits the endpoint and its `webhook.endpoint.*` event together, so the
-// delivery service's copy follows every change; test sends go the same way (`webhook.test_requested`).
+// The endpoint verbs. The delivery worker reads the same endpoint documents (no copy, no event), so a
+// change applies to the next attempt; a test send is a delivery written here for the worker to send.
 
 const parseFields = <S extends z.ZodType>(schema: S, value: unknown, extra: FieldError[] = []): z.infer<S> => {
   const parsed = schema.safeParse(value);
@@ -76,11 +76,7 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: Cr
       createdAt: now,
       updatedAt: now,
     };
-    await deps.outbox.commit(
-      [{ kind: "insert", collection: ENDPOINTS, doc: endpoint }],
-      [endpointEvent("webhook.endpoint.saved", endpoint)],
-      effectKey ? { key: effectKey, resourceId: endpoint._id } : undefined,
-    );
+    await deps.outbox.commit([{ kind: "insert", collection: ENDPOINTS, doc: endpoint }], [], effectKey ? { key: effectKey, resourceId: endpoint._id } : undefined);
     return { endpoint, secret };
   });
 };
@@ -117,8 +113,10 @@ export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointI
     const secret = fields.rotateSecret ? newSecret() : undefined;
     const activeChange =
       fields.active === undefined || fields.active === current.active ? {} : { active: fields.active, deactivatedReason: fields.active ? undefined : ("user" as const) };
+    // Turned back on: a success is needed to prove it healthy again, but the old failure streak no longer counts.
+    const { failingSince: _streak, ...rest } = current;
     const next: EndpointDoc = {
-      ...current,
+      ...(fields.active === true ? rest : current),
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.url !== undefined ? { url: fields.url } : {}),
       ...(fields.eventTypes !== undefined ? { eventTypes: [...new Set(fields.eventTypes)] } : {}),
@@ -128,18 +126,15 @@ export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointI
       updatedAt: now,
       _v: (current._v ?? 1) + 1,
     };
-    await deps.outbox.commit(
-      [{ kind: "replace", collection: ENDPOINTS, doc: next, expectedVersion: current._v ?? 1 }],
-      [endpointEvent("webhook.endpoint.saved", next)],
-    );
+    await deps.outbox.commit([{ kind: "replace", collection: ENDPOINTS, doc: next, expectedVersion: current._v ?? 1 }], []);
     return secret ? { endpoint: next, secret } : { endpoint: next };
   });
 };
 
-/** Deletes the endpoint and its delivery log here; the delivery service drops its own on the event. */
+/** Deletes the endpoint and its delivery log (a delivery the worker claimed meanwhile is deleted at its next claim). */
 export const deleteWebhook = async (deps: WebhookDeps, caller: Caller, endpointId: string): Promise<EndpointDoc> => {
   const endpoint = await loadEndpoint(deps, caller, endpointId, "editor");
-  await deps.outbox.commit([{ kind: "delete", collection: ENDPOINTS, id: endpoint._id }], [endpointEvent("webhook.endpoint.deleted", endpoint)]);
+  await deps.outbox.commit([{ kind: "delete", collection: ENDPOINTS, id: endpoint._id }], []);
   await deps.collections.deliveries.deleteMany({ endpointId: endpoint._id });
   return endpoint;
 };
@@ -154,6 +149,10 @@ export const testWebhook = async (deps: WebhookDeps, caller: Caller, endpointId:
   const allowance = endpoint.workspaceId === caller.workspaceId ? caller.allowances.webhookDeliveriesPerDay : endpoint.dailyBudget;
   if ((await deliveriesToday(deps, endpoint.workspaceId)) >= allowance) throw usageLimited("webhook_deliveries", allowance);
   const eventId = newId("evt", now.getTime());
-  await deps.outbox.commit([], [testRequestedEvent(endpoint, eventId, now)]);
+  const body = payloadOf(TEST_EVENT_TYPE, now.toISOString(), {
+    webhookId: endpoint._id,
+    message: "A test event sent by test_webhook. Verify its signature with the endpoint's secret.",
+  });
+  await deps.outbox.commit([{ kind: "insert", collection: DELIVERIES, doc: newDelivery(now, endpoint, eventId, TEST_EVENT_TYPE, body, 0) }], []);
   return { endpoint, eventId };
 };

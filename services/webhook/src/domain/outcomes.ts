@@ -1,10 +1,9 @@
 import { isVersionConflict, type Outbox } from "@earshot/platform/core";
-import { deliveryRecordedEvent } from "../events";
 import { DELIVERIES, type DeliveryDoc } from "../store";
 import type { DeliveryDeps } from "./deps";
 
-// Recording attempts' outcomes. Each outcome replaces its delivery at the version its claim produced, with
-// its `delivery.recorded` event. Outcomes that finish while a commit is under way wait and go together in
+// Recording attempts' outcomes. Each outcome replaces its delivery at the version its claim produced: the
+// document the API's delivery log reads, so nothing is reported anywhere else. Outcomes that finish while a commit is under way wait and go together in
 // the next one, so a busy worker writes once per round of attempts rather than once per attempt; an idle
 // one writes an outcome at once. When a delivery of a shared commit changed during its attempt (a
 // redelivery), that commit does nothing and each of its outcomes is written alone, so only the changed
@@ -22,7 +21,7 @@ const versioned = (claimed: DeliveryDoc, next: DeliveryDoc): DeliveryDoc => ({ .
 const commitOutcomes = (outbox: Outbox, batch: Pending[]) =>
   outbox.commit(
     batch.map((p) => ({ kind: "replace" as const, collection: DELIVERIES, doc: versioned(p.claimed, p.next), expectedVersion: p.claimed._v ?? 1 })),
-    batch.map((p) => deliveryRecordedEvent(versioned(p.claimed, p.next))),
+    [],
   );
 
 class OutcomeWriter {

@@ -1,11 +1,12 @@
-import { isVersionConflict } from "@earshot/platform/core";
-import { DELIVERIES, type DeliveryDoc } from "../store";
+import { isUniqueViolation, isVersionConflict } from "@earshot/platform/core";
+import type { DeliveryDoc } from "../store";
 import { attemptDelivery } from "./attempt";
+import { type Claimed, claimDeliveries } from "./claim";
 import type { DeliveryDeps } from "./deps";
 
 // Runs due deliveries. Each tick reads the deliveries due by the service's clock and claims those that fit
-// the free slots with versioned replaces, in one commit, that move their due time past the claim's end: of several replicas (or ticks) only one
-// wins, and a replica that dies mid-attempt leaves a delivery that falls due again when the claim ends,
+// the free slots with versioned replaces, in one commit (with their budget, see claim.ts), that move their
+// due time past the claim's end: of several instances (or ticks) only one wins, and a replica that dies mid-attempt leaves a delivery that falls due again when the claim ends,
 // so it is retried, never lost. Attempts run a few per endpoint at once, so a slow receiver holds only its
 // own slots. Tests call `tick()` with a manual clock; `start()` runs ticks on real timers.
 
@@ -116,35 +117,37 @@ export class DeliveryWorker {
   }
 
   /**
-   * Claims the deliveries at the versions read: one commit for all of them. When another instance claimed
-   * one of them first the commit does nothing, and each is claimed on its own (the ones taken are skipped).
+   * Claims the deliveries at the versions read, in one commit with what the claim decides for each: a
+   * delivery whose endpoint is gone is deleted, one whose endpoint is inactive fails, one of a deactivated
+   * workspace waits, and one not yet counted spends the workspace's daily budget (or is held to the next
+   * UTC day when it is spent). When another instance claimed one of them first, or spent the same budget,
+   * the commit does nothing and each is claimed on its own (the ones taken are skipped).
    */
-  private async claim(deps: DeliveryDeps, deliveries: DeliveryDoc[], now: Date): Promise<DeliveryDoc[]> {
+  private async claim(deps: DeliveryDeps, deliveries: DeliveryDoc[], now: Date): Promise<Claimed[]> {
     if (deliveries.length === 0) return [];
-    const until = new Date(now.getTime() + this.claimMs);
-    const claimedOf = (d: DeliveryDoc): DeliveryDoc => ({ ...d, nextAttemptAt: until, _v: (d._v ?? 1) + 1 });
     if (deliveries.length > 1) {
       try {
-        await deps.outbox.commit(
-          deliveries.map((d) => ({ kind: "replace", collection: DELIVERIES, doc: claimedOf(d), expectedVersion: d._v ?? 1 })),
-          [],
-        );
-        return deliveries.map(claimedOf);
+        return await claimDeliveries(deps, deliveries, now, this.claimMs);
       } catch (err) {
-        if (!isVersionConflict(err)) throw err;
+        if (!isVersionConflict(err) && !isUniqueViolation(err)) throw err;
       }
     }
-    const claimed: DeliveryDoc[] = [];
+    const claimed: Claimed[] = [];
     for (const d of deliveries) {
-      const one = await deps.collections.deliveries.findOneAndUpdate({ _id: d._id, _v: d._v ?? 1 }, { $set: { nextAttemptAt: until } });
-      if (one) claimed.push(one);
+      const current = await deps.collections.deliveries.findById(d._id);
+      if (!current || (current._v ?? 1) !== (d._v ?? 1)) continue;
+      try {
+        claimed.push(...(await claimDeliveries(deps, [current], now, this.claimMs)));
+      } catch (err) {
+        if (!isVersionConflict(err) && !isUniqueViolation(err)) throw err;
+      }
     }
     return claimed;
   }
 
-  private run(deps: DeliveryDeps, claimed: DeliveryDoc): Promise<void> {
+  private run(deps: DeliveryDeps, { delivery: claimed, endpoint }: Claimed): Promise<void> {
     this.inFlight.set(claimed.endpointId, (this.inFlight.get(claimed.endpointId) ?? 0) + 1);
-    const done = attemptDelivery(deps, claimed)
+    const done = attemptDelivery(deps, claimed, endpoint)
       .catch((err: unknown) => deps.logger.error({ err, deliveryId: claimed._id }, "delivery attempt failed; it is retried when its claim ends"))
       .finally(() => {
         const left = (this.inFlight.get(claimed.endpointId) ?? 1) - 1;

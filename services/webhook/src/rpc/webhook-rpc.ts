@@ -3,8 +3,8 @@ import type { webhookV1 } from "@earshot/proto";
 import { getDelivery, listDeliveries, redeliver } from "../domain/deliveries";
 import type { Caller, WebhookDeps } from "../domain/deps";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook, updateWebhook } from "../domain/endpoints";
-import { workspaceUsage } from "../domain/usage";
-import type { DeliveryLogDoc, EndpointDoc } from "../store";
+import { workspaceUsage } from "../domain/budget";
+import type { DeliveryDoc, EndpointDoc } from "../store";
 
 // gRPC adapter: decode, call a domain verb, encode. No rules live here; the caller comes from the call's
 // metadata. Secrets appear only in the answers to a create and a rotation.
@@ -27,7 +27,7 @@ export const toWebhookMessage = (e: EndpointDoc): webhookV1.Webhook => ({
   deactivatedReason: e.active ? "" : (e.deactivatedReason ?? "user"),
 });
 
-export const toDeliveryMessage = (d: DeliveryLogDoc): webhookV1.Delivery => ({
+export const toDeliveryMessage = (d: DeliveryDoc): webhookV1.Delivery => ({
   id: d._id,
   webhookId: d.endpointId,
   eventId: d.eventId,
@@ -35,9 +35,10 @@ export const toDeliveryMessage = (d: DeliveryLogDoc): webhookV1.Delivery => ({
   status: d.status,
   attemptCount: d.attempts.length,
   createdAt: d.createdAt,
-  nextAttemptAt: d.nextAttemptAt,
-  requestHeaders: { ...d.requestHeaders },
-  requestBody: d.requestBody,
+  // A finished delivery is due no more; an open one's due time may be a claim's end, which is when it is next tried.
+  nextAttemptAt: d.status === "succeeded" || d.status === "failed" ? undefined : d.nextAttemptAt,
+  requestHeaders: { ...d.headers },
+  requestBody: d.body,
   attempts: d.attempts.map((a) => ({ at: a.at, statusCode: a.statusCode, durationMs: a.durationMs, response: a.response, error: a.error })),
 });
 
