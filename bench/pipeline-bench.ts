@@ -37,7 +37,7 @@ import { commonV1, keywordV1, mentionV1, webhookV1 } from "@earshot/proto";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { Webhook } from "standardwebhooks";
 import { postFromLine } from "../services/cli/src/posts-import";
-import { type Received, startReceiver } from "../services/delivery/src/receiver-test-support";
+import { type Received, startReceiver } from "../services/webhook/src/receiver-test-support";
 import { keywordValues, postLine } from "./post-corpus";
 import { cpuSecondsOf, percentile, runBench, sleep } from "./bench-support";
 

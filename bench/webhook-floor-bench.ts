@@ -27,10 +27,10 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Webhook } from "standardwebhooks";
-import { payloadOf } from "../services/delivery/src/domain/fan-out";
-import { signatureHeader } from "../services/delivery/src/domain/signing";
-import { type Received, startReceiver } from "../services/delivery/src/receiver-test-support";
-import { guardedSender } from "../services/delivery/src/sender";
+import { payloadOf } from "../services/webhook/src/domain/delivery-doc";
+import { signatureHeader } from "../services/webhook/src/domain/signing";
+import { type Received, startReceiver } from "../services/webhook/src/receiver-test-support";
+import { guardedSender } from "../services/webhook/src/sender";
 import { keywordValues, postLine } from "./post-corpus";
 import { cpuSecondsOf, runBench, sleep } from "./bench-support";
 
