@@ -28,6 +28,7 @@
 // all-in-one writes a V8 CPU profile there on exit).
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { type AddressInfo, createServer } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -67,6 +68,27 @@ const startAllInOne = (env: Record<string, string>): Promise<{ child: ChildProce
     });
     child.on("exit", (code) => fail(new Error(`the all-in-one exited ${code}`)));
   });
+
+/** A port free on loopback now, for the all-in-one's admin port. */
+const freePort = async (): Promise<number> => {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((done) => server.close(done));
+  return port;
+};
+
+/** The webhook store's document writes so far, by collection, from the all-in-one's metrics. */
+const webhookStoreWrites = async (port: number): Promise<Map<string, number>> => {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const counts = new Map<string, number>();
+  for (const m of text.matchAll(/^earshot_store_document_writes_total\{([^}]*)\} (\S+)$/gm)) {
+    const labels = Object.fromEntries([...(m[1] as string).matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (labels.store === "webhook") counts.set(labels.collection as string, Number(m[2]));
+  }
+  return counts;
+};
 
 /** What the receiver saw: verified deliveries by endpoint and webhook-id, and when. */
 class Tally {
@@ -125,8 +147,11 @@ const main = async () => {
   try {
     const caFile = join(caDir, "receiver-ca.pem");
     await writeFile(caFile, receiver.ca);
+    const metricsPort = await freePort();
     const started = await startAllInOne({
       EARSHOT_DATA_DIR: dataDir,
+      // Its admin port: the store's document writes by collection (earshot_store_document_writes_total).
+      EARSHOT_METRICS_PORT: String(metricsPort),
       PORT: "0",
       LOG_LEVEL: "warn",
       EARSHOT_RATE_LIMIT_PER_MINUTE: "1000000",
@@ -220,6 +245,7 @@ const main = async () => {
       batches.push(Array.from({ length: Math.min(BATCH, POSTS - i) }, (_, k) => postFromLine(postLine(i + k, values), project.id)));
     }
     let mentions = 0;
+    const writes0 = await webhookStoreWrites(metricsPort);
     const cpu0 = cpuSecondsOf(earshot.pid as number);
     const ownCpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -277,6 +303,9 @@ const main = async () => {
     const cpuEndS = (performance.now() - t0) / 1000;
     // Anything that would arrive twice arrives soon after the first: wait a moment for it.
     await sleep(2_000);
+    const writes1 = await webhookStoreWrites(metricsPort);
+    const perDelivery = (collection: string) => (((writes1.get(collection) ?? 0) - (writes0.get(collection) ?? 0)) / Math.max(1, tally.verified)).toFixed(2);
+    const webhookWrites = [...writes1].reduce((sum, [c, n]) => sum + n - (writes0.get(c) ?? 0), 0);
 
     const lat = tally.latencies.sort((a, b) => a - b);
     const importS = (importedAt - t0) / 1000;
@@ -293,6 +322,7 @@ const main = async () => {
         ...(sims ? [`of which collection (published -> the mention's collectedAt): p50 ${ms(percentile(tally.collectionLags.sort((a, b) => a - b), 50))}, p95 ${ms(percentile(tally.collectionLags, 95))}`] : []),
         `CPU of the all-in-one from the first batch to the last delivery: ${(cpu1 - cpu0).toFixed(1)} s over ${cpuEndS.toFixed(1)} s (${((cpu1 - cpu0) / cpuEndS).toFixed(2)} cores), ${(((cpu1 - cpu0) / POSTS) * 1000).toFixed(3)} ms per post; of this process (receiver${sims ? " and simulators" : ", importer"}): ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s`,
         `lost ${expected - tally.verified}, duplicated ${tally.duplicates}, refused signatures ${tally.refused}`,
+        `webhook store writes per verified delivery: ${(webhookWrites / Math.max(1, tally.verified)).toFixed(2)} documents (deliveries ${perDelivery("deliveries")}, budgets ${perDelivery("budgets")}, processed_events ${perDelivery("processed_events")}, other ${((webhookWrites - ["deliveries", "budgets", "processed_events"].reduce((sum, c) => sum + (writes1.get(c) ?? 0) - (writes0.get(c) ?? 0), 0)) / Math.max(1, tally.verified)).toFixed(2)})`,
         "",
       ].join("\n"),
     );

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type Clock, createMailer, createMetricsRegistry, createRpcMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus, sharedStores } from "@earshot/platform";
+import { type Clock, createMailer, createMetricsRegistry, createRpcMetrics, createStoreMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus, sharedStores } from "@earshot/platform";
 import { serviceAddresses, serviceModules } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
@@ -48,12 +48,13 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
   // metrics, so the one scrape sees what the split deployables' scrapes would.
   const metricsRegistry = cfg.EARSHOT_METRICS_PORT !== undefined ? createMetricsRegistry() : undefined;
   const rpcMetrics = metricsRegistry ? createRpcMetrics(metricsRegistry) : undefined;
+  const storeMetrics = metricsRegistry ? createStoreMetrics(metricsRegistry) : undefined;
   // A service of several deployables (webhook's API and delivery worker) opens its one store once here.
   const openStore = sharedStores(cfg);
   try {
     for (const [i, module] of serviceModules().entries()) {
       const port = cfg.EARSHOT_GRPC_BASE_PORT === 0 ? 0 : cfg.EARSHOT_GRPC_BASE_PORT + i;
-      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, openStore, ...(rpcMetrics ? { metrics: rpcMetrics } : {}), ...(clock ? { clock } : {}), ...(inProcess ? { inProcess } : {}) }));
+      hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, openStore, ...(rpcMetrics ? { metrics: rpcMetrics } : {}), ...(storeMetrics ? { storeMetrics } : {}), ...(clock ? { clock } : {}), ...(inProcess ? { inProcess } : {}) }));
     }
     const address = (name: string) => hosted.find((h) => h.name === name)?.address ?? "";
     gateway = await startGateway({

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from "./logger";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMetricsRegistry, createRpcMetrics, exposeBusMetrics, type RpcMetrics } from "./metrics/rpc-metrics";
 import { type StartedMetricsServer, startMetricsServer } from "./metrics/metrics-server";
+import { createStoreMetrics, measuredStore, type StoreMetrics } from "./metrics/store-metrics";
 import { Outbox, OutboxRelay } from "./outbox/outbox";
 import { onShutdownSignal, openEventBus, openServiceStore } from "./runtime";
 import { combineSettings, type SettingsShape } from "./settings";
@@ -132,6 +133,8 @@ export interface HostOptions {
   metrics?: RpcMetrics;
   /** Serves the service to callers in this process too (the all-in-one's gateway), without a socket. */
   inProcess?: InProcessChannel;
+  /** Where the store's document writes are counted, by collection; none: not counted. */
+  storeMetrics?: StoreMetrics;
   /** Opens the module's store; the all-in-one passes one `sharedStores` to all its modules. Its own otherwise. */
   openStore?: (name: string) => Promise<HeldStore>;
 }
@@ -198,7 +201,7 @@ export const hostService = async <D>(module: ServiceModule<D>, options: HostOpti
   };
   const clock = options.clock ?? systemClock;
   const held = await (options.openStore ?? sharedStores(options.config))(storeNameOf(module));
-  const store = held.store;
+  const store = options.storeMetrics ? measuredStore(held.store, storeNameOf(module), options.storeMetrics) : held.store;
   const outbox = new Outbox(store, clock, module.name.replace(/-/g, "_"));
   await outbox.ensureIndexes(options.config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600);
   const relay = new OutboxRelay({ store, bus: options.bus, clock, logger, outbox });
@@ -257,6 +260,7 @@ export const startServiceMain = async <D>(module: ServiceModule<D>, config: Grpc
   const registry = config.EARSHOT_METRICS_PORT !== undefined ? createMetricsRegistry() : undefined;
   if (registry) exposeBusMetrics(registry, bus.metrics);
   const metrics = registry ? createRpcMetrics(registry) : undefined;
+  const storeMetrics = registry ? createStoreMetrics(registry) : undefined;
   let hosted: HostedService | undefined;
   let metricsServer: StartedMetricsServer | undefined;
   const stop = async () => {
@@ -267,7 +271,7 @@ export const startServiceMain = async <D>(module: ServiceModule<D>, config: Grpc
     mailer.close();
   };
   try {
-    hosted = await hostService(module, { config, host: config.GRPC_HOST, port: config.GRPC_PORT, bus, logger, mailer, ...(metrics ? { metrics } : {}) });
+    hosted = await hostService(module, { config, host: config.GRPC_HOST, port: config.GRPC_PORT, bus, logger, mailer, ...(metrics ? { metrics } : {}), ...(storeMetrics ? { storeMetrics } : {}) });
     if (registry && config.EARSHOT_METRICS_PORT !== undefined) {
       const server = hosted.server;
       // The kubelet's probes (HTTP on the metrics port): up while the process is, ready while gRPC is SERVING.

@@ -1,2 +1,3 @@
 export * from "./rpc-metrics";
 export * from "./metrics-server";
+export * from "./store-metrics";
