@@ -1,6 +1,7 @@
 import { INTEGRATION_EVENTS, type PostCollected } from "@earshot/integration/events";
 import { KEYWORD_EVENTS } from "@earshot/keyword/events";
 import { consume, consumeBatches } from "@earshot/platform";
+import type { PostFields } from "@earshot/platform/core";
 import { PROJECT_EVENTS } from "@earshot/project/events";
 import type { MentionDeps } from "./domain/deps";
 import { ingestPosts, MAX_POSTS_PER_BATCH } from "./domain/ingest";
@@ -26,7 +27,7 @@ export const GROUPS = {
 const count = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
 /** The post a `post.collected` event carries, as ingestion checks it (the shape IngestPosts takes too). */
-export const postOf = (p: PostCollected): Record<string, unknown> => ({
+export const postOf = (p: PostCollected): PostFields => ({
   projectId: p.projectId,
   source: p.source,
   sourceId: p.sourceId,

@@ -1,4 +1,5 @@
 import { SOURCE_WORDS } from "@earshot/platform";
+import type { PostFields } from "@earshot/platform/core";
 import type { mentionV1 } from "@earshot/proto";
 import type { MentionDeps } from "../domain/deps";
 import { ingestPosts } from "../domain/ingest";
@@ -12,7 +13,7 @@ import { mentionsThisMonth } from "../domain/usage";
 const count = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
 
 /** A proto Post as the ingest verb reads posts: source as a word, times as Dates, counts as numbers. */
-export const postOfMessage = (p: mentionV1.Post): Record<string, unknown> => ({
+export const postOfMessage = (p: mentionV1.Post): PostFields => ({
   projectId: p.projectId,
   source: p.source === 0 ? "" : (SOURCE_WORDS.word(p.source) ?? `unknown(${p.source})`),
   sourceId: p.sourceId,

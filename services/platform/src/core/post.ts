@@ -75,6 +75,29 @@ export const postSchema = z.object(
 
 export type Post = z.infer<typeof postSchema>;
 
+/**
+ * A post's fields as a decoder read them (an event's data, a gRPC message, an import line), not yet
+ * checked: what `checkPost` takes from a typed source. The source is a word (an unknown one is refused by
+ * the check, naming it), counts are numbers, times Dates or ISO strings.
+ */
+export interface PostFields {
+  projectId: string;
+  source: string;
+  sourceId: string;
+  url: string;
+  title?: string | undefined;
+  text: string;
+  author?: { id: string; handle: string; name: string; url?: string | undefined; followers?: number | undefined } | undefined;
+  publishedAt?: Date | string | undefined;
+  collectedAt?: Date | string | undefined;
+  lang?: string | undefined;
+  parentId?: string | undefined;
+  metrics?: { likes?: number | undefined; replies?: number | undefined; shares?: number | undefined; views?: number | undefined } | undefined;
+  subreddit?: string | undefined;
+  channelId?: string | undefined;
+  channelHandle?: string | undefined;
+}
+
 export type PostCheck = { ok: true; post: Post & { source: Source } } | { ok: false; errors: FieldError[] };
 
 /**
