@@ -1,0 +1,55 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { ALERT_EVENTS } from "@earshot/alert/events";
+import { MENTION_EVENTS } from "@earshot/mention/events";
+import { createGrpcClient, type GrpcClientHandle } from "@earshot/platform";
+import { hostServiceForTest, publishedEvent, type ServiceUnderTest } from "@earshot/platform/testing";
+import { PROJECT_EVENTS } from "@earshot/project/events";
+import { digestV1 } from "@earshot/proto";
+import { digestService } from "./service";
+
+// The digest service as it is hosted: its declared consumers fed the owner, the project, its Daily Digest
+// rule and a mention through the in-process bus (which resolves once every group has handled them), then
+// the operators' SendDigest over a real gRPC hop, the email written where the mailer keeps it.
+
+describe("digest service over gRPC", () => {
+  let hosted: ServiceUnderTest;
+  let digest: GrpcClientHandle<digestV1.DigestServiceClient>;
+  const workspaceId = "wsp_digest";
+  const projectId = "prj_01JDIGESTSERVICE000000001";
+  const now = new Date().toISOString();
+
+  beforeAll(async () => {
+    hosted = await hostServiceForTest(digestService);
+    digest = createGrpcClient(digestV1.DigestServiceClient, hosted.address);
+    await hosted.bus.publish([
+      publishedEvent(ACCOUNT_EVENTS, "user.created", { userId: "usr_owner", workspaceId, email: "owner@example.com" }),
+      publishedEvent(PROJECT_EVENTS, "project.created", { projectId, workspaceId, ownerId: "usr_owner", name: "Launch", digestTimezone: "UTC" }),
+      publishedEvent(ALERT_EVENTS, "alert.created", { alertId: "alr_1", projectId, workspaceId, name: "Daily Digest", active: true, digestEnabled: true, digestHour: 8, isDefault: true, createdAt: "2020-01-01T00:00:00.000Z" }),
+      publishedEvent(MENTION_EVENTS, "mention.created", {
+        mentionId: "men_1", projectId, workspaceId, source: "reddit", sourceId: "t3_1", url: "https://reddit.example/r/1", text: "Launch looks great",
+        author: { handle: "ana", name: "Ana" }, publishedAt: now, matchedAt: now, keywordIds: ["kw_1"], groupIds: [], keywords: [{ keywordId: "kw_1", value: "Launch" }], sentiment: { label: "positive" },
+      }),
+    ]);
+  });
+
+  afterAll(async () => {
+    digest.close();
+    await hosted.stop();
+  });
+
+  it("sends a project's digest now to the workspace owner, listing the mention its consumers kept", async () => {
+    const sent = await digest.client.sendDigest({ projectId, localDate: "" });
+    expect(sent).toEqual({ emailsSent: 1, mentions: 1 });
+    const mailDir = join(hosted.dataDir, "mail");
+    const [file] = await readdir(mailDir);
+    const eml = await readFile(join(mailDir, file as string), "utf8");
+    expect(eml).toMatch(/^To: owner@example\.com/m);
+    expect(eml).toContain("Launch looks great");
+  });
+
+  it("sends nothing for a project it never heard of", async () => {
+    expect(await digest.client.sendDigest({ projectId: "prj_01JDIGESTSERVICEUNKNOWN01", localDate: "" })).toMatchObject({ emailsSent: 0 });
+  });
+});
