@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { STORE_FILE } from "@earshot/platform";
-import { hostServiceForTest } from "@earshot/platform/testing";
+import { STORE_FILE, storeNameOf } from "@earshot/platform";
+import { hostServiceForTest, sharedTestStores } from "@earshot/platform/testing";
 import { serviceModules } from "@earshot/registry";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { runCli } from "./commands";
@@ -38,29 +38,36 @@ describe("earshot setup", () => {
   it("creates every service's indexes and the edge's in the embedded store, and says no topic is needed without Kafka", async () => {
     const res = await run({ EARSHOT_DATA_DIR: tmp.dir }, "setup");
     expect(res).toMatchObject({ code: 0, err: "" });
-    for (const m of serviceModules()) expect(res.out).toContain(`Indexes of ${m.name}: ready (embedded).`);
+    for (const m of serviceModules()) {
+      expect(res.out).toContain(`Indexes of ${m.name}${storeNameOf(m) === m.name ? "" : ` (store ${storeNameOf(m)})`}: ready (embedded).`);
+    }
     expect(res.out).toContain("Indexes of edge (gateway, mcp-gateway): ready (embedded).");
     expect(res.out).toContain("No KAFKA_BROKERS");
     expect(indexesOf(tmp.dir, "edge").length).toBeGreaterThan(0);
   });
 
-  it.each(serviceModules().map((m) => [m.name, m] as const))("creates exactly the indexes %s creates when it starts", async (_name, module) => {
+  // A store several deployables share (webhook's API and delivery worker) gets what all of them create.
+  const stores = [...new Set(serviceModules().map(storeNameOf))];
+  it.each(stores)("creates exactly the indexes the deployables of %s create when they start", async (store) => {
     expect((await run({ EARSHOT_DATA_DIR: tmp.dir }, "setup")).code).toBe(0);
-    const hosted = await hostServiceForTest(module);
+    const shared = await sharedTestStores();
+    const hosted = [];
     try {
-      // hostServiceForTest's store is open: read it through a second (read-only) connection.
-      expect(indexesOf(tmp.dir, module.name)).toEqual(indexesOf(hosted.dataDir, module.name));
+      for (const module of serviceModules().filter((m) => storeNameOf(m) === store)) hosted.push(await hostServiceForTest(module, { shared }));
+      // The hosted store is open: read it through a second (read-only) connection.
+      expect(indexesOf(tmp.dir, store)).toEqual(indexesOf(shared.dataDir, store));
     } finally {
-      await hosted.stop();
+      for (const h of hosted) await h.stop();
+      await shared.cleanup();
     }
   });
 
   it("is idempotent: a second run succeeds and leaves the same indexes", async () => {
     expect((await run({}, "setup", "--data-dir", tmp.dir)).code).toBe(0);
-    const first = serviceModules().map((m) => indexesOf(tmp.dir, m.name));
+    const first = serviceModules().map((m) => indexesOf(tmp.dir, storeNameOf(m)));
     const again = await run({}, "setup", "--data-dir", tmp.dir);
     expect(again).toMatchObject({ code: 0, err: "" });
-    expect(serviceModules().map((m) => indexesOf(tmp.dir, m.name))).toEqual(first);
+    expect(serviceModules().map((m) => indexesOf(tmp.dir, storeNameOf(m)))).toEqual(first);
   });
 
   it("refuses, in a cluster, to run without MONGO_URL and KAFKA_BROKERS, naming both and touching nothing", async () => {

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir, waitFor } from "@earshot/platform/testing";
 import { Webhook } from "standardwebhooks";
-import { type Received, type Receiver, startReceiver } from "../../../delivery/src/receiver-test-support";
+import { type Received, type Receiver, startReceiver } from "../../../webhook/src/receiver-test-support";
 import { createWebhook } from "./cases/webhooks";
 import { type Harness, startHarness } from "./harness";
 import { buildWorld, keywordWithMentions, type World } from "./world";
