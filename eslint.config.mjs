@@ -20,6 +20,21 @@ const FORBIDDEN_IN_DOMAIN = ["mongodb", "better-sqlite3", "@seald-io/nedb", "kaf
 const TEST_FILES = ["**/*.test.ts", "**/test-support.ts", "**/*-test-support.ts"];
 const TEST_CODE = { group: ["**/*.test", "**/test-support", "**/*-test-support"], message: "Only tests import test code: it is not part of the build." };
 
+// Services depend on contracts, not on each other: a service's code imports the platform, the protobuf code
+// and the contract layer (event catalogs, the matcher, shared field rules), never another service's
+// package; its tests may also use the simulators. The edge, the all-in-one and the CLI compose services and
+// are not held to this (services/registry/src/derive/service-dependencies.test.ts checks the package.json
+// side of the same rule).
+const COMPOSERS = ["edge", "all-in-one", "cli"];
+const LIBRARIES = ["platform", "contracts", "registry", "simulators"];
+const SERVICE_MESSAGE = "A service imports @earshot/platform, @earshot/proto and @earshot/contracts, never another service's package: move what both need into the contract layer.";
+const serviceImports = (...allowed) => ({
+  group: ["@earshot/*", "!@earshot/platform", "!@earshot/platform/*", "!@earshot/proto", "!@earshot/contracts", "!@earshot/contracts/*", ...allowed.flatMap((a) => [`!@earshot/${a}`, `!@earshot/${a}/*`])],
+  message: SERVICE_MESSAGE,
+});
+const SERVICE_FILES = ["services/*/src/**/*.ts"];
+const NOT_SERVICES = [...COMPOSERS, ...LIBRARIES].map((name) => `services/${name}/**`);
+
 const domainImports = (...more) => [
   "error",
   {
@@ -105,6 +120,9 @@ export default defineConfig(
     ignores: TEST_FILES,
     rules: { "no-restricted-imports": ["error", { patterns: [TEST_CODE] }] },
   },
+  // The same rule for the services' own packages, with the service-to-service ban (tests may use the simulators).
+  { files: SERVICE_FILES, ignores: [...TEST_FILES, ...NOT_SERVICES], rules: { "no-restricted-imports": ["error", { patterns: [TEST_CODE, serviceImports()] }] } },
+  { files: TEST_FILES.map((t) => `services/*/src/${t}`), ignores: NOT_SERVICES, rules: { "no-restricted-imports": ["error", { patterns: [serviceImports("simulators")] }] } },
   // The TypeScript form of the rule, which can let type-only imports through (the events modules). Test
   // code in a domain folder is refused to shipping domain files by the rule above.
   { files: ["services/*/src/domain/**/*.ts"], rules: { "@typescript-eslint/no-restricted-imports": domainImports(EVENTS_PATTERN) } },

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import AhoCorasick from "modern-ahocorasick";
 import FastAhoCorasick from "modern-ahocorasick/fast";
-import { compileMatcher, type MatchablePost, type MatcherKeyword, type MatchSource } from "../services/keyword/src/matcher/index";
+import { compileMatcher, type MatchablePost, type MatcherKeyword, type MatchSource } from "../services/contracts/src/matcher/index";
 
 const KEYWORDS = 10_000;
 const POSTS = 4_000;

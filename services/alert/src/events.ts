@@ -1,27 +1,12 @@
-import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
-import { alertV1Events } from "@earshot/proto";
+import { stageEvent, type StagedEvent } from "@earshot/platform/core";
 import type { AlertDoc } from "./store";
+import { ALERT_EVENTS, type AlertDeleted, type AlertRuleChanged } from "@earshot/contracts/events/alert";
 
-// The alert service's events, published as `@earshot/alert/events`: the catalog (topic `earshot.alert.v1`,
-// source `earshot/alert`, and each type's message in events.proto), the builders the domain stages through
-// the outbox, and the decoded event type consumers receive. Keyed by project id so one project's rules keep
-// their order. `alert.created` and `alert.updated` carry the whole rule, so the digest service keeps its
-// own copy of every rule from them and never asks this service.
+// The alert service's events: the builders its domain stages through the outbox. The catalog and the
+// decoded event types are the contract layer's (`@earshot/contracts/events`), re-exported here for this
+// service's own code; other services read them from the contract layer.
 
-export const ALERT_EVENTS = defineEventCatalog("alert", {
-  "alert.created": alertV1Events.AlertRuleChanged,
-  "alert.updated": alertV1Events.AlertRuleChanged,
-  "alert.deleted": alertV1Events.AlertDeleted,
-});
-
-export const ALERT_TOPIC = ALERT_EVENTS.topic;
-export type AlertEventType = (typeof ALERT_EVENTS.types)[number];
-/** An alert event as a consumer receives it, its data decoded; narrow on `type`. */
-export type AlertEvent = EventOf<typeof ALERT_EVENTS>;
-export const decodeAlertEvent = (event: CloudEvent): AlertEvent | undefined => decodeEvent(ALERT_EVENTS, event);
-
-export type AlertRuleChanged = alertV1Events.AlertRuleChanged;
-export type AlertDeleted = alertV1Events.AlertDeleted;
+export * from "@earshot/contracts/events/alert";
 
 const ofAlert = (a: AlertDoc) => ({ key: a.projectId, subject: a._id });
 

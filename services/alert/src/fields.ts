@@ -1,4 +1,4 @@
-import { SENTIMENTS } from "@earshot/mention/fields";
+import { SENTIMENTS } from "@earshot/contracts/fields";
 import { SOURCES, textField, type TextLimit } from "@earshot/platform/core";
 import { z } from "zod";
 

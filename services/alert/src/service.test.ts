@@ -1,6 +1,6 @@
 import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest, testCaller } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { PROJECT_EVENTS } from "@earshot/contracts/events";
 import { alertV1, commonV1 } from "@earshot/proto";
 import { alertService } from "./service";
 

@@ -1,5 +1,5 @@
 import { type AsyncService, consume, type ServiceModule } from "@earshot/platform";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { PROJECT_EVENTS } from "@earshot/contracts/events";
 import { alertV1 } from "@earshot/proto";
 import type { AlertDeps } from "./domain/deps";
 import { handleProjectEvent } from "./domain/project-events";

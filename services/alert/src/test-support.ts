@@ -1,6 +1,6 @@
 import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
 import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { PROJECT_EVENTS } from "@earshot/contracts/events";
 import type { AlertDeps } from "./domain/deps";
 import { handleProjectEvent } from "./domain/project-events";
 import { openAlertCollections } from "./store";

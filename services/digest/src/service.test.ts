@@ -1,11 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { ALERT_EVENTS } from "@earshot/alert/events";
-import { MENTION_EVENTS } from "@earshot/mention/events";
+import { ACCOUNT_EVENTS, ALERT_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { createGrpcClient, type GrpcClientHandle } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, type ServiceUnderTest } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import { digestV1 } from "@earshot/proto";
 import { digestService } from "./service";
 

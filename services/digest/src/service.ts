@@ -1,8 +1,5 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { ALERT_EVENTS } from "@earshot/alert/events";
-import { MENTION_EVENTS } from "@earshot/mention/events";
+import { ACCOUNT_EVENTS, ALERT_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type AsyncService, consume, consumeBatches, type ServiceModule } from "@earshot/platform";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import { digestV1 } from "@earshot/proto";
 import { digestSettingsShape, publicUrlOf } from "./config";
 import type { DigestDeps } from "./domain/deps";

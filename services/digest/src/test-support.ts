@@ -1,9 +1,6 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { ALERT_EVENTS } from "@earshot/alert/events";
-import { MENTION_EVENTS } from "@earshot/mention/events";
+import { ACCOUNT_EVENTS, ALERT_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, openEmbeddedStore, silentLogger } from "@earshot/platform";
 import { receivedEvent } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import type { DigestDeps } from "./domain/deps";
 import { handleMentionCreated } from "./domain/mentions";
 import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/replica";

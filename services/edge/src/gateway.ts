@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
 import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type InProcessChannel, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";

@@ -1,7 +1,5 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { KEYWORD_EVENTS, type KeywordEvent } from "@earshot/keyword/events";
+import { ACCOUNT_EVENTS, KEYWORD_EVENTS, type KeywordEvent, PROJECT_EVENTS, type ProjectEvent } from "@earshot/contracts/events";
 import { consume, consumeBatches } from "@earshot/platform";
-import { PROJECT_EVENTS, type ProjectEvent } from "@earshot/project/events";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvents, handleProjectEvent } from "./domain/replicas";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";

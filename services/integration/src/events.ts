@@ -1,37 +1,15 @@
-import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
-import { integrationV1Events } from "@earshot/proto";
+import { stageEvent, type StagedEvent } from "@earshot/platform/core";
 import type { CollectedPost } from "./collectors/collector";
+import { INTEGRATION_EVENTS, type LinkedinEventType, type LinkedinIntegrationChanged, type PostCollected } from "@earshot/contracts/events/integration";
 
-// The integration service's events, published as `@earshot/integration/events`: the catalog (topic
-// `earshot.integration.v1`, source `earshot/integration`, and each type's message in events.proto), the
-// builders the domain stages through the outbox, and the decoded event type consumers receive, with its
-// decoder. Keyed by project id like every project-scoped event; `data` is the proto JSON form of the
-// type's message.
-// - `integration.linkedin.*`: a project's LinkedIn connection (LinkedinIntegrationChanged).
-// - `post.collected`: one new post a collector found (PostCollected), which the mention service matches.
+// The integration service's events: the builders its domain stages through the outbox. The catalog and the
+// decoded event types are the contract layer's (`@earshot/contracts/events`), re-exported here for this
+// service's own code; other services read them from the contract layer.
+
+export * from "@earshot/contracts/events/integration";
 
 /** A post as a collector finds it, what `postCollectedEvent` stages. */
 export type { CollectedPost };
-
-export const INTEGRATION_EVENTS = defineEventCatalog("integration", {
-  "integration.linkedin.connected": integrationV1Events.LinkedinIntegrationChanged,
-  "integration.linkedin.disconnected": integrationV1Events.LinkedinIntegrationChanged,
-  "integration.linkedin.synced": integrationV1Events.LinkedinIntegrationChanged,
-  "post.collected": integrationV1Events.PostCollected,
-});
-
-export const INTEGRATION_TOPIC = INTEGRATION_EVENTS.topic;
-export const INTEGRATION_EVENT_SOURCE = INTEGRATION_EVENTS.source;
-export const INTEGRATION_EVENT_TYPES = INTEGRATION_EVENTS.types;
-export type IntegrationEventType = (typeof INTEGRATION_EVENT_TYPES)[number];
-export type LinkedinEventType = Extract<IntegrationEventType, `integration.linkedin.${string}`>;
-/** An integration event as a consumer receives it, its data decoded; narrow on `type`. */
-export type IntegrationEvent = EventOf<typeof INTEGRATION_EVENTS>;
-/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
-export const decodeIntegrationEvent = (event: CloudEvent): IntegrationEvent | undefined => decodeEvent(INTEGRATION_EVENTS, event);
-
-export type LinkedinIntegrationChanged = integrationV1Events.LinkedinIntegrationChanged;
-export type PostCollected = integrationV1Events.PostCollected;
 
 /**
  * Why a connection ended: the owner asked, the project was archived, the owner's account was deactivated,

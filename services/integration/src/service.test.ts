@@ -1,7 +1,6 @@
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { KEYWORD_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type CloudEvent, createGrpcClient, type EventCatalog, type EventMessages, type GrpcClientHandle, runWithCaller, type Subscription } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest, testCaller, waitFor } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import { commonV1, integrationV1 } from "@earshot/proto";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { INTEGRATION_EVENTS } from "./events";

@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { KEYWORD_EVENTS, type KeywordEvent } from "@earshot/keyword/events";
+import { ACCOUNT_EVENTS, KEYWORD_EVENTS, type KeywordEvent, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
 import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import { type RunningSimulators, type SimPlatform, startSimulators } from "@earshot/simulators";
 import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collectors/collector";

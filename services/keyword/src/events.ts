@@ -1,37 +1,12 @@
-import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
-import { keywordV1Events } from "@earshot/proto";
+import { stageEvent, type StagedEvent } from "@earshot/platform/core";
 import type { KeywordDoc, KeywordGroupDoc } from "./store";
+import { KEYWORD_EVENTS, type GroupChangeType, type KeywordChangeType, type KeywordChanged, type KeywordGroupChanged } from "@earshot/contracts/events/keyword";
 
-// The keyword service's events, published as `@earshot/keyword/events`: the catalog (topic
-// `earshot.keyword.v1`, source `earshot/keyword`, and each type's message in events.proto), the builders
-// the domain stages through the outbox, and the decoded event type consumers receive, with its decoder.
-// Keyed by project id so one project's changes keep their order; `data` is the proto JSON form of the
-// type's message. A keyword event carries the whole keyword as it is after the change, so consumers (the
-// matcher, the collectors) keep their own copy without calling back.
+// The keyword service's events: the builders its domain stages through the outbox. The catalog and the
+// decoded event types are the contract layer's (`@earshot/contracts/events`), re-exported here for this
+// service's own code; other services read them from the contract layer.
 
-export const KEYWORD_EVENTS = defineEventCatalog("keyword", {
-  "keyword.created": keywordV1Events.KeywordChanged,
-  "keyword.updated": keywordV1Events.KeywordChanged,
-  "keyword.deactivated": keywordV1Events.KeywordChanged,
-  "keyword_group.created": keywordV1Events.KeywordGroupChanged,
-  "keyword_group.updated": keywordV1Events.KeywordGroupChanged,
-  "keyword_group.deleted": keywordV1Events.KeywordGroupChanged,
-});
-
-export const KEYWORD_TOPIC = KEYWORD_EVENTS.topic;
-export const KEYWORD_EVENT_SOURCE = KEYWORD_EVENTS.source;
-export const KEYWORD_EVENT_TYPES = KEYWORD_EVENTS.types;
-export type KeywordEventType = (typeof KEYWORD_EVENT_TYPES)[number];
-/** The types about a keyword (`keyword.*`) and about a group (`keyword_group.*`). */
-export type KeywordChangeType = Extract<KeywordEventType, `keyword.${string}`>;
-export type GroupChangeType = Extract<KeywordEventType, `keyword_group.${string}`>;
-/** A keyword service event as a consumer receives it, its data decoded; narrow on `type`. */
-export type KeywordEvent = EventOf<typeof KEYWORD_EVENTS>;
-/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
-export const decodeKeywordEvent = (event: CloudEvent): KeywordEvent | undefined => decodeEvent(KEYWORD_EVENTS, event);
-
-export type KeywordChanged = keywordV1Events.KeywordChanged;
-export type KeywordGroupChanged = keywordV1Events.KeywordGroupChanged;
+export * from "@earshot/contracts/events/keyword";
 
 export const keywordEvent = (type: KeywordChangeType, k: KeywordDoc, fields: string[] = []): StagedEvent<KeywordChanged> =>
   stageEvent(KEYWORD_EVENTS, type, { key: k.projectId, subject: k._id }, {

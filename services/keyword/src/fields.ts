@@ -1,6 +1,6 @@
 import { patternRule, SOURCES, textField, type TextLimit, type TextRule } from "@earshot/platform/core";
 import { z } from "zod";
-import { canonicalPhrase } from "./matcher/canonical";
+import { canonicalPhrase } from "@earshot/contracts/matcher";
 
 // The fields of keywords and keyword groups (API spec sections 2 and 8, DESIGN.md "Monitoring domain"),
 // declared once: the edge builds its request schemas from them and the keyword service checks what

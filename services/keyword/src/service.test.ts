@@ -1,6 +1,6 @@
 import { createGrpcClient, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { PROJECT_EVENTS } from "@earshot/contracts/events";
 import { commonV1, keywordV1 } from "@earshot/proto";
 import { testCaller } from "../../platform/src/testing/caller";
 import { keywordService } from "./service";

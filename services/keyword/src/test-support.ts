@@ -1,5 +1,5 @@
 import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { PROJECT_EVENTS } from "@earshot/contracts/events";
 import {
   type CloudEvent,
   type DocumentStore,

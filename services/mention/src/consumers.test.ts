@@ -1,5 +1,4 @@
-import { INTEGRATION_EVENTS } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { INTEGRATION_EVENTS, KEYWORD_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import {
   type Collection,
   createInProcessBus,
@@ -13,7 +12,6 @@ import {
   type Subscription,
 } from "@earshot/platform";
 import { publishedEvent } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import { MENTION_CONSUMERS } from "./consumers";
 import { type MentionWorld, openMentionWorld } from "./test-support";
 

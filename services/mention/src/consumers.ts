@@ -1,8 +1,6 @@
-import { INTEGRATION_EVENTS, type PostCollected } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { INTEGRATION_EVENTS, KEYWORD_EVENTS, type PostCollected, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { consume, consumeBatches } from "@earshot/platform";
 import type { PostFields } from "@earshot/platform/core";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import type { MentionDeps } from "./domain/deps";
 import { ingestPosts, MAX_POSTS_PER_BATCH } from "./domain/ingest";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";

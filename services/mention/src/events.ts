@@ -1,34 +1,12 @@
-import { type CloudEvent, decodeEvent, defineEventCatalog, type EventOf, stageEvent, type StagedEvent } from "@earshot/platform/core";
-import { mentionV1Events } from "@earshot/proto";
+import { stageEvent, type StagedEvent } from "@earshot/platform/core";
 import type { MentionDoc } from "./store";
+import { MENTION_EVENTS, type MentionCreated, type MentionUpdated } from "@earshot/contracts/events/mention";
 
-// The mention service's events, published as `@earshot/mention/events`: the catalog (topic
-// `earshot.mention.v1`, source `earshot/mention`, and each type's message in events.proto), the builders
-// the domain stages through the outbox in the same commit as the change, and the decoded event type
-// consumers receive, with its decoder. Keyed by project id so one project's events keep their order; `data` is the proto
-// JSON form of the type's message.
-// - `mention.created` carries the mention as the API presents it, with the names of its keywords and
-//   groups, so a consumer that tells a person about it (a webhook, an alert) never reads it back. Its
-//   size is bounded as the mention is: the post limits cap title and text, the matcher caps matches.
-// - `mention.updated`: a person changed a mention's status or category; the mention as it is after the
-//   change, and which fields changed.
+// The mention service's events: the builders its domain stages through the outbox. The catalog and the
+// decoded event types are the contract layer's (`@earshot/contracts/events`), re-exported here for this
+// service's own code; other services read them from the contract layer.
 
-export const MENTION_EVENTS = defineEventCatalog("mention", {
-  "mention.created": mentionV1Events.MentionCreated,
-  "mention.updated": mentionV1Events.MentionUpdated,
-});
-
-export const MENTION_TOPIC = MENTION_EVENTS.topic;
-export const MENTION_EVENT_SOURCE = MENTION_EVENTS.source;
-export const MENTION_EVENT_TYPES = MENTION_EVENTS.types;
-export type MentionEventType = (typeof MENTION_EVENT_TYPES)[number];
-/** A mention event as a consumer receives it, its data decoded; narrow on `type`. */
-export type MentionEvent = EventOf<typeof MENTION_EVENTS>;
-/** An event of this topic read with its type's message; undefined for a type the catalog does not know. */
-export const decodeMentionEvent = (event: CloudEvent): MentionEvent | undefined => decodeEvent(MENTION_EVENTS, event);
-
-export type MentionCreated = mentionV1Events.MentionCreated;
-export type MentionUpdated = mentionV1Events.MentionUpdated;
+export * from "@earshot/contracts/events/mention";
 
 /** What the mention service last heard the keywords and groups of a mention are called. */
 export interface MentionNames {

@@ -1,3 +1,4 @@
+import { SENTIMENTS } from "@earshot/contracts/fields";
 import { SOURCES, textField, type TextLimit } from "@earshot/platform/core";
 import { z } from "zod";
 
@@ -8,8 +9,7 @@ import { z } from "zod";
 
 export const MENTION_STATUSES = ["open", "done", "follow_up"] as const;
 export type MentionStatus = (typeof MENTION_STATUSES)[number];
-export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
-export type SentimentLabel = (typeof SENTIMENTS)[number];
+export { SENTIMENTS, type SentimentLabel } from "@earshot/contracts/fields";
 export const ANALYTICS_INTERVALS = ["hour", "day", "week"] as const;
 export const ANALYTICS_GROUP_BY = ["keyword", "group", "source", "sentiment", "status", "category"] as const;
 export const EXPORT_FORMATS = ["ndjson", "csv"] as const;

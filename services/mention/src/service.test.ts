@@ -1,8 +1,6 @@
-import { INTEGRATION_EVENTS } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { INTEGRATION_EVENTS, KEYWORD_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type BatchHandler, type BusMessage, createGrpcClient, createInProcessBus, type EventBus, type GrpcClientHandle, newId, parseCloudEvent } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import { commonV1, mentionV1 } from "@earshot/proto";
 import { GROUPS } from "./consumers";
 import { decodeMentionEvent, MENTION_EVENTS, type MentionCreated } from "./events";

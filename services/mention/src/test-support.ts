@@ -1,7 +1,7 @@
-import { type CollectedPost, postCollectedEvent, type PostCollected } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { INTEGRATION_EVENTS, KEYWORD_EVENTS, type PostCollected, PROJECT_EVENTS } from "@earshot/contracts/events";
+import { integrationV1Events } from "@earshot/proto";
+import { stageEvent } from "@earshot/platform/core";
 import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 import {
   type CloudEvent,
   type DocumentStore,
@@ -159,8 +159,10 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
     },
     post,
     collectedPost: (projectId, fields = {}) => {
+      // As the integration service stages it: the post's JSON form read as the event's message (counts as int64 strings).
       const { collectedAt, ...collected } = post(projectId, fields);
-      return postCollectedEvent(projectId, collected as unknown as CollectedPost, new Date(String(collectedAt)));
+      const data = integrationV1Events.PostCollected.fromJSON({ ...collected, projectId, collectedAt: new Date(String(collectedAt)).toISOString() });
+      return stageEvent(INTEGRATION_EVENTS, "post.collected", { key: projectId, subject: projectId }, data);
     },
     mentionCommits: () => commits.filter((writes) => writes.some((w) => w.collection === MENTIONS)),
     close: () => store.close(),

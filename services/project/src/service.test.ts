@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { ACCOUNT_EVENTS } from "@earshot/contracts/events";
 import {
   baseConfigSchema,
   createGrpcClient,

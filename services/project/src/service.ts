@@ -1,4 +1,4 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { ACCOUNT_EVENTS } from "@earshot/contracts/events";
 import { type AsyncService, consume, type ServiceModule } from "@earshot/platform";
 import { projectV1 } from "@earshot/proto";
 import { announceDashboards } from "./domain/dashboard-announcement";

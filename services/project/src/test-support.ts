@@ -1,4 +1,4 @@
-import { ACCOUNT_EVENTS, type AccountEvent, type AccountEventType } from "@earshot/account/events";
+import { ACCOUNT_EVENTS, type AccountEvent, type AccountEventType } from "@earshot/contracts/events";
 import { receivedEvent } from "@earshot/platform/testing";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

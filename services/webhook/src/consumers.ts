@@ -1,4 +1,4 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
+import { ACCOUNT_EVENTS } from "@earshot/contracts/events";
 import { consume, consumeBatches } from "@earshot/platform";
 import { DELIVERABLE_CATALOGS, WEBHOOK_EVENT_TYPES } from "./deliverable";
 import type { DeliveryDeps } from "./domain/deps";

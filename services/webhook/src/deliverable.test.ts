@@ -1,9 +1,4 @@
-import { ACCOUNT_EVENTS } from "@earshot/account/events";
-import { ALERT_EVENTS } from "@earshot/alert/events";
-import { INTEGRATION_EVENTS } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import { MENTION_EVENTS } from "@earshot/mention/events";
-import { PROJECT_EVENTS } from "@earshot/project/events";
+import { ACCOUNT_EVENTS, ALERT_EVENTS, INTEGRATION_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { DELIVERABLE_CATALOGS, INTERNAL_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "./deliverable";
 
 // Every event a service publishes is either sent to receivers or named internal with its reason: a type

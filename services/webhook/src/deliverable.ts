@@ -1,8 +1,5 @@
-import { INTEGRATION_EVENTS } from "@earshot/integration/events";
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
-import { MENTION_EVENTS } from "@earshot/mention/events";
+import { INTEGRATION_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import type { EventTypeOf } from "@earshot/platform/core";
-import { PROJECT_EVENTS } from "@earshot/project/events";
 
 // What an endpoint may subscribe to, derived from the event catalogs of the domains whose events are sent
 // to receivers (projects, keywords and keyword groups, mentions, the LinkedIn integration): every type of

@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import type { AccountEvent } from "@earshot/account/events";
+import type { AccountEvent } from "@earshot/contracts/events";
 import { type CloudEvent, type Write } from "@earshot/platform";
 import { testProjectCaller } from "@earshot/platform/testing";
 import { deliverableOf, newTestSecret, openDeliveryWorld, type DeliveryWorld } from "./delivery-test-support";

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MENTION_EVENTS } from "@earshot/mention/events";
+import { MENTION_EVENTS } from "@earshot/contracts/events";
 import { createGrpcClient, createInProcessBus, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, makeTempDir, publishedEvent, refusalOf, type ServiceUnderTest, sharedTestStores, testCaller, waitFor } from "@earshot/platform/testing";
 import { webhookV1 } from "@earshot/proto";

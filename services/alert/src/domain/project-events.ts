@@ -1,4 +1,4 @@
-import type { ProjectEvent } from "@earshot/project/events";
+import type { ProjectEvent } from "@earshot/contracts/events";
 import type { ProjectStateDoc } from "../store";
 import { ensureDailyDigest } from "./daily-digest";
 import type { AlertDeps } from "./deps";

@@ -1,5 +1,5 @@
 import type { CloudEvent, EventData } from "@earshot/platform";
-import type { PROJECT_EVENTS, ProjectEventType } from "@earshot/project/events";
+import type { PROJECT_EVENTS, ProjectEventType } from "@earshot/contracts/events";
 import { commonV1 } from "@earshot/proto";
 import { type Actor, type Harness, startHarness } from "./harness";
 import { joinProject, memberIdOf as memberIdIn, membershipEventApplied } from "./membership-events";

@@ -1,4 +1,4 @@
-import { MENTION_EVENTS, type MentionEvent } from "@earshot/mention/events";
+import { MENTION_EVENTS, type MentionEvent } from "@earshot/contracts/events";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { type Harness, startHarness } from "./harness";
 import { ACME, authorizeLinkedin, selectPage } from "./linkedin-flow";

@@ -1,4 +1,4 @@
-import { KEYWORD_EVENTS } from "@earshot/keyword/events";
+import { KEYWORD_EVENTS } from "@earshot/contracts/events";
 import { type Actor, type ApiResponse, type Harness, startHarness } from "./harness";
 import { busEvents, joinProject, memberIdOf, membershipEventApplied } from "./membership-events";
 import { createKeyword, createKeywordGroup, createProject, type KeywordData, keywordInput } from "./world";

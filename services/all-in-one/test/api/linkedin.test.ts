@@ -1,5 +1,4 @@
-import { INTEGRATION_EVENTS } from "@earshot/integration/events";
-import { MENTION_EVENTS } from "@earshot/mention/events";
+import { INTEGRATION_EVENTS, MENTION_EVENTS } from "@earshot/contracts/events";
 import { ManualClock } from "@earshot/platform";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { type Harness, startHarness } from "./harness";

@@ -1,5 +1,5 @@
 import { decodeEvent, type EventCatalog, type EventData, type EventMessages, type EventOf, parseCloudEvent } from "@earshot/platform";
-import { PROJECT_EVENTS, type ProjectEvent, type ProjectEventType } from "@earshot/project/events";
+import { PROJECT_EVENTS, type ProjectEvent, type ProjectEventType } from "@earshot/contracts/events";
 import type { Actor, Harness } from "./harness";
 
 // Waiting on the edge's membership cache instead of the clock: a test that changes who is in a project

@@ -1,5 +1,5 @@
 import { type Collection, type Doc, isUniqueViolation } from "@earshot/platform/core";
-import type { MentionEvent } from "@earshot/mention/events";
+import type { MentionEvent } from "@earshot/contracts/events";
 import type { MentionDoc } from "../store";
 import type { DigestDeps } from "./deps";
 import { ruleMatches } from "./matching";

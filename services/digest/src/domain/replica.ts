@@ -1,6 +1,4 @@
-import type { AccountEvent } from "@earshot/account/events";
-import type { AlertEvent } from "@earshot/alert/events";
-import type { ProjectEvent } from "@earshot/project/events";
+import type { AccountEvent, AlertEvent, ProjectEvent } from "@earshot/contracts/events";
 import type { DigestDeps } from "./deps";
 import { isKnownTimeZone } from "./local-time";
 

@@ -1,4 +1,4 @@
-import { PROJECT_TOPIC } from "@earshot/project/events";
+import { PROJECT_TOPIC } from "@earshot/contracts/events";
 import { createInProcessBus } from "@earshot/platform";
 import { createHttpMetrics, exposeBusMetrics } from "./metrics";
 

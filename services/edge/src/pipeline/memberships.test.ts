@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { projectService } from "@earshot/project";
-import { PROJECT_EVENTS, type ProjectEvent, type ProjectEventType } from "@earshot/project/events";
+import { PROJECT_EVENTS, type ProjectEvent, type ProjectEventType } from "@earshot/contracts/events";
 import {
   createGrpcClient,
   createInProcessBus,

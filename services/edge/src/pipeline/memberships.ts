@@ -1,5 +1,5 @@
 import { ROLE_WORDS } from "@earshot/platform";
-import type { ProjectEvent } from "@earshot/project/events";
+import type { ProjectEvent } from "@earshot/contracts/events";
 import { commonV1 } from "@earshot/proto";
 
 // The caller's memberships (project -> role and the project's workspace) for the Caller the edge sends with every call. Kept per user,

@@ -1,5 +1,4 @@
-import type { AccountEvent } from "@earshot/account/events";
-import type { ProjectEvent } from "@earshot/project/events";
+import type { AccountEvent, ProjectEvent } from "@earshot/contracts/events";
 import type { IntegrationDeps } from "./deps";
 import { endLinkedinConnection } from "./linkedin-disconnect";
 

@@ -1,6 +1,5 @@
-import type { KeywordEvent } from "@earshot/keyword/events";
+import type { KeywordEvent, ProjectEvent } from "@earshot/contracts/events";
 import { SOURCES, type Source } from "@earshot/platform/core";
-import type { ProjectEvent } from "@earshot/project/events";
 import type { CollectKeyword } from "../collectors/collector";
 import type { KeywordCopyDoc, ProjectCopyDoc } from "../store";
 import type { IntegrationDeps } from "./deps";

@@ -1,4 +1,4 @@
-import { canonicalPhrase } from "../matcher";
+import { canonicalPhrase } from "@earshot/contracts/matcher";
 import type { KeywordFilters } from "../fields";
 
 // Phrases are stored as the matcher reads them (trimmed, white space collapsed), so what the API shows is

@@ -1,5 +1,5 @@
 import type { Write } from "@earshot/platform/core";
-import type { ProjectEvent } from "@earshot/project/events";
+import type { ProjectEvent } from "@earshot/contracts/events";
 import { keywordEvent } from "../events";
 import { KEYWORDS, type KeywordDoc, type ProjectStateDoc } from "../store";
 import { ensureDefaultGroups } from "./default-groups";

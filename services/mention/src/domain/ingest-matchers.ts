@@ -1,4 +1,4 @@
-import { keywordFromEvent, type LiveKeyword, type KeywordMatcher, LiveMatchers, type MatcherKeyword } from "@earshot/keyword/matcher";
+import { keywordFromEvent, type LiveKeyword, type KeywordMatcher, LiveMatchers, type MatcherKeyword } from "@earshot/contracts/matcher";
 import type { KeywordCopyDoc } from "../store";
 import type { MentionDeps } from "./deps";
 

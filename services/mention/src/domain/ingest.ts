@@ -1,4 +1,4 @@
-import { compareTermMatches, type KeywordHit } from "@earshot/keyword/matcher";
+import { compareTermMatches, type KeywordHit } from "@earshot/contracts/matcher";
 import { checkPost, type FieldError, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
 import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";

@@ -1,5 +1,4 @@
-import type { KeywordChanged, KeywordEvent, KeywordGroupChanged } from "@earshot/keyword/events";
-import type { ProjectEvent } from "@earshot/project/events";
+import type { KeywordChanged, KeywordEvent, KeywordGroupChanged, ProjectEvent } from "@earshot/contracts/events";
 import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
 

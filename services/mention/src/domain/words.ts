@@ -1,4 +1,4 @@
-import { canonicalPhrase } from "@earshot/keyword/matcher";
+import { canonicalPhrase } from "@earshot/contracts/matcher";
 
 // The words a mention is found by (the `q` filter): letters, digits and marks in runs, folded the way the
 // matcher folds a case-insensitive phrase (lower case, accents removed), each kept once. Stored with the

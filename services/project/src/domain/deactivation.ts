@@ -1,4 +1,4 @@
-import type { AccountEvent } from "@earshot/account/events";
+import type { AccountEvent } from "@earshot/contracts/events";
 import { withVersionRetry } from "@earshot/platform/core";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";

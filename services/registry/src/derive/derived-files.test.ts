@@ -182,9 +182,9 @@ describe("the jest module mappings", () => {
       expect(existsSync(join(root, p.source))).toBe(true);
     }
     expect(points.map((p) => p.specifier)).toEqual(
-      expect.arrayContaining(["@earshot/proto", "@earshot/platform/core", "@earshot/platform/testing", "@earshot/keyword/matcher", "@earshot/account/scopes", "@earshot/project/fields"]),
+      expect.arrayContaining(["@earshot/proto", "@earshot/platform/core", "@earshot/platform/testing", "@earshot/contracts/matcher", "@earshot/account/scopes", "@earshot/project/fields"]),
     );
-    expect(mapped("@earshot/mention/events")).toBe(join(root, "services/mention/src/events.ts"));
+    expect(mapped("@earshot/contracts/events")).toBe(join(root, "services/contracts/src/events/index.ts"));
     expect(mapped("@earshot/mention/filters")).toBe(join(root, "services/mention/src/filters.ts"));
   });
 });

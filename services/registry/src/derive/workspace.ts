@@ -6,7 +6,7 @@ import type { Deployable, ServiceEntry } from "../services";
 // deployables, which the image's entrypoint reads (deploy/entrypoint.js).
 
 /** Packages every build has, around the registered services: libraries first, then their users. */
-const LIBRARIES = ["proto", "services/platform", "services/registry", "services/simulators"];
+const LIBRARIES = ["proto", "services/platform", "services/contracts", "services/registry", "services/simulators"];
 const APPLICATIONS = ["services/edge", "services/all-in-one", "services/cli"];
 
 /**

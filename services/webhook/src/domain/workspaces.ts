@@ -1,4 +1,4 @@
-import type { AccountEvent } from "@earshot/account/events";
+import type { AccountEvent } from "@earshot/contracts/events";
 import type { DeliveryDeps } from "./deps";
 
 // What the delivery worker keeps of the account service's events: each workspace's owner (whom to email

@@ -1,5 +1,5 @@
 import { isDomainError, SOURCE_WORDS } from "@earshot/platform";
-import type { ProjectEvent } from "@earshot/project/events";
+import type { ProjectEvent } from "@earshot/contracts/events";
 import type { projectV1 } from "@earshot/proto";
 
 // The edge's copy of public dashboards: share id -> the project's public face, or "not served". Loaded by
