@@ -49,7 +49,7 @@ const FORBIDDEN = [
   'import { makeTempDir } from "@earshot/platform/testing";',
   'import { openEmbeddedStore } from "../../../platform/src/store/embedded";',
   'export { MongoClient } from "mongodb";',
-  'import { PROJECT_EVENTS } from "@earshot/project/events";',
+  'import { PROJECT_EVENTS } from "@earshot/contracts/events";',
 ];
 
 const ALLOWED = [
@@ -58,7 +58,7 @@ const ALLOWED = [
   'import { randomBytes } from "node:crypto";',
   'import { PROJECTS } from "../store";',
   'import type { ProjectDeps } from "./deps";',
-  'import type { ProjectEvent } from "@earshot/project/events";',
+  'import type { ProjectEvent } from "@earshot/contracts/events";',
   'import { keywordEvent } from "../events";',
 ];
 
