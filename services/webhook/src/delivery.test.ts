@@ -95,7 +95,7 @@ describe("delivery to an HTTPS receiver", () => {
     const { eventId } = await testWebhook(world.api, owner, target.id);
     expect(await world.worker.tick()).toBe(1);
     const [got] = await receiver.waitFor(1);
-    expect(verify(target.secrets[0] as string, got as Received)).toMatchObject({ type: "webhook.test", data: { webhookId: target.id } });
+    expect(verify(target.secrets[0] as string, got as Received)).toMatchObject({ type: "webhook.test", data: { endpointId: target.id } });
     expect(got?.headers["webhook-id"]).toBe(eventId);
   });
 

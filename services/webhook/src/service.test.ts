@@ -50,16 +50,16 @@ describe("the webhook service's two deployables over one store", () => {
 
   it("delivers a mention to an endpoint the API made, signed, and the API's log and usage read what the worker wrote", async () => {
     const made = await as(ana, () => client.client.createWebhook({ name: "Hook", url: `${receiver.url}/ana`, eventTypes: ["mention.created"], projectId: "" }));
-    const webhookId = made.webhook!.id;
+    const endpointId = made.webhook!.id;
     await bus.publish([publishedEvent(MENTION_EVENTS, "mention.created", { mentionId: "men_1", workspaceId: ana.workspaceId, projectId: "prj_1", text: "Acme rocks" })]);
     const [got] = await receiver.waitFor(1);
     const payload = new Webhook(made.secret).verify(got!.body, got!.headers as Record<string, string>) as { type: string; data: { mentionId: string } };
     expect(payload).toMatchObject({ type: "mention.created", data: { mentionId: "men_1" } });
 
-    const succeeded = async () => (await as(ana, () => client.client.listWebhookDeliveries({ webhookId, status: "succeeded", eventType: "", limit: 0, cursor: "" }))).deliveries;
+    const succeeded = async () => (await as(ana, () => client.client.listWebhookDeliveries({ endpointId, status: "succeeded", eventType: "", limit: 0, cursor: "" }))).deliveries;
     await waitFor(async () => (await succeeded()).length === 1);
     const [delivery] = await succeeded();
-    expect(delivery).toMatchObject({ webhookId, eventType: "mention.created", attemptCount: 1, requestBody: got!.body, nextAttemptAt: undefined });
+    expect(delivery).toMatchObject({ endpointId, eventType: "mention.created", attemptCount: 1, requestBody: got!.body, nextAttemptAt: undefined });
     expect(delivery!.requestHeaders["webhook-id"]).toBe(got!.headers["webhook-id"]);
     expect(delivery!.requestHeaders).not.toHaveProperty("webhook-signature");
     const usage = await client.client.getWorkspaceUsage({ workspaceId: ana.workspaceId });
@@ -69,11 +69,11 @@ describe("the webhook service's two deployables over one store", () => {
   it("sends test_webhook's event from the worker, and keeps another workspace's endpoint and log out of reach", async () => {
     const made = await as(ana, () => client.client.createWebhook({ name: "Test", url: `${receiver.url}/test`, eventTypes: ["keyword.created"], projectId: "" }));
     const before = receiver.received.length;
-    const { eventId } = await as(ana, () => client.client.testWebhook({ webhookId: made.webhook!.id }));
+    const { eventId } = await as(ana, () => client.client.testWebhook({ endpointId: made.webhook!.id }));
     const got = await receiver.waitFor(before + 1);
     expect(got.at(-1)?.headers["webhook-id"]).toBe(eventId);
     expect(new Webhook(made.secret).verify(got.at(-1)!.body, got.at(-1)!.headers as Record<string, string>)).toMatchObject({ type: "webhook.test" });
-    expect(await refusalOf(as(bea, () => client.client.getWebhook({ webhookId: made.webhook!.id })))).toMatchObject({ code: "not_found" });
-    expect(await refusalOf(as(bea, () => client.client.listWebhookDeliveries({ webhookId: made.webhook!.id, status: "", eventType: "", limit: 0, cursor: "" })))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(as(bea, () => client.client.getWebhook({ endpointId: made.webhook!.id })))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(as(bea, () => client.client.listWebhookDeliveries({ endpointId: made.webhook!.id, status: "", eventType: "", limit: 0, cursor: "" })))).toMatchObject({ code: "not_found" });
   });
 });

@@ -69,7 +69,7 @@ it("sends test_webhook's event to exactly that endpoint, and counts it in get_us
   await waitFor(() => receiver.received.some((r) => r.headers["webhook-id"] === eventId), 10_000);
   const sent = receiver.received.filter((r) => r.headers["webhook-id"] === eventId);
   expect(sent).toHaveLength(1);
-  expect(new Webhook(target.secret).verify(sent[0]!.body, headersOf(sent[0]!))).toMatchObject({ type: "webhook.test", data: { webhookId: target.id } });
+  expect(new Webhook(target.secret).verify(sent[0]!.body, headersOf(sent[0]!))).toMatchObject({ type: "webhook.test", data: { endpointId: target.id } });
   expect(() => new Webhook(other.secret).verify(sent[0]!.body, headersOf(sent[0]!))).toThrow();
   await waitFor(async () => {
     const usage = (await h.call("get_usage", {}, w.owner.key)).body.data as typeof before;

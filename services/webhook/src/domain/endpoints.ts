@@ -150,7 +150,7 @@ export const testWebhook = async (deps: WebhookDeps, caller: Caller, endpointId:
   if ((await deliveriesToday(deps, endpoint.workspaceId)) >= allowance) throw usageLimited("webhook_deliveries", allowance);
   const eventId = newId("evt", now.getTime());
   const body = payloadOf(TEST_EVENT_TYPE, now.toISOString(), {
-    webhookId: endpoint._id,
+    endpointId: endpoint._id,
     message: "A test event sent by test_webhook. Verify its signature with the endpoint's secret.",
   });
   await deps.outbox.commit([{ kind: "insert", collection: DELIVERIES, doc: newDelivery(now, endpoint, eventId, TEST_EVENT_TYPE, body, 0) }], []);

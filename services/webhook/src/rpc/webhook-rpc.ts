@@ -29,7 +29,7 @@ export const toWebhookMessage = (e: EndpointDoc): webhookV1.Webhook => ({
 
 export const toDeliveryMessage = (d: DeliveryDoc): webhookV1.Delivery => ({
   id: d._id,
-  webhookId: d.endpointId,
+  endpointId: d.endpointId,
   eventId: d.eventId,
   eventType: d.eventType,
   status: d.status,
@@ -53,7 +53,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
     return { webhook: toWebhookMessage(endpoint), secret: secret ?? "" };
   },
   getWebhook: async (req: webhookV1.GetWebhookRequest, ctx: RpcContext): Promise<webhookV1.GetWebhookResponse> => ({
-    webhook: toWebhookMessage(await getWebhook(deps, callerOf(ctx), req.webhookId)),
+    webhook: toWebhookMessage(await getWebhook(deps, callerOf(ctx), req.endpointId)),
   }),
   listWebhooks: async (req: webhookV1.ListWebhooksRequest, ctx: RpcContext): Promise<webhookV1.ListWebhooksResponse> => {
     const page = await listWebhooks(deps, callerOf(ctx), {
@@ -64,7 +64,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
     return { webhooks: page.items.map(toWebhookMessage), nextCursor: page.nextCursor ?? "" };
   },
   updateWebhook: async (req: webhookV1.UpdateWebhookRequest, ctx: RpcContext): Promise<webhookV1.UpdateWebhookResponse> => {
-    const { endpoint, secret } = await updateWebhook(deps, callerOf(ctx), req.webhookId, {
+    const { endpoint, secret } = await updateWebhook(deps, callerOf(ctx), req.endpointId, {
       ...(req.name !== undefined ? { name: req.name } : {}),
       ...(req.url !== undefined ? { url: req.url } : {}),
       ...(req.eventTypes ? { eventTypes: req.eventTypes.eventTypes } : {}),
@@ -74,14 +74,14 @@ export const webhookRpc = (deps: WebhookDeps) => ({
     return { webhook: toWebhookMessage(endpoint), secret: secret ?? "" };
   },
   deleteWebhook: async (req: webhookV1.DeleteWebhookRequest, ctx: RpcContext): Promise<webhookV1.DeleteWebhookResponse> => ({
-    webhook: toWebhookMessage(await deleteWebhook(deps, callerOf(ctx), req.webhookId)),
+    webhook: toWebhookMessage(await deleteWebhook(deps, callerOf(ctx), req.endpointId)),
   }),
   testWebhook: async (req: webhookV1.TestWebhookRequest, ctx: RpcContext): Promise<webhookV1.TestWebhookResponse> => {
-    const { endpoint, eventId } = await testWebhook(deps, callerOf(ctx), req.webhookId);
+    const { endpoint, eventId } = await testWebhook(deps, callerOf(ctx), req.endpointId);
     return { webhook: toWebhookMessage(endpoint), eventId };
   },
   listWebhookDeliveries: async (req: webhookV1.ListWebhookDeliveriesRequest, ctx: RpcContext): Promise<webhookV1.ListWebhookDeliveriesResponse> => {
-    const page = await listDeliveries(deps, callerOf(ctx), req.webhookId, {
+    const page = await listDeliveries(deps, callerOf(ctx), req.endpointId, {
       ...(req.status ? { status: req.status } : {}),
       ...(req.eventType ? { eventType: req.eventType } : {}),
       ...(req.since ? { since: req.since } : {}),
@@ -91,10 +91,10 @@ export const webhookRpc = (deps: WebhookDeps) => ({
     return { deliveries: page.items.map(toDeliveryMessage), nextCursor: page.nextCursor ?? "" };
   },
   getWebhookDelivery: async (req: webhookV1.GetWebhookDeliveryRequest, ctx: RpcContext): Promise<webhookV1.GetWebhookDeliveryResponse> => ({
-    delivery: toDeliveryMessage(await getDelivery(deps, callerOf(ctx), req.webhookId, req.deliveryId)),
+    delivery: toDeliveryMessage(await getDelivery(deps, callerOf(ctx), req.endpointId, req.deliveryId)),
   }),
   redeliverWebhookDelivery: async (req: webhookV1.RedeliverWebhookDeliveryRequest, ctx: RpcContext): Promise<webhookV1.RedeliverWebhookDeliveryResponse> => ({
-    delivery: toDeliveryMessage(await redeliver(deps, callerOf(ctx), req.webhookId, req.deliveryId)),
+    delivery: toDeliveryMessage(await redeliver(deps, callerOf(ctx), req.endpointId, req.deliveryId)),
   }),
   getWorkspaceUsage: async (req: webhookV1.GetWorkspaceUsageRequest): Promise<webhookV1.GetWorkspaceUsageResponse> => {
     const counts = await workspaceUsage(deps, req.workspaceId);

@@ -26,7 +26,7 @@ const webhookWithDelivery = async (h: Harness, actor: World["owner"], projectId:
     deliveryId = (list.body.data as Array<{ id: string }>)[0]?.id ?? "";
     return deliveryId !== "";
   }, 10_000);
-  return { webhookId: webhook.id, deliveryId };
+  return { endpointId: webhook.id, deliveryId };
 };
 
 const endpointPath = async (h: Harness, w: World) => ({
@@ -119,12 +119,12 @@ export const webhooksCases: Cases = {
   },
   delete_webhook: {
     happy: async (h, w) => {
-      const { webhookId } = await webhookWithDelivery(h, w.owner, w.projectId);
+      const { endpointId } = await webhookWithDelivery(h, w.owner, w.projectId);
       return {
-        input: { endpointId: webhookId },
+        input: { endpointId },
         as: "editor",
         status: 200,
-        check: (b) => expect(b.data).toMatchObject({ id: webhookId }),
+        check: (b) => expect(b.data).toMatchObject({ id: endpointId }),
       };
     },
     bad: async () => ({ input: { endpointId: "w".repeat(65) }, fields: ["endpointId"] }),
@@ -133,9 +133,9 @@ export const webhooksCases: Cases = {
   },
   list_webhook_deliveries: {
     happy: async (h, w) => {
-      const { webhookId, deliveryId } = await webhookWithDelivery(h, w.owner, w.projectId);
+      const { endpointId, deliveryId } = await webhookWithDelivery(h, w.owner, w.projectId);
       return {
-        input: { endpointId: webhookId, eventType: "webhook.test", since: "2020-01-01T00:00:00Z" },
+        input: { endpointId: endpointId, eventType: "webhook.test", since: "2020-01-01T00:00:00Z" },
         as: "viewer",
         status: 200,
         check: (b) => expect((b.data as Array<{ id: string }>).map((d) => d.id)).toEqual([deliveryId]),
@@ -146,9 +146,9 @@ export const webhooksCases: Cases = {
   },
   get_webhook_delivery: {
     happy: async (h, w) => {
-      const { webhookId, deliveryId } = await webhookWithDelivery(h, w.owner, w.projectId);
+      const { endpointId, deliveryId } = await webhookWithDelivery(h, w.owner, w.projectId);
       return {
-        input: { endpointId: webhookId, deliveryId },
+        input: { endpointId: endpointId, deliveryId },
         as: "viewer",
         status: 200,
         check: (b) => {
@@ -160,24 +160,24 @@ export const webhooksCases: Cases = {
     bad: async () => ({ input: { endpointId: MISSING_WEBHOOK, deliveryId: "d".repeat(65) }, fields: ["deliveryId"] }),
     foreign: async (h, w) => {
       const theirs = await webhookWithDelivery(h, w.stranger, w.strangerProjectId);
-      return { foreign: { input: { endpointId: theirs.webhookId, deliveryId: theirs.deliveryId } }, missing: { input: { endpointId: MISSING_WEBHOOK, deliveryId: MISSING_DELIVERY } } };
+      return { foreign: { input: { endpointId: theirs.endpointId, deliveryId: theirs.deliveryId } }, missing: { input: { endpointId: MISSING_WEBHOOK, deliveryId: MISSING_DELIVERY } } };
     },
   },
   redeliver_webhook_delivery: {
     happy: async (h, w) => {
-      const { webhookId, deliveryId } = await webhookWithDelivery(h, w.owner, w.projectId);
+      const { endpointId, deliveryId } = await webhookWithDelivery(h, w.owner, w.projectId);
       return {
-        input: { endpointId: webhookId, deliveryId },
+        input: { endpointId: endpointId, deliveryId },
         as: "editor",
         status: 202,
         check: (b) => expect(b.data).toMatchObject({ id: deliveryId, status: "pending" }),
       };
     },
     bad: async () => ({ input: { endpointId: MISSING_WEBHOOK, deliveryId: "d".repeat(65) }, fields: ["deliveryId"] }),
-    tooWeak: async (h, w) => ({ input: await webhookWithDelivery(h, w.owner, w.projectId).then((x) => ({ endpointId: x.webhookId, deliveryId: x.deliveryId })), as: "viewer" }),
+    tooWeak: async (h, w) => ({ input: await webhookWithDelivery(h, w.owner, w.projectId).then((x) => ({ endpointId: x.endpointId, deliveryId: x.deliveryId })), as: "viewer" }),
     foreign: async (h, w) => {
       const theirs = await webhookWithDelivery(h, w.stranger, w.strangerProjectId);
-      return { foreign: { input: { endpointId: theirs.webhookId, deliveryId: theirs.deliveryId } }, missing: { input: { endpointId: MISSING_WEBHOOK, deliveryId: MISSING_DELIVERY } } };
+      return { foreign: { input: { endpointId: theirs.endpointId, deliveryId: theirs.deliveryId } }, missing: { input: { endpointId: MISSING_WEBHOOK, deliveryId: MISSING_DELIVERY } } };
     },
   },
 };

@@ -79,7 +79,7 @@ export const webhookOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { webhook } = await ctx.backends.webhook.getWebhook({ webhookId: input.endpointId });
+      const { webhook } = await ctx.backends.webhook.getWebhook({ endpointId: input.endpointId });
       return { data: presentWebhook(webhook) };
     },
   }),
@@ -98,7 +98,7 @@ export const webhookOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, ctx) => {
       const res = await ctx.backends.webhook.updateWebhook({
-        webhookId: input.endpointId,
+        endpointId: input.endpointId,
         name: input.name,
         url: input.url,
         eventTypes: input.eventTypes ? { eventTypes: input.eventTypes } : undefined,
@@ -121,8 +121,8 @@ export const webhookOperations = [
     successStatus: 202,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, ctx) => {
-      const res = await ctx.backends.webhook.testWebhook({ webhookId: input.endpointId });
-      return { data: { webhookId: input.endpointId, eventId: res.eventId, eventType: TEST_EVENT_TYPE } };
+      const res = await ctx.backends.webhook.testWebhook({ endpointId: input.endpointId });
+      return { data: { endpointId: input.endpointId, eventId: res.eventId, eventType: TEST_EVENT_TYPE } };
     },
   }),
   defineOperation({
@@ -138,7 +138,7 @@ export const webhookOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { webhook } = await ctx.backends.webhook.deleteWebhook({ webhookId: input.endpointId });
+      const { webhook } = await ctx.backends.webhook.deleteWebhook({ endpointId: input.endpointId });
       return { data: presentWebhook(webhook) };
     },
   }),
@@ -165,7 +165,7 @@ export const webhookOperations = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const res = await ctx.backends.webhook.listWebhookDeliveries({
-        webhookId: input.endpointId,
+        endpointId: input.endpointId,
         status: input.status ?? "",
         eventType: input.eventType ?? "",
         since: input.since ? new Date(input.since) : undefined,
@@ -188,7 +188,7 @@ export const webhookOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { delivery } = await ctx.backends.webhook.getWebhookDelivery({ webhookId: input.endpointId, deliveryId: input.deliveryId });
+      const { delivery } = await ctx.backends.webhook.getWebhookDelivery({ endpointId: input.endpointId, deliveryId: input.deliveryId });
       return { data: presentDeliveryDetail(delivery) };
     },
   }),
@@ -205,7 +205,7 @@ export const webhookOperations = [
     successStatus: 202,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, ctx) => {
-      const { delivery } = await ctx.backends.webhook.redeliverWebhookDelivery({ webhookId: input.endpointId, deliveryId: input.deliveryId });
+      const { delivery } = await ctx.backends.webhook.redeliverWebhookDelivery({ endpointId: input.endpointId, deliveryId: input.deliveryId });
       return { data: presentDelivery(delivery) };
     },
   }),

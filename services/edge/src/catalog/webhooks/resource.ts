@@ -33,7 +33,7 @@ export const webhookWithSecretSchema = webhookSchema
 
 export const webhookTestSchema = z
   .object({
-    webhookId: z.string(),
+    endpointId: z.string(),
     eventId: z.string().describe("The test event's id: the webhook-id header the receiver gets; find its delivery by it."),
     eventType: z.literal("webhook.test"),
   })
@@ -50,7 +50,7 @@ const attemptSchema = z.object({
 export const deliverySchema = z
   .object({
     id: z.string(),
-    webhookId: z.string(),
+    endpointId: z.string(),
     eventId: z.string().describe("The webhook-id header: the same on every attempt and redelivery."),
     eventType: z.string(),
     status: z.enum(DELIVERY_STATUSES).describe("held: the workspace's daily delivery budget ran out; it goes out after the reset (00:00 UTC)."),
@@ -98,7 +98,7 @@ export const presentDelivery = (message: webhookV1.Delivery | undefined): Delive
   const d = required(message, "delivery");
   return {
     id: d.id,
-    webhookId: d.webhookId,
+    endpointId: d.endpointId,
     eventId: d.eventId,
     eventType: d.eventType,
     status: oneOf(DELIVERY_STATUSES, d.status, "delivery status"),
