@@ -112,7 +112,6 @@ describe("project service start", () => {
         enabledSources: ["reddit"],
         status: "active",
         digestTimezone: "UTC",
-        digest: { enabled: true, hour: 8 },
         publicDashboard: { enabled: true, shareId: "oldShare0001", description: "" },
         createdAt: now,
         updatedAt: now,

@@ -19,8 +19,10 @@ export interface ProjectDoc extends Doc {
   enabledSources: Source[];
   status: ProjectStatus;
   digestTimezone: string;
-  /** The Daily Digest every new project gets: 8 AM in digestTimezone, to the workspace owner. */
-  digest: { enabled: boolean; hour: number };
+  /**
+   * Projects created before the Daily Digest became the alert service's rule (with its hour) carry
+   * `digest: { enabled, hour }`, never read: the alert service's `daily_digest` rule is the digest.
+   */
   publicDashboard: PublicDashboardDoc;
   /** Set when the owner's deactivation paused the project, so reactivation resumes exactly these. */
   pausedByDeactivation?: boolean;

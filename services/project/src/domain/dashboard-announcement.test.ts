@@ -27,7 +27,6 @@ const legacyProject = async (id: string, publicDashboard: ProjectDoc["publicDash
     enabledSources: ["reddit"],
     status,
     digestTimezone: "UTC",
-    digest: { enabled: true, hour: 8 },
     publicDashboard,
     createdAt: now,
     updatedAt: now,

@@ -7,8 +7,6 @@ import { projectFieldsSchema, PROJECT_STATUSES, type ProjectStatus } from "../fi
 
 export { isIanaTimezone, PROJECT_DEFAULTS, PROJECT_STATUSES, type ProjectRole, type ProjectStatus, SOURCES, type Source, TEXT_LIMITS } from "../fields";
 
-export const DIGEST_HOUR = 8;
-
 export const isProjectStatus = (s: string): s is ProjectStatus => (PROJECT_STATUSES as readonly string[]).includes(s);
 
 export interface ProjectFields {

@@ -21,9 +21,10 @@ describe("creating projects", () => {
       status: "active",
       workspaceId: "wsp_1",
       ownerId: "usr_owner",
-      digest: { enabled: true, hour: 8 },
       publicDashboard: { enabled: false },
     });
+    // The Daily Digest is the alert service's rule, not a field of the project.
+    expect(view.project).not.toHaveProperty("digest");
     expect(view.project._id).toMatch(/^prj_/);
     expect(view.membership).toMatchObject({ memberType: "member", role: "owner", userId: "usr_owner", email: "owner@example.com" });
   });

@@ -18,7 +18,6 @@ import { withDashboardChange } from "./dashboard-announcement";
 import type { Caller, ProjectDeps } from "./deps";
 import {
   checkProjectFields,
-  DIGEST_HOUR,
   isProjectStatus,
   PROJECT_DEFAULTS,
   type ProjectFields,
@@ -69,7 +68,6 @@ export const createProject = async (
           enabledSources: (input.enabledSources as Source[] | undefined) ?? [...PROJECT_DEFAULTS.enabledSources],
           status: "active",
           digestTimezone: input.digestTimezone ?? PROJECT_DEFAULTS.digestTimezone,
-          digest: { enabled: true, hour: DIGEST_HOUR },
           publicDashboard: { enabled: false, description: "" },
           createdAt: now,
           updatedAt: now,
