@@ -1,6 +1,6 @@
 import { topicForDomain } from "../events/cloud-event";
 import { waitFor } from "../testing/tmp";
-import { describeBusContract } from "./contract";
+import { describeBusContract } from "./bus-contract-test-support";
 import { createInProcessBus } from "./in-process";
 import type { DeliveredMessage } from "./port";
 import { readDeadLetter } from "./redelivery";

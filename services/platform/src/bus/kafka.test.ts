@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from "kafkajs";
 import { describeWithServer } from "../testing/containers";
 import { waitFor } from "../testing/tmp";
-import { describeBusContract } from "./contract";
+import { describeBusContract } from "./bus-contract-test-support";
 import { createKafkaBus } from "./kafka";
 import type { DeliveredMessage, EventBus } from "./port";
 

@@ -1,5 +1,5 @@
 import { makeTempDir, waitFor } from "../testing/tmp";
-import { describeBusContract } from "./contract";
+import { describeBusContract } from "./bus-contract-test-support";
 import { createInProcessBus, type InProcessBus } from "./in-process";
 import type { DeliveredMessage } from "./port";
 import { openSqliteBusLog } from "./sqlite-log";

@@ -2,7 +2,7 @@ import { fdatasync } from "node:fs";
 import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
-import { describeStoreContract } from "./contract";
+import { describeStoreContract } from "./store-contract-test-support";
 import { openEmbeddedStore, type SqliteStore } from "./embedded";
 import { afterCursorFilter } from "./checks";
 import { countDocs } from "./count-by";

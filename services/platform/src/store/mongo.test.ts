@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { describeWithServer } from "../testing/containers";
-import { describeStoreContract } from "./contract";
+import { describeStoreContract } from "./store-contract-test-support";
 import { openMongoStore } from "./mongo";
 import { type Doc, type DocumentStore, IndexConflictError, ReplicaSetRequiredError, UniqueViolationError, VersionConflictError } from "./port";
 

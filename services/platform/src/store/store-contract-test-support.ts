@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { DomainError } from "../errors";
 import { InvalidCursorError } from "./checks";
-import { describeCountContract } from "./count-contract";
+import { describeCountContract } from "./count-contract-test-support";
 import { type Doc, type DocumentStore, IndexConflictError, UniqueViolationError, UnsupportedQueryError, VersionConflictError } from "./port";
 
 // One behavioural contract for every document store adapter. Each adapter's test file calls

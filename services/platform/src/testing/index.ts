@@ -2,8 +2,8 @@
 // staged events against their messages, and the contract suites every store and bus adapter must pass.
 export * from "./tmp";
 export * from "./containers";
-export { describeStoreContract, type StoreFixture } from "../store/contract";
-export { describeBusContract, type BusFixture } from "../bus/contract";
+export { describeStoreContract, type StoreFixture } from "../store/store-contract-test-support";
+export { describeBusContract, type BusFixture } from "../bus/bus-contract-test-support";
 export * from "./service-under-test";
 export * from "./refusal";
 export * from "./event-checks";

@@ -18,6 +18,12 @@ export const TEST_SOURCES = ["src/**/*.test.ts", "src/**/test-support.ts", "src/
 /** The project that type-checks every package's test code against the packages' builds (no output). */
 export const TEST_TSCONFIG = "tsconfig.test.json";
 
+/**
+ * The platform's test helpers (`@earshot/platform/testing`): left out of its build like every package's
+ * test code, so the tests' type check reads them from their sources.
+ */
+const PLATFORM_TESTING = "services/platform/src/testing";
+
 const packagePaths = (services: readonly ServiceEntry[]) => [...new Set([...LIBRARIES, ...services.map((s) => packageDir(s.module)), ...APPLICATIONS])];
 
 export const renderRootTsconfig = (services: readonly ServiceEntry[]): string => `{
@@ -33,9 +39,10 @@ export const renderTestTsconfig = (services: readonly ServiceEntry[]): string =>
   "compilerOptions": {
     "rootDir": ".",
     "noEmit": true,
-    "tsBuildInfoFile": "node_modules/.cache/earshot-tests.tsbuildinfo"
+    "tsBuildInfoFile": "node_modules/.cache/earshot-tests.tsbuildinfo",
+    "paths": { "@earshot/platform/testing": ["./${PLATFORM_TESTING}/index.ts"] }
   },
-  "include": [${TEST_SOURCES.map((s) => `"services/*/${s}"`).join(", ")}],
+  "include": [${[...TEST_SOURCES.map((s) => `"services/*/${s}"`), `"${PLATFORM_TESTING}/**/*.ts"`].join(", ")}],
   "references": [
 ${packagePaths(services).map((p) => `    { "path": "${p}" }`).join(",\n")}
   ]
