@@ -1,4 +1,4 @@
-import type { Collection, Doc, DocumentStore } from "@earshot/platform";
+import type { Collection, Doc, DocumentStore, ProjectCopyDoc } from "@earshot/platform";
 import type { AlertChannel, AlertDigest, AlertFilters } from "./fields";
 
 export interface AlertDoc extends Doc {
@@ -21,11 +21,8 @@ export interface AlertDoc extends Doc {
 }
 
 /** What this service keeps of each project from the project service's events. */
-export interface ProjectStateDoc extends Doc {
-  workspaceId: string;
-  status: "active" | "paused" | "archived";
-  updatedAt: Date;
-}
+/** Each project's copy, from project events (the platform's project-copy rules). */
+export type ProjectStateDoc = ProjectCopyDoc;
 
 export interface AlertCollections {
   alerts: Collection<AlertDoc>;

@@ -1,15 +1,13 @@
-import type { Collection, Doc, DocumentStore } from "@earshot/platform";
+import type { Collection, Doc, DocumentStore, ProjectCopyDoc } from "@earshot/platform";
 
 // The digest service's own copies of what it needs to send (nothing is read back from another service at
 // send time) and its records of what it sent.
 
 /** A project as the project service's events tell it. */
-export interface ProjectDoc extends Doc {
-  workspaceId: string;
+/** A project's copy (the platform's project-copy rules), with its name and zone. */
+export interface ProjectDoc extends ProjectCopyDoc {
   name: string;
   digestTimezone: string;
-  status: "active" | "paused" | "archived";
-  updatedAt: Date;
 }
 
 /** A workspace's owner, from the account service's events: whom every alert of the workspace goes to. */

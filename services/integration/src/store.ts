@@ -1,5 +1,5 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
-import type { Source } from "@earshot/platform/core";
+import type { ProjectCopyDoc as PlatformProjectCopy, Source } from "@earshot/platform/core";
 import type { CollectKeyword } from "./collectors/collector";
 import type { LinkedinStatus } from "./fields";
 
@@ -9,12 +9,10 @@ import type { LinkedinStatus } from "./fields";
 // the shared daily quotas, and LinkedIn connections.
 
 /** A project as the project service's events describe it. Archived is final. */
-export interface ProjectCopyDoc extends Doc {
-  workspaceId: string;
+/** A project's copy (the platform's project-copy rules), with what the pollers need of it. */
+export interface ProjectCopyDoc extends PlatformProjectCopy {
   ownerId: string;
-  status: "active" | "paused" | "archived";
   enabledSources: Source[];
-  updatedAt: Date;
 }
 
 /** A keyword as the keyword service's events describe it; `active` false once deactivated. */

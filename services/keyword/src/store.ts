@@ -1,4 +1,4 @@
-import type { Collection, Doc, DocumentStore } from "@earshot/platform";
+import type { Collection, Doc, DocumentStore, ProjectCopyDoc } from "@earshot/platform";
 import type { Source } from "@earshot/platform/core";
 import type { DefaultGroupKind, KeywordFilters } from "./fields";
 
@@ -42,11 +42,8 @@ export interface KeywordGroupDoc extends Doc {
 }
 
 /** What this service knows of a project, from the project service's events (or first use). */
-export interface ProjectStateDoc extends Doc {
-  workspaceId: string;
-  status: "active" | "paused" | "archived";
-  updatedAt: Date;
-}
+/** Each project's copy, from project events (the platform's project-copy rules). */
+export type ProjectStateDoc = ProjectCopyDoc;
 
 export interface KeywordCollections {
   keywords: Collection<KeywordDoc>;

@@ -1,5 +1,5 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
-import type { Source } from "@earshot/platform/core";
+import type { ProjectCopyDoc, Source } from "@earshot/platform/core";
 import type { MentionFilterInput, MentionStatus, SentimentLabel } from "./fields";
 
 // The mention service's documents. Mentions are written by ingestion and changed only by triage; the
@@ -86,10 +86,8 @@ export interface MentionViewDoc extends Doc {
   updatedAt: Date;
 }
 
-/** A project as the project service's events describe it. */
-export interface ProjectStateDoc extends Doc {
-  workspaceId: string;
-  status: "active" | "paused" | "archived";
+/** A project's copy (the platform's project-copy rules), with what the mention reads need of it. */
+export interface ProjectStateDoc extends ProjectCopyDoc {
   timezone: string;
   /**
    * Moves on with every keyword event written to the keyword copies of the project, so each process
@@ -100,7 +98,6 @@ export interface ProjectStateDoc extends Doc {
   shareId?: string;
   /** Whether that dashboard is served: the public reads answer only then. */
   dashboardServed?: boolean;
-  updatedAt: Date;
 }
 
 /** A keyword as the keyword service's events describe it (the matcher's input). */

@@ -5,6 +5,7 @@ export * from "./core/paging";
 export * from "./core/retry";
 export * from "./core/sources";
 export * from "./core/project-caller";
+export * from "./core/project-copy";
 export * from "./config";
 export * from "./settings";
 export * from "./logger";

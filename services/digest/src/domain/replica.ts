@@ -1,10 +1,11 @@
 import type { AccountEvent, AlertEvent, ProjectEvent } from "@earshot/contracts/events";
 import type { DigestDeps } from "./deps";
 import { isKnownTimeZone } from "./local-time";
+import { applyProjectChange, projectChangeOf } from "@earshot/platform/core";
 
 // What this service keeps of other services' events, so that sending needs nobody else: each workspace's
-// owner and address (account), each project's name, zone and status (project), and every alert rule
-// (alert). Each copy is upserted whole from the event, so a replayed event changes nothing.
+// owner and address (account), each project's copy (the platform's project-copy rules) with its name and
+// zone (project), and every alert rule (alert). Each copy is upserted whole from the event, so a replayed event changes nothing.
 
 export const handleAccountEvent = async (deps: DigestDeps, event: AccountEvent): Promise<void> => {
   const now = deps.clock.now();
@@ -27,37 +28,19 @@ export const handleAccountEvent = async (deps: DigestDeps, event: AccountEvent):
   }
 };
 
-const STATUSES = new Set(["active", "paused", "archived"]);
+/** The zone a project's digest counts its day in: the event's, when this build knows it. */
+const zoneOf = (zone: string): string | undefined => (zone && isKnownTimeZone(zone) ? zone : undefined);
 
 export const handleProjectEvent = async (deps: DigestDeps, event: ProjectEvent): Promise<void> => {
-  const now = deps.clock.now();
-  const { projectId, workspaceId } = event.data;
-  if (!projectId) return;
-  const projects = deps.collections.projects;
-  switch (event.type) {
-    case "project.created": {
-      const { name, digestTimezone } = event.data;
-      await projects.updateOne(
-        { _id: projectId },
-        { $set: { workspaceId, name, digestTimezone: isKnownTimeZone(digestTimezone) ? digestTimezone : "UTC", status: "active", updatedAt: now } },
-        { upsert: true },
-      );
-      return;
-    }
-    case "project.updated": {
-      const { status, digestTimezone } = event.data;
-      const set: Record<string, unknown> = { workspaceId, updatedAt: now };
-      if (STATUSES.has(status)) set.status = status;
-      if (digestTimezone && isKnownTimeZone(digestTimezone)) set.digestTimezone = digestTimezone;
-      await projects.updateOne({ _id: projectId, status: { $ne: "archived" } }, { $set: set });
-      return;
-    }
-    case "project.archived":
-      await projects.updateOne({ _id: projectId }, { $set: { status: "archived", updatedAt: now } });
-      return;
-    default:
-      return;
-  }
+  const change = projectChangeOf(event);
+  if (!change) return;
+  const fields =
+    event.type === "project.created"
+      ? { name: event.data.name, digestTimezone: zoneOf(event.data.digestTimezone) ?? "UTC" }
+      : event.type === "project.updated"
+        ? { digestTimezone: zoneOf(event.data.digestTimezone) }
+        : {};
+  await applyProjectChange(deps.collections.projects, change, { fields, defaults: { name: "", digestTimezone: "UTC" }, now: deps.clock.now() });
 };
 
 export const handleAlertEvent = async (deps: DigestDeps, event: AlertEvent): Promise<void> => {

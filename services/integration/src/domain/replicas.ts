@@ -1,5 +1,5 @@
 import type { KeywordEvent, ProjectEvent } from "@earshot/contracts/events";
-import { SOURCES, type Source } from "@earshot/platform/core";
+import { applyProjectChange, projectChangeOf, SOURCES, type Source } from "@earshot/platform/core";
 import type { CollectKeyword } from "../collectors/collector";
 import type { KeywordCopyDoc, ProjectCopyDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
@@ -7,16 +7,14 @@ import { requestFirstSearch, sourcesToSearchFirst } from "./first-search";
 import { reconcileProject } from "./pollers";
 
 // What this service keeps of other services' events, and the pollers they start or stop:
-// - projects (project events): workspace, owner, status and enabled sources. Archived is final: a late
-//   or replayed event never revives a project. An account deactivation arrives as its owner's projects
-//   paused, so it stops their pollers like any pause.
+// - projects (project events): the platform's project copy (workspace and status; archived is final, an
+//   account deactivation arrives as its owner's projects paused and stops their pollers like any pause),
+//   with the owner and the enabled sources.
 // - keywords (keyword events): the whole keyword as the event carries it, `active` false once
 //   deactivated. Events of one project arrive in order, but a replay may bring an older state again: the
 //   keyword's own `updatedAt` decides, so an older state never overwrites a newer copy. A keyword new,
 //   active again, or with a new value, aliases or sources asks for its first search (first-search.ts);
 //   an event replayed changes nothing, so it asks nothing.
-
-const STATUSES = new Set<string>(["active", "paused", "archived"]);
 
 /**
  * The sources of an event's list, in SOURCES order. A project always collects from at least one source,
@@ -24,41 +22,25 @@ const STATUSES = new Set<string>(["active", "paused", "archived"]);
  */
 const sourcesOf = (listed: readonly string[]): Source[] => SOURCES.filter((s) => listed.includes(s));
 
-const setProject = async (deps: IntegrationDeps, projectId: string, fields: Partial<Omit<ProjectCopyDoc, "_id" | "_v" | "updatedAt">>) => {
-  const current = await deps.collections.projects.findById(projectId);
-  if (current?.status === "archived") return;
-  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  // A project first heard of through a later event (its created event lost) collects from every source
-  // until an event says otherwise, as a new project does.
-  const defaults = current ? {} : { enabledSources: [...SOURCES], status: "active" };
-  await deps.collections.projects.updateOne({ _id: projectId }, { $set: { ...defaults, ...defined, updatedAt: deps.clock.now() } }, { upsert: true });
+/** The integration service's own fields of a project's copy, as a project event carries them. */
+const ownFields = (event: ProjectEvent): Partial<Pick<ProjectCopyDoc, "ownerId" | "enabledSources">> => {
+  switch (event.type) {
+    case "project.created":
+      return { ownerId: event.data.ownerId, enabledSources: event.data.enabledSources.length > 0 ? sourcesOf(event.data.enabledSources) : [...SOURCES] };
+    case "project.updated":
+      return event.data.enabledSources.length > 0 ? { enabledSources: sourcesOf(event.data.enabledSources) } : {};
+    default:
+      return {};
+  }
 };
 
 export const handleProjectEvent = async (deps: IntegrationDeps, event: ProjectEvent): Promise<void> => {
-  const { projectId, workspaceId } = event.data;
-  if (!projectId || !workspaceId) return;
-  switch (event.type) {
-    case "project.created": {
-      const { ownerId, enabledSources } = event.data;
-      await setProject(deps, projectId, { workspaceId, ownerId: ownerId || undefined, status: "active", enabledSources: enabledSources.length > 0 ? sourcesOf(enabledSources) : [...SOURCES] });
-      break;
-    }
-    case "project.updated": {
-      const { status, enabledSources } = event.data;
-      await setProject(deps, projectId, {
-        workspaceId,
-        status: STATUSES.has(status) ? (status as ProjectCopyDoc["status"]) : undefined,
-        enabledSources: enabledSources.length > 0 ? sourcesOf(enabledSources) : undefined,
-      });
-      break;
-    }
-    case "project.archived":
-      await setProject(deps, projectId, { workspaceId, status: "archived" });
-      break;
-    default:
-      return;
-  }
-  await reconcileProject(deps, projectId);
+  const change = projectChangeOf(event);
+  if (!change) return;
+  // A project first heard of through a later event (its created event lost) collects from every source
+  // until an event says otherwise, as a new project does.
+  await applyProjectChange(deps.collections.projects, change, { fields: ownFields(event), defaults: { enabledSources: [...SOURCES] }, now: deps.clock.now() });
+  await reconcileProject(deps, change.projectId);
 };
 
 /** A filter list, or undefined when it is empty (no filter). */

@@ -1,26 +1,18 @@
-import type { Write } from "@earshot/platform/core";
+import { applyProjectChange, type ProjectChange, projectChangeOf, type Write } from "@earshot/platform/core";
 import type { ProjectEvent } from "@earshot/contracts/events";
 import { keywordEvent } from "../events";
-import { KEYWORDS, type KeywordDoc, type ProjectStateDoc } from "../store";
+import { KEYWORDS, type KeywordDoc } from "../store";
 import { ensureDefaultGroups } from "./default-groups";
 import type { KeywordDeps } from "./deps";
 
-// What this service keeps of the project service's events: each project's workspace and status (a paused
-// project's keywords are not collected; an archived project's keywords are gone), and the default groups
-// of every new project. An account deactivation reaches it as its owner's projects being paused.
-
-const STATUSES = new Set(["active", "paused", "archived"]);
+// What this service keeps of the project service's events: each project's copy (the platform's
+// project-copy rules: a paused project's keywords are not collected; an archived project's keywords are
+// gone), and the default groups of every new project.
 
 /** Keywords deactivated per commit when a project is archived: bounded writes, each batch with its events. */
 const ARCHIVE_BATCH = 100;
 
-const setState = async (deps: KeywordDeps, projectId: string, workspaceId: string, status: ProjectStateDoc["status"]) => {
-  const now = deps.clock.now();
-  const current = await deps.collections.projects.findById(projectId);
-  // Archived is final: a late or replayed event never brings a project back.
-  if (current?.status === "archived") return;
-  await deps.collections.projects.updateOne({ _id: projectId }, { $set: { workspaceId, status, updatedAt: now } }, { upsert: true });
-};
+const setState = (deps: KeywordDeps, change: ProjectChange) => applyProjectChange(deps.collections.projects, change, { now: deps.clock.now() });
 
 /**
  * Deactivates every active keyword of an archived project, so they stop counting and being collected.
@@ -28,7 +20,7 @@ const setState = async (deps: KeywordDeps, projectId: string, workspaceId: strin
  * (and is deactivated here) or re-checks after this and finds the project archived.
  */
 const archiveProject = async (deps: KeywordDeps, projectId: string, workspaceId: string) => {
-  await setState(deps, projectId, workspaceId, "archived");
+  await setState(deps, { projectId, workspaceId, status: "archived" });
   for (;;) {
     const done = await deps.guard.run(workspaceId, async (commit) => {
       const batch = await deps.collections.keywords.find({ projectId, active: true }, { limit: ARCHIVE_BATCH });
@@ -57,23 +49,9 @@ const archiveProject = async (deps: KeywordDeps, projectId: string, workspaceId:
 };
 
 export const handleProjectEvent = async (deps: KeywordDeps, event: ProjectEvent): Promise<void> => {
-  const { projectId, workspaceId } = event.data;
-  if (!projectId || !workspaceId) return;
-  switch (event.type) {
-    case "project.created":
-      await setState(deps, projectId, workspaceId, "active");
-      await ensureDefaultGroups(deps, { projectId, workspaceId });
-      return;
-    case "project.updated": {
-      const { status } = event.data;
-      if (status === "archived") await archiveProject(deps, projectId, workspaceId);
-      else if (STATUSES.has(status)) await setState(deps, projectId, workspaceId, status as ProjectStateDoc["status"]);
-      return;
-    }
-    case "project.archived":
-      await archiveProject(deps, projectId, workspaceId);
-      return;
-    default:
-      return;
-  }
+  const change = projectChangeOf(event);
+  if (!change) return;
+  if (change.status === "archived") return archiveProject(deps, change.projectId, change.workspaceId);
+  await setState(deps, change);
+  if (event.type === "project.created") await ensureDefaultGroups(deps, change);
 };

@@ -1,58 +1,35 @@
 import type { KeywordChanged, KeywordEvent, KeywordGroupChanged, ProjectEvent } from "@earshot/contracts/events";
+import { applyProjectChange, type ProjectChange, projectChangeOf } from "@earshot/platform/core";
 import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
 
 // What this service keeps of other services' events (each handled once, in order per project):
-// - projects (project events): workspace, status, time zone, and the public dashboard's share id and
-//   whether it is served. Archived is final: a late or replayed
-//   event never revives a project. An account deactivation arrives as its owner's projects paused.
+// - projects (project events): the platform's project copy (workspace and status; archived is final, an
+//   account deactivation arrives as its owner's projects paused), with the time zone and the public
+//   dashboard's share id and whether it is served.
 // - keywords (keyword events): the whole keyword as the event carries it, kept when deactivated
 //   (`active` false), since mentions keep naming it. Every write moves the project's keywordsRevision on
 //   and updates this process's matcher (ingest-matchers.ts).
 // - keyword groups: name and whether it is a default group (share of voice), removed when deleted.
 
-const STATUSES = new Set<string>(["active", "paused", "archived"]);
-
+/** A project's counts and analytics use its zone; `UTC` until an event says one. */
 const DEFAULT_TIMEZONE = "UTC";
 
-const setProject = async (
-  deps: MentionDeps,
-  projectId: string,
-  fields: Partial<Pick<ProjectStateDoc, "workspaceId" | "status" | "timezone" | "shareId" | "dashboardServed">>,
-) => {
-  const current = await deps.collections.projects.findById(projectId);
-  if (current?.status === "archived") return;
-  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ""));
-  await deps.collections.projects.updateOne(
-    { _id: projectId },
-    { $set: { ...(current?.timezone ? {} : { timezone: DEFAULT_TIMEZONE }), ...defined, updatedAt: deps.clock.now() } },
-    { upsert: true },
-  );
-};
+const apply = (deps: MentionDeps, change: ProjectChange, fields: Partial<Pick<ProjectStateDoc, "timezone" | "shareId" | "dashboardServed">>) =>
+  applyProjectChange(deps.collections.projects, change, { fields, defaults: { timezone: DEFAULT_TIMEZONE }, now: deps.clock.now() });
 
 export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent): Promise<void> => {
-  const { projectId, workspaceId } = event.data;
-  if (!projectId || !workspaceId) return;
-  switch (event.type) {
-    case "project.created":
-      await setProject(deps, projectId, { workspaceId, status: "active", timezone: event.data.digestTimezone });
-      return;
-    case "project.updated": {
-      const status = STATUSES.has(event.data.status) ? (event.data.status as ProjectStateDoc["status"]) : undefined;
-      await setProject(deps, projectId, { workspaceId, status, timezone: event.data.digestTimezone });
-      if (status === "archived") deps.matchers.drop(projectId);
-      return;
-    }
-    case "project.archived":
-      await setProject(deps, projectId, { workspaceId, status: "archived" });
-      deps.matchers.drop(projectId);
-      return;
-    case "project.dashboard_changed":
-      await setProject(deps, projectId, { workspaceId, shareId: event.data.shareId, dashboardServed: event.data.served });
-      return;
-    default:
-      return;
+  if (event.type === "project.dashboard_changed") {
+    // Not a change of state: the dashboard's share id and whether it is served, on the same copy.
+    const { projectId, workspaceId, shareId, served } = event.data;
+    if (projectId && workspaceId) await apply(deps, { projectId, workspaceId }, { shareId, dashboardServed: served });
+    return;
   }
+  const change = projectChangeOf(event);
+  if (!change) return;
+  const timezone = event.type === "project.created" || event.type === "project.updated" ? event.data.digestTimezone : undefined;
+  await apply(deps, change, { timezone });
+  if (change.status === "archived") deps.matchers.drop(change.projectId);
 };
 
 const keywordCopyOf = (d: KeywordChanged, now: Date): Omit<KeywordCopyDoc, "_id" | "_v"> => ({

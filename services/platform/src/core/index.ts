@@ -15,6 +15,7 @@ export * from "./retry";
 export * from "./sources";
 export * from "./post";
 export * from "./project-caller";
+export * from "./project-copy";
 export { InvalidCursorError } from "../store/checks";
 export {
   isUniqueViolation,
