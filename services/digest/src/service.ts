@@ -4,7 +4,7 @@ import { digestV1 } from "@earshot/proto";
 import { digestSettingsShape, publicUrlOf } from "./config";
 import type { DigestDeps } from "./domain/deps";
 import { handleMentionsCreated } from "./domain/mentions";
-import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/replica";
+import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/copies";
 import { tick } from "./domain/scheduler";
 import { digestRpc } from "./rpc/digest-rpc";
 import { openDigestCollections } from "./store";

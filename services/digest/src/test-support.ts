@@ -3,7 +3,7 @@ import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, 
 import { receivedEvent } from "@earshot/platform/testing";
 import type { DigestDeps } from "./domain/deps";
 import { handleMentionCreated } from "./domain/mentions";
-import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/replica";
+import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/copies";
 import { openDigestCollections } from "./store";
 import { wireDigest } from "./wiring";
 

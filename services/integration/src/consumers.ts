@@ -1,12 +1,12 @@
 import { ACCOUNT_EVENTS, KEYWORD_EVENTS, type KeywordEvent, PROJECT_EVENTS, type ProjectEvent } from "@earshot/contracts/events";
 import { consume, consumeBatches } from "@earshot/platform";
 import type { IntegrationDeps } from "./domain/deps";
-import { handleKeywordEvents, handleProjectEvent } from "./domain/replicas";
+import { handleKeywordEvents, handleProjectEvent } from "./domain/copies";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 
 // What the integration service consumes, each group from the earliest retained event, each event handled
-// once: project events into the project replicas (and LinkedIn disconnection on archival), keyword
-// events into the keyword replicas, and account deactivation (its owner's LinkedIn connections end).
+// once: project events into the project copies (and LinkedIn disconnection on archival), keyword
+// events into the keyword copies, and account deactivation (its owner's LinkedIn connections end).
 
 export const GROUPS = {
   projects: "integration.project-events",
@@ -17,13 +17,13 @@ export const GROUPS = {
 /** Most keyword events applied before their projects are reconciled. */
 const KEYWORD_BATCH = 200;
 
-/** Told when a replica change may start or stop pollers, so the scheduler acts at once. */
-export type ReplicaChanged = (projectId: string) => void;
+/** Told when a copy's change may start or stop pollers, so the scheduler acts at once. */
+export type CopyChanged = (projectId: string) => void;
 
-/** What the consumers act on: the domain, and the scheduler's ear for replica changes. */
+/** What the consumers act on: the domain, and the scheduler's ear for copies' changes. */
 export interface IntegrationConsumerDomain {
   deps: IntegrationDeps;
-  changed: ReplicaChanged;
+  changed: CopyChanged;
 }
 
 const onProject = async ({ deps, changed }: IntegrationConsumerDomain, event: ProjectEvent) => {

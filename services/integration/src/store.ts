@@ -3,7 +3,7 @@ import type { ProjectCopyDoc as PlatformProjectCopy, Source } from "@earshot/pla
 import type { CollectKeyword } from "./collectors/collector";
 import type { LinkedinStatus } from "./fields";
 
-// The integration service's documents: replicas of the projects and keywords it collects for (from the
+// The integration service's documents: copies of the projects and keywords it collects for (from the
 // project and keyword services' events), one poller per (project, source) with its lease, cursor and
 // health, the first searches new or changed keywords wait for, poll records for the last day's figures,
 // the shared daily quotas, and LinkedIn connections.
@@ -28,7 +28,7 @@ export const pollerId = (projectId: string, source: Source): string => `${projec
 export interface PollerDoc extends Doc {
   projectId: string;
   source: Source;
-  /** Whether the project, the source and a keyword on it all say "collect" (reconciled from the replicas). */
+  /** Whether the project, the source and a keyword on it all say "collect" (reconciled from the copies). */
   enabled: boolean;
   /** The replica that holds the lease, until `leaseUntil`; a lease past its time is free to take. */
   leaseOwner?: string;

@@ -7,7 +7,7 @@ import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collectors/collector";
 import { integrationSettingsOf, type IntegrationSettings } from "./config";
 import type { IntegrationDeps } from "./domain/deps";
-import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
+import { handleKeywordEvent, handleProjectEvent } from "./domain/copies";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 import { openIntegrationCollections } from "./store";
 import { wireIntegration } from "./wiring";

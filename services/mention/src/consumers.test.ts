@@ -85,7 +85,7 @@ describe("mention consumers", () => {
     expect(counts).toMatchObject({ created: 3, duplicate: 3 });
   });
 
-  it("keeps the replicas from project and keyword events published on the bus", async () => {
+  it("keeps the copies of projects and keywords from their events published on the bus", async () => {
     await start();
     const projectId = newId("prj");
     await bus.publish([publishedEvent(PROJECT_EVENTS, "project.created", { projectId, workspaceId: "wsp_1", digestTimezone: "Asia/Tokyo" })]);

@@ -3,10 +3,10 @@ import { consume, consumeBatches } from "@earshot/platform";
 import type { PostFields } from "@earshot/platform/core";
 import type { MentionDeps } from "./domain/deps";
 import { ingestPosts, MAX_POSTS_PER_BATCH } from "./domain/ingest";
-import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
+import { handleKeywordEvent, handleProjectEvent } from "./domain/copies";
 
 // What the mention service consumes, each group from the earliest retained event, each event handled
-// once: project and keyword events into the replicas, and collected posts into mentions.
+// once: project and keyword events into their copies, and collected posts into mentions.
 //
 // Posts come in batches: the bus hands this group up to POST_BATCH consecutive post.collected events of a
 // partition (as many as have arrived; a quiet topic gives batches of one) and they are ingested together,

@@ -1,7 +1,7 @@
 import type { Page } from "@earshot/platform";
 import type { MentionWorld } from "./test-support";
 
-// Helpers for the tests of the reads: the replicas the reads consult (a project's time zone, its default
+// Helpers for the tests of the reads: the copies the reads consult (a project's time zone, its default
 // keyword groups) written as the project and keyword events would have left them, and paging to the end.
 
 /** Records the project as the project service's events would (status active, in `timezone`). */

@@ -16,13 +16,13 @@ import {
   type Write,
 } from "@earshot/platform";
 import type { Caller, MentionDeps, Membership, ProjectRole } from "./domain/deps";
-import { handleKeywordEvent, handleProjectEvent } from "./domain/replicas";
+import { handleKeywordEvent, handleProjectEvent } from "./domain/copies";
 import { MENTIONS, type MentionDoc, openMentionCollections } from "./store";
 import { wireMention } from "./wiring";
 
 // The domain-test world: the mention verbs on the embedded store with the real outbox, a ManualClock,
 // callers built as the RPC adapter builds them, and `seedMention` for tests about reads and triage;
-// project and keyword events fed to the replicas as the bus would deliver them, and posts for ingestion.
+// project and keyword events fed to the copies as the bus would deliver them, and posts for ingestion.
 
 export interface MentionWorld {
   store: DocumentStore;
@@ -35,9 +35,9 @@ export interface MentionWorld {
   /** Stores a mention directly (as ingestion would have), with defaults for what the test leaves out. */
   seedMention(projectId: string, fields?: Partial<MentionDoc>): Promise<MentionDoc>;
   events(): Promise<Array<CloudEvent & { topic: string; key: string }>>;
-  /** Delivers a project event to the replicas, as `deps` (or the replica given) handles it. */
+  /** Delivers a project event to the copies, as `deps` (or the other instance given) handles it. */
   projectEvent(type: string, data: Record<string, unknown>, to?: MentionDeps): Promise<void>;
-  /** Delivers a keyword or keyword group event to the replicas. */
+  /** Delivers a keyword or keyword group event to the copies. */
   keywordEvent(type: string, data: Record<string, unknown>, to?: MentionDeps): Promise<void>;
   /** An active project known from its project.created, in `workspaceId` (default wsp_1). */
   newProject(workspaceId?: string): Promise<string>;

@@ -64,7 +64,7 @@ const setEnabled = async (deps: IntegrationDeps, projectId: string, source: Sour
 };
 
 /**
- * Brings the project's four pollers in line with what the replicas say. Call after anything that may
+ * Brings the project's four pollers in line with what the copies say. Call after anything that may
  * start or stop collection: a project or keyword event, a LinkedIn Page selected or disconnected.
  * Answers the facts it reconciled with.
  */

@@ -2,7 +2,7 @@ import { pollerId } from "../store";
 import { TestCollector } from "../collector-test-support";
 import { type IntegrationWorld, openIntegrationWorld } from "../test-support";
 import { reconcileProject } from "./pollers";
-import { handleKeywordEvents } from "./replicas";
+import { handleKeywordEvents } from "./copies";
 
 // The project and keyword copies kept from events, and the pollers they enable.
 

@@ -51,7 +51,7 @@ const instantOf = (v: string, fallback: string): Date => {
   return Number.isNaN(d.getTime()) ? new Date(fallback) : d;
 };
 
-/** Applies a keyword event to the keyword replica; what changed, for reconciling, or undefined when nothing did. */
+/** Applies a keyword event to the keyword copy; what changed, for reconciling, or undefined when nothing did. */
 const applyKeywordEvent = async (deps: IntegrationDeps, event: KeywordEvent) => {
   if (event.type !== "keyword.created" && event.type !== "keyword.updated" && event.type !== "keyword.deactivated") return undefined;
   const data = event.data;
@@ -85,7 +85,7 @@ const applyKeywordEvent = async (deps: IntegrationDeps, event: KeywordEvent) => 
 };
 
 /**
- * Keyword events into the keyword replica, then each project they touched reconciled once (its pollers read
+ * Keyword events into the keyword copies, then each project they touched reconciled once (its pollers read
  * its keywords once per batch, not once per event: a project's thousand keywords created together cost one
  * read of them, not a thousand), and each keyword's first search requested.
  */
