@@ -1,6 +1,6 @@
 import { type Clock, DomainError, type FieldError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey, validationFailed } from "@earshot/platform";
 import type { Backends } from "../backends";
-import { isStreamResult, isWrite, type Operation } from "../catalog/operation";
+import { isStreamResult, isWrite, type Operation } from "./operation";
 import { HttpError, toProblem } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import { addressKeyOf } from "./address-key";

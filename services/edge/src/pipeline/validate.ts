@@ -1,6 +1,6 @@
 import { type FieldError, validationFailed, zodFieldErrors } from "@earshot/platform";
 import type { z } from "zod";
-import type { Operation } from "../catalog/operation";
+import type { Operation } from "./operation";
 
 // Validates the path, query and body parts of a request with the operation's schemas and reports every
 // bad field by name (the same names MCP clients use, since MCP merges the parts into one object).

@@ -2,7 +2,7 @@ import { DomainError, type StagedEvent, withVersionRetry } from "@earshot/platfo
 import { dashboardChangedEvent, dashboardChangedEvents, type PublicDashboardChanged } from "../events";
 import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
-import { replaceProject } from "./projects";
+import { replaceProject } from "./project-writes";
 
 // Consumers learn a share id only from `project.dashboard_changed`. Dashboards enabled before that event
 // existed never produced one, so their links would stay unknown until the owner touched the dashboard.

@@ -6,7 +6,7 @@ import { loadProjectWithRole, type ProjectView } from "./access";
 import type { Caller, ProjectDeps } from "./deps";
 import { projectUpdatedEvent } from "../events";
 import { withDashboardChange } from "./dashboard-announcement";
-import { bumped, replaceProject } from "./projects";
+import { bumped, replaceProject } from "./project-writes";
 
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.

@@ -4,7 +4,7 @@ import type { ProjectDoc } from "../store";
 import type { ProjectDeps } from "./deps";
 import { projectUpdatedEvent } from "../events";
 import { withDashboardChange } from "./dashboard-announcement";
-import { bumped, replaceProject } from "./projects";
+import { bumped, replaceProject } from "./project-writes";
 
 // A deactivated account's projects stop (paused, remembered as paused by deactivation); reactivation
 // resumes exactly those, leaving projects the owner had paused themselves alone.

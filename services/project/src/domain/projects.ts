@@ -8,13 +8,13 @@ import {
   validationFailed,
   withCursorErrors,
   withVersionRetry,
-  type Write,
 } from "@earshot/platform/core";
 import type { MemberDoc, ProjectDoc } from "../store";
 import { MEMBERS, PROJECTS } from "../store";
 import { loadProjectWithRole, loadVisibleProject, memberKey, type ProjectView, requireRole } from "./access";
 import { projectArchivedEvent, projectCreatedEvent, projectUpdatedEvent } from "../events";
 import { withDashboardChange } from "./dashboard-announcement";
+import { bumped, replaceProject } from "./project-writes";
 import type { Caller, ProjectDeps } from "./deps";
 import {
   checkProjectFields,
@@ -26,15 +26,6 @@ import {
   type Source,
 } from "./project-rules";
 
-/** Replaces a project read at version `_v`; the caller retries on a version conflict. */
-export const replaceProject = (project: ProjectDoc, next: ProjectDoc): Write => ({
-  kind: "replace",
-  collection: PROJECTS,
-  doc: next,
-  expectedVersion: project._v ?? 1,
-});
-
-export const bumped = (p: ProjectDoc): ProjectDoc => ({ ...p, _v: (p._v ?? 1) + 1 });
 
 /**
  * Creates a project and its owner membership. The project allowance is checked under the workspace guard,

@@ -1,0 +1,139 @@
+import type { z } from "zod";
+import type { Backends } from "../backends";
+import type { CredentialVerifier } from "./credentials";
+import type { MembershipCache } from "./memberships";
+import type { Principal } from "./principal";
+
+// An operation is declared once (in catalog/), to this contract, and every transport is generated from it: REST routes, MCP tools
+// and the OpenAPI document. Inputs are split by where REST carries them (path, query, body); MCP and the
+// handler see them merged into one object, validated by the same schemas. The contract lives with the
+// pipeline that runs it, so the catalog depends on the pipeline and never the other way round.
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+export interface ToolAnnotations {
+  /** Reads only (GET). */
+  readOnlyHint: boolean;
+  /** May destroy or hide data (archive, delete, remove). Meaningful only when not read-only. */
+  destructiveHint: boolean;
+  /** Repeating the same call has no further effect. */
+  idempotentHint: boolean;
+  /** Touches systems outside Earshot (email, social platforms, public pages). */
+  openWorldHint: boolean;
+}
+
+export interface HandlerContext {
+  backends: Backends;
+  principal: Principal;
+  /** The origin clients use, for links (share URLs, invitation links). */
+  publicUrl: string;
+  /**
+   * The origin this request reached: the public URL when one is set, else the loopback name the client
+   * used (as OAuth issuers are). Browser round trips (the LinkedIn callback) must come back to it.
+   */
+  origin: string;
+  requestId: string;
+  credentials: CredentialVerifier;
+  /** This process's cache of callers' memberships, for a handler that has just granted one. */
+  memberships: Pick<MembershipCache, "grant">;
+  /** A download's format word (a key of the operation's `download.formats`), as the request chose it. */
+  format?: string;
+}
+
+export interface HandlerResult<D> {
+  data: D;
+  /** Lists: the cursor of the next page, null at the end. */
+  nextCursor?: string | null;
+  limit?: number;
+}
+
+/** A download's body, produced while the client reads it. */
+export interface StreamResult {
+  stream: {
+    /** Offered as the saved file's name (`Content-Disposition: attachment`). */
+    filename: string;
+    /**
+     * The body's pieces. The transport asks for the next one only once the last is written, so a producer
+     * that fetches as it is asked holds one piece at a time however long the body.
+     */
+    chunks: AsyncIterable<string>;
+  };
+}
+
+export interface DownloadFormat {
+  mediaType: string;
+  /** What the body holds, for the documents. */
+  description: string;
+  /** The file name extension. */
+  extension: string;
+  /** For a stream of JSON lines: the resource schema of each line (the operation's `output`). */
+  lines?: boolean;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface Operation<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends AnyObject = AnyObject,
+  O extends z.ZodType = z.ZodType,
+> {
+  /** The tool name of the spec, e.g. `create_project`. */
+  name: string;
+  title: string;
+  description: string;
+  method: HttpMethod;
+  /** Express-style path under /api/v1, e.g. `/projects/:projectId`. */
+  path: string;
+  scope: string;
+  /** OpenAPI tag. */
+  tag: string;
+  input: { path?: P; query?: Q; body?: B };
+  /** Inputs MCP callers must give although REST has a default for them (required in the tool's schema). */
+  mcpRequired?: readonly string[];
+  successStatus: 200 | 201 | 202 | 204;
+  annotations: ToolAnnotations;
+  /**
+   * What `data` holds on success: a resource schema registered in `resourceSchemas` (for a list, the
+   * schema of one item; the generators wrap it in an array). OpenAPI and the MCP tools publish it.
+   */
+  output: O;
+  /** Whether the result is a page (data is an array of `output`; adds nextCursor/limit to meta). */
+  list?: boolean;
+  /** The answer carries a secret (a key's plaintext): every transport marks it `Cache-Control: no-store`. */
+  sensitive?: boolean;
+  /**
+   * Offered over REST only, not as an MCP tool (tools/list leaves it out, tools/call does not know it):
+   * what it answers is not a tool result, e.g. a download.
+   */
+  restOnly?: boolean;
+  /**
+   * The answer is a streamed file, not a `{ data, meta }` body: the handler returns a StreamResult in
+   * one of these formats, keyed by the word of the `format` input; without one, the request's Accept
+   * header picks (the first format when it accepts anything), and nothing acceptable is 406.
+   */
+  download?: { formats: Record<string, DownloadFormat> };
+  handler: (
+    input: z.infer<P> & z.infer<Q> & z.infer<B>,
+    ctx: HandlerContext,
+  ) => Promise<HandlerResult<z.output<O> | Array<z.output<O>>> | StreamResult>;
+}
+
+export const defineOperation = <
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends AnyObject = AnyObject,
+  O extends z.ZodType = z.ZodType,
+>(
+  op: Operation<P, Q, B, O>,
+): Operation => op as unknown as Operation;
+
+export const isWrite = (op: Operation): boolean => op.method !== "GET";
+
+/** Whether MCP offers the operation as a tool. */
+export const isTool = (op: Operation): boolean => op.restOnly !== true;
+
+export const isStreamResult = (result: HandlerResult<unknown> | StreamResult): result is StreamResult => "stream" in result;
+
+/** `/projects/:projectId` → `/projects/{projectId}` (OpenAPI form). */
+export const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, "{$1}");
