@@ -1,5 +1,5 @@
 import type { KeywordEvent, ProjectEvent } from "@earshot/contracts/events";
-import { applyProjectChange, projectChangeOf, SOURCES, type Source } from "@earshot/platform/core";
+import { applyProjectChange, projectChangeOf, SOURCES, sourcesIn } from "@earshot/platform/core";
 import type { CollectKeyword } from "../collectors/collector";
 import type { KeywordCopyDoc, ProjectCopyDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
@@ -16,19 +16,16 @@ import { reconcileProject } from "./pollers";
 //   active again, or with a new value, aliases or sources asks for its first search (first-search.ts);
 //   an event replayed changes nothing, so it asks nothing.
 
-/**
- * The sources of an event's list, in SOURCES order. A project always collects from at least one source,
- * so an empty `enabledSources` is an event that did not say (read as every source when created).
- */
-const sourcesOf = (listed: readonly string[]): Source[] => SOURCES.filter((s) => listed.includes(s));
+// A project always collects from at least one source, so an empty `enabledSources` is an event that did
+// not say (read as every source when created).
 
 /** The integration service's own fields of a project's copy, as a project event carries them. */
 const ownFields = (event: ProjectEvent): Partial<Pick<ProjectCopyDoc, "ownerId" | "enabledSources">> => {
   switch (event.type) {
     case "project.created":
-      return { ownerId: event.data.ownerId, enabledSources: event.data.enabledSources.length > 0 ? sourcesOf(event.data.enabledSources) : [...SOURCES] };
+      return { ownerId: event.data.ownerId, enabledSources: event.data.enabledSources.length > 0 ? sourcesIn(event.data.enabledSources) : [...SOURCES] };
     case "project.updated":
-      return event.data.enabledSources.length > 0 ? { enabledSources: sourcesOf(event.data.enabledSources) } : {};
+      return event.data.enabledSources.length > 0 ? { enabledSources: sourcesIn(event.data.enabledSources) } : {};
     default:
       return {};
   }
@@ -74,7 +71,7 @@ const applyKeywordEvent = async (deps: IntegrationDeps, event: KeywordEvent) => 
     aliases: data.aliases,
     excludedTerms: data.excludedTerms,
     caseSensitive: data.caseSensitive,
-    sources: sourcesOf(data.sources),
+    sources: sourcesIn(data.sources),
     filters,
     // A deactivation carries the keyword as it is afterwards; said once more so no reading depends on it.
     active: event.type !== "keyword.deactivated" && data.active,

@@ -1,5 +1,5 @@
 import type { KeywordChanged, KeywordEvent, KeywordGroupChanged, ProjectEvent } from "@earshot/contracts/events";
-import { applyProjectChange, type ProjectChange, projectChangeOf } from "@earshot/platform/core";
+import { applyProjectChange, type ProjectChange, projectChangeOf, sourcesIn } from "@earshot/platform/core";
 import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
 
@@ -36,7 +36,7 @@ const keywordCopyOf = (d: KeywordChanged, now: Date): Omit<KeywordCopyDoc, "_id"
   projectId: d.projectId,
   groupId: d.groupId,
   value: d.value,
-  sources: d.sources as KeywordCopyDoc["sources"],
+  sources: sourcesIn(d.sources),
   aliases: d.aliases,
   excludedTerms: d.excludedTerms,
   filters: { ...d.filters },
