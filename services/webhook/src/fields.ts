@@ -1,4 +1,6 @@
 import { patternRule, textField } from "@earshot/platform/core";
+import { enumWords, type EnumWords } from "@earshot/platform";
+import { webhookV1 } from "@earshot/proto";
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "./deliverable";
 
@@ -26,9 +28,18 @@ export interface DeliverableEvent {
 /** Every type an endpoint may list: the deliverable events and the wildcard. */
 export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, "*"] as const;
 
-/** The delivery statuses (DESIGN.md "Webhooks"). */
+/** The delivery statuses, as the API says them. */
 export const DELIVERY_STATUSES = ["pending", "succeeded", "retrying", "failed", "held"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The delivery statuses on gRPC (`earshot.webhook.v1.DeliveryStatus`) and their words, both ways, for the service and the edge. */
+export const DELIVERY_STATUS_WORDS: EnumWords<webhookV1.DeliveryStatus, DeliveryStatus> = enumWords([
+  [webhookV1.DeliveryStatus.DELIVERY_STATUS_PENDING, "pending"],
+  [webhookV1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED, "succeeded"],
+  [webhookV1.DeliveryStatus.DELIVERY_STATUS_RETRYING, "retrying"],
+  [webhookV1.DeliveryStatus.DELIVERY_STATUS_FAILED, "failed"],
+  [webhookV1.DeliveryStatus.DELIVERY_STATUS_HELD, "held"],
+]);
 
 export const MAX_EVENT_TYPES = SUBSCRIBABLE_EVENT_TYPES.length;
 export const MAX_URL_LENGTH = 2048;

@@ -56,10 +56,10 @@ describe("the webhook service's two deployables over one store", () => {
     const payload = new Webhook(made.secret).verify(got!.body, got!.headers as Record<string, string>) as { type: string; data: { mentionId: string } };
     expect(payload).toMatchObject({ type: "mention.created", data: { mentionId: "men_1" } });
 
-    const succeeded = async () => (await as(ana, () => client.client.listWebhookDeliveries({ endpointId, status: "succeeded", eventType: "", limit: 0, cursor: "" }))).deliveries;
+    const succeeded = async () => (await as(ana, () => client.client.listWebhookDeliveries({ endpointId, status: webhookV1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED, eventType: "", limit: 0, cursor: "" }))).deliveries;
     await waitFor(async () => (await succeeded()).length === 1);
     const [delivery] = await succeeded();
-    expect(delivery).toMatchObject({ endpointId, eventType: "mention.created", attemptCount: 1, requestBody: got!.body, nextAttemptAt: undefined });
+    expect(delivery).toMatchObject({ endpointId, status: webhookV1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED, eventType: "mention.created", attemptCount: 1, requestBody: got!.body, nextAttemptAt: undefined });
     expect(delivery!.requestHeaders["webhook-id"]).toBe(got!.headers["webhook-id"]);
     expect(delivery!.requestHeaders).not.toHaveProperty("webhook-signature");
     const usage = await client.client.getWorkspaceUsage({ workspaceId: ana.workspaceId });
@@ -74,6 +74,6 @@ describe("the webhook service's two deployables over one store", () => {
     expect(got.at(-1)?.headers["webhook-id"]).toBe(eventId);
     expect(new Webhook(made.secret).verify(got.at(-1)!.body, got.at(-1)!.headers as Record<string, string>)).toMatchObject({ type: "webhook.test" });
     expect(await refusalOf(as(bea, () => client.client.getWebhook({ endpointId: made.webhook!.id })))).toMatchObject({ code: "not_found" });
-    expect(await refusalOf(as(bea, () => client.client.listWebhookDeliveries({ endpointId: made.webhook!.id, status: "", eventType: "", limit: 0, cursor: "" })))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(as(bea, () => client.client.listWebhookDeliveries({ endpointId: made.webhook!.id, status: webhookV1.DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED, eventType: "", limit: 0, cursor: "" })))).toMatchObject({ code: "not_found" });
   });
 });

@@ -11,7 +11,8 @@ export interface EnumWords<E extends number, W extends string> {
   readonly words: readonly W[];
 }
 
-const enumWords = <E extends number, W extends string>(pairs: ReadonlyArray<readonly [E, W]>): EnumWords<E, W> => {
+/** A two-way table between a proto enum and its words, for a service's own enums too. */
+export const enumWords = <E extends number, W extends string>(pairs: ReadonlyArray<readonly [E, W]>): EnumWords<E, W> => {
   const byValue = new Map<number, W>(pairs.map(([v, w]) => [v, w]));
   const byWord = new Map<string, E>(pairs.map(([v, w]) => [w, v]));
   return { word: (v) => byValue.get(v), value: (w) => byWord.get(w), words: pairs.map(([, w]) => w) };

@@ -1,9 +1,10 @@
 import { requireProjectCaller, type RpcContext } from "@earshot/platform";
-import type { webhookV1 } from "@earshot/proto";
+import { webhookV1 } from "@earshot/proto";
 import { getDelivery, listDeliveries, redeliver } from "../domain/deliveries";
 import type { Caller, WebhookDeps } from "../domain/deps";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook, updateWebhook } from "../domain/endpoints";
 import { workspaceUsage } from "../domain/budget";
+import { DELIVERY_STATUS_WORDS } from "../fields";
 import type { DeliveryDoc, EndpointDoc } from "../store";
 
 // gRPC adapter: decode, call a domain verb, encode. No rules live here; the caller comes from the call's
@@ -32,7 +33,7 @@ export const toDeliveryMessage = (d: DeliveryDoc): webhookV1.Delivery => ({
   endpointId: d.endpointId,
   eventId: d.eventId,
   eventType: d.eventType,
-  status: d.status,
+  status: DELIVERY_STATUS_WORDS.value(d.status) ?? webhookV1.DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
   attemptCount: d.attempts.length,
   createdAt: d.createdAt,
   // A finished delivery is due no more; an open one's due time may be a claim's end, which is when it is next tried.
@@ -82,7 +83,8 @@ export const webhookRpc = (deps: WebhookDeps) => ({
   },
   listWebhookDeliveries: async (req: webhookV1.ListWebhookDeliveriesRequest, ctx: RpcContext): Promise<webhookV1.ListWebhookDeliveriesResponse> => {
     const page = await listDeliveries(deps, callerOf(ctx), req.endpointId, {
-      ...(req.status ? { status: req.status } : {}),
+      // An enum value this build does not know is a word the verb refuses, naming the field.
+      ...(req.status ? { status: DELIVERY_STATUS_WORDS.word(req.status) ?? `unknown(${req.status})` } : {}),
       ...(req.eventType ? { eventType: req.eventType } : {}),
       ...(req.since ? { since: req.since } : {}),
       ...(limitOf(req.limit) !== undefined ? { limit: req.limit } : {}),

@@ -1,4 +1,4 @@
-import { createWebhookSchema, DELIVERY_STATUSES, TEST_EVENT_TYPE, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "@earshot/webhook/fields";
+import { createWebhookSchema, DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, TEST_EVENT_TYPE, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "@earshot/webhook/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { pageQuery, projectId, resourceId } from "../shared/schemas";
@@ -166,7 +166,7 @@ export const webhookOperations = [
     handler: async (input, ctx) => {
       const res = await ctx.backends.webhook.listWebhookDeliveries({
         endpointId: input.endpointId,
-        status: input.status ?? "",
+        status: input.status ? (DELIVERY_STATUS_WORDS.value(input.status) ?? 0) : 0,
         eventType: input.eventType ?? "",
         since: input.since ? new Date(input.since) : undefined,
         limit: input.limit,

@@ -1,5 +1,5 @@
 import type { webhookV1 } from "@earshot/proto";
-import { DELIVERY_STATUSES, SUBSCRIBABLE_EVENT_TYPES } from "@earshot/webhook/fields";
+import { DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, SUBSCRIBABLE_EVENT_TYPES } from "@earshot/webhook/fields";
 import { z } from "zod";
 import { at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "../shared/resources";
 
@@ -101,7 +101,7 @@ export const presentDelivery = (message: webhookV1.Delivery | undefined): Delive
     endpointId: d.endpointId,
     eventId: d.eventId,
     eventType: d.eventType,
-    status: oneOf(DELIVERY_STATUSES, d.status, "delivery status"),
+    status: oneOf(DELIVERY_STATUSES, DELIVERY_STATUS_WORDS.word(d.status) ?? String(d.status), "delivery status"),
     attempts: d.attemptCount,
     createdAt: at(d.createdAt, "delivery createdAt"),
     nextAttemptAt: atOrNull(d.nextAttemptAt),
