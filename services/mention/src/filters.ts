@@ -1,14 +1,28 @@
-import type { mentionV1 } from "@earshot/proto";
-import type { MentionFilterInput } from "./fields";
+import { enumWords, type EnumWords } from "@earshot/platform";
+import { mentionV1 } from "@earshot/proto";
+import type { MentionFilterInput, MentionStatus } from "./fields";
 
 // The list_mentions filters as the gRPC message carries them, both ways, stated once for both sides of
 // the wire: the edge builds the message from a request, the mention service reads it back (and builds it
 // for a saved view's answer). Published as `@earshot/mention/filters`. An empty list filters nothing, as a
 // member left out does; proto3 cannot tell the two apart, so reading back leaves empty lists out.
 
+/** A mention's status on gRPC (`earshot.mention.v1.MentionStatus`) and its word, both ways, for both sides. */
+export const MENTION_STATUS_WORDS: EnumWords<mentionV1.MentionStatus, MentionStatus> = enumWords([
+  [mentionV1.MentionStatus.MENTION_STATUS_OPEN, "open"],
+  [mentionV1.MentionStatus.MENTION_STATUS_DONE, "done"],
+  [mentionV1.MentionStatus.MENTION_STATUS_FOLLOW_UP, "follow_up"],
+]);
+
+/** The status a word names; UNSPECIFIED for one this build does not know (the receiver refuses it, naming the field). */
+export const mentionStatusOf = (word: string): mentionV1.MentionStatus => MENTION_STATUS_WORDS.value(word) ?? mentionV1.MentionStatus.MENTION_STATUS_UNSPECIFIED;
+
+/** The word of a status; a value this build does not know reads as `unknown(<n>)`, which the field check refuses. */
+export const mentionStatusWord = (status: mentionV1.MentionStatus): string => MENTION_STATUS_WORDS.word(status) ?? `unknown(${status})`;
+
 /** The filters message of the given filters (any other members of the object are ignored). */
 export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({
-  status: [...(f.status ?? [])],
+  status: (f.status ?? []).map(mentionStatusOf),
   keywordIds: [...(f.keywordId ?? [])],
   groupIds: [...(f.groupId ?? [])],
   sources: [...(f.source ?? [])],
@@ -28,7 +42,7 @@ export const filtersOf = (f: mentionV1.MentionFilters | undefined): MentionFilte
   const out: Record<string, unknown> = {};
   if (!f) return out;
   const lists: Array<[keyof MentionFilterInput, string[]]> = [
-    ["status", f.status],
+    ["status", f.status.map(mentionStatusWord)],
     ["keywordId", f.keywordIds],
     ["groupId", f.groupIds],
     ["source", f.sources],

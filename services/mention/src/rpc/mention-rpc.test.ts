@@ -8,6 +8,8 @@ import { type MentionWorld, openMentionWorld } from "../test-support";
 import { ingestRpc } from "./ingest-rpc";
 import { mentionRpc } from "./mention-rpc";
 
+const MS = mentionV1.MentionStatus;
+
 // The adapter's handlers called as the gRPC server calls them: a decoded request and a context carrying
 // the caller the edge sent. What is checked is the translation: enums, timestamps, int64 as strings,
 // optional fields and proto3 zero values.
@@ -53,7 +55,7 @@ describe("mention gRPC adapter", () => {
       metrics: { likes: 1, replies: 2, shares: 3, views: 4 },
       publishedAt: published,
     });
-    await rpc.updateMentionStatus({ mentionId: m._id, status: "done" }, editor());
+    await rpc.updateMentionStatus({ mentionId: m._id, status: MS.MENTION_STATUS_DONE }, editor());
     const { mention } = await rpc.getMention({ mentionId: m._id }, viewer());
     expect(mention).toMatchObject({
       id: m._id,
@@ -66,7 +68,7 @@ describe("mention gRPC adapter", () => {
       publishedAt: published,
       matches: [{ keywordId: "kw_1", term: "Acme", field: "text", start: 0, end: 4 }],
       sentiment: { label: "neutral", score: 0, method: "lexicon" },
-      status: "done",
+      status: MS.MENTION_STATUS_DONE,
       categoryId: "",
       history: [{ field: "status", from: "open", to: "done", byUserId: "usr_ana", at: expect.any(Date) }],
     });
@@ -79,7 +81,7 @@ describe("mention gRPC adapter", () => {
     const old = await world.seedMention(projectId, { source: "reddit", publishedAt: new Date("2026-06-01T00:00:00Z") });
     await world.seedMention(projectId, { source: "reddit", publishedAt: new Date("2026-05-01T00:00:00Z") });
     await world.seedMention(projectId, { source: "x", publishedAt: new Date("2026-06-02T00:00:00Z") });
-    await rpc.updateMentionStatus({ mentionId: old._id, status: "follow_up" }, editor());
+    await rpc.updateMentionStatus({ mentionId: old._id, status: MS.MENTION_STATUS_FOLLOW_UP }, editor());
     const page = await rpc.listMentions(
       { projectId, filters: { ...noFilters(), sources: ["reddit"], categoryIds: ["none"], since: new Date("2026-05-15T00:00:00Z") }, limit: 0, cursor: "" },
       viewer(),
@@ -100,12 +102,13 @@ describe("mention gRPC adapter", () => {
     expect(second.nextCursor).toBe("");
   });
 
-  it("updateMentionStatus: the status word in, the mention with its history out", async () => {
+  it("updateMentionStatus: the status enum in, the mention with its history out; UNSPECIFIED or an unknown value refused naming the field", async () => {
     const m = await world.seedMention(projectId);
-    const done = await rpc.updateMentionStatus({ mentionId: m._id, status: "follow_up" }, editor());
-    expect(done.mention).toMatchObject({ status: "follow_up", history: [{ field: "status", from: "open", to: "follow_up", at: expect.any(Date) }] });
-    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: "" }, editor()))).errors.map((e) => e.path)).toEqual(["status"]);
-    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: "done" }, viewer()))).code).toBe("forbidden");
+    const done = await rpc.updateMentionStatus({ mentionId: m._id, status: MS.MENTION_STATUS_FOLLOW_UP }, editor());
+    expect(done.mention).toMatchObject({ status: MS.MENTION_STATUS_FOLLOW_UP, history: [{ field: "status", from: "open", to: "follow_up", at: expect.any(Date) }] });
+    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: MS.MENTION_STATUS_UNSPECIFIED }, editor()))).errors.map((e) => e.path)).toEqual(["status"]);
+    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: 42 as mentionV1.MentionStatus }, editor()))).errors.map((e) => e.path)).toEqual(["status"]);
+    expect((await refusalOf(rpc.updateMentionStatus({ mentionId: m._id, status: MS.MENTION_STATUS_DONE }, viewer()))).code).toBe("forbidden");
   });
 
   it("categorizeMention: a category id sets it, an empty one clears it", async () => {
@@ -182,7 +185,7 @@ describe("mention gRPC adapter", () => {
     expect((await refusalOf(rpc.deleteCategory({ categoryId: "" }, editor()))).code).toBe("not_found");
   });
 
-  const viewFilters = () => ({ ...noFilters(), status: ["open"], categoryIds: ["none"], q: "acme", since: new Date("2026-06-01T00:00:00Z") });
+  const viewFilters = () => ({ ...noFilters(), status: [MS.MENTION_STATUS_OPEN], categoryIds: ["none"], q: "acme", since: new Date("2026-06-01T00:00:00Z") });
 
   it("createMentionView: filters round-trip (lists, optional words, timestamps) and are checked", async () => {
     const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
@@ -206,7 +209,7 @@ describe("mention gRPC adapter", () => {
   it("updateMentionView: absent filters leave them, present ones replace them whole", async () => {
     const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
     const renamed = await rpc.updateMentionView({ viewId: view!.id, name: "Open acme", filters: undefined }, editor());
-    expect(renamed.view).toMatchObject({ name: "Open acme", filters: { status: ["open"], q: "acme" } });
+    expect(renamed.view).toMatchObject({ name: "Open acme", filters: { status: [MS.MENTION_STATUS_OPEN], q: "acme" } });
     const cleared = await rpc.updateMentionView({ viewId: view!.id, filters: noFilters(), order: 2 }, editor());
     expect(cleared.view?.order).toBe(2);
     expect(cleared.view?.filters).toEqual({ ...noFilters(), q: undefined, since: undefined, until: undefined });

@@ -1,5 +1,5 @@
 import { analyticsFields, mentionFields } from "@earshot/mention/fields";
-import { toFiltersMessage } from "@earshot/mention/filters";
+import { mentionStatusOf, toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { FILTERS_DOC, LIST_FILTERS_DOC, listQuerySchema, mentionFilterQuery, mentionListFilterQuery } from "../shared/mention-filters";
@@ -104,7 +104,7 @@ export const mentionOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { mention } = await ctx.backends.mention.updateMentionStatus({ mentionId: input.mentionId, status: input.status });
+      const { mention } = await ctx.backends.mention.updateMentionStatus({ mentionId: input.mentionId, status: mentionStatusOf(input.status) });
       return { data: presentMention(mention) };
     },
   }),
