@@ -1,5 +1,7 @@
 import { countCharacters, emailAddressField, maxBytesOf, textField, type TextLimit, textProblem } from "@earshot/platform/core";
 import { ALL_SCOPES } from "./scopes";
+import { enumWords, type EnumWords } from "@earshot/platform";
+import { accountV1 } from "@earshot/proto";
 import { z } from "zod";
 
 // The fields of users and API keys, declared once: the edge builds its request schemas from them and the
@@ -7,6 +9,12 @@ import { z } from "zod";
 // imports nothing but zod and the platform.
 
 export const USER_STATUSES = ["active", "deactivated"] as const;
+
+/** An account's status on gRPC (`earshot.account.v1.UserStatus`) and its word, both ways, for the service and its callers. */
+export const USER_STATUS_WORDS: EnumWords<accountV1.UserStatus, (typeof USER_STATUSES)[number]> = enumWords([
+  [accountV1.UserStatus.USER_STATUS_ACTIVE, "active"],
+  [accountV1.UserStatus.USER_STATUS_DEACTIVATED, "deactivated"],
+]);
 export const NAME_LIMIT = { min: 1, max: 100 } satisfies TextLimit;
 /** Passwords are counted in characters like every other text, white space included (never trimmed). */
 export const PASSWORD_LIMIT = { min: 8, max: 200 } satisfies TextLimit;

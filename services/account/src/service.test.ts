@@ -53,7 +53,7 @@ describe("account service over gRPC", () => {
 
   it("creates a user, mints a key and verifies it, with times as Dates and the workspace's allowances", async () => {
     const { user, workspace } = await account.client.createUser({ email: "Ana@Example.com", name: "Ana", password: "correct horse" });
-    expect(user).toMatchObject({ email: "ana@example.com", name: "Ana", status: "active", workspaceId: workspace?.id });
+    expect(user).toMatchObject({ email: "ana@example.com", name: "Ana", status: accountV1.UserStatus.USER_STATUS_ACTIVE, workspaceId: workspace?.id });
     expect(user?.createdAt).toBeInstanceOf(Date);
     expect(user?.deactivatedAt).toBeUndefined();
     expect(workspace).toMatchObject({ ownerId: user?.id, plan: "free", allowances: { projects: 10, keywords: 100, seats: 10 } });
@@ -85,12 +85,12 @@ describe("account service over gRPC", () => {
     const { user } = await account.client.getUser({ email: "BO@example.com" });
     expect((await as(user, () => account.client.updateUser({ name: " Bo B. " }))).user?.name).toBe("Bo B.");
     const off = await as(user, () => account.client.deactivateUser({ confirmation: "DELETE" }));
-    expect(off.user).toMatchObject({ status: "deactivated", deactivatedAt: expect.any(Date) });
+    expect(off.user).toMatchObject({ status: accountV1.UserStatus.USER_STATUS_DEACTIVATED, deactivatedAt: expect.any(Date) });
     expect(await refusalOf(account.client.authenticate({ email: "bo@example.com", password: "correct horse" }))).toMatchObject({
       code: "unauthorized",
       message: "This account is deactivated.",
     });
-    expect((await account.client.reactivateUser({ email: "bo@example.com" })).user?.status).toBe("active");
+    expect((await account.client.reactivateUser({ email: "bo@example.com" })).user?.status).toBe(accountV1.UserStatus.USER_STATUS_ACTIVE);
     expect((await account.client.authenticate({ email: "bo@example.com", password: "correct horse" })).user?.id).toBe(user!.id);
   });
 

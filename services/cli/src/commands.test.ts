@@ -119,7 +119,7 @@ describe("earshot CLI", () => {
       await expect(account.client.verifyApiKey({ plaintext: key })).rejects.toMatchObject({ code: "unauthorized" });
       const res = await run("account", "reactivate", "--email", "BACK@example.com");
       expect(res).toMatchObject({ code: 0, out: expect.stringContaining("Reactivated back@example.com") });
-      expect((await account.client.getUser({ id: user!.id })).user?.status).toBe("active");
+      expect((await account.client.getUser({ id: user!.id })).user?.status).toBe(accountV1.UserStatus.USER_STATUS_ACTIVE);
       await expect(account.client.verifyApiKey({ plaintext: key })).resolves.toBeDefined();
     });
 

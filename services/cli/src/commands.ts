@@ -204,7 +204,7 @@ const COMMANDS: Command[] = [
       const email = required(values, "email");
       const account = await client();
       const { user: before } = await account.getUser({ email });
-      if (before?.status === "active") {
+      if (before?.status === accountV1.UserStatus.USER_STATUS_ACTIVE) {
         io.out(`${before.email} is active already; nothing to do.`);
         return;
       }

@@ -84,7 +84,7 @@ describe("integration service over gRPC", () => {
     const decided = await fetch(`${target.origin}${target.pathname}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
     const back = new URL(decided.headers.get("location") ?? "").searchParams;
     const done = await integration.client.completeLinkedinAuthorization({ state: back.get("state") ?? "", code: back.get("code") ?? "", error: "", errorDescription: "" });
-    expect(done).toMatchObject({ projectId, integration: { status: "pending_page", page: undefined, pages: expect.arrayContaining([{ organizationUrn: ACME, name: "Acme Corp" }]) } });
+    expect(done).toMatchObject({ projectId, integration: { status: integrationV1.LinkedinStatus.LINKEDIN_STATUS_PENDING_PAGE, page: undefined, pages: expect.arrayContaining([{ organizationUrn: ACME, name: "Acme Corp" }]) } });
     expect(done.integration?.tokenExpiresAt).toBeInstanceOf(Date);
 
     const editor = as(commonV1.Role.ROLE_EDITOR);
@@ -95,7 +95,7 @@ describe("integration service over gRPC", () => {
     });
 
     const selected = await call(owner, () => integration.client.selectLinkedinPage({ projectId, organizationUrn: ACME }));
-    expect(selected.integration).toMatchObject({ status: "connected", page: { organizationUrn: ACME, name: "Acme Corp" }, connectedAt: expect.any(Date) });
+    expect(selected.integration).toMatchObject({ status: integrationV1.LinkedinStatus.LINKEDIN_STATUS_CONNECTED, page: { organizationUrn: ACME, name: "Acme Corp" }, connectedAt: expect.any(Date) });
     expect((await publishedOf("integration.linkedin.connected"))[0]).toMatchObject({ source: "earshot/integration", data: { projectId, workspaceId: ana.workspaceId, organizationUrn: ACME } });
 
     // A post at LinkedIn, then the project's first keyword on LinkedIn: its event starts the poller at once,
@@ -119,12 +119,12 @@ describe("integration service over gRPC", () => {
 
     // That poll committed (and released its lease) with its post: the sync runs at once and finds nothing new.
     const synced = await call(owner, () => integration.client.syncLinkedin({ projectId }));
-    expect(synced).toMatchObject({ postsFound: 0, integration: { status: "connected", lastSyncAt: expect.any(Date), syncsPerDay: 20, syncsLeftToday: 19 } });
+    expect(synced).toMatchObject({ postsFound: 0, integration: { status: integrationV1.LinkedinStatus.LINKEDIN_STATUS_CONNECTED, lastSyncAt: expect.any(Date), syncsPerDay: 20, syncsLeftToday: 19 } });
     expect((await publishedOf("integration.linkedin.synced"))[0]?.data).toMatchObject({ projectId, postsFound: 0 });
     expect(await integration.client.getWorkspaceUsage({ workspaceId: ana.workspaceId })).toEqual({ usage: { counts: { linkedinSyncsPerDay: "1" } } });
 
     const gone = await call(owner, () => integration.client.disconnectLinkedin({ projectId }));
-    expect(gone.integration).toMatchObject({ status: "disconnected", pages: [], page: undefined, tokenExpiresAt: undefined });
+    expect(gone.integration).toMatchObject({ status: integrationV1.LinkedinStatus.LINKEDIN_STATUS_DISCONNECTED, pages: [], page: undefined, tokenExpiresAt: undefined });
     expect((await publishedOf("integration.linkedin.disconnected"))[0]?.data).toMatchObject({ projectId, reason: "disconnected" });
   });
 });

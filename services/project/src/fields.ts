@@ -1,4 +1,6 @@
 import { emailAddressField, patternRule, SOURCES, type Source, textField, type TextLimit } from "@earshot/platform/core";
+import { enumWords, type EnumWords } from "@earshot/platform";
+import { projectV1 } from "@earshot/proto";
 import { z } from "zod";
 
 // The fields of projects, members and public dashboards (API spec sections 2 and 8), declared once: the
@@ -15,6 +17,15 @@ export const MEMBER_ROLES = ["viewer", "editor"] as const;
 export const MEMBER_TYPES = ["member", "invite"] as const;
 export const MEMBER_STATUSES = ["active", "pending", "expired", "accepted", "revoked"] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/** A membership's or invitation's status on gRPC (`earshot.project.v1.MemberStatus`) and its word, both ways. */
+export const MEMBER_STATUS_WORDS: EnumWords<projectV1.MemberStatus, MemberStatus> = enumWords([
+  [projectV1.MemberStatus.MEMBER_STATUS_ACTIVE, "active"],
+  [projectV1.MemberStatus.MEMBER_STATUS_PENDING, "pending"],
+  [projectV1.MemberStatus.MEMBER_STATUS_EXPIRED, "expired"],
+  [projectV1.MemberStatus.MEMBER_STATUS_ACCEPTED, "accepted"],
+  [projectV1.MemberStatus.MEMBER_STATUS_REVOKED, "revoked"],
+]);
 
 /** What a new project gets for each field its creator leaves out (create_project publishes them as defaults). */
 export const PROJECT_DEFAULTS = {

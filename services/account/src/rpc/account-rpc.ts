@@ -1,5 +1,6 @@
 import { type AsyncService, DomainError, requireCaller, type RpcContext, validationFailed } from "@earshot/platform";
-import type { accountV1 } from "@earshot/proto";
+import { accountV1 } from "@earshot/proto";
+import { USER_STATUS_WORDS } from "../fields";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys";
 import type { AccountDeps } from "../domain/deps";
 import { allowancesOf } from "../domain/plans";
@@ -17,7 +18,7 @@ export const toUserMessage = (u: UserDoc): accountV1.User => ({
   email: u.email,
   name: u.name,
   workspaceId: u.workspaceId,
-  status: u.status,
+  status: USER_STATUS_WORDS.value(u.status) ?? accountV1.UserStatus.USER_STATUS_UNSPECIFIED,
   createdAt: u.createdAt,
   updatedAt: u.updatedAt,
   deactivatedAt: u.deactivatedAt,

@@ -1,3 +1,4 @@
+import { accountV1 } from "@earshot/proto";
 import type { Backends } from "../backends";
 import { providerWithGrant } from "./test-support";
 import { oauthTokenVerifier } from "./token-verifier";
@@ -7,7 +8,7 @@ import { oauthTokenVerifier } from "./token-verifier";
 
 const activeAccount = {
   account: {
-    getUser: async () => ({ user: { id: "usr_1", workspaceId: "wsp_1", email: "a@example.com", status: "active" }, workspace: { allowances: {} } }),
+    getUser: async () => ({ user: { id: "usr_1", workspaceId: "wsp_1", email: "a@example.com", status: accountV1.UserStatus.USER_STATUS_ACTIVE }, workspace: { allowances: {} } }),
   },
 } as unknown as Backends;
 

@@ -1,3 +1,4 @@
+import { accountV1 } from "@earshot/proto";
 import { DomainError, isDomainError } from "@earshot/platform";
 import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import jwt from "jsonwebtoken";
@@ -14,7 +15,7 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 export const activeAccountOf = async (backends: Backends, userId: string) => {
   try {
     const found = await backends.account.getUser({ id: userId });
-    return found.user?.status === "active" ? found : undefined;
+    return found.user?.status === accountV1.UserStatus.USER_STATUS_ACTIVE ? found : undefined;
   } catch (err) {
     if (isDomainError(err) && err.code === "not_found") return undefined;
     throw err;

@@ -9,7 +9,8 @@ import {
   SOURCE_WORDS,
   validationFailed,
 } from "@earshot/platform";
-import type { commonV1, projectV1 } from "@earshot/proto";
+import { type commonV1, projectV1 } from "@earshot/proto";
+import { MEMBER_STATUS_WORDS } from "../fields";
 import type { ProjectView } from "../domain/access";
 import { setPublicDashboard } from "../domain/dashboard";
 import type { Caller, ProjectDeps } from "../domain/deps";
@@ -72,7 +73,7 @@ export const toMemberMessage = (m: MemberDoc, now: Date): projectV1.Member => ({
   email: m.email,
   name: m.name ?? "",
   role: valueOf<commonV1.Role>(ROLE_WORDS, m.role),
-  status: statusOf(m, now),
+  status: MEMBER_STATUS_WORDS.value(statusOf(m, now)) ?? projectV1.MemberStatus.MEMBER_STATUS_UNSPECIFIED,
   createdAt: m.createdAt,
   expiresAt: m.expiresAt,
 });
@@ -170,7 +171,7 @@ export const projectRpc = (deps: ProjectDeps) => ({
         projectName: project.name,
         email: invitation.email,
         role: valueOf<commonV1.Role>(ROLE_WORDS, invitation.role),
-        status,
+        status: MEMBER_STATUS_WORDS.value(status) ?? projectV1.MemberStatus.MEMBER_STATUS_UNSPECIFIED,
         expiresAt: invitation.expiresAt,
       },
     };

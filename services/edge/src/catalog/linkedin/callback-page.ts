@@ -1,3 +1,4 @@
+import { integrationV1 } from "@earshot/proto";
 import { isDomainError, type Logger } from "@earshot/platform";
 import type { Request, Response } from "express";
 import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../../pages/html";
@@ -98,7 +99,7 @@ const callbackPage = definePage({
     const pages = integration?.pages ?? [];
     const { projectName } = await ownerContext(backends, logger, done.ownerId, done.projectId);
     const project = projectLabel(projectName, done.projectId);
-    const chosen = integration?.status === "connected" && integration.page;
+    const chosen = integration?.status === integrationV1.LinkedinStatus.LINKEDIN_STATUS_CONNECTED && integration.page;
     let body: string;
     if (chosen) {
       body = `<p>Earshot keeps collecting from <strong>${escapeHtml(chosen.name)}</strong> for ${project} with the new authorization.</p>${pagesList(pages)}`;

@@ -1,4 +1,4 @@
-import { LINKEDIN_STATUSES } from "@earshot/integration/fields";
+import { LINKEDIN_STATUS_WORDS, LINKEDIN_STATUSES } from "@earshot/integration/fields";
 import type { integrationV1 } from "@earshot/proto";
 import { z } from "zod";
 import { atOrNull, resourceSchemas, timestamp } from "../shared/resources";
@@ -41,7 +41,7 @@ export const presentLinkedinIntegration = (m: integrationV1.LinkedinIntegration 
   if (!m) throw new Error("the integration service answered without an integration");
   return {
     projectId: m.projectId,
-    status: linkedinIntegrationSchema.shape.status.parse(m.status),
+    status: linkedinIntegrationSchema.shape.status.parse(LINKEDIN_STATUS_WORDS.word(m.status) ?? String(m.status)),
     pages: m.pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name })),
     page: m.page ? { organizationUrn: m.page.organizationUrn, name: m.page.name } : null,
     connectedAt: atOrNull(m.connectedAt),

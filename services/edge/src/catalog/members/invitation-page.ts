@@ -1,3 +1,4 @@
+import { MEMBER_STATUS_WORDS } from "@earshot/project/fields";
 import { isDomainError, ROLE_WORDS } from "@earshot/platform";
 import type { Response } from "express";
 import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../../pages/html";
@@ -45,7 +46,7 @@ const load = async ({ backends, logger }: PageDeps, token: string, res: Response
   try {
     const { invitation } = await backends.project.getInvitation({ token });
     if (!invitation) throw new Error("empty invitation");
-    return { ...invitation, role: ROLE_WORDS.word(invitation.role) ?? "member" };
+    return { ...invitation, role: ROLE_WORDS.word(invitation.role) ?? "member", status: MEMBER_STATUS_WORDS.word(invitation.status) ?? "" };
   } catch (err) {
     if (isDomainError(err) && (err.code === "not_found" || err.code === "validation_failed")) {
       sendPage(res, 404, "Invitation not found", "<p>This invitation link is not valid. Check that you copied the whole link.</p>");

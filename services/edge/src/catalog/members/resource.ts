@@ -1,5 +1,5 @@
 import { MEMBER_TYPE_WORDS, ROLE_WORDS } from "@earshot/platform";
-import { MEMBER_STATUSES, MEMBER_TYPES, PROJECT_ROLES } from "@earshot/project/fields";
+import { MEMBER_STATUS_WORDS, MEMBER_STATUSES, MEMBER_TYPES, PROJECT_ROLES } from "@earshot/project/fields";
 import type { projectV1 } from "@earshot/proto";
 import { z } from "zod";
 import { at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "../shared/resources";
@@ -32,7 +32,7 @@ export const presentMember = (message: projectV1.Member | undefined): Member => 
     email: m.email,
     name: m.name || null,
     role: oneOf(PROJECT_ROLES, apiWord(ROLE_WORDS, m.role), "role"),
-    status: oneOf(MEMBER_STATUSES, m.status, "member status"),
+    status: oneOf(MEMBER_STATUSES, MEMBER_STATUS_WORDS.word(m.status) ?? String(m.status), "member status"),
     createdAt: at(m.createdAt, "member createdAt"),
     expiresAt: atOrNull(m.expiresAt),
   };
