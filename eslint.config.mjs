@@ -18,6 +18,8 @@ const FORBIDDEN_IN_DOMAIN = ["mongodb", "better-sqlite3", "@seald-io/nedb", "kaf
 // Test code (tests and the `test-support` helpers only tests import) is left out of every package's build
 // (`TEST_SOURCES`, services/registry/src/derive/workspace.ts): nothing that ships may import it.
 const TEST_FILES = ["**/*.test.ts", "**/test-support.ts", "**/*-test-support.ts"];
+// The platform's test helpers (`@earshot/platform/testing`) are test code too, left out of its build.
+const PLATFORM_TESTING = "services/platform/src/testing/**";
 const TEST_CODE = { group: ["**/*.test", "**/test-support", "**/*-test-support"], message: "Only tests import test code: it is not part of the build." };
 
 // Services depend on contracts, not on each other: a service's code imports the platform, the protobuf code
@@ -117,7 +119,7 @@ export default defineConfig(
   },
   {
     files: ["services/*/src/**/*.ts"],
-    ignores: TEST_FILES,
+    ignores: [...TEST_FILES, PLATFORM_TESTING],
     rules: { "no-restricted-imports": ["error", { patterns: [TEST_CODE] }] },
   },
   // The same rule for the services' own packages, with the service-to-service ban (tests may use the simulators).
