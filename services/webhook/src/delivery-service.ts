@@ -3,6 +3,7 @@ import { resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
 import { deliverySettingsOf, deliverySettingsShape, WEBHOOK_STORE } from "./config";
 import { DELIVERY_CONSUMERS } from "./consumers";
 import type { DeliveryDeps } from "./domain/deps";
+import { adoptLegacyStores } from "./legacy-store";
 import { openWebhookCollections } from "./store";
 import { wireDelivery } from "./wiring";
 
@@ -21,6 +22,8 @@ export const deliveryService: ServiceModule<DeliveryDeps> = {
   open: async (deps) => {
     const settings = deliverySettingsOf(deps.config);
     const collections = await openWebhookCollections(deps.store);
+    // What a data directory from before the merge holds is adopted before the worker reads anything.
+    await adoptLegacyStores(deps.config, deps.store, collections, deps.logger, deps.clock.now());
     const key = await resolveEncryptionKey({ configured: settings.EARSHOT_ENCRYPTION_KEY, dataDir: deps.config.EARSHOT_DATA_DIR, embedded: !deps.config.MONGO_URL });
     const { deps: domain, worker } = wireDelivery({
       ...deps,

@@ -103,7 +103,9 @@ export const openWebhookCollections = async (store: DocumentStore): Promise<Webh
   const budgets = store.collection<BudgetDoc>(BUDGETS);
   await endpoints.ensureIndex({ fields: { workspaceId: 1 } });
   await endpoints.ensureIndex({ fields: { projectId: 1 } });
-  await deliveries.ensureIndex({ fields: { dedupeKey: 1 }, unique: true });
+  // Sparse: a store upgraded from before the merge holds log copies without one until they are completed
+  // (domain/adoption.ts); every delivery made since has one.
+  await deliveries.ensureIndex({ fields: { dedupeKey: 1 }, unique: true, sparse: true });
   await deliveries.ensureIndex({ fields: { nextAttemptAt: 1 } });
   await deliveries.ensureIndex({ fields: { endpointId: 1 } });
   await deliveries.ensureIndex({ fields: { workspaceId: 1 } });

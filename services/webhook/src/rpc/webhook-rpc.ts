@@ -38,8 +38,10 @@ export const toDeliveryMessage = (d: DeliveryDoc): webhookV1.Delivery => ({
   createdAt: d.createdAt,
   // A finished delivery is due no more; an open one's due time may be a claim's end, which is when it is next tried.
   nextAttemptAt: d.status === "succeeded" || d.status === "failed" ? undefined : d.nextAttemptAt,
-  requestHeaders: { ...d.headers },
-  requestBody: d.body,
+  // A delivery log copy from before the merge, not yet completed by the delivery deployable, has these as
+  // requestHeaders/requestBody (domain/adoption.ts).
+  requestHeaders: { ...(d.headers ?? (d as { requestHeaders?: Record<string, string> }).requestHeaders) },
+  requestBody: d.body ?? (d as { requestBody?: string }).requestBody ?? "",
   attempts: d.attempts.map((a) => ({ at: a.at, statusCode: a.statusCode, durationMs: a.durationMs, response: a.response, error: a.error })),
 });
 
