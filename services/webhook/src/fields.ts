@@ -62,7 +62,7 @@ const isHttpsUrl = (s: string): boolean => {
 
 /**
  * The receiver's URL: https only. Whether its host is a public address is checked by the service (it
- * resolves the name), and again by the delivery service at every connection.
+ * resolves the name), and again by the delivery worker at every connection.
  */
 const url = textField({
   min: 1,
