@@ -10,3 +10,18 @@ declare module "@seald-io/nedb/lib/model.js" {
   export function deserialize(raw: string): unknown;
   export function getDotValue(doc: unknown, field: string): unknown;
 }
+
+// nedb's index (a tree of keys, refusing a duplicate when unique), which its package typings leave out too.
+// The reader of a nedb data directory (nedb-datafile.ts) keeps a collection's unique indexes with it, so
+// that a journaled write is refused exactly when the nedb store refused it.
+declare module "@seald-io/nedb/lib/indexes.js" {
+  class Index {
+    constructor(options: { fieldName: string; unique?: boolean; sparse?: boolean });
+    readonly unique: boolean;
+    insert(doc: unknown): void;
+    remove(doc: unknown): void;
+    update(oldDoc: unknown, newDoc: unknown): void;
+    revertUpdate(oldDoc: unknown, newDoc: unknown): void;
+  }
+  export = Index;
+}
