@@ -72,20 +72,20 @@ describe("declared response schemas", () => {
     const contract = contractCheck(doc);
     const op = opByName("get_usage");
     const meta = { requestId: "req_1", apiVersion: "2026-08-24" };
-    const allowance = { allowance: 3, used: 1 };
+    const allowance = { allowance: 3, used: 1, available: true };
     const limits = {
       projects: allowance,
       seats: allowance,
       keywords: allowance,
       webhookDeliveriesPerDay: allowance,
       linkedinSyncsPerDay: allowance,
-      mentionsThisMonth: { allowance: null, used: 7 },
+      mentionsThisMonth: { allowance: null, used: 7, available: true },
     };
     expect(() => contract.check(op, 200, { data: { plan: "free", limits }, meta })).not.toThrow();
     expect(() => contract.check(op, 200, { data: { plan: "free" }, meta })).toThrow(/get_usage answered 200/);
     expect(() => contract.check(op, 200, { data: { plan: "free", limits, extra: true }, meta })).toThrow(/get_usage/);
     expect(() => contract.check(op, 404, { data: { plan: "free", limits }, meta })).toThrow(/get_usage answered 404/);
-    expect(() => contract.check(op, 200, { data: { plan: "free", limits: { ...limits, mentionsThisMonth: { allowance: "none", used: 7 } } }, meta })).toThrow(/get_usage/);
+    expect(() => contract.check(op, 200, { data: { plan: "free", limits: { ...limits, mentionsThisMonth: { allowance: "none", used: 7, available: true } } }, meta })).toThrow(/get_usage/);
   });
 
   it("checks a download line by line against the resource of its JSON lines, and refuses a media type it does not declare", () => {

@@ -78,7 +78,7 @@ describe("the keyword allowance", () => {
     // The allowance is the workspace's: its keywords are spread over two projects.
     const projects = [await createProject(h, owner), await createProject(h, owner)];
     const keywords = await inBatches(FREE_KEYWORDS, 10, (i) => createKeyword(h, owner, projects[i % 2]!, { value: `Brand ${i}` }));
-    expect(await keywordsUsed(owner)).toEqual({ allowance: FREE_KEYWORDS, used: FREE_KEYWORDS });
+    expect(await keywordsUsed(owner)).toEqual({ allowance: FREE_KEYWORDS, used: FREE_KEYWORDS, available: true });
 
     const over = await h.call("create_keyword", keywordInput(projects[0]!, "One too many"), owner.key);
     expect(over.status).toBe(402);
@@ -86,14 +86,14 @@ describe("the keyword allowance", () => {
 
     const first = keywords[0]!;
     expect((await h.call("delete_keyword", { keywordId: first.id }, owner.key)).status).toBe(200);
-    expect(await keywordsUsed(owner)).toEqual({ allowance: FREE_KEYWORDS, used: FREE_KEYWORDS - 1 });
+    expect(await keywordsUsed(owner)).toEqual({ allowance: FREE_KEYWORDS, used: FREE_KEYWORDS - 1, available: true });
     expect((await h.call("create_keyword", keywordInput(projects[1]!, "Fits again"), owner.key)).status).toBe(201);
 
     const reactivated = await h.call("update_keyword", { keywordId: first.id, active: true }, owner.key);
     expect(reactivated.status).toBe(402);
     expect(reactivated.body).toMatchObject({ code: "usage_limited", limit: "keywords" });
     expect(dataOf<KeywordData>(await h.call("get_keyword", { keywordId: first.id }, owner.key)).active).toBe(false);
-    expect(await keywordsUsed(owner)).toEqual({ allowance: FREE_KEYWORDS, used: FREE_KEYWORDS });
+    expect(await keywordsUsed(owner)).toEqual({ allowance: FREE_KEYWORDS, used: FREE_KEYWORDS, available: true });
   }, 120_000);
 
   it("caps a project's groups, My brand and Competitors included, at the keyword allowance with 402 naming keyword_groups", async () => {

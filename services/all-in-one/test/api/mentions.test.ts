@@ -525,13 +525,13 @@ describe("get_usage", () => {
     const monthOf = (d: Date) => `${d.getUTCFullYear()}-${d.getUTCMonth()}`;
     const before = new Date();
     const usage0 = dataOf<{ limits: { mentionsThisMonth: { allowance: number | null; used: number } } }>(await h.call("get_usage", {}, owner.key));
-    expect(usage0.limits.mentionsThisMonth).toEqual({ allowance: null, used: 0 });
+    expect(usage0.limits.mentionsThisMonth).toEqual({ allowance: null, used: 0, available: true });
     const projects = [await createProject(h, owner), await createProject(h, owner)];
     await keywordWithMentions(h, owner, projects[0]!, 3);
     await keywordWithMentions(h, owner, projects[1]!, 2);
     const usage = dataOf<{ limits: { mentionsThisMonth: { allowance: number | null; used: number } } }>(await h.call("get_usage", {}, owner.key));
     // A run across the first instant of a month starts counting again; the count is then at most 5.
-    if (monthOf(before) === monthOf(new Date())) expect(usage.limits.mentionsThisMonth).toEqual({ allowance: null, used: 5 });
+    if (monthOf(before) === monthOf(new Date())) expect(usage.limits.mentionsThisMonth).toEqual({ allowance: null, used: 5, available: true });
     else expect(usage.limits.mentionsThisMonth.used).toBeLessThanOrEqual(5);
   });
 });

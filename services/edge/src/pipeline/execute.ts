@@ -193,6 +193,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
             publicUrl: options.publicUrl,
             origin: originOf(request.audience, options.publicUrl),
             requestId: request.requestId,
+            logger: options.logger.child({ requestId: request.requestId }),
             credentials: options.verifier,
             memberships: options.memberships,
             ...(format !== undefined ? { format } : {}),

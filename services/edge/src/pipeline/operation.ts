@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Logger } from "@earshot/platform";
 import type { Backends } from "../backends";
 import type { CredentialVerifier } from "./credentials";
 import type { MembershipCache } from "./memberships";
@@ -33,6 +34,8 @@ export interface HandlerContext {
    */
   origin: string;
   requestId: string;
+  /** The request's logger (its request id bound): for what a handler answers in part, and why. */
+  logger: Logger;
   credentials: CredentialVerifier;
   /** This process's cache of callers' memberships, for a handler that has just granted one. */
   memberships: Pick<MembershipCache, "grant">;

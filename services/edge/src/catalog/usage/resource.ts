@@ -1,11 +1,15 @@
 import type { accountV1 } from "@earshot/proto";
 import { z } from "zod";
 import { resourceSchemas } from "../shared/resources";
+import type { WorkspaceCounts } from "./workspace-usage";
 
-const allowanceSchema = z.object({ allowance: z.number().int(), used: z.number().int() }).register(resourceSchemas, { id: "Allowance" });
+const used = z.number().int().nullable().describe("null when the count cannot be read right now (available is false).");
+const available = z.boolean().describe("false when the service that counts it could not answer now: used is then null; ask again.");
+
+const allowanceSchema = z.object({ allowance: z.number().int(), used, available }).register(resourceSchemas, { id: "Allowance" });
 
 const openAllowanceSchema = z
-  .object({ allowance: z.number().int().nullable().describe("null: the plan sets no limit."), used: z.number().int() })
+  .object({ allowance: z.number().int().nullable().describe("null: the plan sets no limit."), used, available })
   .register(resourceSchemas, { id: "OpenAllowance", description: "Something counted that a plan may leave unlimited." });
 
 export const usageSchema = z
@@ -27,20 +31,21 @@ export type Usage = z.output<typeof usageSchema>;
 /** The names get_usage reports a count under, which services declare in the registry (`usage`). */
 export const USAGE_LIMITS = Object.keys(usageSchema.shape.limits.shape) as ReadonlyArray<keyof Usage["limits"]>;
 
-/** The plan's allowances beside the counts the services answered; a limit no service counts is 0. */
-export const presentUsage = (workspace: accountV1.Workspace | undefined, counts: Readonly<Record<string, number>>): Usage => {
+/** The plan's allowances beside the counts the services answered; a limit no service counts is 0, one that could not be read null. */
+export const presentUsage = (workspace: accountV1.Workspace | undefined, { counts, unavailable }: WorkspaceCounts): Usage => {
   const a = workspace?.allowances;
-  const used = (limit: keyof Usage["limits"]) => counts[limit] ?? 0;
+  const missing = new Set(unavailable);
+  const used = (limit: keyof Usage["limits"]) => (missing.has(limit) ? { used: null, available: false } : { used: counts[limit] ?? 0, available: true });
   return {
     plan: workspace?.plan ?? "free",
     limits: {
-      projects: { allowance: a?.projects ?? 0, used: used("projects") },
-      seats: { allowance: a?.seats ?? 0, used: used("seats") },
-      keywords: { allowance: a?.keywords ?? 0, used: used("keywords") },
-      webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, used: used("webhookDeliveriesPerDay") },
-      linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, used: used("linkedinSyncsPerDay") },
+      projects: { allowance: a?.projects ?? 0, ...used("projects") },
+      seats: { allowance: a?.seats ?? 0, ...used("seats") },
+      keywords: { allowance: a?.keywords ?? 0, ...used("keywords") },
+      webhookDeliveriesPerDay: { allowance: a?.webhookDeliveriesPerDay ?? 0, ...used("webhookDeliveriesPerDay") },
+      linkedinSyncsPerDay: { allowance: a?.linkedinSyncsPerDay ?? 0, ...used("linkedinSyncsPerDay") },
       // No plan limits mentions: they are counted, never refused.
-      mentionsThisMonth: { allowance: null, used: used("mentionsThisMonth") },
+      mentionsThisMonth: { allowance: null, ...used("mentionsThisMonth") },
     },
   };
 };
