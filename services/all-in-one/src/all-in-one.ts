@@ -67,6 +67,7 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       rateLimitPerMinute: cfg.EARSHOT_RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: cfg.EARSHOT_AUTH_FAILURES_PER_MINUTE,
       credentialCacheMs: cfg.EARSHOT_CREDENTIAL_CACHE_MS,
+      keepAliveSeconds: cfg.EARSHOT_KEEP_ALIVE_SECONDS,
       oauthKeysFile: cfg.EARSHOT_OAUTH_KEYS_FILE ?? join(dataDir, "oauth-signing-keys.json"),
       reloadOAuthKeys: cfg.EARSHOT_OAUTH_KEYS_FILE !== undefined,
       oauthRateLimitPerMinute: cfg.EARSHOT_OAUTH_RATE_LIMIT_PER_MINUTE,

@@ -43,6 +43,12 @@ export const edgeSettingsShape = {
   EARSHOT_PUBLIC_URL: publicUrlSetting,
   /** Requests per minute per credential. */
   EARSHOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /**
+   * How long an idle keep-alive connection stays open (seconds): longer than the idle timeouts of the
+   * proxies and pooled clients in front of the gateway (ingress-nginx keeps upstream connections 60 s, cloud
+   * load balancers 60-350 s), so the gateway never closes a connection one of them is about to reuse.
+   */
+  EARSHOT_KEEP_ALIVE_SECONDS: z.coerce.number().int().min(1).max(3600).default(75),
   /** How long a verified credential is trusted before it is checked again (revocation delay). */
   EARSHOT_CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   /** Longest the edge uses a caller's cached memberships; project events update them sooner (without a bus: at most 1 s). */

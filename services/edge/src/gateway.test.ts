@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Agent, createServer, request } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import { createInProcessBus, type EventBus, silentLogger } from "@earshot/platform";
 import { serviceAddresses } from "@earshot/registry";
@@ -105,4 +105,49 @@ describe("gateway start-up", () => {
       await tmp.cleanup();
     }
   });
+
+  it("reuses a keep-alive connection after an idle pause longer than the old 5 s, and closes it at once when it drains", async () => {
+    const tmp = await makeTempDir("earshot-gateway-");
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let gateway: StartedGateway | undefined;
+    try {
+      gateway = await startGateway({
+        host: "127.0.0.1",
+        port: 0,
+        addresses: serviceAddresses(() => "127.0.0.1:1"),
+        logger: silentLogger(),
+        config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
+        rateLimitPerMinute: 100,
+        credentialCacheMs: 0,
+        oauthKeysFile: join(tmp.dir, "keys.json"),
+        oauthRateLimitPerMinute: 0,
+        trustProxy: false,
+      });
+      const get = () =>
+        new Promise<{ status: number; reused: boolean; socket: Socket }>((resolve, reject) => {
+          const req = request(`${gateway!.url}/healthz`, { agent }, (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, socket: req.socket as Socket }));
+          });
+          req.on("error", reject);
+          req.end();
+        });
+      const first = await get();
+      expect(first).toMatchObject({ status: 200, reused: false });
+      // The pause itself is what is tested: a proxy or pooled client idle this long reuses its connection.
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      const second = await get();
+      expect(second).toMatchObject({ status: 200, reused: true });
+      expect(second.socket).toBe(first.socket);
+      // Draining does not wait for the idle connection's keep-alive to run out.
+      const closed = new Promise((resolve) => second.socket.once("close", resolve));
+      await gateway.stop(60_000);
+      gateway = undefined;
+      await closed;
+    } finally {
+      agent.destroy();
+      await gateway?.stop(1000);
+      await tmp.cleanup();
+    }
+  }, 15_000);
 });

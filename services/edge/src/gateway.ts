@@ -37,6 +37,8 @@ export interface StartedGateway {
   stop(drainMs: number): Promise<void>;
 }
 
+export const DEFAULT_KEEP_ALIVE_SECONDS = 75;
+
 export interface GatewayOptions {
   host: string;
   port: number;
@@ -49,6 +51,8 @@ export interface GatewayOptions {
   /** Failed authentications per minute per client address; 0 = no limit. */
   authFailuresPerMinute?: number;
   credentialCacheMs: number;
+  /** Idle keep-alive connections are kept this long (EARSHOT_KEEP_ALIVE_SECONDS); 75 s unless said. */
+  keepAliveSeconds?: number;
   clock?: Clock;
   /** REST and MCP by default (the all-in-one); the two deployables serve one each. */
   surfaces?: { rest: boolean; mcp: boolean };
@@ -221,8 +225,11 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   // until then every request is answered 503 (answerWhileStarting), never left waiting.
   let handler: RequestListener = answerWhileStarting;
   const server = createServer((req, res) => handler(req, res));
-  // Keep-alive sockets outliving a drain would hold the process open.
-  server.keepAliveTimeout = 5_000;
+  // Idle connections outlive the proxies' and pooled clients' own idle timeouts, so none of them reuses a
+  // connection the gateway is closing ("other side closed", a 502). The time to receive a request's headers
+  // is longer still, as Node requires. The drain closes idle connections at once (stop below).
+  server.keepAliveTimeout = (options.keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS) * 1000;
+  server.headersTimeout = server.keepAliveTimeout + 1000;
   const host = ["0.0.0.0", "::", "127.0.0.1"].includes(options.host) ? "localhost" : options.host;
   let port = options.port;
   let url = "";

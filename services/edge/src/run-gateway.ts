@@ -22,6 +22,7 @@ export const runGateway = async (defaultSurface: "rest" | "mcp") => {
     rateLimitPerMinute: config.EARSHOT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: config.EARSHOT_AUTH_FAILURES_PER_MINUTE,
     credentialCacheMs: config.EARSHOT_CREDENTIAL_CACHE_MS,
+    keepAliveSeconds: config.EARSHOT_KEEP_ALIVE_SECONDS,
     surfaces: { rest: config.EARSHOT_SURFACE !== "mcp", mcp: config.EARSHOT_SURFACE !== "rest" },
     oauthKeysFile: config.EARSHOT_OAUTH_KEYS_FILE ?? join(config.EARSHOT_DATA_DIR, "oauth-signing-keys.json"),
     // A key file of its own (the chart mounts it from a Secret) is kept current; the generated default is not.
