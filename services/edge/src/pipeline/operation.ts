@@ -5,10 +5,11 @@ import type { CredentialVerifier } from "./credentials";
 import type { MembershipCache } from "./memberships";
 import type { Principal } from "./principal";
 
-// An operation is declared once (in catalog/), to this contract, and every transport is generated from it: REST routes, MCP tools
-// and the OpenAPI document. Inputs are split by where REST carries them (path, query, body); MCP and the
-// handler see them merged into one object, validated by the same schemas. The contract lives with the
-// pipeline that runs it, so the catalog depends on the pipeline and never the other way round.
+// An operation is declared once (in catalog/, with defineOperation), to this contract, and every transport
+// is generated from it: REST routes, MCP tools and the OpenAPI document. Inputs are split by where REST
+// carries them (path, query, body); MCP and the handler see them merged into one object, validated by the
+// same schemas. The contract lives with the pipeline that runs it, so the catalog depends on the pipeline
+// and never the other way round.
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -122,21 +123,6 @@ export interface Operation<
   ) => Promise<HandlerResult<z.output<O> | Array<z.output<O>>> | StreamResult>;
 }
 
-export const defineOperation = <
-  P extends AnyObject = AnyObject,
-  Q extends AnyObject = AnyObject,
-  B extends AnyObject = AnyObject,
-  O extends z.ZodType = z.ZodType,
->(
-  op: Operation<P, Q, B, O>,
-): Operation => op as unknown as Operation;
-
 export const isWrite = (op: Operation): boolean => op.method !== "GET";
 
-/** Whether MCP offers the operation as a tool. */
-export const isTool = (op: Operation): boolean => op.restOnly !== true;
-
 export const isStreamResult = (result: HandlerResult<unknown> | StreamResult): result is StreamResult => "stream" in result;
-
-/** `/projects/:projectId` → `/projects/{projectId}` (OpenAPI form). */
-export const openApiPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, "{$1}");
