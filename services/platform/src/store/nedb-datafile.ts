@@ -22,8 +22,9 @@ import type { Doc } from "./port";
 // As the nedb store loaded a file: a last line cut off by a crash (no newline: that write never completed)
 // is dropped, and any other line that does not parse refuses the whole directory (the store opened its
 // files with corruptAlertThreshold 0), as does a file that breaks one of its own unique indexes. One
-// difference: lines are split at "\n" (or "\r\n") only. nedb's reader also splits at U+2028, U+2029 and U+0085, which
-// JSON leaves unescaped inside strings, so it refused (as corrupt) a file holding a text with one of them.
+// difference: lines end at "\n" (or "\r\n") only. nedb's reader also ends a line at U+2028, U+2029 and
+// U+0085, which JSON leaves unescaped inside strings, so it refused (as corrupt) a file holding a text
+// with one of them.
 
 type Stored = Doc & Record<string, unknown>;
 
