@@ -132,3 +132,14 @@ describe.each(cases)("%s %s", (opName, filter, op) => {
     }
   });
 });
+
+describe("a misspelt filter", () => {
+  it("is refused with 400 naming it and the filter it is a typo of, over REST and MCP alike, not read as no filter", async () => {
+    const rest = await h.api("GET", `/api/v1/mentions?projectId=${projectId}&sentimnt=negative`, { key: owner.key });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: "validation_failed", errors: [{ path: "sentimnt", message: "is not a query parameter of list_mentions; did you mean `sentiment`?" }] });
+    const mcp = await client.callTool({ name: "list_mentions", arguments: { projectId, sentimnt: "negative" } });
+    expect(mcp.isError).toBe(true);
+    expect(JSON.stringify(mcp.structuredContent ?? mcp.content)).toContain("did you mean `sentiment`?");
+  });
+});

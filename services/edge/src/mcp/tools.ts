@@ -3,6 +3,7 @@ import { isWrite, type Operation } from "../catalog/operation";
 import { operationInputSchema, operationOutputSchema } from "../docs/openapi";
 import type { OperationRequest } from "../pipeline/execute";
 import type { RateLimitDecision } from "../pipeline/rate-limit";
+import { unknownField } from "../pipeline/unknown-fields";
 import { splitInput } from "../pipeline/validate";
 
 // MCP tools generated from the catalog: one tool per operation, the same input schema as REST (path,
@@ -65,7 +66,7 @@ export const toolCallRequest = (op: Operation, args: Record<string, unknown>, ct
   if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") inputErrors.push({ path: "idempotencyKey", message: "must be a string" });
   for (const name of op.mcpRequired ?? []) if (!Object.hasOwn(rest, name)) inputErrors.push({ path: name, message: "is required" });
   const parts = splitInput(op, rest);
-  if (!op.input.body) for (const k of Object.keys(parts.body as object)) inputErrors.push({ path: k, message: "is not a known field" });
+  if (!op.input.body) for (const k of Object.keys(parts.body as object)) inputErrors.push(unknownField(op, k, "field"));
   let concretePath = `/api/v1${op.path}`;
   for (const [k, v] of Object.entries(parts.path)) concretePath = concretePath.replace(`:${k}`, encodeURIComponent(String(v)));
   return {

@@ -58,3 +58,35 @@ describe("multi-valued query parameters", () => {
     expect(listed({ q: "launch, pricing" })).toMatchObject({ q: "launch, pricing" });
   });
 });
+
+describe("a field the operation does not take", () => {
+  const errorsOf = (fn: () => unknown): Array<{ path: string; message: string }> => {
+    try {
+      fn();
+    } catch (err) {
+      if (isDomainError(err)) return err.errors;
+      throw err;
+    }
+    return [];
+  };
+
+  it("is refused as a query parameter on every operation, naming it, never ignored", () => {
+    for (const operation of OPERATIONS) {
+      const errors = errorsOf(() => validateInput(operation, { path: {}, query: { zzqx: "1" }, body: undefined }));
+      expect({ op: operation.name, error: errors.find((e) => e.path === "zzqx")?.message }).toEqual({ op: operation.name, error: expect.stringContaining(`is not a query parameter of ${operation.name}`) });
+    }
+  });
+
+  it("names the parameter a typo is of, on every operation that takes a query", () => {
+    for (const operation of OPERATIONS) {
+      for (const name of Object.keys(operation.input.query?.shape ?? {})) {
+        if (name.length < 4) continue;
+        // Two neighbouring letters swapped, the commonest slip.
+        const typo = `${name.slice(0, 1)}${name[2]}${name[1]}${name.slice(3)}`;
+        if (typo === name) continue;
+        const errors = errorsOf(() => validateInput(operation, { path: {}, query: { [typo]: "1" }, body: undefined }));
+        expect({ op: operation.name, typo, error: errors.find((e) => e.path === typo)?.message }).toEqual({ op: operation.name, typo, error: expect.stringContaining(`did you mean \`${name}\`?`) });
+      }
+    }
+  });
+});

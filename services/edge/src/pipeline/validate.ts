@@ -1,6 +1,7 @@
 import { type FieldError, validationFailed, zodFieldErrors } from "@earshot/platform";
 import type { z } from "zod";
 import type { Operation } from "./operation";
+import { unknownField } from "./unknown-fields";
 
 // Validates the path, query and body parts of a request with the operation's schemas and reports every
 // bad field by name (the same names MCP clients use, since MCP merges the parts into one object).
@@ -14,6 +15,8 @@ export interface RawInput {
 export const validateInput = (op: Operation, raw: RawInput): Record<string, unknown> => {
   const errors: FieldError[] = [];
   const merged: Record<string, unknown> = {};
+  // A query parameter the operation does not take is refused, naming it (and the likely typo it is of).
+  for (const key of Object.keys(raw.query)) if (!declares(op.input.query, key)) errors.push(unknownField(op, key, "query"));
   const parts: Array<[z.ZodObject | undefined, unknown, boolean]> = [
     [op.input.path, raw.path, false],
     [op.input.query, raw.query, false],
@@ -25,7 +28,7 @@ export const validateInput = (op: Operation, raw: RawInput): Record<string, unkn
       errors.push({ path: "body", message: "must be a JSON object" });
       continue;
     }
-    // Query strings carry only declared parameters; unknown ones are ignored as most HTTP APIs do.
+    // Unknown query parameters were refused above; the schema reads the declared ones.
     const input = isBody || schema !== op.input.query ? value : pickKnown(schema, value as Record<string, unknown>);
     const parsed = schema.safeParse(input);
     if (parsed.success) Object.assign(merged, parsed.data);
