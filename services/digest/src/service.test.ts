@@ -15,7 +15,9 @@ describe("digest service over gRPC", () => {
   let digest: GrpcClientHandle<digestV1.DigestServiceClient>;
   const workspaceId = "wsp_digest";
   const projectId = "prj_01JDIGESTSERVICE000000001";
-  const now = new Date().toISOString();
+  // A fixed day, so what the digest covers does not depend on when the test runs: the Daily Digest of
+  // 2026-11-20 (8 AM UTC) covers the 24 hours before it, where this mention was matched.
+  const matched = "2026-11-19T12:00:00.000Z";
 
   beforeAll(async () => {
     hosted = await hostServiceForTest(digestService);
@@ -26,7 +28,7 @@ describe("digest service over gRPC", () => {
       publishedEvent(ALERT_EVENTS, "alert.created", { alertId: "alr_1", projectId, workspaceId, name: "Daily Digest", active: true, digestEnabled: true, digestHour: 8, isDefault: true, createdAt: "2020-01-01T00:00:00.000Z" }),
       publishedEvent(MENTION_EVENTS, "mention.created", {
         mentionId: "men_1", projectId, workspaceId, source: "reddit", sourceId: "t3_1", url: "https://reddit.example/r/1", text: "Launch looks great",
-        author: { handle: "ana", name: "Ana" }, publishedAt: now, matchedAt: now, keywordIds: ["kw_1"], groupIds: [], keywords: [{ keywordId: "kw_1", value: "Launch" }], sentiment: { label: "positive" },
+        author: { handle: "ana", name: "Ana" }, publishedAt: matched, matchedAt: matched, keywordIds: ["kw_1"], groupIds: [], keywords: [{ keywordId: "kw_1", value: "Launch" }], sentiment: { label: "positive" },
       }),
     ]);
   });
@@ -37,7 +39,7 @@ describe("digest service over gRPC", () => {
   });
 
   it("sends a project's digest now to the workspace owner, listing the mention its consumers kept", async () => {
-    const sent = await digest.client.sendDigest({ projectId, localDate: "" });
+    const sent = await digest.client.sendDigest({ projectId, localDate: "2026-11-20" });
     expect(sent).toEqual({ emailsSent: 1, mentions: 1 });
     const mailDir = join(hosted.dataDir, "mail");
     const [file] = await readdir(mailDir);
@@ -47,6 +49,6 @@ describe("digest service over gRPC", () => {
   });
 
   it("sends nothing for a project it never heard of", async () => {
-    expect(await digest.client.sendDigest({ projectId: "prj_01JDIGESTSERVICEUNKNOWN01", localDate: "" })).toMatchObject({ emailsSent: 0 });
+    expect(await digest.client.sendDigest({ projectId: "prj_01JDIGESTSERVICEUNKNOWN01", localDate: "2026-11-20" })).toMatchObject({ emailsSent: 0 });
   });
 });
