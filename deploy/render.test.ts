@@ -289,6 +289,26 @@ describe("the Kubernetes schema check itself", () => {
     }
   });
 
+  it("helm template: a deployable nothing may connect to has `ingress: []`, not an empty key; the test Pod has probes", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES]);
+    expect(res.status).toBe(0);
+    // The delivery worker serves nothing others call, and no scraper is allowed by default.
+    expect(res.stdout).not.toMatch(/^  ingress:\s*\n  egress:/m);
+    const delivery = objectsOf(res.stdout).find((o) => o.kind === "NetworkPolicy" && o.metadata?.name === "earshot-delivery");
+    expect(delivery?.spec?.ingress).toEqual([]);
+    const tests = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--show-only", "templates/tests/readyz.yaml"]);
+    const pod = objectsOf(tests.stdout).find((o) => o.kind === "Pod");
+    const container = (pod?.spec?.containers as Array<Record<string, unknown>>)[0];
+    expect(container).toMatchObject({ livenessProbe: expect.any(Object), readinessProbe: expect.any(Object) });
+  });
+
+  it("helm template refuses a publicUrl that is not an http(s) URL, naming the value", () => {
+    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.publicUrl=not-a-url"]);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/publicUrl/);
+    expect(run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "global.publicUrl=https://earshot.example.com"]).status).toBe(0);
+  });
+
   it("helm template refuses to render without the Kafka brokers, naming the value", () => {
     const res = run(helm, ["template", "earshot", "charts/earshot", "--set", "global.mongoUrl=mongodb://db/?replicaSet=rs0", ...ENCRYPTION_KEY]);
     expect(res.status).not.toBe(0);

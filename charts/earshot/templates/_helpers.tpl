@@ -390,6 +390,10 @@ spec:
     matchLabels:
       {{- include "earshot.selector" . | nindent 6 }}
   policyTypes: [Ingress, Egress]
+  {{- if not (or (eq .protocol "http") .callers $np.metricsNamespaceLabels $np.metricsPodLabels) }}
+  # Nothing may connect to it: a consumer-only deployable with no metrics scraper allowed.
+  ingress: []
+  {{- else }}
   ingress:
     {{- if eq .protocol "http" }}
     # The ingress controller's namespace, on the public port only (the metrics port is not routed).
@@ -437,6 +441,7 @@ spec:
       ports:
         - { port: {{ $root.Values.global.metricsPort }}, protocol: TCP }
     {{- end }}
+  {{- end }}
   egress:
     # DNS.
     - ports:

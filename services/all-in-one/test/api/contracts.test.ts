@@ -18,6 +18,15 @@ type Json = Record<string, unknown>;
 const doc = openApiDocument();
 const components = (doc.components as { schemas: Record<string, Json> }).schemas;
 
+describe("the document's own description", () => {
+  it("describes every tag it groups operations under, and says whom to contact", () => {
+    const tags = doc.tags as Array<{ name: string; description?: string }>;
+    expect(tags.map((t) => t.name).sort()).toEqual([...new Set(OPERATIONS.map((o) => o.tag))].sort());
+    for (const tag of tags) expect({ tag: tag.name, described: (tag.description ?? "").length > 10 }).toEqual({ tag: tag.name, described: true });
+    expect((doc.info as { contact?: { url?: string } }).contact?.url).toMatch(/^https?:\/\/[^/]+\/$/);
+  });
+});
+
 describe("declared response schemas", () => {
   it("names a resource component with properties as the data of every operation", () => {
     for (const op of OPERATIONS) {

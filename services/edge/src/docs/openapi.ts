@@ -23,6 +23,30 @@ const COMPONENTS = "#/components/schemas/";
  * The rules on inputs that JSON Schema cannot state, said once for every field; the rest are in each
  * field's schema (maxLength, pattern, format, enum) or, when particular to it, its description.
  */
+
+/** What each tag of the document groups, for readers and generators (every tag has one: a test says so). */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  Projects: "Projects hold keywords and collect mentions; archived ones keep their data, read-only.",
+  Members: "Who may see and change a project (owner, editor, viewer), and the invitations that add them.",
+  Keywords: "What a project tracks on each source, with aliases, excluded terms and filters.",
+  "Keyword groups": "Keywords grouped (My brand, Competitors, your own) for filters and share of voice.",
+  Mentions: "What the keywords matched: list, filter, triage (status, category), analytics and export.",
+  Categories: "A project's own categories to file mentions under.",
+  "Mention views": "Saved list_mentions filters, shared by a project's members.",
+  Alerts: "Email alert rules: the Daily Digest every project has, and instant alerts on matching mentions.",
+  Webhooks: "Signed (Standard Webhooks) HTTPS deliveries of events to your endpoints, their log, tests and redelivery.",
+  Account: "The caller's account, plan usage and deactivation.",
+  "API keys": "Keys for the REST API and the MCP server, each with its scopes.",
+  Integrations: "The health of each source a project collects from.",
+  LinkedIn: "Connecting a LinkedIn Page, choosing it, syncing it and disconnecting it.",
+};
+
+const tagDescription = (tag: string): string => {
+  const text = TAG_DESCRIPTIONS[tag];
+  if (!text) throw new Error(`the OpenAPI tag ${tag} has no description: add one to TAG_DESCRIPTIONS`);
+  return text;
+};
+
 export const INPUT_RULES =
   "Texts are limited in characters as people see them: a letter with its accents or an emoji sequence is one character. " +
   "A text's maxLength is that limit, counted by JSON Schema in code points, so a text within maxLength is within the limit " +
@@ -196,9 +220,11 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
       title: "Earshot API",
       version: API_VERSION,
       description: `Social-mention monitoring. Every operation is also an MCP tool of the same name and input schema.\n\n${INPUT_RULES}`,
+      // Who answers for this instance: its operator, at its front door (which says where to look further).
+      contact: { name: "This Earshot instance's operator", url: `${new URL(serverUrl).origin}/` },
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name, description: tagDescription(name) })),
     paths,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key (svc_sk_…) or an OAuth access token." } },

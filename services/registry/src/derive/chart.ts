@@ -416,7 +416,8 @@ const global = (settings: readonly DeclaredSetting[]) => ({
     logLevel: { enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"] },
     smtpUrl: { type: "string" },
     mailFrom: { type: "string" },
-    publicUrl: { type: "string" },
+    // An http(s) origin, optionally with a path (empty: from the Ingress's first host): what EARSHOT_PUBLIC_URL takes.
+    publicUrl: { type: "string", pattern: "^(https?://[^\\s/?#]+(/[^\\s?#]*)?)?$" },
     trustProxy: { type: "string", minLength: 1 },
     metricsPort: { type: "integer", minimum: 1, maximum: 65535 },
     oauthSigningKeysSecret: { type: "string", minLength: 1 },
