@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { accountService } from "@earshot/account";
 import { createGrpcClient, type GrpcClientHandle, openEmbeddedStore, runWithCaller } from "@earshot/platform";
@@ -278,6 +279,29 @@ describe("earshot backup and restore", () => {
       expect(await copy.collection("users").findById("usr_1")).not.toBeNull();
       await copy.close();
       expect(await runCli(["backup"], {}, quiet().io)).toBe(64);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it("says in one line that an archive is missing or not a backup, exits 1 and leaves no data directory behind", async () => {
+    const tmp = await makeTempDir();
+    try {
+      const missing = quiet();
+      expect(await runCli(["restore", "--from", join(tmp.dir, "missing.tar.gz"), "--data-dir", join(tmp.dir, "data")], {}, missing.io)).toBe(1);
+      expect(missing.lines).toEqual([`Cannot restore: ${join(tmp.dir, "missing.tar.gz")} does not exist.`]);
+      expect(existsSync(join(tmp.dir, "data"))).toBe(false);
+
+      await writeFile(join(tmp.dir, "notes.txt"), "not a backup");
+      const corrupt = quiet();
+      expect(await runCli(["restore", "--from", join(tmp.dir, "notes.txt"), "--data-dir", join(tmp.dir, "data")], {}, corrupt.io)).toBe(1);
+      expect(corrupt.lines).toEqual([`Cannot restore from ${join(tmp.dir, "notes.txt")}: it is not a gzip file. Nothing was restored.`]);
+      expect(existsSync(join(tmp.dir, "data"))).toBe(false);
+
+      // An empty directory given to fill stays, empty.
+      await mkdir(join(tmp.dir, "empty"));
+      expect(await runCli(["restore", "--from", join(tmp.dir, "notes.txt"), "--data-dir", join(tmp.dir, "empty")], {}, quiet().io)).toBe(1);
+      expect(await readdir(join(tmp.dir, "empty"))).toEqual([]);
     } finally {
       await tmp.cleanup();
     }

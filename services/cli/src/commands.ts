@@ -4,7 +4,7 @@ import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient, type GrpcTls, grpcTlsFromSettings, grpcTlsProblems } from "@earshot/platform/grpc";
 import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
-import { backupDataDir, resolveSecretFiles, restoreDataDir } from "@earshot/platform";
+import { BackupError, backupDataDir, resolveSecretFiles, restoreDataDir } from "@earshot/platform";
 import { type CliService, DEFAULT_DATA_DIR, type Env, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
@@ -449,6 +449,11 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
       const fields = err.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("");
       const hint = err.code === "unavailable" && command.service ? `\nIs Earshot running? The ${command.service} service was expected at ${address}.` : "";
       io.err(`${err.message}${fields}${hint}`);
+      return EXIT_FAILED;
+    }
+    if (err instanceof BackupError) {
+      // An expected failure: one line naming the problem.
+      io.err(err.message);
       return EXIT_FAILED;
     }
     io.err(`Unexpected failure: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -149,14 +150,58 @@ const isEmptyOrMissing = async (dir: string): Promise<boolean> => {
 };
 
 /** Unpacks a backup into `dataDir`, which must be empty or missing (a restore never mixes with live data). */
+/** A backup or restore that cannot be done as asked (the archive is missing or not one, the directory is in use): its message says why. */
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackupError";
+  }
+}
+
+/** Why the archive cannot be read, or undefined when it is a readable file. */
+const archiveProblem = async (file: string): Promise<string | undefined> => {
+  try {
+    if (!(await stat(file)).isFile()) return `${file} is not a file`;
+    await access(file, constants.R_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? `${file} does not exist` : code === "EACCES" ? `${file} cannot be read (permission denied)` : `${file} cannot be read (${code ?? String(err)})`;
+  }
+};
+
+/**
+ * Unpacks a backup into an empty or missing data directory. A restore that fails (the archive missing, not
+ * gzip, not a tar, cut short, or holding a path outside the directory) leaves the directory as it found it:
+ * missing, or empty.
+ */
 export const restoreDataDir = async (fromFile: string, dataDir: string): Promise<{ stores: string[]; files: number }> => {
-  if (!(await isEmptyOrMissing(dataDir))) throw new Error(`The data directory ${dataDir} is not empty; restore into an empty one.`);
+  const problem = await archiveProblem(fromFile);
+  if (problem) throw new BackupError(`Cannot restore: ${problem}.`);
+  if (!(await isEmptyOrMissing(dataDir))) throw new BackupError(`The data directory ${dataDir} is not empty; restore into an empty one.`);
+  const existed = await stat(dataDir).then(
+    () => true,
+    () => false,
+  );
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    return await unpack(fromFile, dataDir);
+  } catch (err) {
+    // Nothing half-restored is left for a start to take as data.
+    if (existed) for (const entry of await readdir(dataDir)) await rm(join(dataDir, entry), { recursive: true, force: true });
+    else await rm(dataDir, { recursive: true, force: true });
+    if (err instanceof BackupError) throw err;
+    const detail = (err as NodeJS.ErrnoException).code === "Z_DATA_ERROR" ? "it is not a gzip file" : err instanceof Error ? err.message : String(err);
+    throw new BackupError(`Cannot restore from ${fromFile}: ${detail}. Nothing was restored.`);
+  }
+};
+
+const unpack = async (fromFile: string, dataDir: string): Promise<{ stores: string[]; files: number }> => {
   const stores: string[] = [];
   let files = 0;
   await readTar(createReadStream(fromFile).pipe(createGunzip()), ({ name }) => {
     const rel = normalize(name);
-    if (isAbsolute(rel) || rel.split(sep).includes("..")) throw new Error(`The backup holds a path outside the data directory: ${name}`);
+    if (isAbsolute(rel) || rel.split(sep).includes("..")) throw new BackupError(`The backup holds a path outside the data directory: ${name}. Nothing was restored.`);
     const path = join(dataDir, rel);
     if (rel.endsWith(`${sep}${STORE_FILE}`)) stores.push(dirname(rel));
     files += 1;
