@@ -55,6 +55,23 @@ describe("scheduler", () => {
     expect(events[0]!.data).toEqual({ ...post, projectId, collectedAt: world.clock.now().toISOString() });
   });
 
+  it("brings polls scheduled under a longer interval in to the current one, and leaves a source backing off alone", async () => {
+    const scheduler = new Scheduler(world.deps);
+    const projectId = await projectWithKeyword();
+    await scheduler.tick();
+    const now = world.clock.now().getTime();
+    // Scheduled as a 300 s interval would have, before the setting became 60 s; reddit backs off for 10 minutes.
+    await world.deps.collections.pollers.updateOne({ _id: pollerId(projectId, "x") }, { $set: { nextPollAt: new Date(now + 300_000) } });
+    await world.deps.collections.pollers.updateOne({ _id: pollerId(projectId, "reddit") }, { $set: { nextPollAt: new Date(now + 600_000), backoffUntil: new Date(now + 600_000) } });
+    expect(await scheduler.alignToInterval()).toBe(1);
+    expect((await world.deps.collections.pollers.findById(pollerId(projectId, "x")))?.nextPollAt).toEqual(new Date(now + INTERVAL_MS));
+    expect((await world.deps.collections.pollers.findById(pollerId(projectId, "reddit")))?.nextPollAt).toEqual(new Date(now + 600_000));
+    world.clock.advance(INTERVAL_MS);
+    await scheduler.tick();
+    expect(x.pollsOf(projectId)).toHaveLength(2);
+    expect(reddit.pollsOf(projectId)).toHaveLength(1);
+  });
+
   it("starts a new keyword's pollers within one interval", async () => {
     const scheduler = new Scheduler(world.deps);
     const projectId = await world.newProject();

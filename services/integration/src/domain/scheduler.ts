@@ -63,7 +63,31 @@ export class Scheduler {
     if (!this.stopped) return;
     this.stopped = false;
     this.halting = false;
-    this.schedule(0);
+    // Polls scheduled under a longer interval (the setting was lowered since) come in to this one first.
+    void this.alignToInterval()
+      .catch((err: unknown) => this.deps.logger.warn({ err }, "could not bring the scheduled polls in to the poll interval"))
+      .finally(() => this.schedule(0));
+  }
+
+  /**
+   * Brings in every poll scheduled later than one interval from now (EARSHOT_POLL_INTERVAL_SECONDS was
+   * lowered since it was scheduled) to one interval from now, or to the end of its source's back-off when
+   * that is later: a changed interval applies to the polls already scheduled, not only to the next ones.
+   * Returns how many it moved.
+   */
+  async alignToInterval(): Promise<number> {
+    const now = this.deps.clock.now().getTime();
+    const latest = new Date(now + intervalMs(this.deps));
+    const late = await this.deps.collections.pollers.find({ enabled: true, nextPollAt: { $gt: latest } });
+    let moved = 0;
+    for (const poller of late) {
+      const to = poller.backoffUntil && poller.backoffUntil > latest ? poller.backoffUntil : latest;
+      if (to.getTime() >= poller.nextPollAt.getTime()) continue;
+      // Only as it was read: a poll that ran meanwhile scheduled itself under the current interval.
+      const updated = await this.deps.collections.pollers.updateOne({ _id: poller._id, nextPollAt: poller.nextPollAt }, { $set: { nextPollAt: to } });
+      moved += updated.modifiedCount;
+    }
+    return moved;
   }
 
   /** A project's replicas changed: reconcile its pollers now and abort its polls no longer enabled. */
