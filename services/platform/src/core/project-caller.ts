@@ -1,4 +1,5 @@
 import { forbidden, notFound } from "../errors";
+import type { ProjectCopyStatus } from "./project-copy";
 
 // Who a verb of a project-scoped service acts for (keywords, mentions, …): the caller the edge resolved,
 // with their memberships (project → role and the project's workspace). The project service owns
@@ -35,7 +36,7 @@ export const requireProjectRole = (role: ProjectRole, minimum: ProjectRole): voi
 /** What a project-scoped service keeps of a project from the project service's events. */
 export interface KnownProjectState {
   workspaceId: string;
-  status: "active" | "paused" | "archived";
+  status: ProjectCopyStatus;
 }
 
 export interface ProjectAccess<S extends KnownProjectState> {
