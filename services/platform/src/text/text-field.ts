@@ -79,6 +79,9 @@ export const zodFieldErrors = (issues: readonly z.core.$ZodIssue[], fallbackPath
       return issue.keys.map((k) => ({ path: [...issue.path, k].join("."), message: "is not a known field" }));
     }
     const path = issue.path.map(String).join(".");
+    // A field left out is "is required", the words a person fixing a request looks for, not zod's
+    // "Invalid input: expected string, received undefined". A schema's own message is kept.
+    if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) return [{ path: path || fallbackPath, message: "is required" }];
     return [{ path: path || fallbackPath, message: issue.message }];
   });
 
