@@ -163,7 +163,7 @@ describe("MCP tool calls with hostile argument names", () => {
 it("answers a body that is not JSON with 400 naming the body", async () => {
   const res = await h.api("POST", "/api/v1/projects", { key: w.owner.key, rawBody: '{"name": ' });
   expect(res.status).toBe(400);
-  expect(res.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "is not valid JSON" }] });
+  expect(res.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "is not valid JSON: the body ends before the JSON does at line 1, column 10" }] });
 });
 
 it("answers a JSON body that is not an object with 400 naming the body", async () => {

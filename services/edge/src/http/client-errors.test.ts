@@ -28,6 +28,22 @@ describe("frame errors", () => {
     expect(clientErrorProblem(err, "req_1")).toMatchObject({ status: 400, errors: [{ path: "body", message: "is not valid JSON" }] });
   });
 
+  it("says where a JSON body broke, by line and column, and why, from the parser's own error", () => {
+    const body = '{\n  "name": "Launch",\n  oops\n}';
+    let parsed: SyntaxError | undefined;
+    try {
+      JSON.parse(body);
+    } catch (e) {
+      parsed = e as SyntaxError;
+    }
+    const err = Object.assign(parsed as SyntaxError, { status: 400, type: "entity.parse.failed", body });
+    const problem = clientErrorProblem(err, "req_1");
+    expect(problem?.errors).toEqual([{ path: "body", message: expect.stringMatching(/^is not valid JSON: .+ at line 3, column 3$/) }]);
+    expect(problem?.detail).toMatch(/at line 3, column 3\.$/);
+    const cut = Object.assign(new SyntaxError("Unexpected end of JSON input"), { status: 400, type: "entity.parse.failed", body: '{"name": ' });
+    expect(clientErrorProblem(cut, "req_1")?.errors).toEqual([{ path: "body", message: "is not valid JSON: the body ends before the JSON does at line 1, column 10" }]);
+  });
+
   it("maps the router's failed parameter decoding to 400 naming the path", () => {
     const err = Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400, statusCode: 400 });
     expect(clientErrorProblem(err, "req_1")).toMatchObject({ status: 400, code: "validation_failed", errors: [{ path: "path" }] });

@@ -19,12 +19,44 @@ interface FrameError {
 
 type Mapped = { code: ErrorCode | HttpErrorCode; detail: string; path: string; message: string };
 
+/** Where a JSON body broke, as a person finds it in their editor: line and column (1-based), and why. */
+export const jsonBreak = (error: SyntaxError, body: unknown): { where: string; why: string } | undefined => {
+  const text = typeof body === "string" ? body : undefined;
+  // Node 20 says "… in JSON at position 12"; later versions add "(line 2 column 3)".
+  const position = /at position (\d+)/.exec(error.message);
+  const lineColumn = /\(line (\d+) column (\d+)\)/.exec(error.message);
+  const why = error.message.replace(/\s*\(line \d+ column \d+\)/, "").replace(/ in JSON at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the body ends before the JSON does");
+  if (lineColumn) return { where: `line ${lineColumn[1]}, column ${lineColumn[2]}`, why };
+  if (position && text !== undefined) {
+    const before = text.slice(0, Number(position[1]));
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    return { where: `line ${line}, column ${column}`, why };
+  }
+  if (/end of JSON input/.test(error.message) && text !== undefined) {
+    const lines = text.split("\n");
+    return { where: `line ${lines.length}, column ${(lines.at(-1) ?? "").length + 1}`, why };
+  }
+  return undefined;
+};
+
+const jsonSyntax = (error: SyntaxError, body: unknown): Mapped => {
+  const at = jsonBreak(error, body);
+  if (!at) return { code: "validation_failed", detail: "The request body is not valid JSON.", path: "body", message: "is not valid JSON" };
+  return {
+    code: "validation_failed",
+    detail: `The request body is not valid JSON: ${at.why} at ${at.where}.`,
+    path: "body",
+    message: `is not valid JSON: ${at.why} at ${at.where}`,
+  };
+};
+
 const byType = (e: FrameError): Mapped | undefined => {
   switch (e.type) {
     case "entity.parse.failed":
       // The JSON parser's failures are SyntaxErrors; others come from the form parser.
       return e instanceof SyntaxError
-        ? { code: "validation_failed", detail: "The request body is not valid JSON.", path: "body", message: "is not valid JSON" }
+        ? jsonSyntax(e, (e as { body?: unknown }).body)
         : { code: "validation_failed", detail: "The request body could not be parsed.", path: "body", message: "could not be parsed" };
     case "entity.verify.failed":
       return { code: "validation_failed", detail: "The request body was rejected.", path: "body", message: "failed verification" };
