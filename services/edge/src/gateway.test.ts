@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createInProcessBus, type EventBus, silentLogger } from "@earshot/platform";
 import { serviceAddresses } from "@earshot/registry";
 import { makeTempDir } from "../../platform/src/testing/tmp";
-import { startGateway, type StartedGateway } from "./gateway";
+import { type GatewayOptions, startGateway, type StartedGateway } from "./gateway";
 
 // Start-up of the gateway process itself: the port is bound before the app is ready.
 
@@ -15,6 +15,20 @@ const deferred = <T>() => {
   return { promise, resolve };
 };
 
+/** A gateway on a free loopback port whose services are nowhere: start-up and the HTTP frame need none of them. */
+const gatewayOptions = (dataDir: string): GatewayOptions => ({
+  host: "127.0.0.1",
+  port: 0,
+  addresses: serviceAddresses(() => "127.0.0.1:1"),
+  logger: silentLogger(),
+  config: { EARSHOT_DATA_DIR: dataDir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
+  rateLimitPerMinute: 100,
+  credentialCacheMs: 0,
+  oauthKeysFile: join(dataDir, "keys.json"),
+  oauthRateLimitPerMinute: 0,
+  trustProxy: false,
+});
+
 describe("gateway start-up", () => {
   it("answers 503 problem+json with Retry-After on every surface while start-up is held, then serves", async () => {
     const tmp = await makeTempDir("earshot-gateway-");
@@ -22,18 +36,9 @@ describe("gateway start-up", () => {
     const release = deferred<void>();
     let gateway: StartedGateway | undefined;
     try {
+      // Nothing listens at the services' addresses: start-up and the early answers must not need them.
       const started = startGateway({
-        host: "127.0.0.1",
-        port: 0,
-        // Nothing listens there: start-up and the early answers must not need the services.
-        addresses: serviceAddresses(() => "127.0.0.1:1"),
-        logger: silentLogger(),
-        config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
-        rateLimitPerMinute: 100,
-        credentialCacheMs: 0,
-        oauthKeysFile: join(tmp.dir, "keys.json"),
-        oauthRateLimitPerMinute: 0,
-        trustProxy: false,
+        ...gatewayOptions(tmp.dir),
         beforeReady: (l) => {
           listening.resolve(l);
           return release.promise;
@@ -82,19 +87,7 @@ describe("gateway start-up", () => {
     });
     try {
       await expect(
-        startGateway({
-          host: "127.0.0.1",
-          port: (occupant.address() as AddressInfo).port,
-          addresses: serviceAddresses(() => "127.0.0.1:1"),
-          logger: silentLogger(),
-          config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
-          rateLimitPerMinute: 100,
-          credentialCacheMs: 0,
-          oauthKeysFile: join(tmp.dir, "keys.json"),
-          oauthRateLimitPerMinute: 0,
-          trustProxy: false,
-          bus: watched,
-        }),
+        startGateway({ ...gatewayOptions(tmp.dir), port: (occupant.address() as AddressInfo).port, bus: watched }),
       ).rejects.toMatchObject({ code: "EADDRINUSE" });
       expect(subscribed).toBe(0);
       // The embedded store holds a lock file in its directory while open.
@@ -111,18 +104,7 @@ describe("gateway start-up", () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     let gateway: StartedGateway | undefined;
     try {
-      gateway = await startGateway({
-        host: "127.0.0.1",
-        port: 0,
-        addresses: serviceAddresses(() => "127.0.0.1:1"),
-        logger: silentLogger(),
-        config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
-        rateLimitPerMinute: 100,
-        credentialCacheMs: 0,
-        oauthKeysFile: join(tmp.dir, "keys.json"),
-        oauthRateLimitPerMinute: 0,
-        trustProxy: false,
-      });
+      gateway = await startGateway(gatewayOptions(tmp.dir));
       const get = () =>
         new Promise<{ status: number; reused: boolean; socket: Socket }>((resolve, reject) => {
           const req = request(`${gateway!.url}/healthz`, { agent }, (res) => {

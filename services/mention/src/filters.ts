@@ -1,4 +1,4 @@
-import { enumWords, type EnumWords } from "@earshot/platform";
+import { enumValueOf, enumWords, type EnumWords, enumWordOf } from "@earshot/platform";
 import { mentionV1 } from "@earshot/proto";
 import type { MentionFilterInput, MentionStatus } from "./fields";
 
@@ -14,15 +14,9 @@ export const MENTION_STATUS_WORDS: EnumWords<mentionV1.MentionStatus, MentionSta
   [mentionV1.MentionStatus.MENTION_STATUS_FOLLOW_UP, "follow_up"],
 ]);
 
-/** The status a word names; UNSPECIFIED for one this build does not know (the receiver refuses it, naming the field). */
-export const mentionStatusOf = (word: string): mentionV1.MentionStatus => MENTION_STATUS_WORDS.value(word) ?? mentionV1.MentionStatus.MENTION_STATUS_UNSPECIFIED;
-
-/** The word of a status; a value this build does not know reads as `unknown(<n>)`, which the field check refuses. */
-export const mentionStatusWord = (status: mentionV1.MentionStatus): string => MENTION_STATUS_WORDS.word(status) ?? `unknown(${status})`;
-
 /** The filters message of the given filters (any other members of the object are ignored). */
 export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({
-  status: (f.status ?? []).map(mentionStatusOf),
+  status: (f.status ?? []).map((word) => enumValueOf(MENTION_STATUS_WORDS, word)),
   keywordIds: [...(f.keywordId ?? [])],
   groupIds: [...(f.groupId ?? [])],
   sources: [...(f.source ?? [])],
@@ -42,7 +36,7 @@ export const filtersOf = (f: mentionV1.MentionFilters | undefined): MentionFilte
   const out: Record<string, unknown> = {};
   if (!f) return out;
   const lists: Array<[keyof MentionFilterInput, string[]]> = [
-    ["status", f.status.map(mentionStatusWord)],
+    ["status", f.status.map((status) => enumWordOf(MENTION_STATUS_WORDS, status))],
     ["keywordId", f.keywordIds],
     ["groupId", f.groupIds],
     ["source", f.sources],

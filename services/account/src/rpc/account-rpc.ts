@@ -1,4 +1,4 @@
-import { type AsyncService, DomainError, requireCaller, type RpcContext, validationFailed } from "@earshot/platform";
+import { type AsyncService, DomainError, enumValueOf, requireCaller, type RpcContext, validationFailed } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 import { USER_STATUS_WORDS } from "../fields";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys";
@@ -18,7 +18,7 @@ export const toUserMessage = (u: UserDoc): accountV1.User => ({
   email: u.email,
   name: u.name,
   workspaceId: u.workspaceId,
-  status: USER_STATUS_WORDS.value(u.status) ?? accountV1.UserStatus.USER_STATUS_UNSPECIFIED,
+  status: enumValueOf(USER_STATUS_WORDS, u.status),
   createdAt: u.createdAt,
   updatedAt: u.updatedAt,
   deactivatedAt: u.deactivatedAt,

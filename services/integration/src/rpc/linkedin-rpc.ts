@@ -1,4 +1,4 @@
-import { type AsyncService, notFound, requireProjectCaller, type RpcContext } from "@earshot/platform";
+import { type AsyncService, enumValueOf, notFound, requireProjectCaller, type RpcContext } from "@earshot/platform";
 import { integrationV1 } from "@earshot/proto";
 import { LINKEDIN_STATUS_WORDS } from "../fields";
 import type { IntegrationDeps } from "../domain/deps";
@@ -20,7 +20,7 @@ type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getS
 
 const toIntegration = (v: LinkedinView): integrationV1.LinkedinIntegration => ({
   projectId: v.projectId,
-  status: LINKEDIN_STATUS_WORDS.value(v.status) ?? integrationV1.LinkedinStatus.LINKEDIN_STATUS_UNSPECIFIED,
+  status: enumValueOf(LINKEDIN_STATUS_WORDS, v.status),
   pages: v.pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name })),
   page: v.page ? { organizationUrn: v.page.organizationUrn, name: v.page.name } : undefined,
   connectedAt: v.connectedAt,

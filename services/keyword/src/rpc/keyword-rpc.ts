@@ -1,4 +1,4 @@
-import { type EnumWords, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import { enumValueOf, enumWordOf, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
 import type { commonV1, keywordV1 } from "@earshot/proto";
 import { listCollectableKeywords } from "../domain/collectable";
 import type { Caller, KeywordDeps } from "../domain/deps";
@@ -10,11 +10,6 @@ import type { KeywordDoc } from "../store";
 // gRPC adapter: decode, call a domain verb, encode. No rules live here. The caller (with the memberships
 // the edge resolved) comes from the call metadata, never from the request. Proto3 zero values and absent
 // wrappers mean "not given"; an enum value this build does not know becomes a word the rules refuse.
-
-const wordOf = <E extends number>(words: EnumWords<E, string>, value: E): string =>
-  value === 0 ? "" : (words.word(value) ?? `unknown(${value})`);
-
-const valueOf = <E extends number>(words: EnumWords<E, string>, word: string): E => words.value(word) ?? (0 as E);
 
 const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
 
@@ -30,14 +25,14 @@ const filtersOf = (f: keywordV1.KeywordFilters | undefined): KeywordFilters => {
   return out;
 };
 
-const sourcesOf = (list: commonV1.Source[]): string[] => list.map((v) => wordOf(SOURCE_WORDS, v));
+const sourcesOf = (list: commonV1.Source[]): string[] => list.map((v) => enumWordOf(SOURCE_WORDS, v));
 
 export const toKeywordMessage = (k: KeywordDoc): keywordV1.Keyword => ({
   id: k._id,
   projectId: k.projectId,
   groupId: k.groupId,
   value: k.value,
-  sources: k.sources.map((s) => valueOf<commonV1.Source>(SOURCE_WORDS, s)),
+  sources: k.sources.map((s) => enumValueOf<commonV1.Source>(SOURCE_WORDS, s)),
   aliases: [...k.aliases],
   excludedTerms: [...k.excludedTerms],
   filters: {
@@ -100,7 +95,7 @@ export const keywordRpc = (deps: KeywordDeps) => ({
       projectId: req.projectId,
       groupId: req.groupId,
       active: req.active,
-      source: req.source === undefined ? undefined : wordOf(SOURCE_WORDS, req.source),
+      source: req.source === undefined ? undefined : enumWordOf(SOURCE_WORDS, req.source),
       limit: req.limit === 0 ? undefined : req.limit,
       cursor: req.cursor || undefined,
     });

@@ -1,4 +1,4 @@
-import { type AsyncService, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import { type AsyncService, enumValueOf, enumWordOf, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
 import { type commonV1, mentionV1 } from "@earshot/proto";
 import { type AnalyticsBucket, getMentionAnalytics } from "../domain/analytics";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "../domain/categories";
@@ -7,7 +7,7 @@ import { exportMentions } from "../domain/export";
 import { categorizeMention, getMention, listMentions, type MentionSummary, updateMentionStatus } from "../domain/mentions";
 import { getPublicAnalytics, listPublicMentions, type PublicFiltersInput, type PublicMention } from "../domain/public-dashboard";
 import { createMentionView, deleteMentionView, listMentionViews, updateMentionView } from "../domain/views";
-import { filtersOf, mentionStatusOf, mentionStatusWord, toFiltersMessage } from "../filters";
+import { filtersOf, MENTION_STATUS_WORDS, toFiltersMessage } from "../filters";
 import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
 
 // gRPC adapter for the reads, triage, categories and views: decode, call a domain verb, encode. No rules
@@ -48,7 +48,7 @@ export const toMentionMessage = (m: MentionSummary | MentionDoc): mentionV1.Ment
   groupIds: [...m.groupIds],
   matches: m.matches.map((t) => ({ keywordId: t.keywordId, term: t.term, field: t.field, start: t.start, end: t.end })),
   sentiment: { label: m.sentiment.label, score: m.sentiment.score, method: m.sentiment.method },
-  status: mentionStatusOf(m.status),
+  status: enumValueOf(MENTION_STATUS_WORDS, m.status),
   categoryId: m.categoryId ?? "",
   collectedAt: m.collectedAt,
   matchedAt: m.matchedAt,
@@ -122,7 +122,7 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
     return { mentions: page.items.map(toMentionMessage), nextCursor: page.nextCursor ?? "" };
   },
   updateMentionStatus: async (req, ctx) => ({
-    mention: toMentionMessage(await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.status === mentionV1.MentionStatus.MENTION_STATUS_UNSPECIFIED ? "" : mentionStatusWord(req.status))),
+    mention: toMentionMessage(await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), enumWordOf(MENTION_STATUS_WORDS, req.status))),
   }),
   categorizeMention: async (req, ctx) => ({
     mention: toMentionMessage(await categorizeMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.categoryId || null)),

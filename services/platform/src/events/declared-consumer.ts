@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import type { Logger } from "../logger";
 import type { DocumentStore } from "../store/port";
 import { type CloudEvent } from "./cloud-event";
-import { subscribeEvents, subscribeEventBatches } from "./consumer";
+import { subscribeDomainEvents, subscribeEventBatches } from "./consumer";
 import { decodeEvent, type DomainEvent, type EventCatalog, type EventMessages } from "./event-catalog";
 
 // A service's event consumers, declared once on its ServiceModule: which catalogs (topics) and types, the
@@ -92,18 +92,17 @@ export const consume = <D, M extends EventMessages, K extends keyof M & string =
   spec: OneByOne<D, M, K>,
 ): EventConsumer<D> => {
   const catalogs: AnyEventCatalog[] = [catalog];
-  const decode = decoder(catalogs, spec.types);
   return {
     group: spec.group,
     catalogs,
     ...(spec.startFrom ? { startFrom: spec.startFrom } : {}),
+    // One catalog, one event at a time: the platform's domain-event subscription decodes and filters.
     subscribe: (host, domain) =>
-      subscribeEvents({
+      subscribeDomainEvents<M, K>({
         ...subscription(spec, catalogs, host),
-        handle: async (event) => {
-          const decoded = decode(event) as DomainEvent<M, K> | undefined;
-          if (decoded) await spec.handle(domain, decoded);
-        },
+        events: catalog,
+        ...(spec.types ? { types: spec.types } : {}),
+        handle: (event) => spec.handle(domain, event),
       }),
   };
 };

@@ -11,6 +11,15 @@ export interface EnumWords<E extends number, W extends string> {
   readonly words: readonly W[];
 }
 
+/**
+ * The domain's word of an enum value a caller sent: "" for UNSPECIFIED (not given), and for a value this
+ * build does not know a word no rule accepts (`unknown(7)`), so the field check refuses it by name.
+ */
+export const enumWordOf = <E extends number>(words: EnumWords<E, string>, value: E): string => (value === 0 ? "" : (words.word(value) ?? `unknown(${value})`));
+
+/** The enum value of a domain word (one the domain produced, so known); UNSPECIFIED otherwise. */
+export const enumValueOf = <E extends number>(words: EnumWords<E, string>, word: string): E => words.value(word) ?? (0 as E);
+
 /** A two-way table between a proto enum and its words, for a service's own enums too. */
 export const enumWords = <E extends number, W extends string>(pairs: ReadonlyArray<readonly [E, W]>): EnumWords<E, W> => {
   const byValue = new Map<number, W>(pairs.map(([v, w]) => [v, w]));

@@ -1,5 +1,6 @@
 import {
-  type EnumWords,
+  enumValueOf,
+  enumWordOf,
   MEMBER_TYPE_WORDS,
   notFound,
   PROJECT_STATUS_WORDS,
@@ -26,19 +27,12 @@ import type { MemberDoc, ProjectDoc } from "../store";
 // metadata (ctx.caller), never from the request. Enums become the domain's words and back; an enum value the
 // domain does not know becomes a word it refuses with a field error, and UNSPECIFIED becomes "not given".
 
-/** The word of an enum value; "" for UNSPECIFIED, a word no rule accepts for a value this build does not know. */
-const wordOf = <E extends number>(words: EnumWords<E, string>, value: E): string =>
-  value === 0 ? "" : (words.word(value) ?? `unknown(${value})`);
-
-/** The enum value of a domain word (always one the domain produced, so always known). */
-const valueOf = <E extends number>(words: EnumWords<E, string>, word: string): E => words.value(word) ?? (0 as E);
-
 const callerOf = (ctx: RpcContext): Caller => {
   const c = requireCaller(ctx);
   return { userId: c.userId, workspaceId: c.workspaceId, email: c.email, allowances: c.allowances };
 };
 
-const sourcesOf = (list: projectV1.SourceList | undefined): string[] | undefined => list?.sources.map((v) => wordOf(SOURCE_WORDS, v));
+const sourcesOf = (list: projectV1.SourceList | undefined): string[] | undefined => list?.sources.map((v) => enumWordOf(SOURCE_WORDS, v));
 
 export const toProjectMessage = (p: ProjectDoc, role: string): projectV1.Project => ({
   id: p._id,
@@ -48,10 +42,10 @@ export const toProjectMessage = (p: ProjectDoc, role: string): projectV1.Project
   description: p.description,
   color: p.color,
   icon: p.icon,
-  enabledSources: p.enabledSources.map((w) => valueOf<commonV1.Source>(SOURCE_WORDS, w)),
-  status: valueOf<commonV1.ProjectStatus>(PROJECT_STATUS_WORDS, p.status),
+  enabledSources: p.enabledSources.map((w) => enumValueOf<commonV1.Source>(SOURCE_WORDS, w)),
+  status: enumValueOf<commonV1.ProjectStatus>(PROJECT_STATUS_WORDS, p.status),
   digestTimezone: p.digestTimezone,
-  role: valueOf<commonV1.Role>(ROLE_WORDS, role),
+  role: enumValueOf<commonV1.Role>(ROLE_WORDS, role),
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
   publicDashboard: {
@@ -68,12 +62,12 @@ const view = (v: ProjectView) => toProjectMessage(v.project, v.role);
 export const toMemberMessage = (m: MemberDoc, now: Date): projectV1.Member => ({
   id: m._id,
   projectId: m.projectId,
-  memberType: valueOf<commonV1.MemberType>(MEMBER_TYPE_WORDS, m.memberType),
+  memberType: enumValueOf<commonV1.MemberType>(MEMBER_TYPE_WORDS, m.memberType),
   userId: m.userId ?? "",
   email: m.email,
   name: m.name ?? "",
-  role: valueOf<commonV1.Role>(ROLE_WORDS, m.role),
-  status: MEMBER_STATUS_WORDS.value(statusOf(m, now)) ?? projectV1.MemberStatus.MEMBER_STATUS_UNSPECIFIED,
+  role: enumValueOf<commonV1.Role>(ROLE_WORDS, m.role),
+  status: enumValueOf(MEMBER_STATUS_WORDS, statusOf(m, now)),
   createdAt: m.createdAt,
   expiresAt: m.expiresAt,
 });
@@ -112,7 +106,7 @@ export const projectRpc = (deps: ProjectDeps) => ({
         ...(req.icon !== undefined ? { icon: req.icon } : {}),
         ...(req.enabledSources ? { enabledSources: sourcesOf(req.enabledSources) } : {}),
         ...(req.digestTimezone !== undefined ? { digestTimezone: req.digestTimezone } : {}),
-        ...(req.status !== undefined ? { status: wordOf(PROJECT_STATUS_WORDS, req.status) } : {}),
+        ...(req.status !== undefined ? { status: enumWordOf(PROJECT_STATUS_WORDS, req.status) } : {}),
       }),
     ),
   }),
@@ -129,7 +123,7 @@ export const projectRpc = (deps: ProjectDeps) => ({
       await inviteMember(
         deps,
         callerOf(ctx),
-        { projectId: req.projectId, email: req.email, role: wordOf(ROLE_WORDS, req.role), acceptUrlBase: req.acceptUrlBase },
+        { projectId: req.projectId, email: req.email, role: enumWordOf(ROLE_WORDS, req.role), acceptUrlBase: req.acceptUrlBase },
         ctx.idempotencyKey,
       ),
       deps.clock.now(),
@@ -140,15 +134,15 @@ export const projectRpc = (deps: ProjectDeps) => ({
       await updateMemberRole(deps, callerOf(ctx), {
         projectId: req.projectId,
         memberId: req.memberId,
-        role: wordOf(ROLE_WORDS, req.role),
-        memberType: wordOf(MEMBER_TYPE_WORDS, req.memberType),
+        role: enumWordOf(ROLE_WORDS, req.role),
+        memberType: enumWordOf(MEMBER_TYPE_WORDS, req.memberType),
       }),
       deps.clock.now(),
     ),
   }),
   removeProjectMember: async (req: projectV1.RemoveProjectMemberRequest, ctx: RpcContext): Promise<projectV1.RemoveProjectMemberResponse> => ({
     member: toMemberMessage(
-      await removeMember(deps, callerOf(ctx), { projectId: req.projectId, memberId: req.memberId, memberType: wordOf(MEMBER_TYPE_WORDS, req.memberType) }),
+      await removeMember(deps, callerOf(ctx), { projectId: req.projectId, memberId: req.memberId, memberType: enumWordOf(MEMBER_TYPE_WORDS, req.memberType) }),
       deps.clock.now(),
     ),
   }),
@@ -170,8 +164,8 @@ export const projectRpc = (deps: ProjectDeps) => ({
         projectId: project._id,
         projectName: project.name,
         email: invitation.email,
-        role: valueOf<commonV1.Role>(ROLE_WORDS, invitation.role),
-        status: MEMBER_STATUS_WORDS.value(status) ?? projectV1.MemberStatus.MEMBER_STATUS_UNSPECIFIED,
+        role: enumValueOf<commonV1.Role>(ROLE_WORDS, invitation.role),
+        status: enumValueOf(MEMBER_STATUS_WORDS, status),
         expiresAt: invitation.expiresAt,
       },
     };
@@ -190,11 +184,11 @@ export const projectRpc = (deps: ProjectDeps) => ({
   listMemberships: async (req: projectV1.ListMembershipsRequest, _ctx: RpcContext): Promise<projectV1.ListMembershipsResponse> => {
     if (!req.userId) throw validationFailed([{ path: "userId", message: "is required" }]);
     const memberships = await membershipsOf(deps, req.userId);
-    return { memberships: memberships.map((m) => ({ projectId: m.projectId, role: valueOf<commonV1.Role>(ROLE_WORDS, m.role), workspaceId: m.workspaceId })) };
+    return { memberships: memberships.map((m) => ({ projectId: m.projectId, role: enumValueOf<commonV1.Role>(ROLE_WORDS, m.role), workspaceId: m.workspaceId })) };
   },
   // The share id is the authorization: no caller.
   getPublicDashboard: async (req: projectV1.GetPublicDashboardRequest, _ctx: RpcContext): Promise<projectV1.GetPublicDashboardResponse> => {
     const p = await getPublicDashboard(deps, req.shareId);
-    return { project: { ...p, enabledSources: p.enabledSources.map((w) => valueOf<commonV1.Source>(SOURCE_WORDS, w)) } };
+    return { project: { ...p, enabledSources: p.enabledSources.map((w) => enumValueOf<commonV1.Source>(SOURCE_WORDS, w)) } };
   },
 });

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from "@earshot/platform/core";
-import { type DeliverableEvent, subscribesTo, WEBHOOK_EVENT_TYPES } from "../fields";
+import { type DeliverableEvent, subscribesTo } from "../fields";
 import { DELIVERIES, type DeliveryDoc } from "../store";
 import { newDelivery, payloadOf } from "./delivery-doc";
 import type { DeliveryDeps } from "./deps";
@@ -49,9 +49,8 @@ const createDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): 
  * events costs one read of its workspaces, one of their endpoints, one of the deliveries made already and
  * one commit, however many events and endpoints it holds.
  */
-export const fanOutBatch = async (deps: DeliveryDeps, all: readonly DeliverableEvent[]): Promise<void> => {
-  const deliverable = new Set<string>(WEBHOOK_EVENT_TYPES);
-  const events = all.filter((e) => deliverable.has(e.type));
+export const fanOutBatch = async (deps: DeliveryDeps, events: readonly DeliverableEvent[]): Promise<void> => {
+  // Only deliverable types arrive: the consumer declares them (consumers.ts).
   const workspaceIds = [...new Set(events.map((e) => e.data.workspaceId).filter((id) => id !== ""))];
   if (workspaceIds.length === 0) return;
   const deactivated = new Set(

@@ -1,4 +1,4 @@
-import { requireProjectCaller, type RpcContext } from "@earshot/platform";
+import { enumValueOf, enumWordOf, requireProjectCaller, type RpcContext } from "@earshot/platform";
 import { webhookV1 } from "@earshot/proto";
 import { getDelivery, listDeliveries, redeliver } from "../domain/deliveries";
 import type { Caller, WebhookDeps } from "../domain/deps";
@@ -33,7 +33,7 @@ export const toDeliveryMessage = (d: DeliveryDoc): webhookV1.Delivery => ({
   endpointId: d.endpointId,
   eventId: d.eventId,
   eventType: d.eventType,
-  status: DELIVERY_STATUS_WORDS.value(d.status) ?? webhookV1.DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
+  status: enumValueOf(DELIVERY_STATUS_WORDS, d.status),
   attemptCount: d.attempts.length,
   createdAt: d.createdAt,
   // A finished delivery is due no more; an open one's due time may be a claim's end, which is when it is next tried.
@@ -86,7 +86,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
   listWebhookDeliveries: async (req: webhookV1.ListWebhookDeliveriesRequest, ctx: RpcContext): Promise<webhookV1.ListWebhookDeliveriesResponse> => {
     const page = await listDeliveries(deps, callerOf(ctx), req.endpointId, {
       // An enum value this build does not know is a word the verb refuses, naming the field.
-      ...(req.status ? { status: DELIVERY_STATUS_WORDS.word(req.status) ?? `unknown(${req.status})` } : {}),
+      ...(req.status ? { status: enumWordOf(DELIVERY_STATUS_WORDS, req.status) } : {}),
       ...(req.eventType ? { eventType: req.eventType } : {}),
       ...(req.since ? { since: req.since } : {}),
       ...(limitOf(req.limit) !== undefined ? { limit: req.limit } : {}),

@@ -2,6 +2,7 @@ import { USER_STATUS_WORDS, USER_STATUSES } from "@earshot/account/fields";
 import type { accountV1 } from "@earshot/proto";
 import { z } from "zod";
 import { at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "../shared/resources";
+import { apiWord } from "../shared/wire-enums";
 
 export const userSchema = z
   .object({
@@ -24,7 +25,7 @@ export const presentUser = (message: accountV1.User | undefined, w: accountV1.Wo
     id: u.id,
     email: u.email,
     name: u.name,
-    status: oneOf(USER_STATUSES, USER_STATUS_WORDS.word(u.status) ?? String(u.status), "user status"),
+    status: oneOf(USER_STATUSES, apiWord(USER_STATUS_WORDS, u.status), "user status"),
     workspace: w ? { id: w.id, plan: w.plan } : { id: u.workspaceId },
     createdAt: at(u.createdAt, "user createdAt"),
     updatedAt: at(u.updatedAt, "user updatedAt"),

@@ -1,7 +1,8 @@
 import { LINKEDIN_STATUS_WORDS, LINKEDIN_STATUSES } from "@earshot/integration/fields";
 import type { integrationV1 } from "@earshot/proto";
 import { z } from "zod";
-import { atOrNull, resourceSchemas, timestamp } from "../shared/resources";
+import { atOrNull, oneOf, resourceSchemas, timestamp } from "../shared/resources";
+import { apiWord } from "../shared/wire-enums";
 
 const linkedinPageSchema = z
   .object({ organizationUrn: z.string().describe("e.g. urn:li:organization:2414183"), name: z.string() })
@@ -41,7 +42,7 @@ export const presentLinkedinIntegration = (m: integrationV1.LinkedinIntegration 
   if (!m) throw new Error("the integration service answered without an integration");
   return {
     projectId: m.projectId,
-    status: linkedinIntegrationSchema.shape.status.parse(LINKEDIN_STATUS_WORDS.word(m.status) ?? String(m.status)),
+    status: oneOf(LINKEDIN_STATUSES, apiWord(LINKEDIN_STATUS_WORDS, m.status), "LinkedIn status"),
     pages: m.pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name })),
     page: m.page ? { organizationUrn: m.page.organizationUrn, name: m.page.name } : null,
     connectedAt: atOrNull(m.connectedAt),

@@ -32,7 +32,7 @@ export const presentMember = (message: projectV1.Member | undefined): Member => 
     email: m.email,
     name: m.name || null,
     role: oneOf(PROJECT_ROLES, apiWord(ROLE_WORDS, m.role), "role"),
-    status: oneOf(MEMBER_STATUSES, MEMBER_STATUS_WORDS.word(m.status) ?? String(m.status), "member status"),
+    status: oneOf(MEMBER_STATUSES, apiWord(MEMBER_STATUS_WORDS, m.status), "member status"),
     createdAt: at(m.createdAt, "member createdAt"),
     expiresAt: atOrNull(m.expiresAt),
   };

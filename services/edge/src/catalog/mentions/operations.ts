@@ -1,9 +1,10 @@
 import { analyticsFields, mentionFields } from "@earshot/mention/fields";
-import { mentionStatusOf, toFiltersMessage } from "@earshot/mention/filters";
+import { MENTION_STATUS_WORDS, toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { FILTERS_DOC, LIST_FILTERS_DOC, listQuerySchema, mentionFilterQuery, mentionListFilterQuery } from "../shared/mention-filters";
 import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { wireValue } from "../shared/wire-enums";
 import { mentionAnalyticsSchema, mentionSchema, mentionWithHistorySchema, presentMention, presentMentionAnalytics, presentMentionWithHistory } from "./resource";
 
 const mentionPath = z.object({ mentionId: resourceId("The mention id, e.g. men_01J…") }).strict();
@@ -104,7 +105,7 @@ export const mentionOperations = [
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
-      const { mention } = await ctx.backends.mention.updateMentionStatus({ mentionId: input.mentionId, status: mentionStatusOf(input.status) });
+      const { mention } = await ctx.backends.mention.updateMentionStatus({ mentionId: input.mentionId, status: wireValue(MENTION_STATUS_WORDS, input.status) });
       return { data: presentMention(mention) };
     },
   }),

@@ -1,5 +1,5 @@
 import { ANALYTICS_GROUP_BY, ANALYTICS_INTERVALS, MENTION_STATUSES, SENTIMENTS } from "@earshot/mention/fields";
-import { mentionStatusWord } from "@earshot/mention/filters";
+import { MENTION_STATUS_WORDS } from "@earshot/mention/filters";
 import { SOURCE_WORDS } from "@earshot/platform";
 import { SOURCES } from "@earshot/project/fields";
 import type { mentionV1 } from "@earshot/proto";
@@ -129,7 +129,7 @@ export const presentMention = (message: mentionV1.Mention | undefined): Mention 
     groupIds: m.groupIds,
     matches: m.matches.map((t) => ({ keywordId: t.keywordId, term: t.term, field: oneOf(["title", "text"] as const, t.field, "match field"), start: t.start, end: t.end })),
     sentiment: { label: oneOf(SENTIMENTS, sentiment.label, "sentiment"), score: sentiment.score, method: sentiment.method },
-    status: oneOf(MENTION_STATUSES, mentionStatusWord(m.status), "mention status"),
+    status: oneOf(MENTION_STATUSES, apiWord(MENTION_STATUS_WORDS, m.status), "mention status"),
     categoryId: m.categoryId || null,
     collectedAt: at(m.collectedAt, "mention collectedAt"),
     matchedAt: at(m.matchedAt, "mention matchedAt"),

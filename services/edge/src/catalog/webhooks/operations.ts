@@ -1,7 +1,9 @@
 import { createWebhookSchema, DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, TEST_EVENT_TYPE, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "@earshot/webhook/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
+import { webhookV1 } from "@earshot/proto";
 import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { wireValue } from "../shared/wire-enums";
 import {
   deliveryDetailSchema,
   deliverySchema,
@@ -166,7 +168,7 @@ export const webhookOperations = [
     handler: async (input, ctx) => {
       const res = await ctx.backends.webhook.listWebhookDeliveries({
         endpointId: input.endpointId,
-        status: input.status ? (DELIVERY_STATUS_WORDS.value(input.status) ?? 0) : 0,
+        status: input.status ? wireValue(DELIVERY_STATUS_WORDS, input.status) : webhookV1.DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
         eventType: input.eventType ?? "",
         since: input.since ? new Date(input.since) : undefined,
         limit: input.limit,

@@ -2,6 +2,7 @@ import type { webhookV1 } from "@earshot/proto";
 import { DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, SUBSCRIBABLE_EVENT_TYPES } from "@earshot/webhook/fields";
 import { z } from "zod";
 import { at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "../shared/resources";
+import { apiWord } from "../shared/wire-enums";
 
 export const webhookSchema = z
   .object({
@@ -101,7 +102,7 @@ export const presentDelivery = (message: webhookV1.Delivery | undefined): Delive
     endpointId: d.endpointId,
     eventId: d.eventId,
     eventType: d.eventType,
-    status: oneOf(DELIVERY_STATUSES, DELIVERY_STATUS_WORDS.word(d.status) ?? String(d.status), "delivery status"),
+    status: oneOf(DELIVERY_STATUSES, apiWord(DELIVERY_STATUS_WORDS, d.status), "delivery status"),
     attempts: d.attemptCount,
     createdAt: at(d.createdAt, "delivery createdAt"),
     nextAttemptAt: atOrNull(d.nextAttemptAt),
