@@ -290,9 +290,10 @@ describe("the Kubernetes schema check itself", () => {
   });
 
   it("helm template: a deployable nothing may connect to has `ingress: []`, not an empty key; the test Pod has probes", () => {
-    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES]);
+    // null: no scraper allowed (an empty map would merge with the default namespace, as helm merges maps).
+    const res = run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES, "--set", "networkPolicy.metricsNamespaceLabels=null"]);
     expect(res.status).toBe(0);
-    // The delivery worker serves nothing others call, and no scraper is allowed by default.
+    // The delivery worker serves nothing others call, and no scraper is allowed here.
     expect(res.stdout).not.toMatch(/^  ingress:\s*\n  egress:/m);
     const delivery = objectsOf(res.stdout).find((o) => o.kind === "NetworkPolicy" && o.metadata?.name === "earshot-delivery");
     expect(delivery?.spec?.ingress).toEqual([]);
@@ -347,7 +348,7 @@ describe("the Kubernetes schema check itself", () => {
   });
 
   it("helm template: every deployable, gRPC services included, has a container port named metrics that no Service exposes, open in its NetworkPolicy to the scraper the values name", () => {
-    const objects = objectsOf(run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, "--set", "networkPolicy.metricsNamespaceLabels.team=monitoring", "--set", "networkPolicy.metricsPodLabels.app=prometheus"]).stdout);
+    const objects = objectsOf(run(helm, ["template", "r", "charts/earshot", ...CI_VALUES, "--set", "networkPolicy.metricsNamespaceLabels.kubernetes\\.io/metadata\\.name=observability", "--set", "networkPolicy.metricsPodLabels.app=prometheus"]).stdout);
     for (const d of deployables()) {
       const deployment = objects.find((o) => o.kind === "Deployment" && o.metadata?.name === `r-${d.name}`)!;
       const container = deployment.spec!.template.spec.containers[0] as PodSpec;
@@ -358,9 +359,50 @@ describe("the Kubernetes schema check itself", () => {
       expect((service.spec!.ports as PodSpec[]).map((p) => p.targetPort)).not.toContain("metrics");
       const policy = objects.find((o) => o.kind === "NetworkPolicy" && o.metadata?.name === `r-${d.name}`)!;
       expect(policy.spec!.ingress).toContainEqual({
-        from: [{ namespaceSelector: { matchLabels: { team: "monitoring" } }, podSelector: { matchLabels: { app: "prometheus" } } }],
+        from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "observability" } }, podSelector: { matchLabels: { app: "prometheus" } } }],
         ports: [{ port: 9464, protocol: "TCP" }],
       });
+    }
+  });
+
+  it("the chart with its default values and the kustomize base render the same workloads: Deployments, Services, PodDisruptionBudgets and NetworkPolicies alike", () => {
+    const chart = objectsOf(run(helm, ["template", "earshot", "charts/earshot", ...REQUIRED_VALUES]).stdout);
+    const base = objectsOf(run(kubectl, ["kustomize", "deploy/k8s"]).stdout);
+    // What only one of them has, and why. The chart: its install hook (the base says to run `earshot setup`
+    // once), its `helm test` Pod, its own ConfigMap and Secret (the base's are example files), and the
+    // HorizontalPodAutoscalers of the gateways (the base fixes replicas at the autoscaler's minimum, below).
+    // The base: its Namespace. Everything else must be one and the same.
+    const COMPARED = ["Deployment", "Service", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy"];
+    const chartOnly = (o: K8sObject) => /-(setup|test-readyz)$/.test(o.metadata?.name ?? "");
+    const keyOf = (o: K8sObject, prefix: string) => `${o.kind}/${(o.metadata?.name ?? "").replace(prefix, "")}`;
+    const chartObjects = new Map(chart.filter((o) => COMPARED.includes(o.kind ?? "") && !chartOnly(o)).map((o) => [keyOf(o, /^earshot-(earshot-)?/), o]));
+    const baseObjects = new Map(base.filter((o) => COMPARED.includes(o.kind ?? "")).map((o) => [keyOf(o, /^$/), o]));
+    expect([...chartObjects.keys()].sort()).toEqual([...baseObjects.keys()].sort());
+
+    // Helm's bookkeeping (release labels, config checksums, the release prefix) is not a difference.
+    const normalise = (value: unknown, key = ""): unknown => {
+      if (Array.isArray(value)) return value.map((v) => normalise(v)).filter((v) => v !== DROPPED);
+      if (value !== null && typeof value === "object") {
+        const entries = Object.entries(value as Record<string, unknown>).filter(([k]) => !/^(app\.kubernetes\.io\/(instance|managed-by|part-of|version)|helm\.sh\/chart|checksum\/.*|namespace)$/.test(k));
+        // The chart's `helm test` Pod may reach the gateway: a rule for a Pod the base does not have.
+        if (entries.some(([k, v]) => k === "from" && JSON.stringify(v).includes("earshot-test"))) return DROPPED;
+        // The chart's default deny selects its release's pods; the base's, its namespace's: the same pods.
+        return Object.fromEntries(entries.map(([k, v]) => [k, normalise(v, k)]).filter(([k, v]) => !(k === "matchLabels" && Object.keys(v as object).length === 0)));
+      }
+      if (typeof value === "string") return value.replace(/^earshot-earshot$/, key === "name" ? "earshot-config" : "earshot-secrets").replace(/^earshot-(?!config$|secrets$|oauth-keys$)/, "");
+      return value;
+    };
+    const DROPPED = Symbol("dropped");
+    const autoscalers = new Map(chart.filter((o) => o.kind === "HorizontalPodAutoscaler").map((o) => [o.spec!.scaleTargetRef.name as string, o.spec!.minReplicas as number]));
+    for (const [key, chartObject] of chartObjects) {
+      const fromChart = normalise(chartObject) as K8sObject;
+      const fromBase = normalise(baseObjects.get(key)) as K8sObject;
+      if (fromChart.kind === "Deployment" && fromChart.spec!.replicas === undefined) fromChart.spec!.replicas = autoscalers.get(chartObject.metadata!.name!);
+      for (const o of [fromChart, fromBase]) {
+        delete o.metadata!.labels;
+        delete o.metadata!.name; // compared as the key
+      }
+      expect({ key, object: fromChart }).toEqual({ key, object: fromBase });
     }
   });
 

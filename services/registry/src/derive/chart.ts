@@ -124,9 +124,11 @@ networkPolicy:
   ingressNamespaceLabels:
     kubernetes.io/metadata.name: ingress-nginx
   # Who may scrape the metrics port of every deployable (never routed through a Service or the Ingress):
-  # the scraper's namespace labels (e.g. kubernetes.io/metadata.name: monitoring) and/or its pod labels
-  # (e.g. app.kubernetes.io/name: prometheus; alone: pods of the release's namespace). Both empty: none.
-  metricsNamespaceLabels: {}
+  # the scraper's namespace labels (by default the monitoring namespace, as in the kustomize base) and/or
+  # its pod labels (e.g. app.kubernetes.io/name: prometheus; alone: pods of the release's namespace).
+  # None at all: set both to null (an empty map would merge with this default).
+  metricsNamespaceLabels:
+    kubernetes.io/metadata.name: monitoring
   metricsPodLabels: {}
   # NetworkPolicyPeers of MongoDB, Kafka and SMTP (empty: any address, on egressPorts only).
   datastores: []
@@ -135,7 +137,7 @@ networkPolicy:
 
 # A prometheus-operator PodMonitor scraping /metrics from the container port named "metrics" of every pod of
 # the release that has one (the gateways' global.metricsPort). Needs the operator's CRDs; also set
-# networkPolicy.metricsNamespaceLabels to Prometheus's namespace so the policies let it in.
+# networkPolicy.metricsNamespaceLabels to Prometheus's namespace (monitoring by default) so the policies let it in.
 metrics:
   podMonitor:
     enabled: false

@@ -68,7 +68,7 @@ describe("files derived from the service registry", () => {
     });
 
     const manifest = yaml.loadAll(renderK8sDeployable(added)) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["ServiceAccount/notice", "Deployment/notice", "Service/notice", "NetworkPolicy/notice"]);
+    expect(manifest.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(["ServiceAccount/notice", "Deployment/notice", "Service/notice", "NetworkPolicy/notice", "PodDisruptionBudget/notice"]);
     expect(manifest[1]!.spec.template.spec.containers[0].args).toEqual(["notice"]);
     expect((yaml.load(renderKustomization(ds, "1.0.0")) as { resources: string[] }).resources).toContain("notice.yaml");
     expect((yaml.load(renderK8sConfigMap(ds)) as { data: Record<string, string> }).data[grpcAddrVar("notice")]).toBe("notice:50051");

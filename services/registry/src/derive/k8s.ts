@@ -195,10 +195,25 @@ spec:
 ${
   d.protocol === "grpc"
     ? `    - { name: grpc, port: ${d.port}, targetPort: grpc, appProtocol: grpc }`
-    : `    - { name: http, port: 80, targetPort: http }`
+    : `    - { name: http, port: ${d.port}, targetPort: http, appProtocol: http }`
 }
 ---
-${renderK8sNetworkPolicy(d, ports)}`;
+${renderK8sNetworkPolicy(d, ports)}${
+  d.podDisruptionBudget.enabled
+    ? `---
+# A voluntary eviction (a node drain) leaves this many replicas serving.
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: ${d.name}
+  labels: { app.kubernetes.io/name: ${d.name} }
+spec:
+  minAvailable: ${d.podDisruptionBudget.minAvailable}
+  selector:
+    matchLabels: { app.kubernetes.io/name: ${d.name} }
+`
+    : ""
+}`;
 
 /** The namespace the kustomize base puts every object in. */
 export const K8S_NAMESPACE = "earshot";
