@@ -28,8 +28,8 @@ export interface MentionWorld {
   store: DocumentStore;
   clock: ManualClock;
   deps: MentionDeps;
-  /** A second replica over the same store, for races between processes. */
-  replica(): MentionDeps;
+  /** A second replica over the same store, for races between processes; `store` wraps the world's (to act between a read and a commit). */
+  replica(store?: DocumentStore): MentionDeps;
   /** A caller with roles in projects (`{ prj_…: "editor" }`), in workspace `wsp_1` unless told. */
   caller(roles?: Record<string, ProjectRole | Membership>, overrides?: { userId?: string; workspaceId?: string }): Caller;
   /** Stores a mention directly (as ingestion would have), with defaults for what the test leaves out. */
@@ -69,7 +69,7 @@ export const openMentionWorld = async (): Promise<MentionWorld> => {
   const clock = new ManualClock(new Date());
   const collections = await openMentionCollections(store);
   // Each replica is a process of its own: its own outbox queue and its own matchers.
-  const replica = (): MentionDeps => wireMention({ collections, outbox: new Outbox(store, clock, "mention"), clock, logger: silentLogger() });
+  const replica = (through: DocumentStore = store): MentionDeps => wireMention({ collections, outbox: new Outbox(through, clock, "mention"), clock, logger: silentLogger() });
   const deps = replica();
   await deps.outbox.ensureIndexes();
   let seeded = 0;

@@ -2,6 +2,7 @@ import type { KeywordChanged, KeywordEvent, KeywordGroupChanged, ProjectEvent } 
 import { applyProjectChange, type ProjectChange, projectChangeOf, sourcesIn } from "@earshot/platform/core";
 import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
+import { dropDeletedGroup, regroupKeywordMentions } from "./regroup";
 
 // What this service keeps of other services' events (each handled once, in order per project):
 // - projects (project events): the platform's project copy (workspace and status; archived is final, an
@@ -9,8 +10,10 @@ import type { MentionDeps } from "./deps";
 //   dashboard's share id and whether it is served.
 // - keywords (keyword events): the whole keyword as the event carries it, kept when deactivated
 //   (`active` false), since mentions keep naming it. Every write moves the project's keywordsRevision on
-//   and updates this process's matcher (ingest-matchers.ts).
-// - keyword groups: name and whether it is a default group (share of voice), removed when deleted.
+//   and updates this process's matcher (ingest-matchers.ts). A keyword that changed group takes its
+//   mentions with it (regroup.ts), after the revision moved on, so ingestion can tell it happened.
+// - keyword groups: name and whether it is a default group (share of voice), removed when deleted, and
+//   taken off the mentions (the keyword service moves a deleted group's keywords first).
 
 /** A project's counts and analytics use its zone; `UTC` until an event says one. */
 const DEFAULT_TIMEZONE = "UTC";
@@ -53,12 +56,16 @@ const handleKeyword = async (deps: MentionDeps, type: string, data: KeywordChang
   // After the copy, never before: a process that reads the new revision finds the copy written.
   const state = await deps.collections.projects.findOneAndUpdate({ _id: data.projectId }, { $inc: { keywordsRevision: 1 } });
   if (state) deps.matchers.applied(type, copy, state.keywordsRevision ?? 0);
+  // The event's own list of changes, not a comparison with the copy: a redelivery after a crash between
+  // the copy and this finds the copy already moved, and still regroups.
+  if (data.fields.includes("groupId")) await regroupKeywordMentions(deps, data.projectId, data.keywordId);
 };
 
 const handleGroup = async (deps: MentionDeps, type: string, data: KeywordGroupChanged) => {
   if (!data.groupId || !data.projectId) return;
   if (type === "keyword_group.deleted") {
     await deps.collections.groups.deleteOne({ _id: data.groupId });
+    await dropDeletedGroup(deps, data.projectId, data.groupId);
     return;
   }
   const fields: Omit<GroupCopyDoc, "_id" | "_v"> = { projectId: data.projectId, name: data.name, isDefault: data.isDefault, updatedAt: deps.clock.now() };

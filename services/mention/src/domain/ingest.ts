@@ -3,6 +3,7 @@ import { checkPost, type FieldError, isUniqueViolation, newId, type Post, valida
 import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
+import { settleIngestedGroups } from "./regroup";
 import { scoreSentiment } from "./sentiment";
 import { authorKeyOf, wordsOf } from "./words";
 
@@ -110,6 +111,22 @@ const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise
 };
 
 /**
+ * The groups were the matcher's at the revision read with the projects' states; a keyword moved since may
+ * have regrouped its mentions before these were stored (regroup.ts settles them). Usually one read.
+ */
+const settleGroups = (deps: MentionDeps, states: ReadonlyMap<string, ProjectStateDoc>, stored: readonly MentionDoc[]): Promise<void> => {
+  const revisions = new Map<string, number>();
+  const keywordIds = new Map<string, Set<string>>();
+  for (const m of stored) {
+    revisions.set(m.projectId, states.get(m.projectId)?.keywordsRevision ?? 0);
+    const ids = keywordIds.get(m.projectId) ?? new Set<string>();
+    for (const k of m.keywordIds) ids.add(k);
+    keywordIds.set(m.projectId, ids);
+  }
+  return settleIngestedGroups(deps, revisions, keywordIds);
+};
+
+/**
  * Matches and stores a batch of posts (each a Post: source as a word, times as Dates or ISO strings).
  * Refuses more than MAX_POSTS_PER_BATCH; a post that is not valid is refused alone, with everything wrong with it.
  */
@@ -160,6 +177,7 @@ export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]):
     const { created, clashes } = await storeMentions(deps, [...candidates.values()]);
     result.created += created;
     result.duplicates += clashes;
+    if (created > 0) await settleGroups(deps, states, [...candidates.values()]);
   }
 
   const outcomes = { created: result.created, duplicate: result.duplicates, unmatched: result.unmatched, skipped: result.skipped, refused: result.refused.length };
