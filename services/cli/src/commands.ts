@@ -256,11 +256,11 @@ const COMMANDS: Command[] = [
   command({
     name: "digest send",
     service: "digest",
-    summary: "email a project's digest now (to check the template), outside the once-a-day send",
+    summary: "email a project's digest of the last 24 hours now (to check the template), outside the once-a-day send",
     usage: "earshot digest send --project prj_... [--date YYYY-MM-DD]",
     options: {
       project: { type: "string", value: "ID", help: "the project whose digest rules to send" },
-      date: { type: "string", value: "YYYY-MM-DD", help: "the local date whose digest to send (default: today in the project's zone)" },
+      date: { type: "string", value: "YYYY-MM-DD", help: "send the digest that local date's scheduled send covers (default: the 24 hours up to now)" },
     },
     run: async (values, io, client) => {
       const projectId = required(values, "project");
@@ -269,7 +269,8 @@ const COMMANDS: Command[] = [
       if (date && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UsageError(`--date must be YYYY-MM-DD, not "${date}".`);
       const digest = await client();
       const res = await digest.sendDigest({ projectId, localDate: date });
-      io.out(`Sent ${res.emailsSent} digest email${res.emailsSent === 1 ? "" : "s"} for ${projectId} (${res.mentions} mentions), marked as a manual send.`);
+      const span = res.windowStart && res.windowEnd ? ` matched from ${res.windowStart.toISOString()} to ${res.windowEnd.toISOString()}` : "";
+      io.out(`Sent ${res.emailsSent} digest email${res.emailsSent === 1 ? "" : "s"} for ${projectId} (${res.mentions} mentions${span}), marked as a manual send.`);
       return res.emailsSent > 0 ? EXIT_OK : EXIT_FAILED;
     },
   }),

@@ -63,7 +63,7 @@ describe("digest and alert emails", () => {
       expect(mail.subject).toBe("Daily Digest for Launch <b>2027</b>: 2 mentions on 2027-02-10");
       expect(mail.headers.get("list")).toMatchObject({ unsubscribe: { url: `${PUBLIC_URL}/api/v1/alerts/${dailyDigestId}` } });
 
-      expect(mail.text).toContain("2 mentions matched \"Daily Digest\" in Launch <b>2027</b> in the last 24 hours.");
+      expect(mail.text).toContain("2 mentions matched \"Daily Digest\" in Launch <b>2027</b> from 2027-02-09 08:00 to 2027-02-10 08:00 (UTC).");
       expect(mail.text).toContain("Acme: 2");
       expect(mail.text).toContain("YouTube: 1");
       expect(mail.text).toContain("Reddit: 1");
@@ -78,6 +78,39 @@ describe("digest and alert emails", () => {
       expect(html).toContain('href="https://www.reddit.com/r/x/comments/abc/"');
       expect(html).toContain('href="https://www.youtube.com/watch?v=abc"');
       expect(html).toContain(`href="${PUBLIC_URL}/api/v1/alerts/${dailyDigestId}"`);
+    } finally {
+      mailer.close();
+      await smtp.close();
+      await tmp.cleanup();
+    }
+  });
+
+  it("show each author's handle once: one @, and none beside a name that is the handle again", async () => {
+    const smtp = await startSmtp();
+    const tmp = await makeTempDir();
+    const mailer = createMailer({ from: "Earshot <no-reply@earshot.test>", smtpUrl: smtp.url, dataDir: tmp.dir, logger: silentLogger() });
+    try {
+      world = await openDigestWorld(new Date("2027-02-10T06:00:00Z"), mailer);
+      const owner = await world.owner("owner@example.com");
+      const { projectId } = await world.project(owner.workspaceId);
+      // As the YouTube collector hands them over: a commenter's display name is its @handle, a video's
+      // author handle is its channel's title, the name again.
+      await world.mention(projectId, owner.workspaceId, { source: "youtube", text: "Acme comment", author: { id: "UCv10", handle: "@sim_viewer_10", name: "@sim_viewer_10" } });
+      await world.mention(projectId, owner.workspaceId, { source: "youtube", text: "Acme video", author: { id: "UCc4", handle: "Simulated channel 4", name: "Simulated channel 4" } });
+      await world.mention(projectId, owner.workspaceId, { source: "x", text: "Acme tweet", author: { id: "22", handle: "ana_dev", name: "Ana" } });
+      world.clock.set("2027-02-10T08:00:00Z");
+      await tick(world.deps);
+
+      const mail = await simpleParser(smtp.received[0]?.raw ?? "");
+      // Each listed author line ends the line in the text part and its element in the HTML part.
+      for (const [part, end] of [[mail.text ?? "", "\n"], [String(mail.html), "</div>"]] as const) {
+        expect(part).toContain(`YouTube · @sim_viewer_10${end}`);
+        expect(part).toContain(`YouTube · Simulated channel 4${end}`);
+        expect(part).toContain("X · Ana (@ana_dev)");
+        expect(part).not.toContain("@@");
+        expect(part).not.toContain("(@Simulated channel 4)");
+        expect(part).not.toContain("(@sim_viewer_10)");
+      }
     } finally {
       mailer.close();
       await smtp.close();

@@ -40,7 +40,7 @@ describe("digest service over gRPC", () => {
 
   it("sends a project's digest now to the workspace owner, listing the mention its consumers kept", async () => {
     const sent = await digest.client.sendDigest({ projectId, localDate: "2026-11-20" });
-    expect(sent).toEqual({ emailsSent: 1, mentions: 1 });
+    expect(sent).toEqual({ emailsSent: 1, mentions: 1, windowStart: new Date("2026-11-19T08:00:00.000Z"), windowEnd: new Date("2026-11-20T08:00:00.000Z") });
     const mailDir = join(hosted.dataDir, "mail");
     const [file] = await readdir(mailDir);
     const eml = await readFile(join(mailDir, file as string), "utf8");
@@ -48,7 +48,17 @@ describe("digest service over gRPC", () => {
     expect(eml).toContain("Launch looks great");
   });
 
+  it("without a date, sends the 24 hours up to now and says so", async () => {
+    const before = Date.now();
+    const sent = await digest.client.sendDigest({ projectId, localDate: "" });
+    expect(sent).toMatchObject({ emailsSent: 1, mentions: 0 });
+    const end = sent.windowEnd?.getTime() ?? 0;
+    expect(end).toBeGreaterThanOrEqual(before);
+    expect(end).toBeLessThanOrEqual(Date.now());
+    expect(end - (sent.windowStart?.getTime() ?? 0)).toBe(24 * 3_600_000);
+  });
+
   it("sends nothing for a project it never heard of", async () => {
-    expect(await digest.client.sendDigest({ projectId: "prj_01JDIGESTSERVICEUNKNOWN01", localDate: "2026-11-20" })).toMatchObject({ emailsSent: 0 });
+    expect(await digest.client.sendDigest({ projectId: "prj_01JDIGESTSERVICEUNKNOWN01", localDate: "2026-11-20" })).toEqual({ emailsSent: 0, mentions: 0 });
   });
 });

@@ -1,9 +1,9 @@
 import { isUniqueViolation } from "@earshot/platform/core";
-import type { DigestSendDoc, MentionDoc, OwnerDoc, ProjectDoc, RuleDoc } from "../store";
+import type { DigestSendDoc, OwnerDoc, ProjectDoc, RuleDoc } from "../store";
 import type { DigestDeps } from "./deps";
-import { renderEmail } from "./email";
+import { type EmailContent, LISTED_MENTIONS, renderEmail } from "./email";
 import { localTime, startOfLocalHour } from "./local-time";
-import { ruleMatches } from "./matching";
+import { ruleFilter } from "./matching";
 
 // The daily digest of each active rule with digest.enabled: due from digest.hour local time in the
 // project's digestTimezone (the hour a DST change skips is the first instant after the gap), about the
@@ -16,8 +16,6 @@ import { ruleMatches } from "./matching";
 const DAY_MS = 24 * 3_600_000;
 /** How long a claimed, unsent digest belongs to its claimer; sending takes seconds. */
 export const CLAIM_LEASE_MS = 10 * 60_000;
-/** Mentions read for one digest (newest first); beyond it the counts are of these. */
-const MAX_DIGEST_MENTIONS = 5000;
 
 export interface DigestRun {
   sent: number;
@@ -73,30 +71,72 @@ const claim = async (deps: DigestDeps, due: Due): Promise<boolean> => {
 /** The local date before `date` (both `YYYY-MM-DD`). */
 const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
 
+/** The mentions a digest is about: those matched from `from` (inclusive) until `until`. */
+export interface DigestWindow {
+  from: Date;
+  until: Date;
+}
+
 /**
- * The rule's mentions of the day before its hour on `date`, newest first: from the hour on the day before,
+ * The window of a rule's digest due on local `date`: from its hour on the day before to its hour on `date`,
  * so consecutive digests neither overlap nor leave a gap (a DST change makes that day 23 or 25 hours).
  */
-export const digestMentions = async (deps: DigestDeps, rule: RuleDoc, date: string, timeZone: string): Promise<MentionDoc[]> => {
-  const from = startOfLocalHour(dayBefore(date), rule.digest.hour, timeZone);
-  const until = startOfLocalHour(date, rule.digest.hour, timeZone);
-  const found = await deps.collections.mentions.find(
-    { projectId: rule.projectId, matchedAt: { $gte: from, $lt: until } },
-    { sort: { matchedAt: -1 }, limit: MAX_DIGEST_MENTIONS },
-  );
-  return found.filter((m) => ruleMatches(rule, m));
+export const dailyWindow = (rule: RuleDoc, date: string, timeZone: string): DigestWindow => ({
+  from: startOfLocalHour(dayBefore(date), rule.digest.hour, timeZone),
+  until: startOfLocalHour(date, rule.digest.hour, timeZone),
+});
+
+/**
+ * What a rule's digest over `window` tells. The rule's filter is part of the store query, so the counts are
+ * of every mention the rule is about, counted by the store (nothing capped, none read for it), and the list
+ * is the newest of them across all its keywords, whatever else the project collected meanwhile.
+ */
+export const digestContent = async (deps: DigestDeps, rule: RuleDoc, window: DigestWindow): Promise<EmailContent> => {
+  const mentions = deps.collections.mentions;
+  const filter = { projectId: rule.projectId, matchedAt: { $gte: window.from, $lt: window.until }, ...ruleFilter(rule) };
+  const [total, perKeyword, perSource, latest] = await Promise.all([
+    mentions.count(filter),
+    mentions.countBy(filter, { by: "keywordIds" }),
+    mentions.countBy(filter, { by: "source" }),
+    mentions.find(filter, { sort: { publishedAt: -1, _id: -1 }, limit: LISTED_MENTIONS }),
+  ]);
+  // A keyword's name as its mentions carry it: from those listed, else from one of its mentions.
+  const names = new Map(latest.flatMap((m) => m.keywords.map((k) => [k.keywordId, k.value] as const)));
+  for (const { key } of perKeyword) {
+    const id = String(key);
+    if (names.has(id)) continue;
+    const one = await mentions.findOne({ $and: [filter, { keywordIds: id }] });
+    names.set(id, one?.keywords.find((k) => k.keywordId === id)?.value || id);
+  }
+  return {
+    total,
+    byKeyword: perKeyword.map((r) => [names.get(String(r.key)) || String(r.key), r.count]),
+    bySource: perSource.map((r) => [String(r.key), r.count]),
+    latest,
+  };
 };
 
 const sendDue = async (deps: DigestDeps, due: Due): Promise<"sent" | "skipped"> => {
-  const mentions = await digestMentions(deps, due.rule, due.localDate, due.project.digestTimezone);
+  const timeZone = due.project.digestTimezone;
+  const window = dailyWindow(due.rule, due.localDate, timeZone);
+  const content = await digestContent(deps, due.rule, window);
   const done = (status: DigestSendDoc["status"]) =>
-    deps.collections.sends.updateOne({ _id: `${due.rule._id}:${due.localDate}` }, { $set: { status, doneAt: deps.clock.now(), mentionCount: mentions.length } });
-  if (mentions.length === 0) {
+    deps.collections.sends.updateOne({ _id: `${due.rule._id}:${due.localDate}` }, { $set: { status, doneAt: deps.clock.now(), mentionCount: content.total } });
+  if (content.total === 0) {
     await done("skipped");
     return "skipped";
   }
   await deps.mailer.send(
-    renderEmail({ kind: "digest", project: due.project, rule: due.rule, owner: due.owner.email, mentions, publicUrl: deps.publicUrl, localDate: due.localDate }),
+    renderEmail({
+      kind: "digest",
+      project: due.project,
+      rule: due.rule,
+      owner: due.owner.email,
+      content,
+      publicUrl: deps.publicUrl,
+      localDate: due.localDate,
+      window: { ...window, timeZone },
+    }),
   );
   await done("sent");
   return "sent";
@@ -119,23 +159,36 @@ export const runDigests = async (deps: DigestDeps): Promise<DigestRun> => {
   return run;
 };
 
+export interface ManualSend {
+  sent: number;
+  /** The mentions the emails counted, together. */
+  mentions: number;
+  /** The span they covered; absent when no email went out. */
+  window?: DigestWindow;
+}
+
 /**
- * An operator's send of a project's digest rules for a local date (default today), now and outside the
- * once-a-day claim, to check what the email looks like. Marked as a manual send in the subject.
+ * An operator's send of a project's digest rules now, outside the once-a-day claim, to check what the
+ * email looks like, marked as a manual send in the subject. Without a date it covers the 24 hours up to
+ * now, so what was matched an hour ago (and perhaps just alerted about) is in it; with a local date, the
+ * window that day's scheduled digest covers.
  */
-export const sendDigestNow = async (deps: DigestDeps, projectId: string, localDate?: string): Promise<{ sent: number; mentions: number }> => {
+export const sendDigestNow = async (deps: DigestDeps, projectId: string, localDate?: string): Promise<ManualSend> => {
   const rules = await deps.collections.rules.find({ projectId, "digest.enabled": true });
-  let sent = 0;
-  let count = 0;
+  const result: ManualSend = { sent: 0, mentions: 0 };
   for (const rule of rules) {
     const to = await recipientOf(deps, rule);
     if (!to) continue;
-    const date = localDate ?? localTime(deps.clock.now(), to.project.digestTimezone).date;
-    const mentions = await digestMentions(deps, rule, date, to.project.digestTimezone);
-    const mail = renderEmail({ kind: "digest", project: to.project, rule, owner: to.owner.email, mentions, publicUrl: deps.publicUrl, localDate: date });
+    const timeZone = to.project.digestTimezone;
+    const now = deps.clock.now();
+    const window = localDate ? dailyWindow(rule, localDate, timeZone) : { from: new Date(now.getTime() - DAY_MS), until: now };
+    const content = await digestContent(deps, rule, window);
+    const date = localDate ?? localTime(now, timeZone).date;
+    const mail = renderEmail({ kind: "digest", project: to.project, rule, owner: to.owner.email, content, publicUrl: deps.publicUrl, localDate: date, window: { ...window, timeZone } });
     await deps.mailer.send({ ...mail, subject: `[manual send] ${mail.subject}` });
-    sent += 1;
-    count += mentions.length;
+    result.sent += 1;
+    result.mentions += content.total;
+    result.window = window;
   }
-  return { sent, mentions: count };
+  return result;
 };

@@ -1,5 +1,7 @@
+import { authorDisplay } from "@earshot/contracts";
 import type { MailMessage } from "@earshot/platform/core";
 import type { MentionDoc, ProjectDoc, RuleDoc } from "../store";
+import { localTime } from "./local-time";
 
 // The emails: a plain-text part and a simple HTML part (one column, inline styles, nothing loaded from
 // outside, so it reads the same in a phone's mail app), each listing the counts per keyword and source, the
@@ -24,12 +26,49 @@ const excerpt = (m: MentionDoc) => {
   return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join("")}…` : text;
 };
 
-const author = (m: MentionDoc) => (m.authorName ? `${m.authorName} (@${m.authorHandle})` : `@${m.authorHandle}`);
+/** The name, and the handle once beside it when it is not the name again. */
+const author = (m: MentionDoc) => {
+  const shown = authorDisplay({ name: m.authorName, handle: m.authorHandle });
+  return shown.handle ? `${shown.name} (${shown.handle})` : shown.name || "Someone";
+};
 
-const countBy = (values: string[]): Array<[string, number]> => {
+/** Latest first: by when it was published (what "latest" means to a reader), ties by id. */
+export const newestFirst = (a: MentionDoc, b: MentionDoc): number =>
+  b.publishedAt.getTime() - a.publishedAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
+/** Counts under the same label added up (two keywords of one value read as one), largest first. */
+const ranked = (rows: Array<[string, number]>): Array<[string, number]> => {
   const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const [label, n] of rows) counts.set(label, (counts.get(label) ?? 0) + n);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+};
+
+/** What an email tells: every mention it is about counted, the newest of them listed. */
+export interface EmailContent {
+  total: number;
+  /** Mentions per keyword name (a mention of two keywords counts under both). */
+  byKeyword: Array<[string, number]>;
+  /** Mentions per source id. */
+  bySource: Array<[string, number]>;
+  /** The newest (`newestFirst`), at most LISTED_MENTIONS. */
+  latest: MentionDoc[];
+}
+
+/** The content of an email about every mention in `mentions` (an instant alert's batch). */
+export const summarize = (mentions: MentionDoc[]): EmailContent => {
+  const tally = (labels: string[]) => ranked(labels.map((l) => [l, 1]));
+  return {
+    total: mentions.length,
+    byKeyword: tally(mentions.flatMap((m) => m.keywords.map((k) => k.value || k.keywordId))),
+    bySource: tally(mentions.map((m) => m.source)),
+    latest: [...mentions].sort(newestFirst).slice(0, LISTED_MENTIONS),
+  };
+};
+
+/** `2027-02-10 08:00` in the zone. */
+const localStamp = (instant: Date, timeZone: string) => {
+  const l = localTime(instant, timeZone);
+  return `${l.date} ${String(l.hour).padStart(2, "0")}:${String(l.minute).padStart(2, "0")}`;
 };
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
@@ -39,16 +78,18 @@ export interface EmailInput {
   project: Pick<ProjectDoc, "_id" | "name">;
   rule: Pick<RuleDoc, "_id" | "name">;
   owner: string;
-  /** Newest first. */
-  mentions: MentionDoc[];
+  content: EmailContent;
   publicUrl: string;
   /** The digest's local date (`YYYY-MM-DD`). */
   localDate?: string;
+  /** The span a digest covers, said in the project's zone: what "N mentions matched" counts. */
+  window?: { from: Date; until: Date; timeZone: string };
 }
 
 export const renderEmail = (input: EmailInput): MailMessage => {
-  const { project, rule, mentions, publicUrl } = input;
-  const total = mentions.length;
+  const { project, rule, content, publicUrl, window } = input;
+  const { total } = content;
+  const listed = content.latest.slice(0, LISTED_MENTIONS);
   const mentionsUrl = `${publicUrl}/api/v1/mentions?projectId=${encodeURIComponent(project._id)}`;
   const ruleUrl = `${publicUrl}/api/v1/alerts/${encodeURIComponent(rule._id)}`;
   const subject =
@@ -57,11 +98,12 @@ export const renderEmail = (input: EmailInput): MailMessage => {
       : `${rule.name} for ${project.name}: ${plural(total, "new mention")}`;
   const intro =
     input.kind === "digest"
-      ? `${plural(total, "mention")} matched "${rule.name}" in ${project.name} in the last 24 hours.`
+      ? `${plural(total, "mention")} matched "${rule.name}" in ${project.name}${
+          window ? ` from ${localStamp(window.from, window.timeZone)} to ${localStamp(window.until, window.timeZone)} (${window.timeZone})` : ""
+        }.`
       : `${plural(total, "new mention")} matched "${rule.name}" in ${project.name}.`;
-  const byKeyword = countBy(mentions.flatMap((m) => m.keywords.map((k) => k.value || k.keywordId)));
-  const bySource = countBy(mentions.map((m) => sourceName(m.source)));
-  const listed = mentions.slice(0, LISTED_MENTIONS);
+  const byKeyword = ranked(content.byKeyword);
+  const bySource = ranked(content.bySource.map(([s, n]) => [sourceName(s), n]));
   const more = total - listed.length;
 
   const text = [

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from "@earshot/platform/core";
 import type { DigestDeps } from "./deps";
 import { recipientOf } from "./digests";
-import { renderEmail } from "./email";
+import { renderEmail, summarize } from "./email";
 
 // Instant alerts: the mentions queued for a rule go out on the next tick (so the first within a minute
 // of a rule's first match), then at most one email per rule every 15 minutes, holding what arrived
@@ -44,11 +44,9 @@ export const runInstantAlerts = async (deps: DigestDeps): Promise<{ sent: number
       }
       if (!(await claim(deps, ruleId))) continue;
       const batch = await deps.collections.pending.find({ ruleId }, { sort: { at: 1 } });
-      const mentions = (await deps.collections.mentions.find({ _id: { $in: batch.map((p) => p.mentionId) } })).sort(
-        (a, b) => b.matchedAt.getTime() - a.matchedAt.getTime(),
-      );
+      const mentions = await deps.collections.mentions.find({ _id: { $in: batch.map((p) => p.mentionId) } });
       if (mentions.length > 0) {
-        await deps.mailer.send(renderEmail({ kind: "instant", project: to.project, rule, owner: to.owner.email, mentions, publicUrl: deps.publicUrl }));
+        await deps.mailer.send(renderEmail({ kind: "instant", project: to.project, rule, owner: to.owner.email, content: summarize(mentions), publicUrl: deps.publicUrl }));
         sent += 1;
       }
       await deps.collections.pending.deleteMany({ _id: { $in: batch.map((p) => p._id) } });

@@ -14,7 +14,7 @@ export const digestRpc = (deps: DigestDeps) => ({
       ...(req.localDate === "" || (DATE.test(req.localDate) && !Number.isNaN(Date.parse(`${req.localDate}T00:00:00Z`))) ? [] : [{ path: "localDate", message: "must be a date such as 2026-11-22" }]),
     ];
     if (errors.length > 0) throw validationFailed(errors);
-    const { sent, mentions } = await sendDigestNow(deps, req.projectId, req.localDate || undefined);
-    return { emailsSent: sent, mentions };
+    const { sent, mentions, window } = await sendDigestNow(deps, req.projectId, req.localDate || undefined);
+    return { emailsSent: sent, mentions, ...(window ? { windowStart: window.from, windowEnd: window.until } : {}) };
   },
 });
