@@ -211,6 +211,26 @@ export class SimWorld {
     return out;
   }
 
+  /**
+   * The generated post with this key, when it is one of `terms` (normalized) on this platform and was
+   * created by now. Generated posts are a pure function of (seed, platform, term, slot) and their key
+   * carries the slot's time and the term's hash, so a post answered by an earlier run of the simulators
+   * (before a restart of Earshot) is found again, as a platform keeps what it has published.
+   */
+  generatedByKey(platform: SimPlatform, key: bigint, terms: string[], spec: Pick<SearchSpec, "kind"> = {}): SimPost | undefined {
+    if (!this.generate) return undefined;
+    const salt = Number(key & 0x3fffffn);
+    const createdAtMs = Number(key >> 22n) + SNOWFLAKE_EPOCH_MS;
+    if (createdAtMs > this.now()) return undefined;
+    const slot = Math.floor(createdAtMs / this.generateEveryMs);
+    for (const term of new Set(terms.map(normalizeTerm).filter(Boolean))) {
+      if ((fnv1a(`${platform}:${term}`) & 0x1fffff) !== salt) continue;
+      const post = this.generatedPost(platform, term, slot, spec);
+      if (post.key === key) return post;
+    }
+    return undefined;
+  }
+
   private generatedPost(platform: SimPlatform, term: string, slot: number, spec: Pick<SearchSpec, "subreddit" | "channelId" | "lang" | "kind">): SimPost {
     const h = fnv1a(`${this.seed}:${platform}:${term}:${slot}`);
     const createdAtMs = slot * this.generateEveryMs + (h % Math.max(1, this.generateEveryMs));

@@ -1,5 +1,5 @@
 import { generatedText } from "./text";
-import { youtubeChannelIdOf, youtubeVideoId } from "./youtube-ids";
+import { youtubeChannelIdOf, youtubeVideoId, youtubeVideoKey } from "./youtube-ids";
 import { normalizeTerm, type SimPost, type SimWorld } from "./world";
 
 // What the YouTube simulator knows beyond the world's searches: the videos it has answered with (so
@@ -44,12 +44,22 @@ export class YoutubeCatalog {
     }
   }
 
-  /** A video by id: one answered before, or a published one. */
-  video(id: string): YoutubeVideo | undefined {
+  /**
+   * A video by id: one answered before, a published one, or a generated one answered before these
+   * simulators started (Earshot watches the comments of videos it found before a restart, and YouTube
+   * still has them): found again for the term it was generated for, among the terms searched so far and
+   * `term` (the request's searchTerms).
+   */
+  video(id: string, term?: string): YoutubeVideo | undefined {
     const known = this.videos.get(id);
     if (known) return known;
     const [published] = this.world.posts("youtube", (p) => p.kind === "post" && youtubeVideoId(p.key) === id);
-    return published ? { post: published } : undefined;
+    if (published) return { post: published };
+    const key = youtubeVideoKey(id);
+    const post = key === undefined ? undefined : this.world.generatedByKey("youtube", key, [...(term ? [term] : []), ...this.world.searchedTerms()], { kind: "post" });
+    if (!post) return undefined;
+    this.remember(post, [...(term ? [term] : []), ...this.world.searchedTerms()]);
+    return this.videos.get(id);
   }
 
   /** Videos of a channel that are known here. */

@@ -16,6 +16,14 @@ const encode = (value: bigint, length: number): string => {
 
 export const youtubeVideoId = (key: bigint): string => encode(key, 11);
 
+/** The post key a video id encodes, or undefined for a string that is not one of these ids. */
+export const youtubeVideoKey = (id: string): bigint | undefined => {
+  if (!/^[A-Za-z0-9_-]{11}$/.test(id)) return undefined;
+  let key = 0n;
+  for (const c of id) key = (key << 6n) | BigInt(ALPHABET.indexOf(c));
+  return key & 0xffffffffffffffffn;
+};
+
 export const youtubeCommentId = (key: bigint): string => `Ugz${encode(key, 11)}4AaABAg`;
 
 /** A channel id for an author the post did not name a channel for. */

@@ -92,6 +92,26 @@ describe("YouTube simulator", () => {
     for (const t of generated.body.items) expect(t.snippet.topLevelComment.snippet.textOriginal.toLowerCase()).toContain("gizmo");
   });
 
+  it("still has a generated video after a restart, so the comments of a video found before it are read, not refused", async () => {
+    sims = await startSimulators({ platforms: ["youtube"], now: () => NOW });
+    const found = await get("/search", { part: "snippet", q: '"earshot demo"', type: "video", maxResults: "3" });
+    const ids: string[] = found.body.items.map((i: any) => i.id.videoId);
+    const threadsOf = async (videoId: string) => get("/commentThreads", { part: "snippet", videoId, searchTerms: "earshot demo", order: "time" });
+    const before = await Promise.all(ids.map(async (id) => (await threadsOf(id)).body.items.map((t: any) => t.id)));
+    await sims.close();
+
+    // A new run of the simulators (Earshot restarted), an hour later: nothing searched yet.
+    sims = await startSimulators({ platforms: ["youtube"], now: () => NOW + 3_600_000 });
+    for (const [i, id] of ids.entries()) {
+      const after = await threadsOf(id);
+      expect({ id, status: after.status }).toEqual({ id, status: 200 });
+      // The same comments, and any written since.
+      expect(after.body.items.map((t: any) => t.id)).toEqual(expect.arrayContaining(before[i] as string[]));
+    }
+    // A video that never was is still not found.
+    expect((await threadsOf("AAAAAAAAAAA")).status).toBe(404);
+  });
+
   it("answers faults with Google's error bodies and Retry-After on 429", async () => {
     sims = await startSimulators({ platforms: ["youtube"], now: () => NOW });
     sims.world.fail("youtube", { status: 429, retryAfterSeconds: 30 });

@@ -189,7 +189,7 @@ export const youtubeSimulatorWith =
       if (!videoId === !channelId) return invalid(res, "Exactly one of videoId and allThreadsRelatedToChannelId is required", "missingRequiredParameter");
       let videosOf: YoutubeVideo[];
       if (videoId) {
-        const video = catalog.video(videoId);
+        const video = catalog.video(videoId, q.get("searchTerms") ?? undefined);
         if (!video) return googleError(res, 404, "videoNotFound", "youtube.commentThread", "The video identified by the videoId parameter could not be found.");
         videosOf = [video];
       } else videosOf = catalog.videosOfChannel(channelId ?? "");
