@@ -11,5 +11,4 @@ export const digestSettingsShape = {
   EARSHOT_PUBLIC_URL: publicUrlSetting,
 };
 
-export const publicUrlOf = (config: Readonly<Record<string, unknown>>): string =>
-  String(config.EARSHOT_PUBLIC_URL ?? `http://localhost:${String(config.PORT ?? 8080)}`).replace(/\/+$/, "");
+export { publicUrlOf } from "@earshot/platform";

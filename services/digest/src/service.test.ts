@@ -27,8 +27,11 @@ describe("digest service over gRPC", () => {
       publishedEvent(PROJECT_EVENTS, "project.created", { projectId, workspaceId, ownerId: "usr_owner", name: "Launch", digestTimezone: "UTC" }),
       publishedEvent(ALERT_EVENTS, "alert.created", { alertId: "alr_1", projectId, workspaceId, name: "Daily Digest", active: true, digestEnabled: true, digestHour: 8, isDefault: true, createdAt: "2020-01-01T00:00:00.000Z" }),
       publishedEvent(MENTION_EVENTS, "mention.created", {
-        mentionId: "men_1", projectId, workspaceId, source: "reddit", sourceId: "t3_1", url: "https://reddit.example/r/1", text: "Launch looks great",
-        author: { handle: "ana", name: "Ana" }, publishedAt: matched, matchedAt: matched, keywordIds: ["kw_1"], groupIds: [], keywords: [{ keywordId: "kw_1", value: "Launch" }], sentiment: { label: "positive" },
+        projectId, workspaceId, keywords: [{ keywordId: "kw_1", value: "Launch" }],
+        mention: {
+          id: "men_1", projectId, source: "SOURCE_REDDIT", sourceId: "t3_1", url: "https://reddit.example/r/1", text: "Launch looks great", author: { id: "t2_ana", handle: "ana", name: "Ana" },
+          publishedAt: matched, collectedAt: matched, matchedAt: matched, updatedAt: matched, keywordIds: ["kw_1"], groupIds: [], sentiment: { label: "positive", score: 0.5, method: "lexicon" }, status: "MENTION_STATUS_OPEN",
+        },
       }),
     ]);
   });

@@ -1,5 +1,6 @@
 import { ACCOUNT_EVENTS, ALERT_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
-import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, openEmbeddedStore, silentLogger } from "@earshot/platform";
+import { MENTION_STATUS_WORDS } from "@earshot/contracts/fields";
+import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, openEmbeddedStore, silentLogger, SOURCE_WORDS } from "@earshot/platform";
 import { receivedEvent } from "@earshot/platform/testing";
 import type { DigestDeps } from "./domain/deps";
 import { handleMentionCreated } from "./domain/mentions";
@@ -74,10 +75,7 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
   const mentionEvent = (projectId: string, workspaceId: string, fields: Record<string, unknown> = {}): MentionCreatedEvent => {
     const mentionId = newId("men", clock.now().getTime() + ++n);
     const now = clock.now().toISOString();
-    return receivedEvent(MENTION_EVENTS, "mention.created", {
-      mentionId,
-      projectId,
-      workspaceId,
+    const { keywords, groups, ...mention } = {
       source: "reddit",
       sourceId: `t3_${n}`,
       url: `https://www.reddit.com/r/selfhosted/comments/${n}/`,
@@ -88,12 +86,17 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
       groupIds: ["kwg_1"],
       keywords: [{ keywordId: "kw_1", value: "Acme", groupId: "kwg_1" }],
       groups: [{ groupId: "kwg_1", name: "My brand" }],
+      matches: [],
       sentiment: { label: "neutral", score: 0, method: "lexicon" },
       status: "open",
       collectedAt: now,
       matchedAt: now,
+      updatedAt: now,
       ...fields,
-    }, clock) as MentionCreatedEvent;
+    } as Record<string, unknown> & { source: string; status: string };
+    // The event's mention is the gRPC message in its JSON form: the source and status as their enum values.
+    const message = { ...mention, id: mentionId, projectId, source: SOURCE_WORDS.value(mention.source), status: MENTION_STATUS_WORDS.value(mention.status) };
+    return receivedEvent(MENTION_EVENTS, "mention.created", { projectId, workspaceId, keywords, groups, mention: message }, clock) as MentionCreatedEvent;
   };
   return {
     store,
@@ -119,7 +122,7 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
     mention: async (projectId, workspaceId, fields = {}) => {
       const created = mentionEvent(projectId, workspaceId, fields);
       await handleMentionCreated(deps, created);
-      return created.data.mentionId;
+      return created.data.mention!.id;
     },
     close: () => store.close(),
   };

@@ -1,5 +1,7 @@
 import { stageEvent, type StagedEvent } from "@earshot/platform/core";
 import type { CollectedPost } from "./collectors/collector";
+import { integrationOf } from "./linkedin-message";
+import type { LinkedinConnectionDoc } from "./store";
 import { INTEGRATION_EVENTS, type LinkedinEventType, type LinkedinIntegrationChanged, type PostCollected } from "@earshot/contracts/events/integration";
 
 // The integration service's events: the builders its domain stages through the outbox. The catalog and the
@@ -19,6 +21,8 @@ export type DisconnectReason = "disconnected" | "project_archived" | "account_de
 
 export interface LinkedinEventFacts {
   projectId: string;
+  /** The connection after the change, as the event carries it. */
+  connection: LinkedinConnectionDoc;
   workspaceId: string;
   organizationUrn?: string;
   reason?: DisconnectReason;
@@ -34,6 +38,7 @@ export const linkedinEvent = (type: LinkedinEventType, facts: LinkedinEventFacts
     reason: facts.reason ?? "",
     postsFound: facts.postsFound ?? 0,
     at: facts.at.toISOString(),
+    integration: integrationOf(facts.projectId, facts.connection),
   });
 
 /** int64 fields travel as decimal strings in the proto JSON form. */

@@ -1,5 +1,6 @@
 import { stageEvent, type StagedEvent } from "@earshot/platform/core";
-import type { KeywordDoc, KeywordGroupDoc } from "./store";
+import { type GroupView, toGroupMessage, toKeywordMessage } from "./resource-messages";
+import type { KeywordDoc } from "./store";
 import { KEYWORD_EVENTS, type GroupChangeType, type KeywordChangeType, type KeywordChanged, type KeywordGroupChanged } from "@earshot/contracts/events/keyword";
 
 // The keyword service's events: the builders its domain stages through the outbox. The catalog and the
@@ -30,10 +31,13 @@ export const keywordEvent = (type: KeywordChangeType, k: KeywordDoc, fields: str
     active: k.active,
     fields,
     updatedAt: k.updatedAt.toISOString(),
+    keyword: toKeywordMessage(k),
   });
 
-export const groupEvent = (type: GroupChangeType, g: KeywordGroupDoc, fields: string[] = []): StagedEvent<KeywordGroupChanged> =>
-  stageEvent(KEYWORD_EVENTS, type, { key: g.projectId, subject: g._id }, {
+/** A group's event, carrying the group with its counts as list_keyword_groups presents it. */
+export const groupEvent = (type: GroupChangeType, view: GroupView, fields: string[] = []): StagedEvent<KeywordGroupChanged> => {
+  const g = view.group;
+  return stageEvent(KEYWORD_EVENTS, type, { key: g.projectId, subject: g._id }, {
     groupId: g._id,
     projectId: g.projectId,
     workspaceId: g.workspaceId,
@@ -41,4 +45,6 @@ export const groupEvent = (type: GroupChangeType, g: KeywordGroupDoc, fields: st
     order: g.order,
     isDefault: g.kind !== "custom",
     fields,
+    group: toGroupMessage(view),
   });
+};

@@ -7,8 +7,8 @@ import { z } from "zod";
 // mention service checks what reaches it over gRPC with the same ones. Published as
 // `@earshot/mention/fields`; imports nothing but zod and the platform.
 
-export const MENTION_STATUSES = ["open", "done", "follow_up"] as const;
-export type MentionStatus = (typeof MENTION_STATUSES)[number];
+import { MENTION_STATUSES } from "@earshot/contracts/fields";
+export { MENTION_STATUSES, type MentionStatus } from "@earshot/contracts/fields";
 export { SENTIMENTS, type SentimentLabel } from "@earshot/contracts/fields";
 export const ANALYTICS_INTERVALS = ["hour", "day", "week"] as const;
 export const ANALYTICS_GROUP_BY = ["keyword", "group", "source", "sentiment", "status", "category"] as const;

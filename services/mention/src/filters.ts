@@ -1,18 +1,15 @@
-import { enumValueOf, enumWords, type EnumWords, enumWordOf } from "@earshot/platform";
-import { mentionV1 } from "@earshot/proto";
-import type { MentionFilterInput, MentionStatus } from "./fields";
+import { MENTION_STATUS_WORDS } from "@earshot/contracts/fields";
+import { enumValueOf, enumWordOf } from "@earshot/platform";
+import type { mentionV1 } from "@earshot/proto";
+import type { MentionFilterInput } from "./fields";
 
 // The list_mentions filters as the gRPC message carries them, both ways, stated once for both sides of
 // the wire: the edge builds the message from a request, the mention service reads it back (and builds it
 // for a saved view's answer). Published as `@earshot/mention/filters`. An empty list filters nothing, as a
 // member left out does; proto3 cannot tell the two apart, so reading back leaves empty lists out.
 
-/** A mention's status on gRPC (`earshot.mention.v1.MentionStatus`) and its word, both ways, for both sides. */
-export const MENTION_STATUS_WORDS: EnumWords<mentionV1.MentionStatus, MentionStatus> = enumWords([
-  [mentionV1.MentionStatus.MENTION_STATUS_OPEN, "open"],
-  [mentionV1.MentionStatus.MENTION_STATUS_DONE, "done"],
-  [mentionV1.MentionStatus.MENTION_STATUS_FOLLOW_UP, "follow_up"],
-]);
+/** A mention's status on gRPC and its word, both ways, for both sides (the contract layer's, which presents mentions). */
+export { MENTION_STATUS_WORDS };
 
 /** The filters message of the given filters (any other members of the object are ignored). */
 export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({

@@ -1,4 +1,5 @@
 import { INTEGRATION_EVENTS, KEYWORD_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
+import { presentMentionWithHistory } from "@earshot/contracts/resources";
 import { type BatchHandler, type BusMessage, createGrpcClient, createInProcessBus, type EventBus, type GrpcClientHandle, newId, parseCloudEvent } from "@earshot/platform";
 import { hostServiceForTest, publishedEvent, refusalOf, type ServiceUnderTest } from "@earshot/platform/testing";
 import { commonV1, mentionV1 } from "@earshot/proto";
@@ -91,9 +92,12 @@ describe("mention service over gRPC and the bus", () => {
     expect([await usage(ana), await usage(ben)]).toEqual([1, 1]);
     await created.atLeast(2);
     const byProject = Object.fromEntries(created.seen.map((d) => [d.projectId, d]));
-    expect(new Set(byProject[acme]?.keywordIds)).toEqual(new Set(["kw_rocket", "kw_launch"]));
-    expect(byProject[acme]).toMatchObject({
-      workspaceId: ana,
+    // The event's mention is the mention as get_mention presents it.
+    const acmeMention = presentMentionWithHistory(byProject[acme]?.mention);
+    expect(new Set(acmeMention.keywordIds)).toEqual(new Set(["kw_rocket", "kw_launch"]));
+    expect(byProject[acme]?.workspaceId).toBe(ana);
+    expect(acmeMention).toMatchObject({
+      projectId: acme,
       source: "x",
       sourceId: "100",
       text: "The rocket launch is today",
@@ -101,6 +105,8 @@ describe("mention service over gRPC and the bus", () => {
       sentiment: { label: "neutral", method: "lexicon" },
       publishedAt: "2026-11-20T10:00:00.000Z",
       status: "open",
+      categoryId: null,
+      history: [],
     });
     // Names as the keyword events last told the service: a group it never heard of has none.
     expect(byProject[acme]?.keywords).toEqual(
@@ -110,8 +116,9 @@ describe("mention service over gRPC and the bus", () => {
       ]),
     );
     expect(byProject[acme]?.groups).toEqual(expect.arrayContaining([{ groupId: "kwg_kw_rocket", name: "Space" }, { groupId: "kwg_kw_launch", name: "" }]));
-    expect(byProject[acme]?.matches.map((m) => m.term).sort()).toEqual(["launch", "rocket"]);
-    expect(byProject[globex]).toMatchObject({ workspaceId: ben, keywordIds: ["kw_globex_rocket"] });
+    expect(acmeMention.matches.map((m) => m.term).sort()).toEqual(["launch", "rocket"]);
+    expect(byProject[globex]?.workspaceId).toBe(ben);
+    expect(presentMentionWithHistory(byProject[globex]?.mention).keywordIds).toEqual(["kw_globex_rocket"]);
   });
 
   it("makes no second mention from the same event delivered twice, nor from the same post collected again", async () => {

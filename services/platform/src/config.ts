@@ -123,6 +123,13 @@ export const baseConfigShape = {
 export const publicUrlSetting = z.string().url().optional();
 
 /**
+ * The origin links and URLs are written with: `EARSHOT_PUBLIC_URL`, else `http://localhost:<PORT>` (8080
+ * by default), the edge's own default on a fixed port; without a trailing slash.
+ */
+export const publicUrlOf = (config: Readonly<Record<string, unknown>>): string =>
+  String(config.EARSHOT_PUBLIC_URL ?? `http://localhost:${String(config.PORT ?? 8080)}`).replace(/\/+$/, "");
+
+/**
  * `EARSHOT_METRICS_PORT`: the port of a process's own listener for Prometheus (/metrics; on the gateways
  * also the per-service readiness), on the same host as its API; unset = none. One schema, declared by the
  * gRPC services and the edge alike, so the all-in-one sees one setting.

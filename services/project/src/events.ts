@@ -1,5 +1,6 @@
 import { stageEvent, type StagedEvent } from "@earshot/platform/core";
 import { isDashboardServed } from "./domain/public-dashboard";
+import { toProjectMessage } from "./project-message";
 import type { MemberDoc, ProjectDoc } from "./store";
 import { PROJECT_EVENTS, type MemberChanged, type MemberEventType, type ProjectArchived, type ProjectCreated, type ProjectUpdated, type PublicDashboardChanged } from "@earshot/contracts/events/project";
 
@@ -19,6 +20,7 @@ export const projectCreatedEvent = (p: ProjectDoc): StagedEvent<ProjectCreated> 
     name: p.name,
     digestTimezone: p.digestTimezone,
     enabledSources: [...p.enabledSources],
+    project: toProjectMessage(p, ""),
   });
 
 export const projectUpdatedEvent = (p: ProjectDoc, fields: string[]): StagedEvent<ProjectUpdated> =>
@@ -29,10 +31,11 @@ export const projectUpdatedEvent = (p: ProjectDoc, fields: string[]): StagedEven
     status: p.status,
     digestTimezone: p.digestTimezone,
     enabledSources: [...p.enabledSources],
+    project: toProjectMessage(p, ""),
   });
 
 export const projectArchivedEvent = (p: ProjectDoc): StagedEvent<ProjectArchived> =>
-  stageEvent(PROJECT_EVENTS, "project.archived", ofProject(p._id), { projectId: p._id, workspaceId: p.workspaceId });
+  stageEvent(PROJECT_EVENTS, "project.archived", ofProject(p._id), { projectId: p._id, workspaceId: p.workspaceId, project: toProjectMessage(p, "") });
 
 /** What a public dashboard shows or whether it answers: a change of any of these is said by `project.dashboard_changed`. */
 const publicSide = (p: ProjectDoc) =>

@@ -1,4 +1,4 @@
-import { ENCRYPTION_KEY_SETTING } from "@earshot/platform";
+import { ENCRYPTION_KEY_SETTING, publicUrlSetting } from "@earshot/platform";
 import { z } from "zod";
 
 // The webhook service's settings, for its two deployables. The `webhook` API's: the encryption key (it
@@ -52,6 +52,8 @@ export const deliverySettingsShape = {
    * or a test's receiver. NODE_EXTRA_CA_CERTS (read at process start) adds a CA to the system's instead.
    */
   EARSHOT_WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  /** The origin the API is at (the edge's setting): a project's share URL in a payload is on it. */
+  EARSHOT_PUBLIC_URL: publicUrlSetting,
 };
 
 export const deliverySettingsSchema = z.object(deliverySettingsShape);

@@ -4,9 +4,11 @@ import { DELIVERABLE_CATALOGS, WEBHOOK_EVENT_TYPES } from "./deliverable";
 import type { DeliveryDeps } from "./domain/deps";
 import { fanOutBatch } from "./domain/fan-out";
 import { handleAccountEvent } from "./domain/workspaces";
+import { deliverableOf } from "./payloads";
 
-// What the `delivery` deployable consumes: the deliverable catalogs' events, fanned out in batches into
-// deliveries (the ones that arrived meanwhile make theirs in one commit), and the account events (owner
+// What the `delivery` deployable consumes: the deliverable catalogs' events, each with its body (the
+// resource as the API presents it, payloads.ts), fanned out in batches into deliveries (the ones that
+// arrived meanwhile make theirs in one commit), and the account events (owner
 // address, deactivation). The host subscribes and stops them.
 
 /** Most events fanned out in one commit (at 10 endpoints, 1,000 deliveries). */
@@ -23,17 +25,7 @@ export const DELIVERY_CONSUMERS = [
     // The internal types of these catalogs are recorded as handled without reaching the fan-out.
     types: WEBHOOK_EVENT_TYPES,
     maxBatch: FAN_OUT_BATCH,
-    handle: (deps: DeliveryDeps, events) =>
-      fanOutBatch(
-        deps,
-        events.map((e) => ({
-          id: e.id,
-          type: e.type,
-          time: e.time,
-          data: { workspaceId: "workspaceId" in e.data ? e.data.workspaceId : "", projectId: e.data.projectId },
-          published: e.published,
-        })),
-      ),
+    handle: (deps: DeliveryDeps, events) => fanOutBatch(deps, events.map((e) => deliverableOf(e, deps))),
   }),
   consume(ACCOUNT_EVENTS, { group: GROUPS.accounts, types: ["user.created", "user.deactivated", "user.reactivated"], handle: handleAccountEvent }),
 ];

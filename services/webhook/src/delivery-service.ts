@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
+import { publicUrlOf, resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
 import { deliverySettingsOf, deliverySettingsShape, WEBHOOK_STORE } from "./config";
 import { DELIVERY_CONSUMERS } from "./consumers";
 import type { DeliveryDeps } from "./domain/deps";
@@ -30,6 +30,7 @@ export const deliveryService: ServiceModule<DeliveryDeps> = {
       collections,
       key,
       schedule: settings.EARSHOT_WEBHOOK_RETRY_SCHEDULE,
+      publicUrl: publicUrlOf(deps.config as unknown as Record<string, unknown>),
       sender: {
         allowPrivateNetworks: settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS,
         ...(settings.EARSHOT_WEBHOOK_CA_FILE ? { ca: await readFile(settings.EARSHOT_WEBHOOK_CA_FILE, "utf8") } : {}),

@@ -52,12 +52,13 @@ export interface DeliveryWorld {
 /** A published event as the delivery consumer hands it to the fan-out. */
 export const deliverableOf = (event: CloudEvent): DeliverableEvent => {
   const data = (event.data ?? {}) as Record<string, unknown>;
-  return { id: event.id, type: event.type, time: event.time, data: { workspaceId: String(data.workspaceId ?? ""), projectId: String(data.projectId ?? "") }, published: data };
+  // The worker's tests send the event's data as it is: what a payload holds is payloads.test.ts's concern.
+  return { id: event.id, type: event.type, time: event.time, data: { workspaceId: String(data.workspaceId ?? ""), projectId: String(data.projectId ?? "") }, body: () => ({ data, context: {} }) };
 };
 
 export const newTestSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
-export const openDeliveryWorld = async (options: { sender?: SenderOptions; schedule?: number[] } = {}): Promise<DeliveryWorld> => {
+export const openDeliveryWorld = async (options: { sender?: SenderOptions; schedule?: number[]; apiAllowsPrivateNetworks?: boolean } = {}): Promise<DeliveryWorld> => {
   const opened = await openEmbeddedStore();
   const commits: Write[][] = [];
   const store: DocumentStore = {
@@ -84,11 +85,12 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
       mailer,
       key,
       schedule: options.schedule ?? TEST_SCHEDULE,
+      publicUrl: "https://earshot.example",
       sender: { allowPrivateNetworks: true, timeoutMs: 2_000, ...options.sender },
     });
   const first = replica();
   await first.deps.outbox.ensureIndexes();
-  const api = wireWebhook({ collections, outbox: first.deps.outbox, clock, logger: silentLogger(), key, addressGuard: { resolve: async () => ["93.184.216.34"] } });
+  const api = wireWebhook({ collections, outbox: first.deps.outbox, clock, logger: silentLogger(), key, addressGuard: { resolve: async () => ["93.184.216.34"], allowPrivateNetworks: options.apiAllowsPrivateNetworks === true } });
   return {
     api,
     commits,

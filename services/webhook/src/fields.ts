@@ -14,15 +14,17 @@ export { INTERNAL_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from
 export const TEST_EVENT_TYPE = "webhook.test" as const;
 
 /**
- * A published event as the fan-out needs it: its envelope, the workspace and project it is about, and its
- * data exactly as published (what the payload carries).
+ * A published event as the fan-out needs it: its envelope, the workspace and project it is about, and what
+ * its deliveries' body carries beside `type` and `timestamp`: `data` (the resource as the API presents it)
+ * and `context` (what the event says beside it), made only when an endpoint wants the event. It throws for
+ * an event that does not carry its resource (staged by a producer older than this version).
  */
 export interface DeliverableEvent {
   id: string;
   type: string;
   time: string;
   data: { workspaceId: string; projectId: string };
-  published: unknown;
+  body(): { data: unknown; context: Record<string, unknown> };
 }
 
 /** Every type an endpoint may list: the deliverable events and the wildcard. */

@@ -1,9 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MENTION_EVENTS } from "@earshot/contracts/events";
+import { presentMentionWithHistory } from "@earshot/contracts/resources";
 import { createGrpcClient, createInProcessBus, type GrpcClientHandle, runWithCaller } from "@earshot/platform";
 import { hostServiceForTest, makeTempDir, publishedEvent, refusalOf, type ServiceUnderTest, sharedTestStores, testCaller, waitFor } from "@earshot/platform/testing";
-import { webhookV1 } from "@earshot/proto";
+import { commonV1, mentionV1, webhookV1 } from "@earshot/proto";
 import { Webhook } from "standardwebhooks";
 import { deliveryService } from "./delivery-service";
 import { startReceiver, type Receiver } from "./receiver-test-support";
@@ -51,10 +52,39 @@ describe("the webhook service's two deployables over one store", () => {
   it("delivers a mention to an endpoint the API made, signed, and the API's log and usage read what the worker wrote", async () => {
     const made = await as(ana, () => client.client.createWebhook({ name: "Hook", url: `${receiver.url}/ana`, eventTypes: ["mention.created"], projectId: "" }));
     const endpointId = made.webhook!.id;
-    await bus.publish([publishedEvent(MENTION_EVENTS, "mention.created", { mentionId: "men_1", workspaceId: ana.workspaceId, projectId: "prj_1", text: "Acme rocks" })]);
+    const at = new Date("2026-11-20T10:00:00.000Z");
+    const mention: mentionV1.Mention = {
+      id: "men_1",
+      projectId: "prj_1",
+      source: commonV1.Source.SOURCE_REDDIT,
+      sourceId: "t3_1",
+      url: "https://www.reddit.com/r/selfhosted/comments/1/",
+      text: "Acme rocks",
+      author: { id: "t2_1", handle: "bob", name: "Bob", followers: "12" },
+      publishedAt: at,
+      metrics: { likes: "126", replies: "3", shares: "0", views: "900" },
+      keywordIds: ["kw_1"],
+      groupIds: ["kwg_1"],
+      matches: [],
+      sentiment: { label: "positive", score: 0.5, method: "lexicon" },
+      status: mentionV1.MentionStatus.MENTION_STATUS_OPEN,
+      categoryId: "",
+      collectedAt: at,
+      matchedAt: at,
+      updatedAt: at,
+      history: [],
+    };
+    const context = { workspaceId: ana.workspaceId, keywords: [{ keywordId: "kw_1", value: "Acme", groupId: "kwg_1" }], groups: [{ groupId: "kwg_1", name: "My brand" }] };
+    await bus.publish([publishedEvent(MENTION_EVENTS, "mention.created", { ...context, projectId: "prj_1", mention })]);
     const [got] = await receiver.waitFor(1);
-    const payload = new Webhook(made.secret).verify(got!.body, got!.headers as Record<string, string>) as { type: string; data: { mentionId: string } };
-    expect(payload).toMatchObject({ type: "mention.created", data: { mentionId: "men_1" } });
+    const payload = new Webhook(made.secret).verify(got!.body, got!.headers as Record<string, string>);
+    // data is the mention as get_mention presents it (numbers as numbers); what it matched by name is beside it.
+    expect(payload).toMatchObject({
+      type: "mention.created",
+      data: presentMentionWithHistory(mention),
+      context: { workspaceId: ana.workspaceId, keywords: [{ id: "kw_1", value: "Acme", groupId: "kwg_1" }], groups: [{ id: "kwg_1", name: "My brand" }] },
+    });
+    expect(payload).toMatchObject({ data: { metrics: { likes: 126 }, author: { followers: 12 }, categoryId: null, title: null } });
 
     const succeeded = async () => (await as(ana, () => client.client.listWebhookDeliveries({ endpointId, status: webhookV1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED, eventType: "", limit: 0, cursor: "" }))).deliveries;
     await waitFor(async () => (await succeeded()).length === 1);

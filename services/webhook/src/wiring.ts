@@ -52,6 +52,8 @@ export type DeliveryWiringInput = Pick<ServiceDeps, "outbox" | "clock" | "logger
   key: Buffer;
   schedule: readonly number[];
   sender: SenderOptions;
+  /** The origin the API is at: a project's share URL in a payload is on it. */
+  publicUrl: string;
   /** Replaces the guarded sender (tests that need no network). */
   send?: (request: SendRequest) => Promise<SendResult>;
   worker?: WorkerOptions;
@@ -74,6 +76,7 @@ export const wireDelivery = (input: DeliveryWiringInput): WiredDelivery => {
     schedule: input.schedule,
     send: input.send ?? guardedSender(input.sender),
     userAgent: USER_AGENT,
+    publicUrl: input.publicUrl,
     wake: () => worker?.wake(),
   };
   worker = new DeliveryWorker(() => deps, input.worker);

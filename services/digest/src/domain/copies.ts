@@ -38,7 +38,8 @@ export const handleProjectEvent = async (deps: DigestDeps, event: ProjectEvent):
     event.type === "project.created"
       ? { name: event.data.name, digestTimezone: zoneOf(event.data.digestTimezone) ?? "UTC" }
       : event.type === "project.updated"
-        ? { digestTimezone: zoneOf(event.data.digestTimezone) }
+        ? // A renamed project's emails say its new name: the event carries the project as it is now.
+          { name: event.data.project?.name, digestTimezone: zoneOf(event.data.digestTimezone) }
         : {};
   await applyProjectChange(deps.collections.projects, change, { fields, defaults: { name: "", digestTimezone: "UTC" }, now: deps.clock.now() });
 };

@@ -1,5 +1,6 @@
 import { type Collection, type Doc, isUniqueViolation } from "@earshot/platform/core";
 import type { MentionEvent } from "@earshot/contracts/events";
+import { presentMention } from "@earshot/contracts/resources";
 import type { MentionDoc } from "../store";
 import type { DigestDeps } from "./deps";
 import { ruleMatches } from "./matching";
@@ -10,24 +11,26 @@ import { ruleMatches } from "./matching";
 
 type MentionCreated = Extract<MentionEvent, { type: "mention.created" }>;
 
+/** The mention as the digest keeps it, from the event's mention as the API presents it; none without one. */
 const mentionOf = (event: MentionCreated, now: Date): MentionDoc | undefined => {
   const d = event.data;
-  if (!d.mentionId || !d.projectId) return undefined;
+  if (!d.mention?.id || !d.projectId) return undefined;
+  const m = presentMention(d.mention);
   return {
-    _id: d.mentionId,
+    _id: m.id,
     projectId: d.projectId,
-    source: d.source,
-    url: d.url,
-    ...(d.title ? { title: d.title } : {}),
-    text: d.text,
-    authorHandle: d.author?.handle ?? "",
-    ...(d.author?.name ? { authorName: d.author.name } : {}),
-    keywordIds: [...d.keywordIds],
-    groupIds: [...d.groupIds],
+    source: m.source,
+    url: m.url,
+    ...(m.title ? { title: m.title } : {}),
+    text: m.text,
+    authorHandle: m.author.handle,
+    ...(m.author.name ? { authorName: m.author.name } : {}),
+    keywordIds: [...m.keywordIds],
+    groupIds: [...m.groupIds],
     keywords: d.keywords.map((k) => ({ keywordId: k.keywordId, value: k.value })),
-    sentiment: d.sentiment?.label ?? "neutral",
-    publishedAt: new Date(d.publishedAt),
-    matchedAt: d.matchedAt ? new Date(d.matchedAt) : now,
+    sentiment: m.sentiment.label,
+    publishedAt: new Date(m.publishedAt),
+    matchedAt: new Date(m.matchedAt),
     receivedAt: now,
     _v: 1,
   };

@@ -92,7 +92,7 @@ export const completeLinkedinAuthorization = async (deps: IntegrationDeps, input
     if (kept && before?.connectedAt) next.connectedAt = before.connectedAt;
     if (before?.lastSyncAt) next.lastSyncAt = before.lastSyncAt;
     // Connected again after LinkedIn had stopped accepting the authorization: collection resumes.
-    const events = kept && before?.status !== "connected" ? [linkedinEvent("integration.linkedin.connected", { projectId: claimed.projectId, workspaceId: project.workspaceId, organizationUrn: kept.organizationUrn, at: now })] : [];
+    const events = kept && before?.status !== "connected" ? [linkedinEvent("integration.linkedin.connected", { projectId: claimed.projectId, connection: next, workspaceId: project.workspaceId, organizationUrn: kept.organizationUrn, at: now })] : [];
     return { before, connection: await commitConnection(deps, before, next, events) };
   });
   if ((before?.status === "connected") !== (connection.status === "connected")) await reconcileProject(deps, claimed.projectId);

@@ -16,14 +16,16 @@ export const endLinkedinConnection = async (deps: IntegrationDeps, projectId: st
     const current = await deps.collections.linkedin.findById(projectId);
     if (!current || current.status === "disconnected") return { connection: current, ended: false };
     const now = deps.clock.now();
+    const next = strippedConnection(current, now);
     const event = linkedinEvent("integration.linkedin.disconnected", {
       projectId,
+      connection: next,
       workspaceId: current.workspaceId,
       organizationUrn: current.page?.organizationUrn,
       reason,
       at: now,
     });
-    return { connection: await commitConnection(deps, current, strippedConnection(current, now), [event]), ended: true };
+    return { connection: await commitConnection(deps, current, next, [event]), ended: true };
   });
   // States still in flight for the project would otherwise reconnect it after an archival.
   if (reason === "project_archived") await deps.collections.linkedinStates.deleteMany({ projectId });

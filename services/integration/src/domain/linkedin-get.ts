@@ -25,9 +25,8 @@ export const accessAsOwner = (deps: IntegrationDeps, caller: Caller, projectId: 
   return accessProject(deps, caller, projectId, "owner");
 };
 
-/** `syncsPerDay` is the workspace's allowance when a caller brought it (the callback has none: 0). */
-export const viewOf = async (deps: IntegrationDeps, projectId: string, workspaceId: string, syncsPerDay: number, connection: LinkedinConnectionDoc | null): Promise<LinkedinView> => {
-  const used = await syncsOn(deps, workspaceId, deps.clock.now());
+/** The connection as its owner sees it, given the caller's allowance and the syncs used today. */
+export const connectionView = (projectId: string, connection: LinkedinConnectionDoc | null, syncsPerDay: number, used: number): LinkedinView => {
   const view: LinkedinView = {
     projectId,
     status: connection?.status ?? "disconnected",
@@ -41,6 +40,10 @@ export const viewOf = async (deps: IntegrationDeps, projectId: string, workspace
   if (connection?.tokenExpiresAt && connection.status !== "disconnected") view.tokenExpiresAt = connection.tokenExpiresAt;
   return view;
 };
+
+/** `syncsPerDay` is the workspace's allowance when a caller brought it (the callback has none: 0). */
+export const viewOf = async (deps: IntegrationDeps, projectId: string, workspaceId: string, syncsPerDay: number, connection: LinkedinConnectionDoc | null): Promise<LinkedinView> =>
+  connectionView(projectId, connection, syncsPerDay, await syncsOn(deps, workspaceId, deps.clock.now()));
 
 export const getLinkedinIntegration = async (deps: IntegrationDeps, caller: Caller, projectId: string): Promise<LinkedinView> => {
   const access = await accessAsOwner(deps, caller, projectId);

@@ -25,7 +25,7 @@ export const choosePage = async (deps: IntegrationDeps, projectId: string, organ
     if (current.status === "connected" && current.page?.organizationUrn === page.organizationUrn) return { connection: current, changed: false };
     const now = deps.clock.now();
     const next = { ...current, status: "connected" as const, page, connectedAt: now, updatedAt: now };
-    const event = linkedinEvent("integration.linkedin.connected", { projectId, workspaceId: current.workspaceId, organizationUrn: page.organizationUrn, at: now });
+    const event = linkedinEvent("integration.linkedin.connected", { projectId, connection: next, workspaceId: current.workspaceId, organizationUrn: page.organizationUrn, at: now });
     return { connection: await commitConnection(deps, current, next, [event]), changed: true };
   });
   if (result.changed) await reconcileProject(deps, projectId);

@@ -44,8 +44,9 @@ export const syncLinkedin = async (deps: IntegrationDeps, caller: Caller, projec
     // Disconnected while the sync ran: its posts were emitted, the ended connection stays as it is.
     if (latest?.status !== "connected") return latest;
     const now = deps.clock.now();
-    const event = linkedinEvent("integration.linkedin.synced", { projectId, workspaceId: latest.workspaceId, organizationUrn: latest.page?.organizationUrn, postsFound, at: now });
-    return commitConnection(deps, latest, { ...latest, lastSyncAt: now, updatedAt: now }, [event]);
+    const next = { ...latest, lastSyncAt: now, updatedAt: now };
+    const event = linkedinEvent("integration.linkedin.synced", { projectId, connection: next, workspaceId: latest.workspaceId, organizationUrn: latest.page?.organizationUrn, postsFound, at: now });
+    return commitConnection(deps, latest, next, [event]);
   });
   return { integration: await viewOf(deps, projectId, access.workspaceId, caller.allowances.linkedinSyncsPerDay, connection), postsFound };
 };

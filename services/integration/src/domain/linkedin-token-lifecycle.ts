@@ -81,7 +81,7 @@ export const requireLinkedinReauthorization = async (deps: IntegrationDeps, proj
     const now = deps.clock.now();
     const { accessToken: _access, refreshToken: _refresh, tokenExpiresAt: _expiry, ...kept } = current;
     const next: LinkedinConnectionDoc = { ...kept, status: "reauthorization_required", updatedAt: now };
-    const event = linkedinEvent("integration.linkedin.disconnected", { projectId, workspaceId: current.workspaceId, organizationUrn: current.page?.organizationUrn, reason: "reauthorization_required", at: now });
+    const event = linkedinEvent("integration.linkedin.disconnected", { projectId, connection: next, workspaceId: current.workspaceId, organizationUrn: current.page?.organizationUrn, reason: "reauthorization_required", at: now });
     await commitConnection(deps, current, next, [event]);
     return true;
   });

@@ -1,11 +1,11 @@
-import { type AsyncService, enumValueOf, notFound, requireProjectCaller, type RpcContext } from "@earshot/platform";
+import { type AsyncService, notFound, requireProjectCaller, type RpcContext } from "@earshot/platform";
 import { integrationV1 } from "@earshot/proto";
-import { LINKEDIN_STATUS_WORDS } from "../fields";
 import type { IntegrationDeps } from "../domain/deps";
 import { completeLinkedinAuthorization } from "../domain/linkedin-callback";
 import { getLinkedinConnectUrl } from "../domain/linkedin-connect";
 import { disconnectLinkedin } from "../domain/linkedin-disconnect";
-import { getLinkedinIntegration, type LinkedinView } from "../domain/linkedin-get";
+import { getLinkedinIntegration } from "../domain/linkedin-get";
+import { toIntegration } from "../linkedin-message";
 import { chooseLinkedinPageByToken } from "../domain/linkedin-page-choice";
 import { selectLinkedinPage } from "../domain/linkedin-select";
 import { syncLinkedin } from "../domain/linkedin-sync";
@@ -17,18 +17,6 @@ type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getS
 // call metadata; the callback, the callback page's Page choice and the usage count act for no person (the
 // state and the page-choice token bind the first two, the edge names the caller's own workspace for the
 // last).
-
-const toIntegration = (v: LinkedinView): integrationV1.LinkedinIntegration => ({
-  projectId: v.projectId,
-  status: enumValueOf(LINKEDIN_STATUS_WORDS, v.status),
-  pages: v.pages.map((p) => ({ organizationUrn: p.organizationUrn, name: p.name })),
-  page: v.page ? { organizationUrn: v.page.organizationUrn, name: v.page.name } : undefined,
-  connectedAt: v.connectedAt,
-  lastSyncAt: v.lastSyncAt,
-  syncsLeftToday: v.syncsLeftToday,
-  syncsPerDay: v.syncsPerDay,
-  tokenExpiresAt: v.tokenExpiresAt,
-});
 
 export const linkedinRpc = (deps: IntegrationDeps): Handlers => ({
   getLinkedinConnectUrl: async (req: integrationV1.GetLinkedinConnectUrlRequest, ctx: RpcContext) =>

@@ -42,7 +42,7 @@ export const ensureDefaultGroups = async (deps: KeywordDeps, project: ProjectRef
   try {
     await deps.outbox.commit(
       made.map((doc) => ({ kind: "insert" as const, collection: KEYWORD_GROUPS, doc })),
-      made.map((g) => groupEvent("keyword_group.created", g)),
+      made.map((group) => groupEvent("keyword_group.created", { group, keywordCount: 0, inactiveKeywordCount: 0 })),
     );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;

@@ -12,6 +12,7 @@ import {
   type Write,
 } from "@earshot/platform/core";
 import { groupEvent, keywordEvent } from "../events";
+import type { GroupView } from "../resource-messages";
 import { createKeywordGroupSchema, updateKeywordGroupSchema } from "../fields";
 import { groupSortKey, KEYWORD_GROUPS, KEYWORDS, type KeywordDoc, type KeywordGroupDoc } from "../store";
 import { accessProject } from "./access";
@@ -22,11 +23,7 @@ import type { Caller, KeywordDeps } from "./deps";
 // delete once no active keyword is in them. A project holds at most as many groups as the workspace may
 // have keywords (defaults included).
 
-export interface GroupView {
-  group: KeywordGroupDoc;
-  keywordCount: number;
-  inactiveKeywordCount: number;
-}
+export type { GroupView } from "../resource-messages";
 
 const withCounts = async (deps: KeywordDeps, group: KeywordGroupDoc): Promise<GroupView> => {
   const [keywordCount, inactiveKeywordCount] = await Promise.all([
@@ -80,8 +77,9 @@ export const createKeywordGroup = async (
         updatedAt: now,
         _v: 1,
       };
-      await commit([{ kind: "insert", collection: KEYWORD_GROUPS, doc: group }], [groupEvent("keyword_group.created", group)], effectKey ? { key: effectKey, resourceId: id } : undefined);
-      return { group, keywordCount: 0, inactiveKeywordCount: 0 };
+      const view = { group, keywordCount: 0, inactiveKeywordCount: 0 };
+      await commit([{ kind: "insert", collection: KEYWORD_GROUPS, doc: group }], [groupEvent("keyword_group.created", view)], effectKey ? { key: effectKey, resourceId: id } : undefined);
+      return view;
     },
   );
 };
@@ -104,11 +102,13 @@ export const updateKeywordGroup = (deps: KeywordDeps, caller: Caller, groupId: s
       changed.push("order");
     }
     if (changed.length === 0) return withCounts(deps, group);
+    // The event carries the group as the answer presents it, its counts read before the commit.
+    const view = await withCounts(deps, next);
     await deps.outbox.commit(
       [{ kind: "replace", collection: KEYWORD_GROUPS, doc: next, expectedVersion: group._v ?? 1 }],
-      [groupEvent("keyword_group.updated", next, changed)],
+      [groupEvent("keyword_group.updated", view, changed)],
     );
-    return withCounts(deps, next);
+    return view;
   });
 
 /** Inactive keywords moved to My brand per commit when their group is deleted: bounded transactions. */
@@ -139,8 +139,10 @@ export const deleteKeywordGroup = async (deps: KeywordDeps, caller: Caller, grou
         await commit(writes, events);
         return undefined;
       }
-      await commit([...writes, { kind: "delete", collection: KEYWORD_GROUPS, id: groupId }], [...events, groupEvent("keyword_group.deleted", current)]);
-      return { group: current, keywordCount: 0, inactiveKeywordCount: 0 };
+      // Its inactive keywords moved to My brand: the group as the delete answers it holds none.
+      const view = { group: current, keywordCount: 0, inactiveKeywordCount: 0 };
+      await commit([...writes, { kind: "delete", collection: KEYWORD_GROUPS, id: groupId }], [...events, groupEvent("keyword_group.deleted", view)]);
+      return view;
     });
     if (deleted) return deleted;
   }

@@ -1,11 +1,11 @@
-import { enumValueOf, enumWordOf, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import { enumWordOf, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
 import type { commonV1, keywordV1 } from "@earshot/proto";
 import { listCollectableKeywords } from "../domain/collectable";
 import type { Caller, KeywordDeps } from "../domain/deps";
-import { createKeywordGroup, deleteKeywordGroup, type GroupView, listKeywordGroups, updateKeywordGroup } from "../domain/groups";
+import { createKeywordGroup, deleteKeywordGroup, listKeywordGroups, updateKeywordGroup } from "../domain/groups";
 import { createKeyword, deleteKeyword, getKeyword, keywordsInUse, listKeywords, updateKeyword } from "../domain/keywords";
 import type { KeywordFilters } from "../fields";
-import type { KeywordDoc } from "../store";
+import { toGroupMessage, toKeywordMessage } from "../resource-messages";
 
 // gRPC adapter: decode, call a domain verb, encode. No rules live here. The caller (with the memberships
 // the edge resolved) comes from the call metadata, never from the request. Proto3 zero values and absent
@@ -26,41 +26,6 @@ const filtersOf = (f: keywordV1.KeywordFilters | undefined): KeywordFilters => {
 };
 
 const sourcesOf = (list: commonV1.Source[]): string[] => list.map((v) => enumWordOf(SOURCE_WORDS, v));
-
-export const toKeywordMessage = (k: KeywordDoc): keywordV1.Keyword => ({
-  id: k._id,
-  projectId: k.projectId,
-  groupId: k.groupId,
-  value: k.value,
-  sources: k.sources.map((s) => enumValueOf<commonV1.Source>(SOURCE_WORDS, s)),
-  aliases: [...k.aliases],
-  excludedTerms: [...k.excludedTerms],
-  filters: {
-    languages: [...(k.filters.languages ?? [])],
-    minFollowers: k.filters.minFollowers,
-    excludeAuthors: [...(k.filters.excludeAuthors ?? [])],
-    subreddits: [...(k.filters.subreddits ?? [])],
-    youtubeChannels: [...(k.filters.youtubeChannels ?? [])],
-    allOf: [...(k.filters.allOf ?? [])],
-  },
-  caseSensitive: k.caseSensitive,
-  active: k.active,
-  createdAt: k.createdAt,
-  updatedAt: k.updatedAt,
-  deactivatedAt: k.active ? undefined : k.deactivatedAt,
-});
-
-const toGroupMessage = (v: GroupView): keywordV1.KeywordGroup => ({
-  id: v.group._id,
-  projectId: v.group.projectId,
-  name: v.group.name,
-  order: v.group.order,
-  isDefault: v.group.kind !== "custom",
-  keywordCount: v.keywordCount,
-  inactiveKeywordCount: v.inactiveKeywordCount,
-  createdAt: v.group.createdAt,
-  updatedAt: v.group.updatedAt,
-});
 
 const idOf = (id: string, what: string) => {
   // An empty id names nothing: the same answer as an id nobody has.

@@ -1,4 +1,6 @@
-import { MENTION_TOPIC } from "../events";
+import { presentMentionWithHistory } from "@earshot/contracts/resources";
+import { MENTION_TOPIC, type MentionCreated } from "../events";
+import { toMentionMessage } from "../mention-message";
 import type { MentionDoc } from "../store";
 import { type MentionWorld, openMentionWorld, refusalOf } from "../test-support";
 import type { MentionDeps } from "./deps";
@@ -59,23 +61,12 @@ describe("ingesting posts", () => {
         [MENTION_TOPIC, globex, theirs!._id],
       ]),
     );
-    // The mention as the API presents it, with the names the keyword events gave (the brand group's
-    // keyword_group.created never reached this world: its name is empty, not guessed).
-    expect(created.find((e) => e.key === acme)?.data).toEqual({
-      mentionId: mine!._id,
+    // The mention as get_mention presents it, with the names the keyword events gave beside it (the brand
+    // group's keyword_group.created never reached this world: its name is empty, not guessed).
+    const data = created.find((e) => e.key === acme)?.data as MentionCreated;
+    expect(data).toEqual({
       projectId: acme,
       workspaceId: "wsp_1",
-      source: "x",
-      sourceId: "t1",
-      url: mine!.url,
-      title: "Rockets!",
-      text,
-      author: { id: "u1", handle: "@Someone", name: "Someone", followers: "10" },
-      publishedAt: mine!.publishedAt.toISOString(),
-      lang: "en",
-      metrics: { likes: "1", replies: "0", shares: "0", views: "10" },
-      keywordIds: mine!.keywordIds,
-      groupIds: mine!.groupIds,
       keywords: expect.arrayContaining([
         { keywordId: launch.keywordId, value: "Acme launch", groupId: launch.groupId },
         { keywordId: rocket.keywordId, value: "rocket", groupId: "kwg_competitors" },
@@ -84,11 +75,16 @@ describe("ingesting posts", () => {
         { groupId: launch.groupId, name: "" },
         { groupId: "kwg_competitors", name: "Competitors" },
       ]),
-      matches: mine!.matches,
-      sentiment: { label: "positive", score: mine!.sentiment.score, method: "lexicon" },
-      status: "open",
-      collectedAt: mine!.collectedAt.toISOString(),
-      matchedAt: mine!.matchedAt.toISOString(),
+      mention: toMentionMessage(mine!),
+    });
+    expect(presentMentionWithHistory(data.mention)).toMatchObject({
+      id: mine!._id,
+      title: "Rockets!",
+      author: { id: "u1", handle: "@Someone", name: "Someone", followers: 10 },
+      metrics: { likes: 1, replies: 0, shares: 0, views: 10 },
+      categoryId: null,
+      updatedAt: mine!.updatedAt.toISOString(),
+      history: [],
     });
   });
 

@@ -1,14 +1,17 @@
-import { type AsyncService, enumValueOf, enumWordOf, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
+import { type AsyncService, enumWordOf, notFound, requireProjectCaller, type RpcContext, SOURCE_WORDS } from "@earshot/platform";
 import { type commonV1, mentionV1 } from "@earshot/proto";
 import { type AnalyticsBucket, getMentionAnalytics } from "../domain/analytics";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "../domain/categories";
 import type { Caller, MentionDeps } from "../domain/deps";
 import { exportMentions } from "../domain/export";
-import { categorizeMention, getMention, listMentions, type MentionSummary, updateMentionStatus } from "../domain/mentions";
+import { categorizeMention, getMention, listMentions, updateMentionStatus } from "../domain/mentions";
 import { getPublicAnalytics, listPublicMentions, type PublicFiltersInput, type PublicMention } from "../domain/public-dashboard";
 import { createMentionView, deleteMentionView, listMentionViews, updateMentionView } from "../domain/views";
 import { filtersOf, MENTION_STATUS_WORDS, toFiltersMessage } from "../filters";
-import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
+import type { CategoryDoc, MentionViewDoc } from "../store";
+import { toMentionMessage } from "../mention-message";
+
+export { toMentionMessage };
 
 // gRPC adapter for the reads, triage, categories and views: decode, call a domain verb, encode. No rules
 // live here. The caller comes from the call metadata, never from the request. Proto3 zero values and
@@ -26,35 +29,6 @@ const idOf = (id: string, what: string) => {
 };
 
 const limitOf = (limit: number) => (limit === 0 ? undefined : limit);
-
-const int64 = (n: number | undefined) => (n === undefined ? undefined : String(n));
-
-export const toMentionMessage = (m: MentionSummary | MentionDoc): mentionV1.Mention => ({
-  id: m._id,
-  projectId: m.projectId,
-  source: SOURCE_WORDS.value(m.source) ?? (0 as commonV1.Source),
-  sourceId: m.sourceId,
-  url: m.url,
-  title: m.title,
-  text: m.text,
-  author: { id: m.author.id, handle: m.author.handle, name: m.author.name, url: m.author.url, followers: int64(m.author.followers) },
-  publishedAt: m.publishedAt,
-  lang: m.lang,
-  parentId: m.parentId,
-  metrics: m.metrics
-    ? { likes: String(m.metrics.likes), replies: String(m.metrics.replies), shares: String(m.metrics.shares), views: String(m.metrics.views) }
-    : undefined,
-  keywordIds: [...m.keywordIds],
-  groupIds: [...m.groupIds],
-  matches: m.matches.map((t) => ({ keywordId: t.keywordId, term: t.term, field: t.field, start: t.start, end: t.end })),
-  sentiment: { label: m.sentiment.label, score: m.sentiment.score, method: m.sentiment.method },
-  status: enumValueOf(MENTION_STATUS_WORDS, m.status),
-  categoryId: m.categoryId ?? "",
-  collectedAt: m.collectedAt,
-  matchedAt: m.matchedAt,
-  updatedAt: m.updatedAt,
-  history: "history" in m ? m.history.map((h) => ({ field: h.field, from: h.from, to: h.to, byUserId: h.byUserId, at: h.at })) : [],
-});
 
 export const toCategoryMessage = (c: CategoryDoc): mentionV1.Category => ({
   id: c._id,

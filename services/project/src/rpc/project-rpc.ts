@@ -21,7 +21,10 @@ import { archiveProject, createProject, listProjects, membershipsOf, updateProje
 import { loadVisibleProject } from "../domain/access";
 import { getPublicDashboard } from "../domain/public-dashboard";
 import { workspaceUsage } from "../domain/usage";
-import type { MemberDoc, ProjectDoc } from "../store";
+import type { MemberDoc } from "../store";
+import { toProjectMessage } from "../project-message";
+
+export { toProjectMessage };
 
 // gRPC adapter: decode, call a domain verb, encode. No rules live here. The caller comes from the call's
 // metadata (ctx.caller), never from the request. Enums become the domain's words and back; an enum value the
@@ -33,29 +36,6 @@ const callerOf = (ctx: RpcContext): Caller => {
 };
 
 const sourcesOf = (list: projectV1.SourceList | undefined): string[] | undefined => list?.sources.map((v) => enumWordOf(SOURCE_WORDS, v));
-
-export const toProjectMessage = (p: ProjectDoc, role: string): projectV1.Project => ({
-  id: p._id,
-  workspaceId: p.workspaceId,
-  ownerId: p.ownerId,
-  name: p.name,
-  description: p.description,
-  color: p.color,
-  icon: p.icon,
-  enabledSources: p.enabledSources.map((w) => enumValueOf<commonV1.Source>(SOURCE_WORDS, w)),
-  status: enumValueOf<commonV1.ProjectStatus>(PROJECT_STATUS_WORDS, p.status),
-  digestTimezone: p.digestTimezone,
-  role: enumValueOf<commonV1.Role>(ROLE_WORDS, role),
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt,
-  publicDashboard: {
-    enabled: p.publicDashboard.enabled,
-    shareId: p.publicDashboard.shareId ?? "",
-    description: p.publicDashboard.description,
-    websiteUrl: p.publicDashboard.websiteUrl ?? "",
-  },
-  archivedAt: p.archivedAt,
-});
 
 const view = (v: ProjectView) => toProjectMessage(v.project, v.role);
 

@@ -4,8 +4,12 @@ import type { DeliveryDoc, EndpointDoc } from "../store";
 // A new delivery, as the fan-out makes one for a published event and test_webhook for its test event: its
 // payload fixed once, so every attempt and redelivery sends the same bytes under the same webhook-id.
 
-/** The Standard Webhooks payload: `{ type, timestamp, data }`. */
-export const payloadOf = (type: string, timestamp: string, data: unknown): string => JSON.stringify({ type, timestamp, data });
+/**
+ * The Standard Webhooks payload: `{ type, timestamp, data }`, and `context` beside `data` when the event
+ * says more than the resource (test events do not).
+ */
+export const payloadOf = (type: string, timestamp: string, data: unknown, context: Record<string, unknown> = {}): string =>
+  JSON.stringify(Object.keys(context).length > 0 ? { type, timestamp, data, context } : { type, timestamp, data });
 
 /** A pending delivery of `eventId` to `endpoint`, first due `firstDelaySeconds` after `now`. */
 export const newDelivery = (now: Date, endpoint: EndpointDoc, eventId: string, eventType: string, body: string, firstDelaySeconds: number): DeliveryDoc => ({

@@ -44,6 +44,8 @@ export interface DeliveryDeps extends WebhookStoreDeps {
   /** Sends one request to a checked, pinned public address (the SSRF rule at connect time); never throws. */
   send(request: SendRequest): Promise<SendResult>;
   userAgent: string;
+  /** The origin the API is at (`EARSHOT_PUBLIC_URL`): a project's share URL in a payload is on it. */
+  publicUrl: string;
   /** Called when a delivery becomes due now, so the worker need not wait for its next tick. */
   wake(): void;
 }

@@ -44,6 +44,17 @@ const createDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): 
   deps.wake();
 };
 
+/** The event's payload; none (logged) for an event that does not carry its resource: an older producer staged it. */
+const bodyOf = (deps: DeliveryDeps, event: DeliverableEvent): string | undefined => {
+  try {
+    const { data, context } = event.body();
+    return payloadOf(event.type, event.time, data, context);
+  } catch (err) {
+    deps.logger.warn({ eventId: event.id, type: event.type, err }, "event not delivered: it does not carry its resource as the API presents it");
+    return undefined;
+  }
+};
+
 /**
  * Published events (project, keyword, mention, LinkedIn): one delivery per matching endpoint. A batch of
  * events costs one read of its workspaces, one of their endpoints, one of the deliveries made already and
@@ -67,7 +78,8 @@ export const fanOutBatch = async (deps: DeliveryDeps, events: readonly Deliverab
       (e) => e.workspaceId === workspaceId && (e.projectId === null || e.projectId === projectId) && subscribesTo(e.eventTypes, event.type),
     );
     if (matching.length === 0) continue;
-    const body = payloadOf(event.type, event.time, event.published);
+    const body = bodyOf(deps, event);
+    if (body === undefined) continue;
     for (const endpoint of matching) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, body, deps.schedule[0] ?? 0));
   }
   await createDeliveries(deps, deliveries);

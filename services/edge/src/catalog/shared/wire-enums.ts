@@ -9,5 +9,5 @@ export const wireValue = <E extends number>(words: EnumWords<E, string>, word: s
   return value;
 };
 
-/** The API's word for an enum value a service sent; null for UNSPECIFIED (never sent for these fields). */
-export const apiWord = <E extends number>(words: EnumWords<E, string>, value: E): string | null => words.word(value) ?? null;
+/** The API's word for an enum value a service sent (the presenters', in the contract layer). */
+export { apiWord } from "@earshot/contracts/resources";

@@ -1,0 +1,36 @@
+import { enumValueOf, SOURCE_WORDS } from "@earshot/platform";
+import type { commonV1, mentionV1 } from "@earshot/proto";
+import { MENTION_STATUS_WORDS } from "./filters";
+import type { MentionDoc } from "./store";
+
+// A mention as a gRPC message: what the API's reads answer (lists without the history) and what the
+// `mention.*` events carry, so a webhook's data is what get_mention presents.
+
+const int64 = (n: number | undefined) => (n === undefined ? undefined : String(n));
+
+export const toMentionMessage = (m: Omit<MentionDoc, "history"> | MentionDoc): mentionV1.Mention => ({
+  id: m._id,
+  projectId: m.projectId,
+  source: SOURCE_WORDS.value(m.source) ?? (0 as commonV1.Source),
+  sourceId: m.sourceId,
+  url: m.url,
+  title: m.title,
+  text: m.text,
+  author: { id: m.author.id, handle: m.author.handle, name: m.author.name, url: m.author.url, followers: int64(m.author.followers) },
+  publishedAt: m.publishedAt,
+  lang: m.lang,
+  parentId: m.parentId,
+  metrics: m.metrics
+    ? { likes: String(m.metrics.likes), replies: String(m.metrics.replies), shares: String(m.metrics.shares), views: String(m.metrics.views) }
+    : undefined,
+  keywordIds: [...m.keywordIds],
+  groupIds: [...m.groupIds],
+  matches: m.matches.map((t) => ({ keywordId: t.keywordId, term: t.term, field: t.field, start: t.start, end: t.end })),
+  sentiment: { label: m.sentiment.label, score: m.sentiment.score, method: m.sentiment.method },
+  status: enumValueOf(MENTION_STATUS_WORDS, m.status),
+  categoryId: m.categoryId ?? "",
+  collectedAt: m.collectedAt,
+  matchedAt: m.matchedAt,
+  updatedAt: m.updatedAt,
+  history: "history" in m ? m.history.map((h) => ({ field: h.field, from: h.from, to: h.to, byUserId: h.byUserId, at: h.at })) : [],
+});
