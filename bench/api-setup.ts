@@ -5,7 +5,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
-import { createGrpcClient } from "@earshot/platform";
+import { CALLER_SIGNING_KEY_FILE, createGrpcClient, readCallKeys } from "@earshot/platform";
 import { commonV1, mentionV1 } from "@earshot/proto";
 import { grpcAddrVar } from "@earshot/registry";
 import { cpuSecondsOf } from "./bench-support";
@@ -68,7 +68,8 @@ export const startShape = async (shape: Shape, dataDir: string): Promise<Running
   const gatewayDir = await mkdtemp(join(tmpdir(), "earshot-bench-gateway-"));
   const gateway = await startChild(
     [...profile, "services/edge/dist/gateway-main.js"],
-    { ...BASE_ENV, LOG_LEVEL: "info", EARSHOT_DATA_DIR: gatewayDir, EARSHOT_SURFACE: process.env.BENCH_SURFACE ?? "rest", ...addresses },
+    // The gateway of another process signs its calls with the all-in-one's key, as a cluster's gateways do.
+    { ...BASE_ENV, LOG_LEVEL: "info", EARSHOT_DATA_DIR: gatewayDir, EARSHOT_SURFACE: process.env.BENCH_SURFACE ?? "rest", EARSHOT_CALLER_SIGNING_KEY_FILE: join(dataDir, CALLER_SIGNING_KEY_FILE), ...addresses },
     /"url":"(http:\/\/[^"]+)"[^\n]*gateway listening/,
   );
   children.push(gateway.child);
@@ -96,7 +97,9 @@ export const seed = async (base: string, dataDir: string, mentions: number): Pro
     if (res.status !== 201) throw new Error(`create_keyword answered ${res.status}: ${await res.text()}`);
   }
   const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
-  const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { deadlineMs: 60_000 });
+  // Its services take only calls signed with the keys in its data directory, as the operator CLI signs them.
+  const keys = await readCallKeys(dataDir);
+  const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { ...keys, deadlineMs: 60_000 });
   const post = (i: number): mentionV1.Post => ({
     projectId,
     source: i % 3 === 0 ? commonV1.Source.SOURCE_REDDIT : commonV1.Source.SOURCE_X,

@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { once } from "node:events";
-import { createGrpcClient, runWithCaller } from "@earshot/platform";
+import { createGrpcClient, runWithCaller, readCallKeys } from "@earshot/platform";
 import { commonV1, keywordV1, mentionV1 } from "@earshot/proto";
 import { startChild } from "./api-setup";
 import { keywordValues, postLine } from "./post-corpus";
@@ -52,6 +52,8 @@ const main = async () => {
     const base = started.match[1] as string;
     const { apiKey } = JSON.parse(await readFile(join(dataDir, "bootstrap.json"), "utf8")) as { apiKey: string };
     const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
+    // Its services take only calls signed with the keys in its data directory, as the operator CLI signs them.
+    const keys = await readCallKeys(dataDir);
     const auth = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
     const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       const res = await fetch(`${base}/api/v1${path}`, { method, headers: auth, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -66,7 +68,7 @@ const main = async () => {
     for (const value of values.slice(0, OVER_API)) {
       await api("POST", "/keywords", { projectId: project.id, value, sources: ["x", "reddit"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false });
     }
-    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { deadlineMs: 30_000 });
+    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { ...keys, deadlineMs: 30_000 });
     const caller: commonV1.Caller = {
       userId: account.id,
       workspaceId: account.workspace.id,
@@ -91,7 +93,7 @@ const main = async () => {
     const keywordMs = Date.now() - keywordsStarted;
 
     // The keyword events travel through the outbox and the bus: wait until the last keyword matches.
-    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string);
+    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, keys);
     const last = values[values.length - 1] as string;
     for (let attempt = 0; ; attempt++) {
       const probe: mentionV1.Post = {

@@ -33,7 +33,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createGrpcClient, runWithCaller } from "@earshot/platform";
+import { createGrpcClient, runWithCaller, readCallKeys } from "@earshot/platform";
 import { commonV1, keywordV1, mentionV1, webhookV1 } from "@earshot/proto";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { Webhook } from "standardwebhooks";
@@ -166,6 +166,8 @@ const main = async () => {
     const { base } = started;
     const { apiKey } = JSON.parse(await readFile(join(dataDir, "bootstrap.json"), "utf8")) as { apiKey: string };
     const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
+    // Its services take only calls signed with the keys in its data directory, as the operator CLI signs them.
+    const keys = await readCallKeys(dataDir);
     const auth = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
     const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       const res = await fetch(`${base}/api/v1${path}`, { method, headers: auth, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -186,7 +188,7 @@ const main = async () => {
     for (const value of values.slice(0, OVER_API)) {
       await api("POST", "/keywords", { projectId: project.id, value, sources: ["x", "reddit"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false });
     }
-    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { deadlineMs: 30_000 });
+    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { ...keys, deadlineMs: 30_000 });
     for (const value of values.slice(OVER_API)) {
       const sources = [commonV1.Source.SOURCE_X, commonV1.Source.SOURCE_REDDIT];
       await runWithCaller(caller, () => keyword.client.createKeyword({ projectId: project.id, value, sources, aliases: [], excludedTerms: [], filters: undefined, caseSensitive: false }));
@@ -194,7 +196,7 @@ const main = async () => {
     keyword.close();
 
     // Ten endpoints, each at its own path so the receiver knows whose secret verifies it.
-    const webhook = createGrpcClient(webhookV1.WebhookServiceClient, services.webhook as string, { deadlineMs: 30_000 });
+    const webhook = createGrpcClient(webhookV1.WebhookServiceClient, services.webhook as string, { ...keys, deadlineMs: 30_000 });
     const verifiers = new Map<string, Webhook>();
     for (let i = 0; i < ENDPOINTS; i++) {
       const url = `https://127.0.0.1:${receiver.port}/hooks/${i}`;
@@ -210,7 +212,7 @@ const main = async () => {
 
     // Ready when a probe naming the last keyword reaches every endpoint: the keywords and the endpoints
     // travelled through the outbox and the bus to the mention and delivery services.
-    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { deadlineMs: 60_000 });
+    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { ...keys, deadlineMs: 60_000 });
     const last = values[values.length - 1] as string;
     for (let attempt = 0; sims; attempt++) {
       // Collected: a probe on each platform, through the pollers.

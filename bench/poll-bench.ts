@@ -17,7 +17,7 @@ import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createGrpcClient, runWithCaller } from "@earshot/platform";
+import { createGrpcClient, runWithCaller, readCallKeys } from "@earshot/platform";
 import { commonV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
 import { startSimulators } from "@earshot/simulators";
 import { cpuSecondsOf, percentile, runBench, sleep } from "./bench-support";
@@ -64,13 +64,15 @@ const main = async () => {
       child.on("exit", (code) => fail(new Error(`the all-in-one exited ${code}`)));
     });
     const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
+    // Its services take only calls signed with the keys in its data directory, as the operator CLI signs them.
+    const keys = await readCallKeys(dataDir);
     const { apiKey } = JSON.parse(await readFile(join(dataDir, "bootstrap.json"), "utf8")) as { apiKey: string };
     const base = /Earshot is running at (\S+)/.exec(out)?.[1] as string;
     const account = ((await (await fetch(`${base}/api/v1/account`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { data: { id: string; email: string; workspace: { id: string } } }).data;
-    const project = createGrpcClient(projectV1.ProjectServiceClient, services.project as string, { deadlineMs: 30_000 });
-    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { deadlineMs: 30_000 });
-    const integration = createGrpcClient(integrationV1.IntegrationServiceClient, services.integration as string, { deadlineMs: 30_000 });
-    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { deadlineMs: 30_000 });
+    const project = createGrpcClient(projectV1.ProjectServiceClient, services.project as string, { ...keys, deadlineMs: 30_000 });
+    const keyword = createGrpcClient(keywordV1.KeywordServiceClient, services.keyword as string, { ...keys, deadlineMs: 30_000 });
+    const integration = createGrpcClient(integrationV1.IntegrationServiceClient, services.integration as string, { ...keys, deadlineMs: 30_000 });
+    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, { ...keys, deadlineMs: 30_000 });
     const allowances = { projects: PROJECTS, keywords: PROJECTS, seats: 10, webhookDeliveriesPerDay: 1000, linkedinSyncsPerDay: 20 };
     const callerOf = (projectId?: string): commonV1.Caller => ({
       userId: account.id,

@@ -19,7 +19,7 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { commonV1, mentionV1 } from "@earshot/proto";
-import { createGrpcClient } from "@earshot/platform";
+import { createGrpcClient, readCallKeys } from "@earshot/platform";
 import { cpuSecondsOf, runBench } from "./bench-support";
 
 const repo = resolve(__dirname, "..");
@@ -160,7 +160,9 @@ const main = async () => {
 
     // The keyword reaches the mention service by event: wait until a probe post matches.
     const services = JSON.parse(await readFile(join(dataDir, "services.json"), "utf8")) as Record<string, string>;
-    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string);
+    // Its services take only calls signed with the keys in its data directory, as the operator CLI signs them.
+    const keys = await readCallKeys(dataDir);
+    const mention = createGrpcClient(mentionV1.MentionServiceClient, services.mention as string, keys);
     for (let attempt = 0; ; attempt++) {
       const probe: mentionV1.Post = {
         projectId: project.id,

@@ -4,8 +4,9 @@ import { accountV1, type commonV1 } from "@earshot/proto";
 import { Metadata, credentials } from "@grpc/grpc-js";
 import { accountService } from "./service";
 
-// The account service as a cluster runs it (a caller signing key and an operator key configured), over a
-// real gRPC hop: a pod that reaches its port cannot act as anyone, nor mint keys for others. The same
+// The account service as a cluster and the all-in-one run it (a caller signing key and an operator key
+// configured), over a real gRPC hop: a process that reaches its port cannot call it at all unsigned, act
+// as anyone, nor mint keys for others. The same
 // checks hold through the in-process channel (the all-in-one's gateway calling the services beside it).
 
 const CALLER_KEY = "c".repeat(64);
@@ -23,9 +24,9 @@ describe.each([
 
   beforeAll(async () => {
     hosted = await hostServiceForTest(accountService, { settings: { EARSHOT_CALLER_SIGNING_KEY: CALLER_KEY, EARSHOT_OPERATOR_KEY: OPERATOR_KEY }, ...(inProcess ? { inProcess } : {}) });
-    const anon = client();
-    user = (await anon.client.createUser({ email: "ana@example.com", name: "Ana", password: "correct horse" })).user!;
-    anon.close();
+    const operator = client({ operatorKey: OPERATOR_KEY });
+    user = (await operator.client.createUser({ email: "ana@example.com", name: "Ana", password: "correct horse" })).user!;
+    operator.close();
   });
 
   afterAll(async () => {
@@ -45,6 +46,21 @@ describe.each([
       const err = await refusalOf(runWithCaller(callerOf(user), () => forger.client.listApiKeys({ limit: 0, cursor: "" })));
       expect(err.code).toBe("unauthorized");
       forger.close();
+    }
+  });
+
+  it("refuses a call that acts for nobody unless it is signed, with the caller key or as the operator", async () => {
+    // Sign-up and a read by email carry no caller: a process that merely reaches the port gets neither.
+    for (const options of [{}, { callerSigningKey: "x".repeat(64) }, { operatorKey: "x".repeat(64) }]) {
+      const stranger = client(options);
+      expect(await refusalOf(stranger.client.getUser({ id: "", email: "ana@example.com" }))).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/^The (call's|operator's) signature (is missing|does not match)\.$/) });
+      expect((await refusalOf(stranger.client.createUser({ email: "eve@example.com", name: "Eve", password: "correct horse" }))).code).toBe("unauthorized");
+      stranger.close();
+    }
+    for (const options of [{ callerSigningKey: CALLER_KEY }, { operatorKey: OPERATOR_KEY }]) {
+      const signed = client(options);
+      expect((await signed.client.getUser({ id: "", email: "ana@example.com" })).user?.id).toBe(user.id);
+      signed.close();
     }
   });
 
@@ -73,9 +89,10 @@ describe.each([
     const asEdge = await refusalOf(runWithCaller(callerOf(user), () => edge.client.createApiKey(request)));
     expect(asEdge.code).toBe("forbidden");
     edge.close();
+    // A wrong operator key signs nothing the service takes: the call is refused before it is looked at.
     const forger = client({ operatorKey: "x".repeat(64) });
-    expect((await refusalOf(forger.client.createApiKey(request))).code).toBe("forbidden");
-    expect((await refusalOf(forger.client.reactivateUser({ email: "ana@example.com" }))).code).toBe("forbidden");
+    expect((await refusalOf(forger.client.createApiKey(request))).code).toBe("unauthorized");
+    expect((await refusalOf(forger.client.reactivateUser({ email: "ana@example.com" }))).code).toBe("unauthorized");
     forger.close();
 
     const operator = client({ operatorKey: OPERATOR_KEY });

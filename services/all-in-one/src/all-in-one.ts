@@ -1,12 +1,12 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type Clock, createMailer, createMetricsRegistry, createRpcMetrics, createStoreMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus, sharedStores } from "@earshot/platform";
+import { type CallKeys, type Clock, createMailer, createMetricsRegistry, createRpcMetrics, createStoreMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus, resolveCallKeys, sharedStores } from "@earshot/platform";
 import { serviceAddresses, serviceModules } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
 
 // Every service in one process, each still behind its own loopback gRPC server (the CLI and other
-// processes call those). The gateway calls them through the in-process channel by default: the same
+// processes call those, signing each call with the keys in the data directory). The gateway calls them through the in-process channel by default: the same
 // generated codec, metadata, server checks, error mapping and deadlines as a gRPC hop, without HTTP/2 and
 // the socket (EARSHOT_IN_PROCESS_CALLS=off sends them over loopback gRPC instead). The adapters (embedded
 // store, in-process bus) follow MONGO_URL / KAFKA_BROKERS when set.
@@ -23,14 +23,19 @@ export interface RunningEarshot {
   gateway: StartedGateway;
   /** The bus every hosted service publishes to, for tests that wait on a service's events. */
   bus: EventBus;
+  /** The keys its services check every call with; a client of theirs in this process passes them (tests do). */
+  callKeys: CallKeys;
   stop(): Promise<void>;
 }
 
 /** `clock` lets tests move time (invitation expiry, key expiry); production uses the system clock. */
 export const startAllInOne = async (config: AllInOneConfig, logger: Logger, clock?: Clock): Promise<RunningEarshot> => {
   const dataDir = resolve(config.EARSHOT_DATA_DIR);
-  const cfg = { ...config, EARSHOT_DATA_DIR: dataDir };
-  const fresh = !cfg.MONGO_URL && (await isFreshDataDir(dataDir));
+  const fresh = !config.MONGO_URL && (await isFreshDataDir(dataDir));
+  // Loopback is no trust boundary (any process of any user reaches these ports): every call is signed, with
+  // the keys configured or else those in the data directory, so only a process that can read it calls.
+  const keys = await resolveCallKeys({ dataDir, callerSigningKey: config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: config.EARSHOT_OPERATOR_KEY });
+  const cfg = { ...config, EARSHOT_DATA_DIR: dataDir, EARSHOT_CALLER_SIGNING_KEY: keys.callerSigningKey, EARSHOT_OPERATOR_KEY: keys.operatorKey };
   const bus = await openEventBus(cfg, logger);
   const mailer = createMailer({ from: cfg.EARSHOT_MAIL_FROM, smtpUrl: cfg.EARSHOT_SMTP_URL, dataDir, logger });
   const hosted: HostedService[] = [];
@@ -78,10 +83,10 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       ...(inProcess ? { inProcess } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
-    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account"), config.EARSHOT_OPERATOR_KEY) : undefined;
+    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account"), keys.operatorKey) : undefined;
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
   }
-  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, gateway, bus, stop };
+  return { url: gateway.url, ...(gateway.adminUrl ? { adminUrl: gateway.adminUrl } : {}), dataDir, services: hosted.map((h) => ({ name: h.name, address: h.address })), bootstrap, gateway, bus, callKeys: keys, stop };
 };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ALL_SCOPES } from "@earshot/account/scopes";
-import { createGrpcClient } from "@earshot/platform";
+import { CALL_KEY_FILES, createGrpcClient } from "@earshot/platform";
 import { accountV1 } from "@earshot/proto";
 
 // First start of the embedded default: with an empty data dir there is nobody to sign in as, so an owner,
@@ -16,13 +16,14 @@ export interface Bootstrap {
   apiKey: string;
 }
 
+/** No data yet: nothing but hidden files and the call keys (which an operator may have put there first). */
 export const isFreshDataDir = async (dataDir: string): Promise<boolean> => {
   const entries = await readdir(dataDir).catch(() => [] as string[]);
-  return entries.filter((e) => !e.startsWith(".")).length === 0;
+  return entries.filter((e) => !e.startsWith(".") && !CALL_KEY_FILES.includes(e)).length === 0;
 };
 
-/** `operatorKey` (EARSHOT_OPERATOR_KEY) signs the operator call that mints the key, when one is configured. */
-export const bootstrapOwner = async (dataDir: string, accountAddress: string, operatorKey?: string): Promise<Bootstrap> => {
+/** `operatorKey` signs the calls, as the operator CLI's are signed (the services refuse unsigned calls). */
+export const bootstrapOwner = async (dataDir: string, accountAddress: string, operatorKey: string): Promise<Bootstrap> => {
   const { client, close } = createGrpcClient(accountV1.AccountServiceClient, accountAddress, { operatorKey });
   try {
     const password = randomBytes(18).toString("base64url");

@@ -55,8 +55,8 @@ describe("all-in-one", () => {
     const tmp = await makeTempDir();
     try {
       const first = await startAllInOne(configFor(tmp.dir), silentLogger());
-      const account = createGrpcClient(accountV1.AccountServiceClient, first.services.find((s) => s.name === "account")!.address);
-      const project = createGrpcClient(projectV1.ProjectServiceClient, first.services.find((s) => s.name === "project")!.address);
+      const account = createGrpcClient(accountV1.AccountServiceClient, first.services.find((s) => s.name === "account")!.address, first.callKeys);
+      const project = createGrpcClient(projectV1.ProjectServiceClient, first.services.find((s) => s.name === "project")!.address, first.callKeys);
       const { user } = await account.client.createUser({ email: "Ana@Example.com", name: "Ana", password: "correct horse" });
       const caller = testCaller(user!);
       const created = await runWithCaller(caller, () => project.client.createProject({ name: "Acme launch" }));
@@ -65,8 +65,8 @@ describe("all-in-one", () => {
       await first.stop();
 
       const second = await startAllInOne(configFor(tmp.dir), silentLogger());
-      const account2 = createGrpcClient(accountV1.AccountServiceClient, second.services.find((s) => s.name === "account")!.address);
-      const project2 = createGrpcClient(projectV1.ProjectServiceClient, second.services.find((s) => s.name === "project")!.address);
+      const account2 = createGrpcClient(accountV1.AccountServiceClient, second.services.find((s) => s.name === "account")!.address, second.callKeys);
+      const project2 = createGrpcClient(projectV1.ProjectServiceClient, second.services.find((s) => s.name === "project")!.address, second.callKeys);
       expect((await account2.client.getUser({ email: "ana@example.com" })).user).toMatchObject({ id: user!.id, name: "Ana" });
       const got = await runWithCaller(caller, () => project2.client.getProject({ projectId: created.project!.id }));
       const { Role, Source } = commonV1;

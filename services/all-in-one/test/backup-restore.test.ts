@@ -1,12 +1,13 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { backupDataDir, restoreDataDir, silentLogger } from "@earshot/platform";
+import { backupDataDir, CALL_KEY_FILES, restoreDataDir, silentLogger } from "@earshot/platform";
 import { makeTempDir } from "../../platform/src/testing/tmp";
 import { startAllInOne } from "../src/all-in-one";
 import { loadAllInOneConfig } from "../src/config";
 
 // An online backup of a running Earshot, taken while projects are being created, restores into an empty
-// data directory on which Earshot starts and serves what the backup holds.
+// data directory on which Earshot starts and serves what the backup holds (with call keys of its own).
 
 const configFor = (dir: string) => loadAllInOneConfig({ EARSHOT_DATA_DIR: dir, PORT: "0", LOG_LEVEL: "silent", EARSHOT_SIMULATORS: "off" });
 
@@ -58,8 +59,12 @@ describe("backup and restore", () => {
 
       await expect(restoreDataDir(archive, live)).rejects.toThrow(/not empty/);
       await restoreDataDir(archive, restored);
+      // The call keys stay out of the archive (they seal nothing): the restored instance makes its own.
+      for (const file of CALL_KEY_FILES) expect(existsSync(join(restored, file))).toBe(false);
       const second = await startAllInOne(configFor(restored), silentLogger());
       try {
+        expect(second.callKeys.operatorKey).not.toBe(first.callKeys.operatorKey);
+        expect(second.callKeys.callerSigningKey).not.toBe(first.callKeys.callerSigningKey);
         // The restored instance knows the owner's key (the account store) and holds every project made before the backup.
         const names = await projectNames(second.url, apiKey);
         expect(names).toEqual(expect.arrayContaining(["before 0", "before 1", "before 2"]));

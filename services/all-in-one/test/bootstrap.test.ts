@@ -26,6 +26,8 @@ describe("first start", () => {
       await first.stop();
       const second = await startAllInOne(config, silentLogger());
       expect(second.bootstrap).toBeUndefined();
+      // The call keys too: the operator CLI keeps working across restarts.
+      expect(second.callKeys).toEqual(first.callKeys);
       // OAuth signing keys persist, so tokens issued before a restart still verify after it.
       expect(await jwks(second.url)).toEqual(keysBefore);
       const again = await fetch(`${second.url}/api/v1/account`, { headers: { Authorization: `Bearer ${saved.apiKey}` } });

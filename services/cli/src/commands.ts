@@ -4,8 +4,8 @@ import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient, type GrpcTls, grpcTlsFromSettings, grpcTlsProblems } from "@earshot/platform/grpc";
 import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
-import { BackupError, backupDataDir, resolveSecretFiles, restoreDataDir } from "@earshot/platform";
-import { type CliService, DEFAULT_DATA_DIR, type Env, resolveServiceAddress, UsageError } from "./config";
+import { BackupError, backupDataDir, restoreDataDir } from "@earshot/platform";
+import { type CliService, DEFAULT_DATA_DIR, type Env, operatorKeyHint, resolveOperatorKey, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
 import { runSetup, SetupConfigError } from "./setup";
@@ -36,8 +36,9 @@ interface Clients {
 const DEADLINE_MS = 30_000;
 
 /** A client of each service the CLI calls, and how to let it go. */
-// Every call is signed as the operator's with EARSHOT_OPERATOR_KEY when the environment has it (in a cluster,
-// the pods' Secret does): services with signing keys refuse operator calls without it. Under mutual TLS
+// Every call is signed as the operator's with EARSHOT_OPERATOR_KEY (in a cluster, the pods' Secret holds it),
+// else with the operator key in the data directory (the all-in-one's): services with signing keys refuse
+// any call without it. Under mutual TLS
 // (EARSHOT_GRPC_TLS_*, which a pod of the chart has) it presents the pod's certificate, as the services do.
 interface Credentials {
   operatorKey: string | undefined;
@@ -422,11 +423,10 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     const service = command.service as CliService;
     locating = true;
     address = await resolveServiceAddress(service, text(values, `${service}-addr`), env);
+    // Like the address, a key that cannot be had is not helped by the command's options list.
+    const operatorKey = await resolveOperatorKey(env);
     locating = false;
-    // Like the services, the CLI takes its secret as EARSHOT_OPERATOR_KEY, EARSHOT_OPERATOR_KEY_FILE or a file
-    // in EARSHOT_SECRETS_DIR (run in a pod of the chart, it finds the mounted Secret there).
-    const secrets = resolveSecretFiles(["EARSHOT_OPERATOR_KEY"], env);
-    const problems = [...secrets.problems, ...grpcTlsProblems(env)];
+    const problems = grpcTlsProblems(env);
     if (problems.length > 0) throw new UsageError(problems.join("\n"));
     let tls: GrpcTls | undefined;
     try {
@@ -434,7 +434,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     } catch (err) {
       throw new UsageError(`EARSHOT_GRPC_TLS_*: ${(err as Error).message}`);
     }
-    const connected = CONNECT[service](address, { operatorKey: secrets.env.EARSHOT_OPERATOR_KEY || undefined, tls });
+    const connected = CONNECT[service](address, { operatorKey, tls });
     handle = connected;
     return connected.client;
   };
@@ -448,7 +448,13 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
     }
     if (isDomainError(err)) {
       const fields = err.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("");
-      const hint = err.code === "unavailable" && command.service ? `\nIs Earshot running? The ${command.service} service was expected at ${address}.` : "";
+      const hint = !command.service
+        ? ""
+        : err.code === "unavailable"
+          ? `\nIs Earshot running? The ${command.service} service was expected at ${address}.`
+          : err.code === "unauthorized"
+            ? `\n${operatorKeyHint(env)}`
+            : "";
       io.err(`${err.message}${fields}${hint}`);
       return EXIT_FAILED;
     }

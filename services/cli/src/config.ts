@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CallKeyFileError, OPERATOR_KEY_FILE, readCallKeyFile, resolveSecretFiles } from "@earshot/platform";
 
 // The only file of the CLI that reads the environment. Everything else takes `env` as an argument.
 
@@ -17,7 +18,30 @@ export class UsageError extends Error {
 
 export const DEFAULT_DATA_DIR = "./.data";
 
-export const servicesFilePath = (env: Env): string => join(env.EARSHOT_DATA_DIR || DEFAULT_DATA_DIR, "services.json");
+/** The data directory of the Earshot the CLI talks to: EARSHOT_DATA_DIR, else ./.data. */
+export const dataDirOf = (env: Env): string => env.EARSHOT_DATA_DIR || DEFAULT_DATA_DIR;
+
+export const servicesFilePath = (env: Env): string => join(dataDirOf(env), "services.json");
+
+/**
+ * The key the CLI signs its calls with, as the operator: EARSHOT_OPERATOR_KEY (also as
+ * EARSHOT_OPERATOR_KEY_FILE or a file in EARSHOT_SECRETS_DIR, as the services take it: a pod of the chart
+ * finds its mounted Secret there), else the `operator.key` the all-in-one made in its data directory, so
+ * only an account that can read that directory runs operator commands. None: the calls go unsigned, and a
+ * service that checks signatures refuses them.
+ */
+export const resolveOperatorKey = async (env: Env): Promise<string | undefined> => {
+  const secrets = resolveSecretFiles(["EARSHOT_OPERATOR_KEY"], env);
+  if (secrets.problems.length > 0) throw new UsageError(secrets.problems.join("\n"));
+  const configured = secrets.env.EARSHOT_OPERATOR_KEY;
+  if (configured) return configured;
+  try {
+    return await readCallKeyFile(dataDirOf(env), OPERATOR_KEY_FILE);
+  } catch (err) {
+    if (err instanceof CallKeyFileError) throw new UsageError(err.message);
+    throw err;
+  }
+};
 
 const ADDRESS_RE = /^\S+:\d{1,5}$/;
 
@@ -68,3 +92,7 @@ export const resolveServiceAddress = async (service: CliService, flag: string | 
 
 /** Where the account service listens (see resolveServiceAddress). */
 export const resolveAccountAddress = (flag: string | undefined, env: Env): Promise<string> => resolveServiceAddress("account", flag, env);
+
+/** What to do when a service refuses the CLI's signature: where the key it takes is. */
+export const operatorKeyHint = (env: Env): string =>
+  `The service takes only calls signed with its operator key: run the CLI as the account that runs Earshot, with EARSHOT_DATA_DIR its data directory (it holds ${OPERATOR_KEY_FILE}; now ${dataDirOf(env)}), or set EARSHOT_OPERATOR_KEY.`;

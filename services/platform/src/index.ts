@@ -49,6 +49,7 @@ export * from "./text/text-field";
 export * from "./net/address-policy";
 export * from "./net/guarded-fetch";
 export * from "./secrets/encryption-key";
+export * from "./secrets/call-keys";
 export * from "./core/token-sealer";
 export * from "./metrics";
 export * from "./secret-files";

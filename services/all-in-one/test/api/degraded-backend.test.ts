@@ -26,7 +26,8 @@ beforeAll(async () => {
   const live = (name: string) => h.running.services.find((s) => s.name === name)?.address ?? "";
   // Nothing listens on port 1: the keyword service is down for this gateway.
   const addresses = serviceAddresses((name) => (name === "keyword" ? "127.0.0.1:1" : live(name)));
-  const config = loadAllInOneConfig({ EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", EARSHOT_STORE_SYNC: "normal" });
+  // It signs its calls with the running instance's key, as a gateway of the same Earshot does.
+  const config = loadAllInOneConfig({ EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", EARSHOT_STORE_SYNC: "normal", EARSHOT_CALLER_SIGNING_KEY: h.running.callKeys.callerSigningKey });
   gateway = await startGateway({
     host: "127.0.0.1",
     port: 0,

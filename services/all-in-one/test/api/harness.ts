@@ -102,7 +102,8 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
   });
   const running = await startAllInOne(config, silentLogger(), clock);
   const addr = (name: string) => running.services.find((s) => s.name === name)?.address ?? "";
-  const services = connectServices(serviceAddresses(addr));
+  // The tests' own calls are signed with the instance's keys, as its gateway's and the operator CLI's are.
+  const services = connectServices(serviceAddresses(addr), running.callKeys);
   const { account, project } = services.clients;
 
   const keyFor = async (actor: Actor, scopes: string[]) =>

@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { LOCK_FILE } from "../store/data-dir-lock";
 import { BUS_FILE } from "../bus/sqlite-log";
 import { STORE_FILE } from "../store/embedded";
+import { CALL_KEY_FILES } from "../secrets/call-keys";
 import { readTar, writeTarEntry } from "./tar";
 
 // Online backup of an Earshot data directory (the embedded default): every service's SQLite store is
@@ -26,7 +27,9 @@ import { readTar, writeTarEntry } from "./tar";
 // never runs ahead of what its store holds (it gets the rest again), and every event a producer's store
 // calls published is in the log.
 
-const SKIPPED_FILES = new Set([LOCK_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`, `${BUS_FILE}-wal`, `${BUS_FILE}-shm`]);
+// The call keys are left out too: they seal nothing (a start without them makes new ones), and an archive,
+// often kept elsewhere, must not let whoever holds it call the running instance's services as the operator.
+const SKIPPED_FILES = new Set([LOCK_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`, `${BUS_FILE}-wal`, `${BUS_FILE}-shm`, ...CALL_KEY_FILES]);
 /** The copies kept when a directory of the older store was converted: not part of the live data. */
 const SKIPPED_DIRS = /\.nedb(\.partial)?$/;
 

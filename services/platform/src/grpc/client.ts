@@ -12,7 +12,7 @@ import { DomainError } from "../errors";
 import { currentRequestId } from "../logger";
 import { currentIdempotencyKey, IDEMPOTENCY_KEY_METADATA_KEY } from "./call-context";
 import { CALLER_METADATA_KEY, currentCaller, encodeCaller } from "./caller-context";
-import { CALLER_SIGNATURE_METADATA_KEY, OPERATOR_SIGNATURE_METADATA_KEY, signCaller, signOperator } from "./caller-signature";
+import { CALLER_SIGNATURE_METADATA_KEY, NO_CALLER, OPERATOR_SIGNATURE_METADATA_KEY, signCaller, signOperator } from "./caller-signature";
 import { fromServiceError, isServiceError } from "./error-mapping";
 import type { InProcessChannel } from "./in-process";
 import { REQUEST_ID_METADATA_KEY } from "./server";
@@ -55,7 +55,7 @@ export interface GrpcClientOptions {
   retryBackoffMs?: number;
   /** Method names (camelCase) that are reads. Defaults to names starting with get, list, count, check, verify or find. */
   isRead?: (method: string) => boolean;
-  /** EARSHOT_CALLER_SIGNING_KEY: signs the caller each call carries (the edge's). */
+  /** EARSHOT_CALLER_SIGNING_KEY: signs each call, over the caller it carries (the edge's, the services'). */
   callerSigningKey?: string;
   /** EARSHOT_OPERATOR_KEY: signs every call as the operator's (the CLI's). */
   operatorKey?: string;
@@ -129,10 +129,9 @@ export const createGrpcClient = <C>(
         if (requestId) metadata.set(REQUEST_ID_METADATA_KEY, requestId);
         const idempotencyKey = currentIdempotencyKey();
         if (idempotencyKey) metadata.set(IDEMPOTENCY_KEY_METADATA_KEY, idempotencyKey);
-        if (caller) {
-          metadata.set(CALLER_METADATA_KEY, caller);
-          if (options.callerSigningKey) metadata.set(CALLER_SIGNATURE_METADATA_KEY, signCaller(options.callerSigningKey, path, caller));
-        }
+        if (caller) metadata.set(CALLER_METADATA_KEY, caller);
+        // Signed whether or not it carries a caller: a service with the key refuses any call not signed.
+        if (options.callerSigningKey) metadata.set(CALLER_SIGNATURE_METADATA_KEY, signCaller(options.callerSigningKey, path, caller ?? NO_CALLER));
         if (options.operatorKey) metadata.set(OPERATOR_SIGNATURE_METADATA_KEY, signOperator(options.operatorKey, path));
         try {
           return await new Promise((resolve, reject) => send(request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))));

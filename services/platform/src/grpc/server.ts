@@ -37,7 +37,7 @@ export interface RpcContext {
   caller: CallerContext | undefined;
   /**
    * Whether the call may act as the operator (mint keys for others): signed with EARSHOT_OPERATOR_KEY, or
-   * any call when the server verifies no signatures at all (the embedded default).
+   * any call when the server verifies no signatures at all (a service run without keys, as tests host one).
    */
   operator: boolean;
   metadata: Metadata;
@@ -103,12 +103,13 @@ export const implementService = <S>(
         end();
       };
       runWithRequestId(requestId, () => {
-        // A malformed caller is refused before the handler runs, like any other invalid input.
+        // An unsigned call, or a malformed caller, is refused before the handler runs, like any other invalid input.
         const run = async () => {
           const path = call.getPath();
-          verifyCallerSignature(verification, path, call.metadata.get(CALLER_METADATA_KEY), call.metadata.get(CALLER_SIGNATURE_METADATA_KEY));
+          const operatorSignature = call.metadata.get(OPERATOR_SIGNATURE_METADATA_KEY);
+          verifyCallerSignature(verification, path, call.metadata.get(CALLER_METADATA_KEY), call.metadata.get(CALLER_SIGNATURE_METADATA_KEY), operatorSignature);
           const ctx: RpcContext = {
-            operator: isOperatorCall(verification, path, call.metadata.get(OPERATOR_SIGNATURE_METADATA_KEY)),
+            operator: isOperatorCall(verification, path, operatorSignature),
             requestId,
             idempotencyKey: readIdempotencyKey(call.metadata),
             caller: readCaller(call.metadata.get(CALLER_METADATA_KEY)),
@@ -193,7 +194,7 @@ export interface GrpcServerOptions {
   logger: Logger;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   services: Array<GrpcServiceRegistration<any>>;
-  /** The keys callers and operator calls are checked with; none (the embedded default) checks nothing. */
+  /** The keys calls and operator calls are checked with; none (a service run without keys, as tests host one) checks nothing. */
   verification?: CallVerification;
   /** Where each answered call is counted and timed (by method and status code); none: not measured. */
   metrics?: RpcMetrics;
