@@ -46,8 +46,8 @@ it("sends mention.created for an imported post, signed so the receiver verifies 
   const mention = mentions[0]!;
   await waitFor(() => bodiesOf("mention.created").length >= 1, 15_000);
   const got = bodiesOf("mention.created")[0]!;
-  const payload = new Webhook(webhook.secret).verify(got.body, headersOf(got)) as { type: string; data: { mentionId: string; projectId: string; text: string } };
-  expect(payload).toMatchObject({ type: "mention.created", data: { mentionId: mention.id, projectId: w.projectId, text: mention.text } });
+  const payload = new Webhook(webhook.secret).verify(got.body, headersOf(got)) as { type: string; data: { id: string; projectId: string; text: string } };
+  expect(payload).toMatchObject({ type: "mention.created", data: { id: mention.id, projectId: w.projectId, text: mention.text } });
 
   let log: Array<{ id: string; eventId: string; status: string }> = [];
   await waitFor(async () => {
