@@ -1,62 +1,86 @@
 import type { Filter } from "@earshot/platform/core";
+import type { MentionDoc } from "../store";
 import type { MentionDeps } from "./deps";
 
 // A mention's groups are the groups its matched keywords are in now, not the ones they were in when it was
 // collected: moving a keyword to another group (or a deleted group's keywords to My brand) moves its
 // mentions, old and new, so every read (filters, analytics, share of voice, exports, the public
 // dashboard, views) counts them in the new group. The stored `groupIds` are brought up to date when the
-// keyword event arrives, by updates over the keyword's mentions (never at read time, so reads keep using
-// the groupIds index), and the update is derived from the copies as they are now, not from the event's
-// before and after: running it again, or after a crash half-way, gives the same groups.
+// keyword event arrives (never at read time, so reads keep using the groupIds index), and derived from the
+// keyword copies as they are then, not from the event's before and after: running it again, or after a
+// crash half-way, ends the same.
+//
+// The mentions concerned are read and rewritten a page at a time, each page's mentions in one update per
+// distinct set of groups (usually one), so the work is bounded per write however many mentions a keyword
+// has, and other writes go on between pages. A mention whose groups are right already is not rewritten.
 
-/** Mentions read per page where a stale group must be checked mention by mention. */
+/** Mentions regrouped per page: a page is one read and (usually) one update. */
 const PAGE = 500;
 
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
 /**
- * Takes `groupId` off the mentions `scope` selects that hold it, except those matching one of the
- * keywords the group holds now. `scopedToOtherKeyword`: every mention of the scope matched a keyword that
- * is not in the group, so a mention that matched that keyword alone loses the group in one update.
+ * A mention's groups from its keywords' groups. A keyword without a copy (none should be: matching uses
+ * the copies) adds nothing known, so such a mention keeps the groups it has as well.
  */
-const dropStaleGroup = async (deps: MentionDeps, projectId: string, groupId: string, scope: Filter, scopedToOtherKeyword: boolean): Promise<void> => {
+const groupsOf = (m: Pick<MentionDoc, "keywordIds" | "groupIds">, groupOf: ReadonlyMap<string, string>): string[] => {
+  const known = m.keywordIds.map((id) => groupOf.get(id));
+  const groups = known.filter((g): g is string => g !== undefined);
+  return [...new Set(known.length === groups.length ? groups : [...m.groupIds, ...groups])];
+};
+
+/** Regroups the project's mentions `selector` picks, from the keyword copies as they are now; `deleted` is no group any more. */
+const regroup = async (deps: MentionDeps, projectId: string, selector: Filter, deleted?: string): Promise<number> => {
   const { mentions, keywords } = deps.collections;
-  const holding = { projectId, groupIds: groupId, ...scope };
-  const stillIn = new Set((await keywords.find({ projectId, groupId })).map((k) => k._id));
-  if (stillIn.size === 0) {
-    await mentions.updateMany(holding, { $pull: { groupIds: groupId } });
-    return;
-  }
-  if (scopedToOtherKeyword) await mentions.updateMany({ $and: [holding, { keywordIds: { $size: 1 } }] }, { $pull: { groupIds: groupId } });
-  // The rest matched several keywords: the group stays on those with a keyword still in it. (The store
-  // has no "none of" for arrays that means the same on every adapter, so they are read, a page at a time.)
+  // Inactive keywords too: their mentions keep naming them. A project's keywords are few (the plan caps them).
+  const groupOf = new Map((await keywords.find({ projectId })).map((k) => [k._id, k.groupId]));
+  const filter = { projectId, ...selector };
+  let changed = 0;
   let cursor: string | null = null;
   do {
-    const page = await mentions.findPage(holding, { limit: PAGE, cursor });
-    const stale = page.items.filter((m) => !m.keywordIds.some((k) => stillIn.has(k))).map((m) => m._id);
-    if (stale.length > 0) await mentions.updateMany({ _id: { $in: stale }, groupIds: groupId }, { $pull: { groupIds: groupId } });
+    const page = await mentions.findPage(filter, { limit: PAGE, cursor });
+    const byGroups = new Map<string, { groupIds: string[]; ids: string[] }>();
+    for (const m of page.items) {
+      const groupIds = groupsOf(m, groupOf)
+        .filter((g) => g !== deleted)
+        .sort();
+      if (sameSet(groupIds, m.groupIds)) continue;
+      const key = groupIds.join("\n");
+      const entry = byGroups.get(key) ?? { groupIds, ids: [] };
+      entry.ids.push(m._id);
+      byGroups.set(key, entry);
+    }
+    for (const { groupIds, ids } of byGroups.values()) {
+      changed += (await mentions.updateMany({ _id: { $in: ids } }, { $set: { groupIds } })).modifiedCount;
+    }
     cursor = page.nextCursor;
   } while (cursor);
+  return changed;
 };
 
 /**
- * Brings the groups of a keyword's mentions in line with the keyword's group in the copies: each gains it,
- * and loses any other group none of its keywords is in any more. A keyword without a copy is left alone.
+ * Brings the groups of a keyword's mentions in line with the keywords' groups in the copies. Skipped
+ * without reading a mention when the store's count by group says every mention of the keyword is in the
+ * keyword's group and no other (a repeated event, or a keyword that moved before it matched anything).
  */
-export const regroupKeywordMentions = async (deps: MentionDeps, projectId: string, keywordId: string): Promise<void> => {
+export const regroupKeywordMentions = async (deps: MentionDeps, projectId: string, keywordId: string): Promise<number> => {
   const keyword = await deps.collections.keywords.findById(keywordId);
-  if (!keyword || keyword.projectId !== projectId) return;
-  const { mentions } = deps.collections;
-  const ofKeyword = { projectId, keywordIds: keywordId };
-  // Which groups the keyword's mentions hold, counted by the store: usually just the keyword's own.
-  const held = new Map((await mentions.countBy(ofKeyword, { by: "groupIds" })).map((r) => [r.key, r.count]));
-  const total = await mentions.count(ofKeyword);
-  if ((held.get(keyword.groupId) ?? 0) < total) await mentions.updateMany(ofKeyword, { $addToSet: { groupIds: keyword.groupId } });
-  for (const groupId of held.keys()) {
-    if (typeof groupId === "string" && groupId !== keyword.groupId) await dropStaleGroup(deps, projectId, groupId, { keywordIds: keywordId }, true);
+  if (!keyword || keyword.projectId !== projectId) return 0;
+  const selector = { keywordIds: keywordId };
+  const held = await deps.collections.mentions.countBy({ projectId, ...selector }, { by: "groupIds" });
+  if (held.every((r) => r.key === keyword.groupId)) {
+    const total = await deps.collections.mentions.count({ projectId, ...selector });
+    if ((held[0]?.count ?? 0) === total) return 0;
   }
+  return regroup(deps, projectId, selector);
 };
 
-/** A deleted group: no mention keeps it but for a keyword the copies still place in it. */
-export const dropDeletedGroup = (deps: MentionDeps, projectId: string, groupId: string): Promise<void> => dropStaleGroup(deps, projectId, groupId, {}, false);
+/**
+ * A deleted group: the mentions still holding it are regrouped without it (the keyword service moved its
+ * keywords out first, so this finds none unless a keyword's move never reached this service).
+ */
+export const dropDeletedGroup = (deps: MentionDeps, projectId: string, groupId: string): Promise<number> =>
+  regroup(deps, projectId, { groupIds: groupId }, groupId);
 
 /** How often a batch's mentions are regrouped when keyword changes keep landing while it is stored. */
 const SETTLE_ROUNDS = 5;
