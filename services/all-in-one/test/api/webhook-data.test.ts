@@ -2,18 +2,21 @@ import { writeFile } from "node:fs/promises";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { makeTempDir, waitFor } from "@earshot/platform/testing";
+import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { Webhook } from "standardwebhooks";
 import { type Received, type Receiver, startReceiver } from "../../../webhook/src/receiver-test-support";
 import { WEBHOOK_EVENT_TYPES } from "../../../webhook/src/fields";
 import { createWebhook } from "./cases/webhooks";
 import { type Actor, type Harness, startHarness } from "./harness";
+import { ACME, connectedProject } from "./linkedin-flow";
 import { ingestPosts, postFor, uniqueName } from "./world";
 
 // A webhook's `data` is the resource as the API presents it: each deliverable event type is triggered
 // through the API, received on a real HTTPS receiver (verified with standardwebhooks), and its data
 // deep-compared with the REST read of the resource right after (get_project less the caller's `role`,
 // list_keyword_groups' item, the answer of a delete for what a delete leaves unreadable). The public URL is
-// set so the gateway and the delivery deployable write a project's share URL on the same origin.
+// set so the gateway and the delivery deployable write a project's share URL on the same origin. LinkedIn's
+// events come from its simulator.
 
 /** A port nothing listens on now, for the gateway: its public URL must be known before the services start. */
 const freePort = (): Promise<number> =>
@@ -26,6 +29,7 @@ const freePort = (): Promise<number> =>
   });
 
 let h: Harness;
+let sims: RunningSimulators;
 let receiver: Receiver;
 let cleanup: () => Promise<void>;
 let owner: Actor & { key: string };
@@ -38,13 +42,15 @@ beforeAll(async () => {
   const caFile = join(tmp.dir, "ca.pem");
   await writeFile(caFile, receiver.ca);
   const port = await freePort();
-  h = await startHarness({ EARSHOT_WEBHOOK_CA_FILE: caFile, PORT: String(port), EARSHOT_PUBLIC_URL: `http://localhost:${port}` });
+  sims = await startSimulators({ platforms: ["linkedin"], generate: false });
+  h = await startHarness({ ...sims.settings, EARSHOT_POLL_INTERVAL_SECONDS: "86400", EARSHOT_WEBHOOK_CA_FILE: caFile, PORT: String(port), EARSHOT_PUBLIC_URL: `http://localhost:${port}` });
   owner = (await h.newActor()) as Actor & { key: string };
   secret = (await createWebhook(h, owner, null, ["*"], `${receiver.url}?walk`)).secret;
 }, 60_000);
 
 afterAll(async () => {
   await h?.stop();
+  await sims?.close();
   await receiver?.close();
   await cleanup?.();
 });
@@ -64,13 +70,13 @@ const headersOf = (r: Received): Record<string, string> => ({
 
 const walked = new Set<string>();
 
-/** The verified payload of the `type` delivery about the resource `id`, once it arrives. */
+/** The verified payload of the latest `type` delivery about the resource `id` (a LinkedIn connection: its project's), once one arrives. */
 const delivered = async (type: string, id: string): Promise<Payload> => {
   let found: Payload | undefined;
   await waitFor(() => {
     for (const r of receiver.received) {
       const payload = JSON.parse(r.body) as Payload;
-      if (payload.type === type && payload.data.id === id) found = new Webhook(secret).verify(r.body, headersOf(r)) as Payload;
+      if (payload.type === type && (payload.data.id ?? payload.data.projectId) === id) found = new Webhook(secret).verify(r.body, headersOf(r)) as Payload;
     }
     return found !== undefined;
   }, 15_000);
@@ -85,6 +91,7 @@ const ok = async (tool: string, input: Record<string, unknown>): Promise<Record<
 };
 
 const withoutRole = ({ role: _role, ...project }: Record<string, unknown>) => project;
+const withoutAllowance = ({ syncsPerDay: _perDay, syncsLeftToday: _left, ...integration }: Record<string, unknown>) => integration;
 
 const groupOf = async (projectId: string, groupId: string) =>
   ((await ok("list_keyword_groups", { projectId })) as unknown as Array<Record<string, unknown>>).find((g) => g.id === groupId);
@@ -145,6 +152,21 @@ it("sends, for every deliverable event type, data equal to the API's read of the
   const archived = await ok("archive_project", { projectId });
   expect((await delivered("project.archived", projectId)).data).toEqual(withoutRole(archived));
 
-  // The LinkedIn events are walked with the LinkedIn simulator in linkedin.test.ts.
-  expect(WEBHOOK_EVENT_TYPES.filter((t) => !walked.has(t))).toEqual(["integration.linkedin.connected", "integration.linkedin.disconnected", "integration.linkedin.synced"]);
-});
+
+  // LinkedIn, against its simulator: data is get_linkedin_integration's answer less the caller's allowance.
+  const linkedin = await connectedProject(h, owner);
+  const integration = async () => withoutAllowance(await ok("get_linkedin_integration", { projectId: linkedin.projectId }));
+  const connected = await delivered("integration.linkedin.connected", linkedin.projectId);
+  expect(connected.data).toMatchObject({ status: "connected", page: { organizationUrn: ACME } });
+  const synced = await delivered("integration.linkedin.synced", linkedin.projectId);
+  expect(synced.data).toEqual(await integration());
+  expect(synced.context).toEqual({ workspaceId: owner.workspaceId, postsFound: 0 });
+  // The connection as it was when connected: the sync since set lastSyncAt, nothing else.
+  expect(connected.data).toEqual({ ...(await integration()), lastSyncAt: null });
+  await ok("disconnect_linkedin", { projectId: linkedin.projectId });
+  const disconnected = await delivered("integration.linkedin.disconnected", linkedin.projectId);
+  expect(disconnected.data).toEqual(await integration());
+  expect(disconnected.context).toEqual({ workspaceId: owner.workspaceId, reason: "disconnected" });
+
+  expect(WEBHOOK_EVENT_TYPES.filter((t) => !walked.has(t))).toEqual([]);
+}, 60_000);
