@@ -21,7 +21,8 @@ export const CHANNEL_TYPES = ["email"] as const;
 
 const unique = (values: readonly unknown[]): boolean => new Set(values).size === values.length;
 
-const listOf = <T extends z.ZodType>(item: T, what: string) =>
+/** A list of the rule filters: bounded, no value twice. Exported for the edge, which lists ids of a checked shape. */
+export const listOf = <T extends z.ZodType>(item: T, what: string) =>
   z
     .array(item)
     .max(MAX_FILTER_VALUES, { message: `must hold at most ${MAX_FILTER_VALUES} ${what}` })

@@ -1,6 +1,6 @@
 import { OPERATIONS, validateInput } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
-import { type FieldError, isDomainError } from "@earshot/platform";
+import { type FieldError, isDomainError, newId } from "@earshot/platform";
 import fc from "fast-check";
 import { checkNewKey } from "../../account/src/domain/api-keys";
 import { checkName, checkPassword } from "../../account/src/domain/users";
@@ -37,7 +37,8 @@ const text = (max: number) =>
   );
 
 const PROPERTY = { seed: 20261123, numRuns: 150 };
-const PROJECT_PATH = { projectId: "prj_1" };
+// Ids of their fields' shape: the path is not what these properties compare.
+const PROJECT_PATH = { projectId: newId("prj") };
 
 describe("edge and service agree on every field", () => {
   it("project name, description, icon and color", () => {
@@ -97,7 +98,7 @@ describe("edge and service agree on every field", () => {
         // An absent role is gRPC's empty string: both sides take the default.
         const body = { email: address, ...(r ? { role: r } : {}) };
         expect(edgeErrors("invite_project_member", body, PROJECT_PATH)).toEqual(checkInvitationFields({ email: address, role: r }));
-        if (r) expect(edgeErrors("update_project_member", { role: r }, { ...PROJECT_PATH, memberId: "mbr_1" })).toEqual(checkRoleChange(r));
+        if (r) expect(edgeErrors("update_project_member", { role: r }, { ...PROJECT_PATH, memberId: newId("mbr") })).toEqual(checkRoleChange(r));
       }),
       PROPERTY,
     );
@@ -107,7 +108,7 @@ describe("edge and service agree on every field", () => {
     const urn = fc.oneof(fc.integer({ min: 1 }).map((n) => `urn:li:organization:${n}`), text(200));
     fc.assert(
       fc.property(urn, (organizationUrn) => {
-        expect(edgeErrors("select_linkedin_page", { projectId: "prj_1", organizationUrn })).toEqual(checkPageChoice({ organizationUrn }));
+        expect(edgeErrors("select_linkedin_page", { ...PROJECT_PATH, organizationUrn })).toEqual(checkPageChoice({ organizationUrn }));
       }),
       PROPERTY,
     );

@@ -53,7 +53,29 @@ export const ulid = (now: number = Date.now()): string => {
 
 export const newId = (prefix: IdPrefix, now: number = Date.now()): string => `${prefix}_${ulid(now)}`;
 
-const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+/** A ULID as `ulid` writes it: 26 characters of Crockford's base32, upper case. */
+const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
 
-export const isId = (prefix: IdPrefix, value: unknown): value is string =>
-  typeof value === "string" && value.startsWith(`${prefix}_`) && ULID_RE.test(value.slice(prefix.length + 1));
+/** What each prefix names, in the words a refusal uses ("must be a keyword id (kw_…)"). */
+export const ID_NAMES: Readonly<Record<IdPrefix, string>> = {
+  usr: "user", wsp: "workspace", key: "API key", prj: "project", mbr: "member", inv: "invitation", kw: "keyword",
+  kwg: "keyword group", men: "mention", cat: "category", view: "saved view", alr: "alert rule", whk: "webhook endpoint",
+  dlv: "webhook delivery", evt: "event", req: "request", fam: "token family",
+};
+
+/**
+ * The shape of an id of one of these kinds as a regular expression's source (ECMA-262, so a JSON Schema
+ * `pattern` too): the prefix, `_`, a ULID, nothing around them.
+ */
+export const idPattern = (...prefixes: readonly IdPrefix[]): string => `^${idPatternBody(...prefixes)}$`;
+
+/** idPattern without its anchors, for a pattern that also takes other words. */
+export const idPatternBody = (...prefixes: readonly IdPrefix[]): string => `(?:${prefixes.join("|")})_${ULID_PATTERN}`;
+
+const ID_RES = new Map(ID_PREFIXES.map((p) => [p, new RegExp(idPattern(p))]));
+
+export const isId = (prefix: IdPrefix, value: unknown): value is string => typeof value === "string" && (ID_RES.get(prefix) as RegExp).test(value);
+
+/** How a refusal names the ids a field takes: "a keyword id (kw_…)", "a member id (mbr_…) or an invitation id (inv_…)". */
+export const idKindsText = (prefixes: readonly IdPrefix[]): string =>
+  prefixes.map((p) => `${/^[aeiou]/i.test(ID_NAMES[p]) ? "an" : "a"} ${ID_NAMES[p]} id (${p}_…)`).join(" or ");

@@ -143,3 +143,29 @@ describe("a misspelt filter", () => {
     expect(JSON.stringify(mcp.structuredContent ?? mcp.content)).toContain("did you mean `sentiment`?");
   });
 });
+
+describe("a name where an id goes", () => {
+  it("is refused in a query with 400 naming the parameter and the kind of id it takes, over REST and MCP alike, not read as matching nothing", async () => {
+    const rest = await h.api("GET", `/api/v1/mentions?projectId=${projectId}&keywordId=Acme`, { key: owner.key });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: "validation_failed", errors: [{ path: "keywordId.0", message: "must be a keyword id (kw_…)" }] });
+    expect(rest.body.detail).toContain("keywordId");
+    const mcp = await client.callTool({ name: "list_mentions", arguments: { projectId, keywordId: ["Acme"] } });
+    expect(mcp.isError).toBe(true);
+    expect(JSON.stringify(mcp.structuredContent ?? mcp.content)).toContain("must be a keyword id (kw_…)");
+  });
+
+  it("is refused in a path with 400 naming the parameter, over REST and MCP alike", async () => {
+    const rest = await h.api("GET", "/api/v1/keywords/Acme", { key: owner.key });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: "validation_failed", errors: [{ path: "keywordId", message: "must be a keyword id (kw_…)" }] });
+    const mcp = await client.callTool({ name: "get_keyword", arguments: { keywordId: "Acme" } });
+    expect(mcp.isError).toBe(true);
+    expect(JSON.stringify(mcp.structuredContent ?? mcp.content)).toContain("must be a keyword id (kw_…)");
+  });
+
+  it("of the right shape that names nothing the caller may see is still 404", async () => {
+    const rest = await h.api("GET", "/api/v1/keywords/kw_01JZZZZZZZZZZZZZZZZZZZZZZZ", { key: owner.key });
+    expect(rest.status).toBe(404);
+  });
+});

@@ -218,7 +218,7 @@ describe("MCP checks a tool's scope before its arguments", () => {
         expect({ tool: op.name, code: textOf(result).code }).toEqual({ tool: op.name, code: "validation_failed" });
       }
     }
-    const removal = textOf(await client.callTool({ name: "remove_project_member", arguments: { projectId: "prj_1", memberId: "usr_1" } }));
+    const removal = textOf(await client.callTool({ name: "remove_project_member", arguments: { projectId: "prj_01JZZZZZZZZZZZZZZZZZZZZZZZ", memberId: "mbr_01JZZZZZZZZZZZZZZZZZZZZZZZ" } }));
     expect(removal).toMatchObject({ status: 400, code: "validation_failed", errors: [{ path: "memberType", message: "is required" }] });
     await client.close();
   }, 60_000);

@@ -1,4 +1,4 @@
-import { isDomainError } from "@earshot/platform";
+import { isDomainError, newId } from "@earshot/platform";
 import { OPERATIONS } from "../catalog";
 import { splitInput, validateInput } from "./validate";
 
@@ -7,6 +7,11 @@ const op = (name: string) => {
   if (!found) throw new Error(`no operation ${name}`);
   return found;
 };
+
+// Ids of the shape their fields take (a wrong-shaped one would be refused too, and be counted here).
+const PROJECT = newId("prj");
+const CATEGORY = newId("cat");
+const MEMBER = newId("mbr");
 
 const PROTOTYPE_NAMES = ["valueOf", "constructor", "toString", "hasOwnProperty", "__proto__", "isPrototypeOf"];
 
@@ -23,7 +28,7 @@ const fieldErrorsOf = (fn: () => unknown): string[] => {
 describe("input keys named like Object.prototype members", () => {
   it("keeps them out of the path and query parts and puts them in the body as own fields", () => {
     for (const name of PROTOTYPE_NAMES) {
-      const combined = JSON.parse(`{"projectId":"prj_1","${name}":"x","memberType":"invite","memberId":"mbr_1"}`) as Record<string, unknown>;
+      const combined = JSON.parse(`{"projectId":"${PROJECT}","${name}":"x","memberType":"invite","memberId":"${MEMBER}"}`) as Record<string, unknown>;
       const parts = splitInput(op("remove_project_member"), combined);
       expect({ name, path: Object.keys(parts.path).sort(), query: Object.keys(parts.query) }).toEqual({ name, path: ["memberId", "projectId"], query: ["memberType"] });
       const body = parts.body as Record<string, unknown>;
@@ -33,7 +38,7 @@ describe("input keys named like Object.prototype members", () => {
 
   it("refuses them as unknown body fields, naming the field, instead of throwing a TypeError", () => {
     for (const name of PROTOTYPE_NAMES) {
-      const combined = JSON.parse(`{"projectId":"prj_1","name":"Renamed","${name}":{"polluted":true}}`) as Record<string, unknown>;
+      const combined = JSON.parse(`{"projectId":"${PROJECT}","name":"Renamed","${name}":{"polluted":true}}`) as Record<string, unknown>;
       const request = splitInput(op("update_project"), combined);
       expect({ name, errors: fieldErrorsOf(() => validateInput(op("update_project"), request)) }).toEqual({ name, errors: [name] });
     }
@@ -41,7 +46,7 @@ describe("input keys named like Object.prototype members", () => {
 });
 
 describe("multi-valued query parameters", () => {
-  const listed = (query: Record<string, unknown>) => validateInput(op("list_mentions"), { path: {}, query: { projectId: "prj_1", ...query }, body: undefined });
+  const listed = (query: Record<string, unknown>) => validateInput(op("list_mentions"), { path: {}, query: { projectId: PROJECT, ...query }, body: undefined });
 
   it("reads a comma-separated value, repeats (REST) and an array (MCP) as the same list", () => {
     const expected = { status: ["open", "follow_up"], source: ["x", "reddit"] };
@@ -51,7 +56,7 @@ describe("multi-valued query parameters", () => {
   });
 
   it("names a bad member by its index in the list, and an empty member too", () => {
-    expect(fieldErrorsOf(() => listed({ status: "open,closed", sentiment: ["angry"], categoryId: "cat_1," })).sort()).toEqual(["categoryId.1", "sentiment.0", "status.1"]);
+    expect(fieldErrorsOf(() => listed({ status: "open,closed", sentiment: ["angry"], categoryId: `${CATEGORY},` })).sort()).toEqual(["categoryId.1", "sentiment.0", "status.1"]);
   });
 
   it("keeps a single-valued parameter whole, commas included", () => {

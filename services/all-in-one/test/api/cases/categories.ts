@@ -45,7 +45,7 @@ export const categoriesCases: Cases = {
       const name = uniqueName("Renamed");
       return { input: { categoryId, name, order: 3 }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: categoryId, name, order: 3 }) };
     },
-    bad: async () => ({ input: { categoryId: "cat_x", name: "", order: -1 }, fields: ["name", "order"] }),
+    bad: async () => ({ input: { categoryId: "cat_x", name: "", order: -1 }, fields: ["categoryId", "name", "order"] }),
     tooWeak: async (h, w) => ({ input: { categoryId: await createCategory(h, w.owner, w.projectId), name: "Viewer's name" }, as: "viewer" }),
     foreign: async (h, w) => ({
       foreign: { input: { categoryId: await createCategory(h, w.stranger, w.strangerProjectId), name: "Mine" } },

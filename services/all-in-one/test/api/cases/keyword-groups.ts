@@ -37,7 +37,7 @@ export const keywordGroupsCases: Cases = {
       const name = uniqueName("Regrouped");
       return { input: { groupId, name, order: 5 }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: groupId, name, order: 5, isDefault: false }) };
     },
-    bad: async () => ({ input: { groupId: "kwg_x", name: "", order: -1 }, fields: ["name", "order"] }),
+    bad: async () => ({ input: { groupId: "kwg_x", name: "", order: -1 }, fields: ["groupId", "name", "order"] }),
     tooWeak: async (h, w) => ({ input: { groupId: await createKeywordGroup(h, w.owner, w.projectId), name: "Viewer's name" }, as: "viewer" }),
     foreign: async (h, w) => ({
       foreign: { input: { groupId: await createKeywordGroup(h, w.stranger, w.strangerProjectId), name: "Mine" } },

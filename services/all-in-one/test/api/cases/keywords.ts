@@ -87,7 +87,7 @@ export const keywordsCases: Cases = {
           expect(b.data).toMatchObject({ id: keywordId, value, sources: ["youtube"], excludedTerms: ["hiring"], filters: { youtubeChannels: ["@acme"] }, caseSensitive: true, active: true }),
       };
     },
-    bad: async () => ({ input: { keywordId: "kw_x", sources: [], filters: { colour: "red" }, active: "no", groupId: "" }, fields: ["sources", "filters.colour", "active", "groupId"] }),
+    bad: async () => ({ input: { keywordId: "kw_x", sources: [], filters: { colour: "red" }, active: "no", groupId: "" }, fields: ["keywordId", "sources", "filters.colour", "active", "groupId"] }),
     tooWeak: async (h, w) => ({ input: { keywordId: await ownKeyword(h, w), value: "Viewer's choice" }, as: "viewer" }),
     foreign: async (h, w) => ({ foreign: { input: { keywordId: await strangerKeyword(h, w), value: "Mine" } }, missing: { input: { keywordId: MISSING_KEYWORD, value: "Mine" } } }),
   },

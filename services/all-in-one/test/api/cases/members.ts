@@ -26,7 +26,7 @@ export const membersCases: Cases = {
       const { projectId, memberId, owner } = await freshMember(h);
       return { input: { projectId, memberId, role: "editor" }, key: owner.key, status: 200, check: (b) => expect(b.data).toMatchObject({ role: "editor", memberType: "member" }) };
     },
-    bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", role: "owner", memberType: "guest" }, fields: ["role", "memberType"] }),
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", role: "owner", memberType: "guest" }, fields: ["memberId", "role", "memberType"] }),
     tooWeak: async (h, w) => {
       const list = await h.call("list_project_members", { projectId: w.projectId }, w.owner.key);
       const viewerRow = (list.body.data as Array<{ id: string; userId: string }>).find((m) => m.userId === w.viewer.userId);
@@ -42,7 +42,7 @@ export const membersCases: Cases = {
       const { projectId, memberId, owner } = await freshMember(h);
       return { input: { projectId, memberId }, key: owner.key, status: 200, check: (b) => expect(b.data).toMatchObject({ id: memberId }) };
     },
-    bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", memberType: "guest" }, fields: ["memberType"] }),
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, memberId: "mbr_x", memberType: "guest" }, fields: ["memberId", "memberType"] }),
     tooWeak: async (h, w) => {
       const list = await h.call("list_project_members", { projectId: w.projectId }, w.owner.key);
       const viewerRow = (list.body.data as Array<{ id: string; userId: string }>).find((m) => m.userId === w.viewer.userId);

@@ -54,7 +54,7 @@ export const mentionViewsCases: Cases = {
         check: (b) => expect(b.data).toMatchObject({ id: viewId, filters: { sentiment: ["negative"] }, order: 4 }),
       };
     },
-    bad: async () => ({ input: { viewId: "mvw_x", name: "", filters: { source: ["myspace"] } }, fields: ["name", "filters.source.0"] }),
+    bad: async () => ({ input: { viewId: "mvw_x", name: "", filters: { source: ["myspace"] } }, fields: ["viewId", "name", "filters.source.0"] }),
     tooWeak: async (h, w) => ({ input: { viewId: await createView(h, w.owner, w.projectId), name: "Viewer's view" }, as: "viewer" }),
     foreign: async (h, w) => ({
       foreign: { input: { viewId: await createView(h, w.stranger, w.strangerProjectId), name: "Mine" } },

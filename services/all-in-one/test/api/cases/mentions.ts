@@ -41,7 +41,7 @@ export const mentionsCases: Cases = {
       const { own } = await mentionsOf(h, w);
       return { input: { mentionId: own.id, status: "follow_up" }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: own.id, status: "follow_up" }) };
     },
-    bad: async () => ({ input: { mentionId: "men_x", status: "closed" }, fields: ["status"] }),
+    bad: async () => ({ input: { mentionId: "men_x", status: "closed" }, fields: ["mentionId", "status"] }),
     tooWeak: async (h, w) => ({ input: { mentionId: (await mentionsOf(h, w)).own.id, status: "done" }, as: "viewer" }),
     foreign: async (h, w) => ({
       foreign: { input: { mentionId: (await mentionsOf(h, w)).stranger.id, status: "done" } },
@@ -54,7 +54,7 @@ export const mentionsCases: Cases = {
       const categoryId = await createCategory(h, w.owner, w.projectId);
       return { input: { mentionId: own.id, categoryId }, as: "editor", status: 200, check: (b) => expect(b.data).toMatchObject({ id: own.id, categoryId }) };
     },
-    bad: async () => ({ input: { mentionId: "men_x", categoryId: 7 }, fields: ["categoryId"] }),
+    bad: async () => ({ input: { mentionId: "men_x", categoryId: 7 }, fields: ["mentionId", "categoryId"] }),
     tooWeak: async (h, w) => ({ input: { mentionId: (await mentionsOf(h, w)).own.id, categoryId: null }, as: "viewer" }),
     foreign: async (h, w) => ({
       foreign: { input: { mentionId: (await mentionsOf(h, w)).stranger.id, categoryId: null } },

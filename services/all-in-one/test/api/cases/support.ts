@@ -45,7 +45,7 @@ export const MISSING_KEYWORD = "kw_01JZZZZZZZZZZZZZZZZZZZZZZZ";
 export const MISSING_GROUP = "kwg_01JZZZZZZZZZZZZZZZZZZZZZZZ";
 export const MISSING_MENTION = "men_01JZZZZZZZZZZZZZZZZZZZZZZZ";
 export const MISSING_CATEGORY = "cat_01JZZZZZZZZZZZZZZZZZZZZZZZ";
-export const MISSING_VIEW = "mvw_01JZZZZZZZZZZZZZZZZZZZZZZZ";
+export const MISSING_VIEW = "view_01JZZZZZZZZZZZZZZZZZZZZZZZ";
 
 /**
  * A mention in the world's project and one in the stranger's, made once per world: every case reuses

@@ -1,11 +1,17 @@
-import { createAlertSchema, updateAlertSchema } from "@earshot/alert/fields";
+import { alertFilterFields, alertFiltersSchema, createAlertSchema, listOf, updateAlertSchema } from "@earshot/alert/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { idField, pageQuery, projectId, resourceId } from "../shared/schemas";
 import { alertSchema, presentAlert } from "./resource";
 import { checkTargets } from "./targets";
 
-const alertPath = z.object({ alertId: resourceId("The alert rule's id, e.g. alr_01J…") }).strict();
+const alertPath = z.object({ alertId: resourceId("alr", "The alert rule's id, e.g. alr_01J…") }).strict();
+
+/** A rule's filters as the API takes them: the alert service's, their ids of their kinds' shape. */
+const alertFilters = alertFiltersSchema.safeExtend({
+  keywordIds: listOf(idField("kw"), "keywords").describe(alertFilterFields.keywordIds.description ?? "").default([]),
+  groupIds: listOf(idField("kwg"), "groups").describe(alertFilterFields.groupIds.description ?? "").default([]),
+});
 
 const EMAILS =
   "Emails always go to the workspace owner, whoever made the rule: the digest at digest.hour (local time in the project's digestTimezone) with the matching mentions of the last 24 hours (none sent when nothing matched), " +
@@ -53,7 +59,7 @@ export const alertOperations = [
     scope: "alerts:write",
     tag: "Alerts",
     output: alertSchema,
-    input: { body: z.object({ projectId, ...createAlertSchema.shape }).strict() },
+    input: { body: z.object({ projectId, ...createAlertSchema.shape, filters: alertFilters.default(createAlertSchema.shape.filters.def.defaultValue) }).strict() },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, ctx) => {
@@ -79,7 +85,7 @@ export const alertOperations = [
     scope: "alerts:write",
     tag: "Alerts",
     output: alertSchema,
-    input: { path: alertPath, body: updateAlertSchema },
+    input: { path: alertPath, body: updateAlertSchema.safeExtend({ filters: alertFilters.optional() }) },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {

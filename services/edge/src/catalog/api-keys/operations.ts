@@ -66,7 +66,7 @@ export const apiKeyOperations = [
     scope: "account:write",
     tag: "API keys",
     output: apiKeySchema,
-    input: { path: z.object({ keyId: resourceId("The key id, e.g. key_01J…") }).strict() },
+    input: { path: z.object({ keyId: resourceId("key", "The key id, e.g. key_01J…") }).strict() },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {

@@ -4,7 +4,7 @@ import { defineOperation } from "../operation";
 import { pageQuery, projectId, resourceId } from "../shared/schemas";
 import { categorySchema, presentCategory } from "./resource";
 
-const categoryPath = z.object({ categoryId: resourceId("The category id, e.g. cat_01J…") }).strict();
+const categoryPath = z.object({ categoryId: resourceId("cat", "The category id, e.g. cat_01J…") }).strict();
 
 export const categoryOperations = [
   defineOperation({

@@ -4,7 +4,7 @@ import { defineOperation } from "../operation";
 import { pageQuery, projectId, resourceId } from "../shared/schemas";
 import { keywordGroupSchema, presentKeywordGroup } from "./resource";
 
-const groupPath = z.object({ groupId: resourceId("The keyword group id, e.g. kwg_01J…") }).strict();
+const groupPath = z.object({ groupId: resourceId("kwg", "The keyword group id, e.g. kwg_01J…") }).strict();
 
 export const keywordGroupOperations = [
   defineOperation({

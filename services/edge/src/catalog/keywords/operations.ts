@@ -3,11 +3,14 @@ import type { keywordV1 } from "@earshot/proto";
 import { z } from "zod";
 import { SOURCE_WORDS, SOURCES } from "@earshot/platform";
 import { defineOperation, type HandlerContext } from "../operation";
-import { pageQuery, projectId, queryBoolean, resourceId } from "../shared/schemas";
+import { idField, pageQuery, projectId, queryBoolean, resourceId } from "../shared/schemas";
 import { wireValue } from "../shared/wire-enums";
 import { keywordSchema, presentKeyword } from "./resource";
 
-const keywordPath = z.object({ keywordId: resourceId("The keyword id, e.g. kw_01J…") }).strict();
+const keywordPath = z.object({ keywordId: resourceId("kw", "The keyword id, e.g. kw_01J…") }).strict();
+
+/** A keyword's group as the API takes it: the keyword service's field, a keyword group id's shape checked. */
+const groupId = idField("kwg").describe(keywordFields.groupId.description ?? "");
 
 /** filters as the gRPC message carries them: an empty list restricts nothing, as a left-out member. */
 const filtersMessage = (f: KeywordFilters): keywordV1.KeywordFilters => ({
@@ -48,7 +51,7 @@ export const keywordOperations = [
     input: {
       query: z.object({
         projectId,
-        groupId: keywordFields.groupId.describe("Only the keywords of this group (kwg_…).").optional(),
+        groupId: idField("kwg").describe("Only the keywords of this group (kwg_…).").optional(),
         active: queryBoolean("true: only active keywords; false: only deactivated ones.").optional(),
         source: z.enum(SOURCES).optional().describe("Only keywords listening on this source."),
         ...pageQuery.shape,
@@ -81,7 +84,7 @@ export const keywordOperations = [
     scope: "keywords:write",
     tag: "Keywords",
     output: keywordSchema,
-    input: { body: z.object({ projectId, ...createKeywordSchema.shape }).strict() },
+    input: { body: z.object({ projectId, ...createKeywordSchema.shape, groupId: groupId.optional() }).strict() },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, ctx) => {
@@ -127,7 +130,7 @@ export const keywordOperations = [
     scope: "keywords:write",
     tag: "Keywords",
     output: keywordSchema,
-    input: { path: keywordPath, body: updateKeywordSchema },
+    input: { path: keywordPath, body: updateKeywordSchema.safeExtend({ groupId: groupId.optional() }) },
     successStatus: 200,
     // active false stops tracking the keyword, as delete_keyword does: that is destructive.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

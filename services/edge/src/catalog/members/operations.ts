@@ -6,7 +6,7 @@ import { pageQuery, projectId, projectPath, resourceId } from "../shared/schemas
 import { wireValue } from "../shared/wire-enums";
 import { memberSchema, presentMember } from "./resource";
 
-const memberPath = z.object({ projectId, memberId: resourceId("The member (mbr_…) or invitation (inv_…) id.") }).strict();
+const memberPath = z.object({ projectId, memberId: resourceId(["mbr", "inv"], "The member (mbr_…) or invitation (inv_…) id.") }).strict();
 
 export const memberOperations = [
   defineOperation({

@@ -1,11 +1,15 @@
-import { createViewSchema, updateViewSchema } from "@earshot/mention/fields";
+import { createViewSchema, updateViewSchema, viewFields } from "@earshot/mention/fields";
 import { toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
+import { mentionFiltersBody } from "../shared/mention-filters";
 import { pageQuery, projectId, resourceId } from "../shared/schemas";
 import { mentionViewSchema, presentMentionView } from "./resource";
 
-const viewPath = z.object({ viewId: resourceId("The saved view's id.") }).strict();
+const viewPath = z.object({ viewId: resourceId("view", "The saved view's id, e.g. view_01J…") }).strict();
+
+/** A view's filters as the API takes them: the mention service's, their ids of their kinds' shape. */
+const viewFilters = mentionFiltersBody.describe(viewFields.filters.description ?? "");
 
 const FILTERS =
   "filters holds list_mentions filters as JSON: status, keywordId, groupId, source, categoryId, sentiment and author as arrays, q, since and until as strings " +
@@ -39,7 +43,7 @@ export const mentionViewOperations = [
     scope: "mentions:write",
     tag: "Mention views",
     output: mentionViewSchema,
-    input: { body: z.object({ projectId, ...createViewSchema.shape }).strict() },
+    input: { body: z.object({ projectId, ...createViewSchema.shape, filters: viewFilters.default({}) }).strict() },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, ctx) => {
@@ -61,7 +65,7 @@ export const mentionViewOperations = [
     scope: "mentions:write",
     tag: "Mention views",
     output: mentionViewSchema,
-    input: { path: viewPath, body: updateViewSchema },
+    input: { path: viewPath, body: updateViewSchema.safeExtend({ filters: viewFilters.optional() }) },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {

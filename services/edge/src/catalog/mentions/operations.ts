@@ -3,11 +3,11 @@ import { MENTION_STATUS_WORDS, toFiltersMessage } from "@earshot/mention/filters
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { FILTERS_DOC, LIST_FILTERS_DOC, listQuerySchema, mentionFilterQuery, mentionListFilterQuery } from "../shared/mention-filters";
-import { pageQuery, projectId, resourceId } from "../shared/schemas";
+import { idField, pageQuery, projectId, resourceId } from "../shared/schemas";
 import { wireValue } from "../shared/wire-enums";
 import { mentionAnalyticsSchema, mentionSchema, mentionWithHistorySchema, presentMention, presentMentionAnalytics, presentMentionWithHistory } from "./resource";
 
-const mentionPath = z.object({ mentionId: resourceId("The mention id, e.g. men_01J…") }).strict();
+const mentionPath = z.object({ mentionId: resourceId("men", "The mention id, e.g. men_01J…") }).strict();
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -120,7 +120,7 @@ export const mentionOperations = [
     scope: "mentions:write",
     tag: "Mentions",
     output: mentionSchema,
-    input: { path: mentionPath, body: z.object({ categoryId: mentionFields.categoryId }).strict() },
+    input: { path: mentionPath, body: z.object({ categoryId: idField("cat").nullable().describe(mentionFields.categoryId.description ?? "") }).strict() },
     successStatus: 200,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {

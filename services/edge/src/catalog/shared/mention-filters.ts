@@ -1,19 +1,35 @@
-import { mentionFilterFields, TEXT_LIMITS } from "@earshot/mention/fields";
-import { textField } from "@earshot/platform";
+import { listOf, mentionFilterFields, mentionFiltersSchema, UNCATEGORIZED } from "@earshot/mention/fields";
 import { z } from "zod";
-import { queryList } from "./schemas";
+import { idField, queryList } from "./schemas";
 
 // The list_mentions filters as request fields (list_mentions, export_mentions, get_mention_analytics). The
 // members are @earshot/mention/fields' own; a list member is a queryList, so a REST query may repeat it or
 // separate values with commas and MCP sends an array. The gRPC message is built by
 // `@earshot/mention/filters`, the one the mention service reads it back with.
 
+/**
+ * The id filters as the API takes them: the field module's lists, each member an id of its kind's shape
+ * (the mention service takes any text there; a name in an id's place would match nothing, silently).
+ */
+export const idFilterFields = {
+  keywordId: listOf(idField("kw"), "keywords").describe(mentionFilterFields.keywordId.description ?? ""),
+  groupId: listOf(idField("kwg"), "groups").describe(mentionFilterFields.groupId.description ?? ""),
+  categoryId: listOf(idField("cat", { orWord: UNCATEGORIZED }), "categories").describe(mentionFilterFields.categoryId.description ?? ""),
+};
+
+/** The filters of a saved view's body: the mention service's, with the id filters above. */
+export const mentionFiltersBody = mentionFiltersSchema.safeExtend({
+  keywordId: idFilterFields.keywordId.optional(),
+  groupId: idFilterFields.groupId.optional(),
+  categoryId: idFilterFields.categoryId.optional(),
+});
+
 const listFilters = {
   status: queryList(mentionFilterFields.status).optional(),
-  keywordId: queryList(mentionFilterFields.keywordId).optional(),
-  groupId: queryList(mentionFilterFields.groupId).optional(),
+  keywordId: queryList(idFilterFields.keywordId).optional(),
+  groupId: queryList(idFilterFields.groupId).optional(),
   source: queryList(mentionFilterFields.source).optional(),
-  categoryId: queryList(mentionFilterFields.categoryId).optional(),
+  categoryId: queryList(idFilterFields.categoryId).optional(),
   sentiment: queryList(mentionFilterFields.sentiment).optional(),
   q: mentionFilterFields.q.optional(),
   author: queryList(mentionFilterFields.author).optional(),
@@ -27,9 +43,9 @@ export const mentionFilterQuery = {
   ...listFilters,
   since: mentionFilterFields.since.optional(),
   until: mentionFilterFields.until.optional(),
-  viewId: textField(TEXT_LIMITS.id)
+  viewId: idField("view")
     .optional()
-    .describe("Applies a saved view of the project (its id, at most 64 bytes of UTF-8); a filter given here replaces the view's member of the same name."),
+    .describe("Applies a saved view of the project (its id, view_…); a filter given here replaces the view's member of the same name."),
 };
 
 /** until must come after since, when both are given (as in a saved view's filters). */

@@ -1,18 +1,34 @@
-import { textField } from "@earshot/platform";
+import { type IdPrefix, idKindsText, idPattern, idPatternBody, patternRule, textField } from "@earshot/platform";
 import { z } from "zod";
 
 // Fields of the API itself (ids, paging), shared by every resource that takes them. The fields of resources
 // come from the owning service's field module (`@earshot/project/fields`, `@earshot/account/fields`), which
 // the service checks with too.
 
-/** An id: at most 64 characters and 64 bytes of UTF-8, which JSON Schema cannot count, so the description says it. */
-export const resourceId = (description: string) => textField({ min: 1, max: 64, maxBytes: 64 }).describe(`${description} ${ID_BYTES}`);
+/**
+ * An id field: the id of one of these kinds (`kw_` and a ULID), or else 400 naming the field and the kind
+ * ("must be a keyword id (kw_…)"). Every id an operation takes, in its path, query or body, is one, so a
+ * name or a typo in an id's place (`keywordId=Acme`) is refused instead of matching nothing; a well-shaped
+ * id that names nothing the caller may see is still the owning service's 404. The pattern is published,
+ * so OpenAPI and the MCP tools state the shape. `orWord` is a word the field takes beside the ids
+ * (list_mentions' `categoryId=none`).
+ */
+export const idField = (kinds: IdPrefix | readonly IdPrefix[], options: { orWord?: string } = {}) => {
+  const prefixes: readonly IdPrefix[] = typeof kinds === "string" ? [kinds] : kinds;
+  const { orWord } = options;
+  const pattern = orWord === undefined ? idPattern(...prefixes) : `^(?:${idPatternBody(...prefixes)}|${orWord})$`;
+  const message = `must be ${idKindsText(prefixes)}${orWord === undefined ? "" : ` or "${orWord}"`}`;
+  return textField({ min: 1, max: ID_MAX_LENGTH, rule: patternRule(pattern, message) });
+};
 
-/** How an id's description states its byte allowance. */
-export const ID_BYTES = "At most 64 bytes of UTF-8.";
+/** No id is longer (the longest prefix, `_` and a ULID): the limit checked before the pattern runs. */
+const ID_MAX_LENGTH = 64;
+
+/** An id naming one resource, with its description. */
+export const resourceId = (kinds: IdPrefix | readonly IdPrefix[], description: string) => idField(kinds).describe(description);
 
 /** The project a request is about, in a query or a body. */
-export const projectId = resourceId("The project id, e.g. prj_01J…");
+export const projectId = resourceId("prj", "The project id, e.g. prj_01J…");
 
 /** A path naming a project: `/projects/:projectId…`. */
 export const projectPath = z.object({ projectId }).strict();

@@ -16,9 +16,9 @@ import {
   webhookWithSecretSchema,
 } from "./resource";
 
-const endpointId = resourceId("The webhook endpoint's id, e.g. whk_01J…");
+const endpointId = resourceId("whk", "The webhook endpoint's id, e.g. whk_01J…");
 const webhookPath = z.object({ endpointId }).strict();
-const deliveryPath = z.object({ endpointId, deliveryId: resourceId("The delivery's id, e.g. dlv_01J…") }).strict();
+const deliveryPath = z.object({ endpointId, deliveryId: resourceId("dlv", "The delivery's id, e.g. dlv_01J…") }).strict();
 
 const WHO = "A project's endpoint needs the editor role in the project; a workspace endpoint (no projectId) the workspace owner.";
 const SIGNING =
