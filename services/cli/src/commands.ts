@@ -1,14 +1,15 @@
-import { access, constants } from "node:fs/promises";
+import { access, constants, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { isDomainError, isId } from "@earshot/platform/core";
 import { type AsyncClient, createGrpcClient, type GrpcTls, grpcTlsFromSettings, grpcTlsProblems } from "@earshot/platform/grpc";
 import { accountV1, digestV1, mentionV1 } from "@earshot/proto";
-import { BackupError, backupDataDir, restoreDataDir } from "@earshot/platform";
+import { backupDataDir, restoreDataDir } from "@earshot/platform";
 import { type CliService, DEFAULT_DATA_DIR, type Env, operatorKeyHint, resolveOperatorKey, resolveServiceAddress, UsageError } from "./config";
 import { postFormatHelp } from "./post-format";
 import { DEFAULT_BATCH_SIZE, importPosts, MAX_BATCH_SIZE } from "./posts-import";
-import { runSetup, SetupConfigError } from "./setup";
+import { CommandFailed, expectedFailure, failureLine, messageOf } from "./failures";
+import { runSetup } from "./setup";
 
 // `earshot user create | key create | account reactivate | posts import`, as a function of (argv, env, io)
 // so every path is testable without spawning a process. Exit codes: 0 done, 1 refused or failed (or, for
@@ -234,6 +235,7 @@ const COMMANDS: Command[] = [
       await access(file, constants.R_OK).catch((err: NodeJS.ErrnoException) => {
         throw new UsageError(`--file: cannot read ${file} (${err.code ?? err.message}).`);
       });
+      if ((await stat(file)).isDirectory()) throw new UsageError(`--file: ${file} is a directory, not a file of posts.`);
       const mention = await client();
       const shownBad = 100;
       let bad = 0;
@@ -271,8 +273,10 @@ const COMMANDS: Command[] = [
       const digest = await client();
       const res = await digest.sendDigest({ projectId, localDate: date });
       const span = res.windowStart && res.windowEnd ? ` matched from ${res.windowStart.toISOString()} to ${res.windowEnd.toISOString()}` : "";
+      if (res.emailsSent === 0) {
+        throw new CommandFailed(`No digest sent for ${projectId}: the digest service knows no active project by that id with an active owner and a rule with the digest on.`);
+      }
       io.out(`Sent ${res.emailsSent} digest email${res.emailsSent === 1 ? "" : "s"} for ${projectId} (${res.mentions} mentions${span}), marked as a manual send.`);
-      return res.emailsSent > 0 ? EXIT_OK : EXIT_FAILED;
     },
   }),
   command({
@@ -323,17 +327,14 @@ const COMMANDS: Command[] = [
       const partitions = wholeNumber(values, "partitions", 6, MAX_PARTITIONS);
       const replicationFactor = wholeNumber(values, "replication-factor", 1, MAX_REPLICATION);
       const dataDir = text(values, "data-dir");
-      try {
-        await runSetup({ env, partitions, replicationFactor, out: io.out, ...(dataDir ? { dataDir } : {}) });
-      } catch (err) {
-        if (!(err instanceof SetupConfigError)) throw err;
-        io.err(err.message);
-        return EXIT_FAILED;
-      }
+      await runSetup({ env, partitions, replicationFactor, out: io.out, ...(dataDir ? { dataDir } : {}) });
       io.out("Setup done.");
     },
   }),
 ];
+
+/** Every command's name (`user create`, `backup`, …), in the order `--help` lists them. */
+export const commandNames = (): string[] => COMMANDS.map((c) => c.name);
 
 const optionLines = (options: Record<string, OptionSpec>): string[] =>
   Object.entries(options).map(([flag, o]) => {
@@ -447,7 +448,7 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
       return EXIT_USAGE;
     }
     if (isDomainError(err)) {
-      const fields = err.errors.map((e) => `\n  ${e.path}: ${e.message}`).join("");
+      const fields = err.errors.map((e) => `${e.path}: ${e.message}`).join("; ");
       const hint = !command.service
         ? ""
         : err.code === "unavailable"
@@ -455,15 +456,16 @@ export const runCli = async (argv: string[], env: Env, io: Io): Promise<number> 
           : err.code === "unauthorized"
             ? `\n${operatorKeyHint(env)}`
             : "";
-      io.err(`${err.message}${fields}${hint}`);
+      // One line, as every expected failure.
+      io.err(failureLine(err.message, fields, hint));
       return EXIT_FAILED;
     }
-    if (err instanceof BackupError) {
-      // An expected failure: one line naming the problem.
-      io.err(err.message);
+    const expected = expectedFailure(err);
+    if (expected !== undefined) {
+      io.err(expected);
       return EXIT_FAILED;
     }
-    io.err(`Unexpected failure: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(failureLine(`Unexpected failure: ${messageOf(err)}`));
     return EXIT_FAILED;
   } finally {
     handle?.close();

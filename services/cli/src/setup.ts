@@ -2,6 +2,7 @@ import { EDGE_STORE_NAME, ensureEdgeIndexes } from "@earshot/edge";
 import { baseConfigSchema, createKafkaTopics, type DocumentStore, ensureServiceIndexes, openServiceStore, storeNameOf } from "@earshot/platform";
 import { declaredTopics, serviceModules } from "@earshot/registry";
 import type { Env } from "./config";
+import { CommandFailed, fileProblem, messageOf } from "./failures";
 
 // `earshot setup`: every service's store indexes and every Kafka topic the services declare, created
 // before any replica starts (the chart runs it as a pre-install/pre-upgrade Job). Idempotent: an existing
@@ -18,17 +19,33 @@ export interface SetupOptions {
 }
 
 /** A setting the environment lacks or has wrong: named, the run stops before touching anything. */
-export class SetupConfigError extends Error {
+export class SetupConfigError extends CommandFailed {
   constructor(readonly problems: string[]) {
     super(`Cannot set up: ${problems.join("; ")}.`);
     this.name = "SetupConfigError";
   }
 }
 
-const withStore = async (config: Parameters<typeof openServiceStore>[0], name: string, prepare: (store: DocumentStore) => Promise<void>): Promise<string> => {
-  const store = await openServiceStore(config, name);
+/** Why a store or the brokers could not be reached or prepared, in a line. */
+const reasonOf = (err: unknown): string => fileProblem(err) ?? messageOf(err);
+
+/**
+ * Runs one step, turning its failure into one line naming what it was preparing: a store's directory in
+ * use by a running Earshot or not a directory, a database or brokers that do not answer. A run stopped
+ * this way leaves what it prepared before (indexes are created the same way again), nothing half made.
+ */
+const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
   try {
-    await prepare(store);
+    return await run();
+  } catch (err) {
+    throw new CommandFailed(`Cannot set up ${what}: ${reasonOf(err).replace(/\.?$/, ".")}`);
+  }
+};
+
+const withStore = async (config: Parameters<typeof openServiceStore>[0], name: string, prepare: (store: DocumentStore) => Promise<void>): Promise<string> => {
+  const store = await step(`the ${name} store`, () => openServiceStore(config, name));
+  try {
+    await step(`the ${name} store's indexes`, () => prepare(store));
     return store.kind;
   } finally {
     await store.close();
@@ -59,13 +76,15 @@ export const runSetup = async (options: SetupOptions): Promise<void> => {
     options.out("No KAFKA_BROKERS: events use the in-process bus, no topic to create.");
     return;
   }
-  const topics = await createKafkaTopics({
-    brokers,
-    clientId: `${config.KAFKA_CLIENT_ID}-setup`,
-    topics: declaredTopics(),
-    partitions: options.partitions,
-    replicationFactor: options.replicationFactor,
-  });
+  const topics = await step(`the Kafka topics (KAFKA_BROKERS ${brokers.join(",")})`, () =>
+    createKafkaTopics({
+      brokers,
+      clientId: `${config.KAFKA_CLIENT_ID}-setup`,
+      topics: declaredTopics(),
+      partitions: options.partitions,
+      replicationFactor: options.replicationFactor,
+    }),
+  );
   for (const topic of topics.created) options.out(`Topic ${topic}: created (${options.partitions} partitions, replication ${options.replicationFactor}).`);
   for (const t of topics.existing) options.out(`Topic ${t.topic}: exists (${t.partitions} partitions), kept.`);
 };

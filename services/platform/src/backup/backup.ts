@@ -109,9 +109,24 @@ export interface BackupResult {
   bytes: number;
 }
 
+/** Why `dataDir` cannot be backed up to `toFile`, or undefined when both are usable. */
+const backupProblem = async (dataDir: string, toFile: string): Promise<string | undefined> => {
+  const dir = await stat(dataDir).catch(() => undefined);
+  if (!dir) return `the data directory ${dataDir} does not exist`;
+  if (!dir.isDirectory()) return `${dataDir} is not a directory`;
+  if ((await stat(toFile).catch(() => undefined))?.isDirectory()) return `${toFile} is a directory; name the archive file to write`;
+  const parent = dirname(toFile);
+  if (!(await stat(parent).catch(() => undefined))?.isDirectory()) return `the directory ${parent} to write ${toFile} in does not exist`;
+  return access(parent, constants.W_OK).then(
+    () => undefined,
+    () => `${parent} cannot be written (permission denied)`,
+  );
+};
+
 /** Writes a consistent backup of `dataDir` to `toFile` (a .tar.gz), while Earshot runs or not. */
 export const backupDataDir = async (dataDir: string, toFile: string): Promise<BackupResult> => {
-  await stat(dataDir);
+  const problem = await backupProblem(dataDir, toFile);
+  if (problem) throw new BackupError(`Cannot back up: ${problem}. Nothing was written.`);
   const snapshots = await mkdtemp(join(tmpdir(), "earshot-backup-"));
   const partial = `${toFile}.partial`;
   try {
