@@ -1,3 +1,4 @@
+import { authorDisplay } from "@earshot/contracts";
 import { escapeHtml } from "../../pages/html";
 import { barsChart, dataTable, type DayCounts, SENTIMENT_ORDER, sentimentChart, SOURCE_NAMES, SOURCE_ORDER, stackedDaysChart } from "./charts";
 import type { PublicFace } from "./dashboard-state";
@@ -90,14 +91,25 @@ const SOURCE_GLYPH: Record<string, string> = { x: "X", reddit: "r/", youtube: "â
 export const sourceIcon = (source: string): string =>
   `<svg class="src" viewBox="0 0 24 24" role="img" aria-label="${escapeHtml(SOURCE_NAMES[source] ?? source)}"><rect class="fill-${escapeHtml(source)}" width="24" height="24" rx="6"/><text x="12" y="16.5" text-anchor="middle">${escapeHtml(SOURCE_GLYPH[source] ?? "?")}</text></svg>`;
 
+/**
+ * A mention's author: the name (a link to the profile when there is one), and beside it the handle once,
+ * when it is not the name again (`authorDisplay`: YouTube's commenters are named by their @handle, its
+ * channels' handles are their titles).
+ */
+export const mentionAuthor = (author: DashboardMention["author"]): string => {
+  const shown = authorDisplay(author);
+  const link = safeUrl(author.url);
+  const name = escapeHtml(shown.name || "Someone");
+  return `<span class="m-author">${link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer nofollow ugc" target="_blank">${name}</a>` : name}${
+    shown.handle ? ` <span class="m-handle">${escapeHtml(shown.handle)}</span>` : ""
+  }</span>`;
+};
+
 const mentionItem = (m: DashboardMention, dateFormat: Intl.DateTimeFormat): string => {
   const link = safeUrl(m.url);
-  const authorLink = safeUrl(m.author.url);
-  const handle = m.author.handle ? `@${m.author.handle.replace(/^@/, "")}` : "";
-  const author = escapeHtml(m.author.name || handle || "Someone");
   const title = m.title ? `<p class="m-title">${highlighted(m.title, m.matches.filter((t) => t.field === "title"))}</p>` : "";
   return `<li class="mention"><article>
-<header class="m-head">${sourceIcon(m.source)}<span class="m-author">${authorLink ? `<a href="${escapeHtml(authorLink)}" rel="noopener noreferrer nofollow ugc" target="_blank">${author}</a>` : author}${handle && m.author.name ? ` <span class="m-handle">${escapeHtml(handle)}</span>` : ""}</span>
+<header class="m-head">${sourceIcon(m.source)}${mentionAuthor(m.author)}
 <time datetime="${m.publishedAt.toISOString()}">${escapeHtml(dateFormat.format(m.publishedAt))}</time></header>
 ${title}<p class="m-text">${highlighted(m.text, m.matches.filter((t) => t.field === "text"))}</p>
 <footer class="m-foot"><span class="tag sent-${escapeHtml(m.sentiment)}">${escapeHtml(m.sentiment)}</span>${m.keywords.map((k) => `<span class="tag">${escapeHtml(k)}</span>`).join("")}${
