@@ -51,28 +51,56 @@ export const subscribesTo = (eventTypes: readonly string[], type: string): boole
 
 const name = textField({ min: 1, max: 100, trim: true }).describe("A name to tell endpoints apart, 1 to 100 characters.");
 
-/** The shape JSON Schema can state; that it parses as a URL with a host is checked beside it. */
-const HTTPS_URL_SHAPE = "^[Hh][Tt][Tt][Pp][Ss]://\\S+$";
-const isHttpsUrl = (s: string): boolean => {
-  try {
-    const u = new URL(s);
-    return u.protocol === "https:" && u.hostname.length > 0;
-  } catch {
-    return false;
-  }
+/** The shape JSON Schema can state (the scheme, no white space); the rules beside it say the rest. */
+const URL_SHAPE = "^[Hh][Tt][Tt][Pp][Ss]?://\\S+$";
+
+/**
+ * The port of an absolute URL as written (`https://host:99999/` → "99999"), or undefined without one. Read
+ * from the text, because a URL with a bad port does not parse at all and would otherwise be "not a URL".
+ */
+const writtenPort = (s: string): string | undefined => {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(s)?.[1];
+  if (authority === undefined) return undefined;
+  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
+  // An IPv6 literal is bracketed, colons and all: its port follows the bracket.
+  const port = (hostPort.startsWith("[") ? /^\[[^\]]*\](?::(.*))?$/ : /^[^:]*(?::(.*))?$/).exec(hostPort)?.[1];
+  return port === "" ? undefined : port;
+};
+
+/** No port written, or a number from 1 to 65535. */
+const hasValidPort = (s: string): boolean => {
+  const port = writtenPort(s);
+  return port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535);
 };
 
 /**
- * The receiver's URL: https only. Whether its host is a public address is checked by the service (it
- * resolves the name), and again by the delivery worker at every connection.
+ * What a receiver's URL must look like, each with its own message, checked in this order (the first broken
+ * one is reported, so a later rule may assume the earlier ones): white space, the port, being a URL at all,
+ * the scheme. Plain http passes here: whether it may be used depends on the operator's setting and on where
+ * the host resolves, which the service checks when the endpoint is saved (and the worker at every connection).
+ */
+const URL_RULES = [
+  { test: (s: string) => !/\s/u.test(s), message: "must not contain spaces or other white space (write a space in a path or query as %20)" },
+  { test: hasValidPort, message: "has an invalid port: a port is a number from 1 to 65535" },
+  { test: (s: string) => URL.canParse(s), message: "must be an absolute URL with a scheme and a host, such as https://hooks.example.com/earshot" },
+  { test: (s: string) => ["https:", "http:"].includes(new URL(s).protocol), message: "must be an https URL" },
+  patternRule(URL_SHAPE, "must be an https URL"),
+];
+
+/**
+ * The receiver's URL: https (plain http only to a private or loopback address where the operator allows
+ * private networks). Whether its host resolves, and to what, is checked by the service, and again by the
+ * delivery worker at every connection.
  */
 const url = textField({
   min: 1,
   max: MAX_URL_LENGTH,
   maxBytes: MAX_URL_LENGTH,
-  rule: [patternRule(HTTPS_URL_SHAPE, "must be an https URL"), { test: isHttpsUrl, message: "must be an https URL" }],
+  rule: URL_RULES,
 }).describe(
-  "The receiver's https URL with a host, at most 2048 bytes of UTF-8. Every address the host resolves to must be public: loopback, private, link-local, CGNAT, multicast and metadata addresses are refused.",
+  "The receiver's https URL with a host, at most 2048 bytes of UTF-8. Its host must resolve, and every address it resolves to must be public " +
+    "(loopback, private, link-local, CGNAT, multicast and metadata addresses are refused) unless the operator allows private networks " +
+    "(EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true); there, plain http is also accepted for a receiver on a private or loopback address.",
 );
 
 const eventTypes = z

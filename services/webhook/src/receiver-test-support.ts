@@ -1,10 +1,11 @@
+import { createServer as createPlainServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { generate } from "selfsigned";
 
 // A real HTTPS webhook receiver for tests: a certificate for localhost and 127.0.0.1 signed by a CA made
 // for the test (what a sender must be told to trust, as NODE_EXTRA_CA_CERTS or EARSHOT_WEBHOOK_CA_FILE
-// would), the requests it got, and an answer the test chooses per request.
+// would), the requests it got, and an answer the test chooses per request. `plainHttp` makes it a plain
+// http receiver on 127.0.0.1 instead, as a developer runs one where private networks are allowed.
 
 export interface Received {
   /** The request's path (and query): which endpoint it was sent to. */
@@ -56,13 +57,13 @@ const testCertificates = () =>
     return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
   })());
 
-export const startReceiver = async (): Promise<Receiver> => {
+export const startReceiver = async (options: { plainHttp?: boolean } = {}): Promise<Receiver> => {
   const { ca, key, cert } = await testCertificates();
   const received: Received[] = [];
   const hanging = new Set<ServerResponse>();
   let answerOf: (r: Received) => Answer = () => ({ status: 200, body: "ok" });
   const waiters: Array<{ count: number; resolve: (r: Received[]) => void }> = [];
-  const server: Server = createServer({ key, cert }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -79,12 +80,13 @@ export const startReceiver = async (): Promise<Receiver> => {
       }
       res.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body ?? "");
     });
-  });
+  };
+  const server: Server | ReturnType<typeof createPlainServer> = options.plainHttp ? createPlainServer(handle) : createServer({ key, cert }, handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {
-    url: `https://localhost:${port}/hooks`,
+    url: options.plainHttp ? `http://127.0.0.1:${port}/hooks` : `https://localhost:${port}/hooks`,
     port,
     ca,
     received,

@@ -9,14 +9,16 @@ import {
   OUTBOX_COLLECTION,
   type Resolver,
   silentLogger,
+  systemResolver,
 } from "@earshot/platform";
 import type { WebhookDeps } from "./domain/deps";
 import { openWebhookCollections } from "./store";
 import { wireWebhook } from "./wiring";
 
 // The webhook service's test world: an in-memory store, the real outbox, a clock the test moves, and a
-// resolver the test chooses (names it does not know resolve to a public address), so the SSRF rule runs
-// as in production without DNS.
+// resolver the test chooses (names it does not know resolve to a public address; `.invalid` names go to
+// the system resolver, which never resolves them, as RFC 6761 has it), so the SSRF rule runs as in
+// production without DNS.
 
 export interface WebhookWorld {
   store: DocumentStore;
@@ -33,7 +35,7 @@ export const openWebhookWorld = async (options: { names?: Record<string, string[
   const store = await openEmbeddedStore();
   const clock = new ManualClock(new Date());
   const collections = await openWebhookCollections(store);
-  const resolve: Resolver = async (host) => options.names?.[host] ?? [PUBLIC_ADDRESS];
+  const resolve: Resolver = async (host) => options.names?.[host] ?? (host.endsWith(".invalid") ? systemResolver(host) : [PUBLIC_ADDRESS]);
   const deps = wireWebhook({
     collections,
     outbox: new Outbox(store, clock, "webhook"),

@@ -53,6 +53,74 @@ describe("the SSRF rule at registration", () => {
   });
 });
 
+describe("a refused URL says what is wrong with it", () => {
+  const SETTING = "EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true";
+  const cases: Array<[string, string, RegExp]> = [
+    ["a space", "https://hooks.example.com/my hooks", /^must not contain spaces or other white space \(write a space in a path or query as %20\)$/],
+    ["a port past 65535", "https://hooks.example.com:99999/earshot", /^has an invalid port: a port is a number from 1 to 65535$/],
+    ["a port that is not a number", "https://hooks.example.com:https/earshot", /^has an invalid port/],
+    ["port 0", "https://hooks.example.com:0/earshot", /^has an invalid port/],
+    ["no scheme", "hooks.example.com/earshot", /^must be an absolute URL with a scheme and a host, such as https:\/\/hooks.example.com\/earshot$/],
+    ["no host", "https://", /^must be an absolute URL/],
+    ["another scheme", "ftp://hooks.example.com/earshot", /^must be an https URL$/],
+    ["plain http", "http://public.example/hooks", new RegExp(`^must be an https URL: plain http is accepted only for a receiver on a private or loopback address, where the operator can allow private networks with ${SETTING}$`)],
+    ["a host that does not resolve", "https://hooks.example.invalid/earshot", /^must name a host that resolves: hooks\.example\.invalid is not known to DNS$/],
+    ["a private address", "https://internal.example/hooks", new RegExp(`^must reach a public address: internal\\.example \\(10\\.1\\.2\\.3\\) is private \\(RFC 1918\\); the operator can allow private networks with ${SETTING}$`)],
+    ["a loopback address", "https://127.0.0.1:8443/hooks", new RegExp(`^must reach a public address: 127\\.0\\.0\\.1 is loopback; the operator can allow private networks with ${SETTING}$`)],
+  ];
+
+  beforeEach(async () => {
+    world = await openWebhookWorld({ names: { "internal.example": ["10.1.2.3"], "public.example": [PUBLIC] } });
+  });
+
+  it.each(cases)("%s: 400 naming url, with its own message, at create and at update", async (_what, url, message) => {
+    const created = await refusal(create(url));
+    expect(created).toMatchObject({ code: "validation_failed", paths: ["url"], messages: [expect.stringMatching(message)] });
+    const { endpoint } = await create("https://public.example/hooks");
+    const updated = await refusal(updateWebhook(world.deps, owner, endpoint._id, { url }));
+    expect(updated).toMatchObject({ code: "validation_failed", paths: ["url"], messages: [expect.stringMatching(message)] });
+    expect((await getWebhook(world.deps, owner, endpoint._id)).url).toBe("https://public.example/hooks");
+  });
+
+  it("gives the space, the port, the non-URL, http, the unknown host and the private address six different messages", async () => {
+    const messages = new Set<string>();
+    for (const url of ["https://a b.example/", "https://hooks.example.com:99999/", "hooks.example.com", "http://public.example/", "https://x.invalid/", "https://10.0.0.8/"]) {
+      messages.add((await refusal(create(url))).messages[0] as string);
+    }
+    expect(messages.size).toBe(6);
+  });
+});
+
+describe("where the operator allows private networks", () => {
+  beforeEach(async () => {
+    world = await openWebhookWorld({ allowPrivateNetworks: true, names: { localhost: ["127.0.0.1", "::1"], "receiver.lan": ["192.168.1.20"], "public.example": [PUBLIC], "mixed.example": [PUBLIC, "10.0.0.9"] } });
+  });
+
+  it("takes plain http to a loopback or private address, at create and at update, so a developer can use a plain local receiver", async () => {
+    for (const url of ["http://127.0.0.1:8080/hooks", "http://localhost:8080/hooks", "http://[::1]:8080/hooks", "http://receiver.lan/hooks", "https://10.0.0.8/hooks"]) {
+      const { endpoint } = await create(url);
+      expect(endpoint.url).toBe(url);
+    }
+    const { endpoint } = await create("https://public.example/hooks");
+    expect((await updateWebhook(world.deps, owner, endpoint._id, { url: "http://127.0.0.1:9000/hooks" })).endpoint.url).toBe("http://127.0.0.1:9000/hooks");
+  });
+
+  it("still refuses plain http to a public address, naming the address", async () => {
+    const only = "must be an https URL: plain http is accepted only for a receiver on a private or loopback address, and";
+    for (const [url, why] of [
+      ["http://public.example/hooks", `public.example resolves to the public address ${PUBLIC}`],
+      ["http://mixed.example/hooks", `mixed.example resolves to the public address ${PUBLIC}`],
+      ["http://8.8.8.8/hooks", "8.8.8.8 is a public address"],
+    ] as const) {
+      const r = await refusal(create(url));
+      expect(r).toMatchObject({ code: "validation_failed", paths: ["url"], messages: [`${only} ${why}`] });
+    }
+  });
+
+  it("still says a host that does not resolve does not", async () => {
+    expect((await refusal(create("http://receiver.invalid/hooks"))).messages).toEqual(["must name a host that resolves: receiver.invalid is not known to DNS"]);
+  });
+});
 
 describe("endpoints", () => {
   beforeEach(async () => {

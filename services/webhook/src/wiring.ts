@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AddressGuardOptions, resolvePublicAddresses, type ServiceDeps, TokenSealer } from "@earshot/platform";
+import { type AddressGuardOptions, type ServiceDeps, TokenSealer } from "@earshot/platform";
 import type { DeliveryDeps, SendRequest, SendResult, WebhookDeps } from "./domain/deps";
 import { DeliveryWorker, type WorkerOptions } from "./domain/worker";
 import { guardedSender, type SenderOptions } from "./sender";
+import { urlRefusal } from "./url-reach";
 import type { WebhookCollections } from "./store";
 
 // How the service's parts are put together, for each deployable: the modules (service.ts,
@@ -12,18 +13,8 @@ import type { WebhookCollections } from "./store";
 export type WebhookWiringInput = Pick<ServiceDeps, "outbox" | "clock" | "logger"> & {
   collections: WebhookCollections;
   key: Buffer;
-  /** The SSRF rule's options: the resolver (tests inject one) and the private-networks switch. */
+  /** The outbound rule's options: the resolver (tests inject one) and the private-networks switch. */
   addressGuard: AddressGuardOptions;
-};
-
-/** Why the URL's host may not be reached, or undefined when it resolves to public addresses only. */
-const hostRefusal = (guard: AddressGuardOptions) => async (url: string): Promise<string | undefined> => {
-  try {
-    await resolvePublicAddresses(new URL(url).hostname, guard);
-    return undefined;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  }
 };
 
 export const wireWebhook = (input: WebhookWiringInput): WebhookDeps => ({
@@ -32,7 +23,7 @@ export const wireWebhook = (input: WebhookWiringInput): WebhookDeps => ({
   clock: input.clock,
   logger: input.logger,
   sealer: new TokenSealer(input.key),
-  refusedHost: hostRefusal(input.addressGuard),
+  refusedUrl: urlRefusal(input.addressGuard),
 });
 
 /** Earshot's version, from the package.json beside dist/ (and src/). */

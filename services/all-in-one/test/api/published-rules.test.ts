@@ -22,7 +22,10 @@ const UNEXPRESSIBLE: ReadonlyArray<[RegExp, string]> = [
   [/^must contain a letter, digit or symbol$/, "keyword phrases: the description (letters and symbols as Unicode classes them)"],
   [/^must not repeat/, "lists of trimmed phrases: uniqueItems compares them untrimmed, the description says once trimmed"],
   [/^is not (a|an|one of) .*(of this project|integration's pages)/, "references to other resources: the descriptions"],
-  [/^must be an https URL$/, "webhook url: the pattern gives the shape, the description that it must parse with a host"],
+  [/^must be an absolute URL with a scheme and a host/, "webhook url: the pattern gives the shape, the description that it must parse with a host"],
+  [/^has an invalid port/, "webhook url: the pattern gives the shape, URL parsing the port's range"],
+  [/^must be an https URL: plain http is accepted only/, "webhook url: the description (plain http only to private addresses, where the operator allows them)"],
+  [/^must name a host that resolves/, "webhook url: the description (its host must resolve)"],
   [/^must reach a public address/, "webhook url: the description (where its host resolves)"],
 ];
 

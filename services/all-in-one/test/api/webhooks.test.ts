@@ -110,3 +110,34 @@ it("deletes an endpoint with its delivery history", async () => {
   expect((await h.call("delete_webhook", { endpointId: webhook.id }, w.owner.key)).status).toBe(200);
   expect((await h.call("list_webhook_deliveries", { endpointId: webhook.id }, w.owner.key)).status).toBe(404);
 });
+
+describe("a receiver's URL, where the operator allows private networks (as the harness does)", () => {
+  it("takes plain http to a receiver on this machine and delivers to it, signed so standardwebhooks verifies it", async () => {
+    const plain = await startReceiver({ plainHttp: true });
+    try {
+      const hook = await createWebhook(h, w.owner, w.projectId, ["keyword.created"], plain.url);
+      const res = await h.call("test_webhook", { endpointId: hook.id }, w.owner.key);
+      expect(res.status).toBe(202);
+      const [got] = await plain.waitFor(1);
+      expect(new Webhook(hook.secret).verify(got!.body, headersOf(got!))).toMatchObject({ type: "webhook.test", data: { endpointId: hook.id } });
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it.each([
+    ["a space", "https://hooks.example.com/my hooks", "must not contain spaces or other white space (write a space in a path or query as %20)"],
+    ["a bad port", "https://hooks.example.com:99999/earshot", "has an invalid port: a port is a number from 1 to 65535"],
+    ["a non-URL", "hooks.example.com/earshot", "must be an absolute URL with a scheme and a host, such as https://hooks.example.com/earshot"],
+    ["plain http to a public address", "http://8.8.8.8/earshot", "must be an https URL: plain http is accepted only for a receiver on a private or loopback address, and 8.8.8.8 is a public address"],
+    ["a host that does not resolve", "https://hooks.example.invalid/earshot", "must name a host that resolves: hooks.example.invalid is not known to DNS"],
+  ])("refuses %s with 400 naming url and saying what is wrong", async (_what, url, message) => {
+    for (const res of [
+      await h.call("create_webhook", { projectId: w.projectId, name: "Hook", url, eventTypes: ["*"] }, w.owner.key),
+      await h.call("update_webhook", { endpointId: (await createWebhook(h, w.owner, w.projectId)).id, url }, w.owner.key),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: "validation_failed", errors: [{ path: "url", message }] });
+    }
+  });
+});

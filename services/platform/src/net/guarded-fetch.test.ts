@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { AddressNotAllowedError, guardedFetch, guardedRequest, resolvePublicAddresses } from "./guarded-fetch";
+import { AddressNotAllowedError, guardedFetch, guardedRequest, PlainHttpError, resolvePublicAddresses, systemResolver, UnresolvableHostError } from "./guarded-fetch";
 
 const listen = async (handler: (req: IncomingMessage, res: import("node:http").ServerResponse) => void) => {
   const requests: IncomingMessage[] = [];
@@ -101,5 +101,30 @@ describe("guarded fetch", () => {
     await expect(resolvePublicAddresses("multi.example", { resolve: async () => ["2606:4700:0:0:0:0:0:1111", "8.8.8.8"] })).resolves.toEqual(["2606:4700::1111", "8.8.8.8"]);
     await expect(resolvePublicAddresses("nothing.example", { resolve: async () => [] })).rejects.toThrow(/no addresses/);
     await expect(resolvePublicAddresses("meta.example", { resolve: async () => ["169.254.169.254"] })).rejects.toThrow(/link-local/);
+  });
+
+  it("says a host does not resolve as its own error, and a .invalid name never does, without asking the network", async () => {
+    const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND gone.example"), { code: "ENOTFOUND" });
+    const gone = resolvePublicAddresses("gone.example", { resolve: async () => Promise.reject(notFound) });
+    await expect(gone).rejects.toBeInstanceOf(UnresolvableHostError);
+    await expect(gone).rejects.toMatchObject({ hostname: "gone.example", code: "ENOTFOUND" });
+    await expect(systemResolver("hooks.example.invalid")).rejects.toMatchObject({ name: "UnresolvableHostError", code: "ENOTFOUND" });
+    await expect(resolvePublicAddresses("hooks.example.invalid", { allowPrivateNetworks: true })).rejects.toBeInstanceOf(UnresolvableHostError);
+  });
+
+  it("sends plain http only to non-public addresses: a public one is refused even where private networks are allowed", async () => {
+    const s = await listen((_req, res) => res.end("ok"));
+    try {
+      const resolve = async (host: string) => (host === "public.example" ? ["93.184.216.34"] : ["127.0.0.1"]);
+      const toPublic = guardedRequest(`http://public.example:${s.port}/`, { resolve, allowPrivateNetworks: true });
+      await expect(toPublic).rejects.toBeInstanceOf(PlainHttpError);
+      await expect(toPublic).rejects.toMatchObject({ hostname: "public.example", address: "93.184.216.34" });
+      await expect(guardedRequest(`http://public.example:${s.port}/`, { resolve })).rejects.toBeInstanceOf(PlainHttpError);
+      expect(s.requests).toHaveLength(0);
+      await expect(guardedRequest(`http://receiver.local:${s.port}/`, { resolve, allowPrivateNetworks: true, method: "POST", body: "{}" })).resolves.toMatchObject({ status: 200, text: "ok" });
+    } finally {
+      s.server.closeAllConnections();
+      await s.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, request } from "undici";
-import { classifyAddress, normalizeAddress } from "./address-policy";
+import { classifyAddress, isPublicAddress, normalizeAddress } from "./address-policy";
 
 // Fetching a URL a stranger chose (server-side request forgery risk): the host is resolved once, every
 // resolved address must be public, and the connection goes to the checked address itself (a lookup
@@ -21,6 +21,33 @@ export class AddressNotAllowedError extends Error {
   }
 }
 
+/** The host has no address: DNS knows no such name (or could not answer; `code` says which). */
+export class UnresolvableHostError extends Error {
+  constructor(
+    readonly hostname: string,
+    /** The resolver's code: ENOTFOUND and ENODATA mean no such name, EAI_AGAIN a failure worth retrying. */
+    readonly code: string,
+  ) {
+    super(`${hostname} does not resolve (${code})`);
+    this.name = "UnresolvableHostError";
+  }
+}
+
+/**
+ * Plain http is cleartext: it goes only to a receiver on the operator's own network (non-public addresses,
+ * which `allowPrivateNetworks` lets through), never across the internet.
+ */
+export class PlainHttpError extends Error {
+  constructor(
+    readonly hostname: string,
+    /** The public address the host resolves to. */
+    readonly address: string,
+  ) {
+    super(`http://${hostname} reaches the public address ${address}: plain http goes only to private or loopback addresses`);
+    this.name = "PlainHttpError";
+  }
+}
+
 export class GuardedFetchError extends Error {
   constructor(message: string) {
     super(message);
@@ -35,7 +62,29 @@ export interface AddressGuardOptions {
   allowPrivateNetworks?: boolean;
 }
 
-export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((r) => r.address);
+/** Resolver codes that mean the name does not resolve (as opposed to a resolver that failed). */
+const NO_SUCH_NAME = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"]);
+
+export const systemResolver: Resolver = async (hostname) => {
+  // `.invalid` never resolves (RFC 6761 6.4, which asks resolvers to answer so at once): no query is sent,
+  // so the answer does not depend on the network.
+  if (/\.invalid\.?$/i.test(hostname) || /^invalid\.?$/i.test(hostname)) throw new UnresolvableHostError(hostname, "ENOTFOUND");
+  return (await lookup(hostname, { all: true, verbatim: true })).map((r) => r.address);
+};
+
+const resolveHost = async (resolve: Resolver, host: string): Promise<string[]> => {
+  try {
+    return await resolve(host);
+  } catch (err) {
+    if (err instanceof UnresolvableHostError) throw err;
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && (NO_SUCH_NAME.has(code) || code.startsWith("EAI_"))) throw new UnresolvableHostError(host, code);
+    throw err;
+  }
+};
+
+/** Whether a resolver's failure says the name does not exist, rather than that it could not be asked. */
+export const isNoSuchHost = (err: UnresolvableHostError): boolean => NO_SUCH_NAME.has(err.code);
 
 /** Resolves a hostname (or takes an IP literal) and checks every address; returns the checked addresses. */
 export const resolvePublicAddresses = async (hostname: string, options: AddressGuardOptions = {}): Promise<string[]> => {
@@ -43,7 +92,7 @@ export const resolvePublicAddresses = async (hostname: string, options: AddressG
   // `localhost` and its subdomains are loopback by definition (RFC 6761), whatever a resolver answers.
   if (!options.allowPrivateNetworks && /(^|\.)localhost\.?$/i.test(host)) throw new AddressNotAllowedError(hostname, host, "loopback (localhost)");
   const literal = normalizeAddress(host);
-  const addresses = literal !== undefined ? [literal] : await (options.resolve ?? systemResolver)(host);
+  const addresses = literal !== undefined ? [literal] : await resolveHost(options.resolve ?? systemResolver, host);
   if (addresses.length === 0) throw new GuardedFetchError(`${hostname} has no addresses`);
   const checked = addresses.map((a) => classifyAddress(a));
   for (const verdict of checked) {
@@ -51,6 +100,18 @@ export const resolvePublicAddresses = async (hostname: string, options: AddressG
     if (verdict.reason === "not an IP address") throw new GuardedFetchError(`${hostname} resolved to something that is not an address`);
   }
   return checked.map((v) => v.address);
+};
+
+/**
+ * The addresses a URL may be reached at: an http or https URL whose host passes resolvePublicAddresses, and
+ * for plain http, whose every address is non-public (so only with `allowPrivateNetworks`); see PlainHttpError.
+ */
+export const resolveUrlAddresses = async (url: URL, options: AddressGuardOptions = {}): Promise<string[]> => {
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new GuardedFetchError(`${url.protocol} URLs are not fetched`);
+  const addresses = await resolvePublicAddresses(url.hostname, options);
+  const publicOne = url.protocol === "http:" ? addresses.find((a) => isPublicAddress(a)) : undefined;
+  if (publicOne !== undefined) throw new PlainHttpError(url.hostname, publicOne);
+  return addresses;
 };
 
 export interface GuardedFetchOptions extends AddressGuardOptions {
@@ -124,8 +185,7 @@ export const guardedFetch = (url: string | URL, options: GuardedFetchOptions = {
  */
 export const guardedRequest = async (url: string | URL, options: GuardedRequestOptions = {}): Promise<GuardedResponse> => {
   const target = new URL(url);
-  if (target.protocol !== "https:" && target.protocol !== "http:") throw new GuardedFetchError(`${target.protocol} URLs are not fetched`);
-  const [address] = await resolvePublicAddresses(target.hostname, options);
+  const [address] = await resolveUrlAddresses(target, options);
   const timeoutMs = options.timeoutMs ?? 5000;
   const maxBytes = options.maxBytes ?? 64 * 1024;
   const connect = { lookup: pinnedLookup(address as string), timeout: timeoutMs, ...(options.ca ? { ca: options.ca } : {}) };

@@ -14,10 +14,11 @@ export interface WebhookStoreDeps {
 /** The `webhook` deployable's verbs (the gRPC API). */
 export interface WebhookDeps extends WebhookStoreDeps {
   /**
-   * Why a URL's host may not be reached (it resolves to a loopback, private, link-local, CGNAT, multicast or
-   * metadata address, or to nothing), or undefined when every address it resolves to is public.
+   * Why a receiver's URL may not be used, as the refusal of the `url` field says it (its host does not
+   * resolve, resolves to a loopback, private, link-local, CGNAT, multicast or metadata address, or plain http
+   * leads to a public one), or undefined when the outbound rule lets it through.
    */
-  refusedHost(url: string): Promise<string | undefined>;
+  refusedUrl(url: string): Promise<string | undefined>;
 }
 
 /** One HTTP POST to a receiver, as the sender reports it. */

@@ -30,10 +30,13 @@ const parseFields = <S extends z.ZodType>(schema: S, value: unknown, extra: Fiel
   return parsed.data;
 };
 
-/** The SSRF rule at registration: every address the host resolves to must be public (checked again at each delivery). */
+/**
+ * The outbound rule at registration: the host resolves, every address is public (or private networks are
+ * allowed), plain http only to private ones; checked again at each delivery.
+ */
 const checkReachable = async (deps: WebhookDeps, url: string): Promise<void> => {
-  const refused = await deps.refusedHost(url);
-  if (refused) throw validationFailed([{ path: "url", message: `must reach a public address: ${refused}` }]);
+  const refused = await deps.refusedUrl(url);
+  if (refused) throw validationFailed([{ path: "url", message: refused }]);
 };
 
 export interface EndpointWithSecret {

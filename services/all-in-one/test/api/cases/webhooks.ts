@@ -61,7 +61,7 @@ export const webhooksCases: Cases = {
       check: (b) => expect(b.data).toMatchObject({ projectId: w.projectId, active: true, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/) }),
     }),
     bad: async (_h, w) => ({
-      input: { projectId: w.projectId, name: "", url: "http://example.com/hooks", eventTypes: ["mention.created", "member.added"] },
+      input: { projectId: w.projectId, name: "", url: "example.com/hooks", eventTypes: ["mention.created", "member.added"] },
       fields: ["name", "url", "eventTypes.1"],
     }),
     tooWeak: async (_h, w) => ({ input: { projectId: w.projectId, name: "Viewer's hook", url: UNREACHABLE_RECEIVER, eventTypes: ["*"] }, as: "viewer" }),
