@@ -6,6 +6,7 @@ import {
   presentMentionWithHistory,
   presentProjectData,
 } from "@earshot/contracts/resources";
+import type { EventCatalog, EventMessages } from "@earshot/platform";
 import { receivedEvent } from "@earshot/platform/testing";
 import { commonV1, integrationV1, keywordV1, mentionV1, projectV1 } from "@earshot/proto";
 import { WEBHOOK_EVENT_TYPES } from "./fields";
@@ -95,7 +96,7 @@ const cases: Record<string, () => Case> = {
 };
 
 /** The event as the consumer hands it over: the staged data through its JSON form, decoded by the catalog. */
-function ev(catalog: Parameters<typeof receivedEvent>[0], type: string, data: object): DeliverableCatalogEvent {
+function ev<M extends EventMessages>(catalog: EventCatalog<M>, type: string, data: object): DeliverableCatalogEvent {
   return { ...receivedEvent(catalog, type, data), published: data } as unknown as DeliverableCatalogEvent;
 }
 
