@@ -1,8 +1,9 @@
-import { ACCOUNT_EVENTS, ALERT_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
+import { ACCOUNT_EVENTS, ALERT_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type AsyncService, consume, consumeBatches, type ServiceModule } from "@earshot/platform";
 import { digestV1 } from "@earshot/proto";
 import { digestSettingsShape, publicUrlOf } from "./config";
 import type { DigestDeps } from "./domain/deps";
+import { handleKeywordEvent } from "./domain/keyword-groups";
 import { handleMentionsCreated } from "./domain/mentions";
 import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/copies";
 import { tick } from "./domain/scheduler";
@@ -11,7 +12,7 @@ import { openDigestCollections } from "./store";
 import { wireDigest } from "./wiring";
 
 // An event consumer with one operators' call (send a digest now, for the CLI). It keeps copies of the workspace
-// owners, projects and alert rules from their services' events (from the earliest retained event, so what
+// owners, projects, alert rules and each keyword's group from their services' events (from the earliest retained event, so what
 // existed before it first ran is known), keeps each new mention for a few days, and ticks its schedule.
 
 /** Most new mentions kept (and queued) in one write. */
@@ -20,6 +21,7 @@ const MENTION_BATCH = 200;
 export const DIGEST_SERVICE_NAME = "earshot.digest.v1.DigestService";
 
 const PROJECT_TYPES = ["project.created", "project.updated", "project.archived"] as const;
+const KEYWORD_TYPES = ["keyword.created", "keyword.updated", "keyword.deactivated"] as const;
 
 export const digestService: ServiceModule<DigestDeps> = {
   name: "digest",
@@ -28,6 +30,8 @@ export const digestService: ServiceModule<DigestDeps> = {
     consume(ACCOUNT_EVENTS, { group: "digest.account-events", types: ["user.created", "user.deactivated", "user.reactivated"], startFrom: "earliest", handle: handleAccountEvent }),
     consume(PROJECT_EVENTS, { group: "digest.project-events", types: PROJECT_TYPES, startFrom: "earliest", handle: handleProjectEvent }),
     consume(ALERT_EVENTS, { group: "digest.alert-events", types: ["alert.created", "alert.updated", "alert.deleted"], startFrom: "earliest", handle: handleAlertEvent }),
+    // Each keyword's group, so the mentions kept follow a moved keyword to its new group.
+    consume(KEYWORD_EVENTS, { group: "digest.keyword-events", types: KEYWORD_TYPES, startFrom: "earliest", handle: handleKeywordEvent }),
     consumeBatches([MENTION_EVENTS], {
       group: "digest.mentions",
       types: ["mention.created"],

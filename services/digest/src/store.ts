@@ -53,6 +53,13 @@ export interface MentionDoc extends Doc {
   receivedAt: Date;
 }
 
+/** A keyword's group as the keyword service's events tell it (`_id` is the keyword's id): mentions' groups follow it. */
+export interface KeywordGroupOfDoc extends Doc {
+  projectId: string;
+  groupId: string;
+  updatedAt: Date;
+}
+
 /** A mention waiting for the next instant email of a rule: `<ruleId>:<mentionId>`. */
 export interface PendingDoc extends Doc {
   ruleId: string;
@@ -84,6 +91,7 @@ export interface DigestCollections {
   owners: Collection<OwnerDoc>;
   rules: Collection<RuleDoc>;
   mentions: Collection<MentionDoc>;
+  keywords: Collection<KeywordGroupOfDoc>;
   pending: Collection<PendingDoc>;
   instant: Collection<InstantStateDoc>;
   sends: Collection<DigestSendDoc>;
@@ -100,6 +108,7 @@ export const openDigestCollections = async (store: DocumentStore): Promise<Diges
     owners: store.collection<OwnerDoc>("owners"),
     rules: store.collection<RuleDoc>("rules"),
     mentions: store.collection<MentionDoc>("mentions"),
+    keywords: store.collection<KeywordGroupOfDoc>("keywords"),
     pending: store.collection<PendingDoc>("instant_pending"),
     instant: store.collection<InstantStateDoc>("instant_state"),
     sends: store.collection<DigestSendDoc>("digest_sends"),

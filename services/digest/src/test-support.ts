@@ -1,10 +1,11 @@
-import { ACCOUNT_EVENTS, ALERT_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
+import { ACCOUNT_EVENTS, ALERT_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { MENTION_STATUS_WORDS } from "@earshot/contracts/fields";
 import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, openEmbeddedStore, silentLogger, SOURCE_WORDS } from "@earshot/platform";
 import { receivedEvent } from "@earshot/platform/testing";
 import type { DigestDeps } from "./domain/deps";
 import { handleMentionCreated } from "./domain/mentions";
 import { handleAccountEvent, handleAlertEvent, handleProjectEvent } from "./domain/copies";
+import { handleKeywordEvent } from "./domain/keyword-groups";
 import { openDigestCollections } from "./store";
 import { wireDigest } from "./wiring";
 
@@ -29,7 +30,7 @@ export interface DigestWorld {
   mention(projectId: string, workspaceId: string, fields?: Record<string, unknown>): Promise<string>;
   /** A `mention.created` event as the bus hands it, not handled yet. */
   mentionEvent(projectId: string, workspaceId: string, fields?: Record<string, unknown>): MentionCreatedEvent;
-  event(catalog: "account" | "project" | "alert", type: string, data: Record<string, unknown>): Promise<void>;
+  event(catalog: "account" | "project" | "alert" | "keyword", type: string, data: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,10 +50,11 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
   };
   const replica = (m: Mailer = mailer ?? capturing) => wireDigest({ collections, clock, logger: silentLogger(), mailer: m, publicUrl: PUBLIC_URL });
   const deps = replica();
-  const event = async (catalog: "account" | "project" | "alert", type: string, data: Record<string, unknown>) => {
+  const event = async (catalog: "account" | "project" | "alert" | "keyword", type: string, data: Record<string, unknown>) => {
     if (catalog === "account") await handleAccountEvent(deps, receivedEvent(ACCOUNT_EVENTS, type, data, clock));
     if (catalog === "project") await handleProjectEvent(deps, receivedEvent(PROJECT_EVENTS, type, data, clock));
     if (catalog === "alert") await handleAlertEvent(deps, receivedEvent(ALERT_EVENTS, type, data, clock));
+    if (catalog === "keyword") await handleKeywordEvent(deps, receivedEvent(KEYWORD_EVENTS, type, data, clock));
   };
   const rule = async (projectId: string, workspaceId: string, fields: Record<string, unknown> = {}) => {
     const alertId = newId("alr", clock.now().getTime());

@@ -1,11 +1,13 @@
 import { waitFor } from "@earshot/platform/testing";
 import { parse } from "csv-parse/sync";
+import { simpleParser } from "mailparser";
 import { type Actor, type ApiResponse, type Harness, startHarness } from "./harness";
 import { createKeyword, createKeywordGroup, createProject, ingestPosts, listAllMentions, postFor } from "./world";
 
 // Group membership follows the keyword, through the real services: a keyword created in the wrong group and
 // moved takes its mentions, those collected before the move too, to its new group in the list filter, share
-// of voice, analytics by group and the export; a deleted group's inactive keywords take theirs to My brand.
+// of voice, analytics by group, the export and an alert rule's digest; a deleted group's inactive keywords
+// take theirs to My brand.
 
 let h: Harness;
 let owner: Actor;
@@ -28,9 +30,11 @@ const defaultGroups = async (projectId: string) => {
 
 const textsIn = async (projectId: string, groupId: string) => (await listAllMentions(h, owner, projectId, { groupId: [groupId] })).map((m) => m.text).sort();
 
-it("counts a moved keyword's mentions, old and new, in its new group in lists, share of voice, analytics and the export", async () => {
+it("counts a moved keyword's mentions, old and new, in its new group in lists, share of voice, analytics, the export and a digest", async () => {
   const projectId = await createProject(h, owner);
   const groups = await defaultGroups(projectId);
+  const rule = await h.call("create_alert", { projectId, name: "Rivals", digest: { enabled: true, hour: 8 }, filters: { groupIds: [groups.competitors] } }, owner.key);
+  expect(rule.status).toBe(201);
   await createKeyword(h, owner, projectId, { value: "Acme" });
   // The competitor, created without a group: it lands in My brand.
   const globex = await createKeyword(h, owner, projectId, { value: "Globex" });
@@ -57,6 +61,14 @@ it("counts a moved keyword's mentions, old and new, in its new group in lists, s
   const col = (name: string) => header!.indexOf(name);
   const byText = Object.fromEntries(rows.map((r) => [r[col("text")], r[col("groupNames")]]));
   expect(byText).toEqual({ "Acme shipped": "My brand", "Globex shipped": "Competitors", "Globex broke": "Competitors", "Globex again": "Competitors" });
+
+  // The digest service keeps its own copies of the mentions: its rule about Competitors counts the three
+  // once they follow too (each try is a manual send of the last 24 hours).
+  const subjects = async () => Promise.all(h.mail.filter((m) => m.to.includes(owner.email) && m.raw.includes("Rivals for ")).map(async (m) => (await simpleParser(m.raw)).subject ?? ""));
+  await waitFor(async () => {
+    await h.digest.sendDigest({ projectId, localDate: "" });
+    return (await subjects()).some((s) => /^\[manual send\] Rivals for .+: 3 mentions on /.test(s));
+  }, 10_000, 200);
 });
 
 it("moves a deleted group's inactive keywords' mentions to My brand", async () => {

@@ -3,6 +3,7 @@ import type { MentionEvent } from "@earshot/contracts/events";
 import { presentMention } from "@earshot/contracts/resources";
 import type { MentionDoc } from "../store";
 import type { DigestDeps } from "./deps";
+import { storeWithCurrentGroups } from "./keyword-groups";
 import { ruleMatches } from "./matching";
 
 // Each new mention is kept for the digests, and queued for every active instant rule of its project that
@@ -71,7 +72,8 @@ export const handleMentionsCreated = async (deps: DigestDeps, events: MentionCre
   }
   const mentions = [...byId.values()];
   if (mentions.length === 0) return;
-  await insertMissing(deps.collections.mentions, mentions);
+  // With their keywords' groups now: an event can arrive after a move of a keyword it predates.
+  await storeWithCurrentGroups(deps, mentions, () => insertMissing(deps.collections.mentions, mentions));
   const projectIds = [...new Set(mentions.map((m) => m.projectId))];
   const rules = await deps.collections.rules.find({ projectId: projectIds.length === 1 ? projectIds[0] : { $in: projectIds }, active: true, instant: true });
   const queued = mentions.flatMap((mention) =>
