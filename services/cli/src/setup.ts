@@ -43,9 +43,10 @@ const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
 };
 
 const withStore = async (config: Parameters<typeof openServiceStore>[0], name: string, prepare: (store: DocumentStore) => Promise<void>): Promise<string> => {
-  const store = await step(`the ${name} store`, () => openServiceStore(config, name));
+  const where = config.MONGO_URL ? " in MongoDB" : "";
+  const store = await step(`the ${name} store${where}`, () => openServiceStore(config, name));
   try {
-    await step(`the ${name} store's indexes`, () => prepare(store));
+    await step(`the ${name} store's indexes${where}`, () => prepare(store));
     return store.kind;
   } finally {
     await store.close();
