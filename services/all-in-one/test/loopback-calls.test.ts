@@ -165,6 +165,23 @@ describe("the all-in-one's call keys across starts", () => {
     }
   });
 
+  it("are those an operator put in an empty data directory first, which still gets its first-start owner", async () => {
+    const own = await makeTempDir("earshot-loopback-chosen-");
+    try {
+      const chosen = "c".repeat(48);
+      await writeFile(join(own.dir, OPERATOR_KEY_FILE), `${chosen}\n`, { mode: 0o600 });
+      const running = await startAllInOne(configFor(own.dir), silentLogger());
+      try {
+        expect(running.callKeys.operatorKey).toBe(chosen);
+        expect(running.bootstrap?.email).toBe(BOOTSTRAP_EMAIL);
+      } finally {
+        await running.stop();
+      }
+    } finally {
+      await own.cleanup();
+    }
+  });
+
   it("stop the start with one line naming a key file that holds no key", async () => {
     const own = await makeTempDir("earshot-loopback-corrupt-");
     try {
