@@ -1,4 +1,5 @@
 import { isTool, OPERATIONS, outputComponentId } from "@earshot/edge";
+import { WEBHOOK_EVENT_TYPES } from "@earshot/webhook/fields";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { execFile } from "node:child_process";
@@ -105,6 +106,24 @@ describe("declared response schemas", () => {
     expect(() => ndjson('{"id":"men_1"}\n')).toThrow(/export_mentions answered a line its OpenAPI schema refuses/);
     expect(() => contract.check(op, 200, {}, { contentType: "text/csv; charset=utf-8", text: "id\r\n" })).not.toThrow();
     expect(() => contract.check(op, 200, {}, { contentType: "text/html", text: "<p>" })).toThrow(/does not declare/);
+  });
+});
+
+describe("webhooks", () => {
+  it("publishes one webhook per deliverable event type, its body's data a named resource and its example valid against its schema", () => {
+    const webhooks = doc.webhooks as Record<string, { post: { requestBody: { content: { "application/json": { schema: Json; example: { type: string; data: unknown } } } } } }>;
+    expect(Object.keys(webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+    for (const [type, { post }] of Object.entries(webhooks)) {
+      const { schema, example } = post.requestBody.content["application/json"];
+      const data = (schema.properties as { data: { $ref: string } }).data.$ref.replace("#/components/schemas/", "");
+      expect({ type, data: components[data] !== undefined }).toEqual({ type, data: true });
+      const validate = strictAjv().compile(standalone(schema, doc));
+      expect({ type, valid: validate(example), errors: validate.errors ?? null }).toEqual({ type, valid: true, errors: null });
+      expect(example.type).toBe(type);
+      // A body of another type, or data missing a field, is refused.
+      expect(validate({ ...example, type: "other.type" })).toBe(false);
+      expect(validate({ ...example, data: {} })).toBe(false);
+    }
   });
 });
 

@@ -7,14 +7,16 @@ import { Webhook } from "standardwebhooks";
 import { type Received, type Receiver, startReceiver } from "../../../webhook/src/receiver-test-support";
 import { WEBHOOK_EVENT_TYPES } from "../../../webhook/src/fields";
 import { createWebhook } from "./cases/webhooks";
+import { openApiDocument, standalone, strictAjv } from "./contract";
 import { type Actor, type Harness, startHarness } from "./harness";
 import { ACME, connectedProject } from "./linkedin-flow";
 import { ingestPosts, postFor, uniqueName } from "./world";
 
 // A webhook's `data` is the resource as the API presents it: each deliverable event type is triggered
-// through the API, received on a real HTTPS receiver (verified with standardwebhooks), and its data
-// deep-compared with the REST read of the resource right after (get_project less the caller's `role`,
-// list_keyword_groups' item, the answer of a delete for what a delete leaves unreadable). The public URL is
+// through the API and received on a real HTTPS receiver (verified with standardwebhooks); its body must be
+// what the OpenAPI document's `webhooks` entry of its type says, and its data deep-equal to the REST read of
+// the resource right after (get_project less the caller's `role`, list_keyword_groups' item, the answer of a
+// delete for what a delete leaves unreadable). The public URL is
 // set so the gateway and the delivery deployable write a project's share URL on the same origin. LinkedIn's
 // events come from its simulator.
 
@@ -70,6 +72,14 @@ const headersOf = (r: Received): Record<string, string> => ({
 
 const walked = new Set<string>();
 
+const doc = openApiDocument();
+const bodySchemas = new Map(
+  Object.entries(doc.webhooks as Record<string, { post: { requestBody: { content: { "application/json": { schema: object } } } } }>).map(([type, { post }]) => [
+    type,
+    strictAjv().compile(standalone(post.requestBody.content["application/json"].schema, doc)),
+  ]),
+);
+
 /** The verified payload of the latest `type` delivery about the resource `id` (a LinkedIn connection: its project's), once one arrives. */
 const delivered = async (type: string, id: string): Promise<Payload> => {
   let found: Payload | undefined;
@@ -81,6 +91,9 @@ const delivered = async (type: string, id: string): Promise<Payload> => {
     return found !== undefined;
   }, 15_000);
   walked.add(type);
+  // The body is what the OpenAPI document publishes for the type.
+  const validate = bodySchemas.get(type);
+  expect({ type, valid: validate?.(found) ?? false, errors: validate?.errors ?? null }).toEqual({ type, valid: true, errors: null });
   return found!;
 };
 

@@ -5,6 +5,7 @@ import { resourceSchemas } from "../catalog/shared/resources";
 import { HTTP_ERROR_CODES } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import { singleTypes } from "./single-types";
+import { webhookWebhooks } from "./webhooks";
 
 // The OpenAPI 3.1 document, generated from the catalog (JSON Schema 2020-12 straight from the zod schemas):
 // request schemas from each operation's inputs, responses as the { data, meta } envelope around the
@@ -226,6 +227,7 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
     servers: [{ url: serverUrl }],
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name, description: tagDescription(name) })),
     paths,
+    webhooks: webhookWebhooks(),
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key (svc_sk_…) or an OAuth access token." } },
       schemas: {
