@@ -1,4 +1,5 @@
 import { MENTION_EVENTS, type MentionEvent } from "@earshot/contracts/events";
+import { SOURCE_WORDS } from "@earshot/platform";
 import { type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { type Harness, startHarness } from "./harness";
 import { ACME, authorizeLinkedin, selectPage } from "./linkedin-flow";
@@ -27,7 +28,7 @@ const SOURCES = ["x", "reddit", "youtube", "linkedin"] as const;
 it("lists mentions of a new keyword from all four simulated sources, and says so in source health", async () => {
   const owner = await h.newActor();
   const projectId = await createProject(h, owner);
-  const mentionOf = (source: string) => (e: MentionEvent) => e.type === "mention.created" && e.data.projectId === projectId && e.data.source === source;
+  const mentionOf = (source: string) => (e: MentionEvent) => e.type === "mention.created" && e.data.projectId === projectId && SOURCE_WORDS.word(e.data.mention?.source ?? 0) === source;
   const stored = Promise.all(SOURCES.map((source) => busEvents(h, MENTION_EVENTS, 1, mentionOf(source))));
 
   const keyword = await h.call("create_keyword", { projectId, value: "Quillfeather", sources: [...SOURCES], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
@@ -65,7 +66,7 @@ it("finds the last day's posts of a keyword added after the pollers ran, and say
   // A poll looks back one interval for a query it never asked: only the new keyword's first search,
   // looking back 24 h, can find this post.
   const yesterday = sims.world.publish("x", { text: "Thistlemoor was all anyone talked about", createdAtMs: Date.now() - 20 * 3_600_000 });
-  const found = busEvents(h, MENTION_EVENTS, 1, (e) => e.type === "mention.created" && e.data.projectId === projectId && e.data.sourceId === yesterday.key.toString());
+  const found = busEvents(h, MENTION_EVENTS, 1, (e) => e.type === "mention.created" && e.data.projectId === projectId && e.data.mention?.sourceId === yesterday.key.toString());
   expect((await createKeyword("Thistlemoor")).status).toBe(201);
   await found;
 
