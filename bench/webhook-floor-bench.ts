@@ -107,30 +107,33 @@ const runReceiverChild = async () => {
   process.send?.({ port: receiver.port, ca: receiver.ca });
 };
 
-/** mention.created bodies as the delivery service builds them, from the ingestion corpus's posts. */
+/** mention.created bodies as the delivery service builds them (the mention as get_mention presents it, and its context), from the ingestion corpus's posts. */
 const bodies = (n: number): string[] => {
   const brands = keywordValues(1_000);
   return Array.from({ length: n }, (_, i) => {
     const post = JSON.parse(postLine(i, brands)) as Record<string, unknown> & { author: Record<string, unknown>; metrics: Record<string, number> };
     const now = new Date().toISOString();
-    return payloadOf("mention.created", now, {
-      mentionId: `mnt_${randomBytes(10).toString("hex")}`,
+    const keyword = { id: "kwd_0123456789abcdef", value: brands[i % brands.length] ?? "", groupId: "kwg_0123456789abcdef" };
+    const data = {
+      id: `mnt_${randomBytes(10).toString("hex")}`,
       projectId: "prj_0123456789abcdef",
-      workspaceId: "wsp_0123456789abcdef",
+      title: null,
+      lang: null,
+      parentId: null,
       ...post,
-      source: post.source === "x" ? "SOURCE_X" : "SOURCE_REDDIT",
-      author: { ...post.author, followers: String(post.author.followers) },
-      metrics: Object.fromEntries(Object.entries(post.metrics).map(([k, v]) => [k, String(v)])),
-      keywordIds: ["kwd_0123456789abcdef"],
-      groupIds: [],
-      keywords: [{ keywordId: "kwd_0123456789abcdef", value: brands[i % brands.length], groupId: "" }],
-      groups: [],
-      matches: [{ keywordId: "kwd_0123456789abcdef", term: brands[i % brands.length], field: "text", start: 10, end: 22 }],
+      author: { url: null, ...post.author },
+      keywordIds: [keyword.id],
+      groupIds: [keyword.groupId],
+      matches: [{ keywordId: keyword.id, term: keyword.value, field: "text", start: 10, end: 22 }],
       sentiment: { label: "neutral", score: 0, method: "lexicon" },
-      status: "new",
+      status: "open",
+      categoryId: null,
       collectedAt: now,
       matchedAt: now,
-    });
+      updatedAt: now,
+      history: [],
+    };
+    return payloadOf("mention.created", now, data, { workspaceId: "wsp_0123456789abcdef", keywords: [keyword], groups: [{ id: keyword.groupId, name: "My brand" }] });
   });
 };
 
