@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir } from "../testing/tmp";
 import { CALLER_SIGNING_KEY_FILE, CallKeyFileError, OPERATOR_KEY_FILE, readCallKeyFile, resolveCallKeys } from "./call-keys";
@@ -59,6 +59,15 @@ describe("call keys in the data directory", () => {
     expect((err as Error).message).toBe(
       `${join(tmp.dir, OPERATOR_KEY_FILE)} holds no key (one line of 32 or more characters without spaces); delete it and a new one is made at the next start of Earshot.`,
     );
+  });
+
+  it("says in one line which key file it cannot write when a link to nowhere holds its name", async () => {
+    await symlink(join(tmp.dir, "nowhere"), join(tmp.dir, OPERATOR_KEY_FILE));
+    const err = await resolveCallKeys({ dataDir: tmp.dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CallKeyFileError);
+    expect((err as Error).message).toBe(`cannot write ${join(tmp.dir, OPERATOR_KEY_FILE)}: something that is not a file holds its name; remove it.`);
+    // Nothing is left beside it.
+    expect((await readdir(tmp.dir)).sort()).toEqual([CALLER_SIGNING_KEY_FILE, OPERATOR_KEY_FILE]);
   });
 
   it("refuses a key file it cannot read in one line naming it and why", async () => {

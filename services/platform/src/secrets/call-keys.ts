@@ -62,19 +62,25 @@ export const readCallKeyFile = async (dataDir: string, file: string): Promise<st
 const readOrCreate = async (dataDir: string, file: string): Promise<string> => {
   const existing = await readCallKeyFile(dataDir, file);
   if (existing !== undefined) return existing;
-  await mkdir(dataDir, { recursive: true });
   const path = join(dataDir, file);
   // Hidden, like every file that is not the directory's data (a fresh-data-dir check ignores it).
   const partial = join(dataDir, `.${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`);
-  await writeFile(partial, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
   try {
-    await link(partial, path);
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(partial, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+    await link(partial, path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "EEXIST") throw err;
+    });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CallKeyFileError(`cannot write ${path} (${code ?? (err as Error).message}): the data directory must be writable by the account that runs Earshot.`);
   } finally {
-    await rm(partial, { force: true });
+    await rm(partial, { force: true }).catch(() => undefined);
   }
-  return (await readCallKeyFile(dataDir, file)) as string;
+  const key = await readCallKeyFile(dataDir, file);
+  // Linked over nothing and still not there: something else holds the name (a link to nowhere).
+  if (key === undefined) throw new CallKeyFileError(`cannot write ${path}: something that is not a file holds its name; remove it.`);
+  return key;
 };
 
 /**
