@@ -59,13 +59,15 @@ export const baseConfigShape = {
    */
   EARSHOT_MODE: z.enum(["embedded", "cluster"]).optional(),
   /**
-   * HMAC key the edge signs the caller of each gRPC call with and services verify; when set, a service
-   * refuses callers without a valid, unexpired signature.
+   * HMAC key the edge and the services sign each gRPC call with (over the caller it carries) and services
+   * verify; when set, a service refuses any call without a valid, unexpired signature (or the operator's).
+   * The all-in-one makes one in its data directory when it is not set (secrets/call-keys.ts).
    */
   EARSHOT_CALLER_SIGNING_KEY: secret(z.string().min(32, "must be at least 32 characters").optional()),
   /**
-   * The operator credential: the CLI signs operator-only calls (minting API keys for others) with it. When
-   * a caller signing key is set, such calls need it; without either (the embedded default) they are open.
+   * The operator credential: the CLI signs its calls with it (minting API keys for others needs it). When a
+   * caller signing key is set, such calls need it; without either (a service hosted alone, as in tests)
+   * they are open. The all-in-one makes one in its data directory when it is not set, which the CLI reads.
    */
   EARSHOT_OPERATOR_KEY: secret(z.string().min(32, "must be at least 32 characters").optional()),
   EARSHOT_DATA_DIR: z.string().min(1).default("./.data"),
