@@ -2,6 +2,8 @@ import type { keywordV1 } from "@earshot/proto";
 import { z } from "zod";
 import { at, required, resourceSchemas, timestamp } from "./present";
 
+// A keyword group as list_keyword_groups lists it and a `keyword_group.*` webhook carries it.
+
 export const keywordGroupSchema = z
   .object({
     id: z.string(),

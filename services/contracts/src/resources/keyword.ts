@@ -4,6 +4,8 @@ import type { keywordV1 } from "@earshot/proto";
 import { z } from "zod";
 import { apiWord, at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "./present";
 
+// A keyword as get_keyword answers it and a `keyword.*` webhook carries it.
+
 const keywordFiltersSchema = z
   .object({
     languages: z.array(z.string()).optional().describe("ISO 639-1 codes; only posts in one of them match."),
