@@ -2,6 +2,7 @@ import type { AsyncService, ServiceModule } from "@earshot/platform";
 import { mentionV1 } from "@earshot/proto";
 import { MENTION_CONSUMERS } from "./consumers";
 import type { MentionDeps } from "./domain/deps";
+import { checkProjectGroups } from "./domain/regroup";
 import { ingestRpc } from "./rpc/ingest-rpc";
 import { mentionRpc } from "./rpc/mention-rpc";
 import { openMentionCollections } from "./store";
@@ -19,6 +20,21 @@ export const mentionService: ServiceModule<MentionDeps> = {
     const collections = await openMentionCollections(deps.store);
     const domain = wireMention({ ...deps, collections });
     const handlers: AsyncService<mentionV1.MentionServiceServer> = { ...ingestRpc(domain), ...mentionRpc(domain) };
-    return { domain, grpc: [{ name: MENTION_SERVICE_NAME, definition: mentionV1.MentionServiceService, handlers }] };
+    let stopping = false;
+    let checking: Promise<unknown> | undefined;
+    return {
+      domain,
+      grpc: [{ name: MENTION_SERVICE_NAME, definition: mentionV1.MentionServiceService, handlers }],
+      // Mentions stored before their groups followed their keywords are regrouped once, in the background.
+      start: async () => {
+        checking = checkProjectGroups(domain, () => stopping)
+          .then((done) => done.mentions > 0 && deps.logger.info(done, "mentions regrouped to their keywords' groups"))
+          .catch((err: unknown) => deps.logger.error({ err }, "checking mentions' groups failed; it runs again at the next start"));
+      },
+      stop: async () => {
+        stopping = true;
+        await checking;
+      },
+    };
   },
 };

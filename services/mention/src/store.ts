@@ -98,6 +98,11 @@ export interface ProjectStateDoc extends ProjectCopyDoc {
   shareId?: string;
   /** Whether that dashboard is served: the public reads answer only then. */
   dashboardServed?: boolean;
+  /**
+   * Set once the project's mentions were checked against its keywords' groups (domain/regroup.ts): mentions
+   * stored before groups followed keywords kept the groups they were collected in.
+   */
+  groupsChecked?: boolean;
 }
 
 /** A keyword as the keyword service's events describe it (the matcher's input). */

@@ -2,6 +2,7 @@ import { type MentionWorld, openMentionWorld } from "../test-support";
 import { getMentionAnalytics } from "./analytics";
 import { ingestPosts } from "./ingest";
 import { listMentions } from "./mentions";
+import { checkProjectGroups } from "./regroup";
 
 // A mention's groups follow its keywords: a keyword moved to another group takes its mentions, old and new,
 // with it for every read, as does a deleted group's keywords' move to My brand.
@@ -108,5 +109,15 @@ describe("a keyword's mentions follow it to another group", () => {
     expect(moveFirst).toBeUndefined();
     expect(await listed(rivals)).toEqual(["Globex late", "Globex warm-up"]);
     expect(await listed(brand)).toEqual([]);
+  });
+
+  it("regroups, once, the mentions stored before groups followed keywords", async () => {
+    const globex = await world.addKeyword(projectId, "Globex", { groupId: rivals });
+    const stale = await world.seedMention(projectId, { text: "Globex of old", keywordIds: [globex.keywordId], groupIds: [brand] });
+    expect(await checkProjectGroups(world.deps, () => true)).toEqual({ projects: 0, mentions: 0 });
+    expect(await checkProjectGroups(world.deps)).toEqual({ projects: 1, mentions: 1 });
+    expect((await world.deps.collections.mentions.findById(stale._id))?.groupIds).toEqual([rivals]);
+    await world.deps.collections.mentions.updateOne({ _id: stale._id }, { $set: { groupIds: [brand] } });
+    expect(await checkProjectGroups(world.deps)).toEqual({ projects: 0, mentions: 0 });
   });
 });

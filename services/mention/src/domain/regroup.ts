@@ -104,3 +104,22 @@ export const settleIngestedGroups = async (deps: MentionDeps, revisions: Readonl
   }
   if (seen.size > 0) deps.logger.warn({ projectIds: [...seen.keys()] }, "keywords kept changing while mentions were stored; their groups follow with the next change");
 };
+
+/**
+ * Checks once, in the background at start, the projects whose mentions may predate groups following
+ * keywords (a data directory or database from before): each keyword's mentions are regrouped (a count per
+ * keyword where nothing is off) and the project is marked. `stopping` ends it between keywords, to resume
+ * at the next start; replicas doing it together do the same idempotent work.
+ */
+export const checkProjectGroups = async (deps: MentionDeps, stopping: () => boolean = () => false): Promise<{ projects: number; mentions: number }> => {
+  const done = { projects: 0, mentions: 0 };
+  for (const project of await deps.collections.projects.find({ groupsChecked: { $exists: false } })) {
+    for (const keyword of await deps.collections.keywords.find({ projectId: project._id })) {
+      if (stopping()) return done;
+      done.mentions += await regroupKeywordMentions(deps, project._id, keyword._id);
+    }
+    await deps.collections.projects.updateOne({ _id: project._id }, { $set: { groupsChecked: true } });
+    done.projects += 1;
+  }
+  return done;
+};
