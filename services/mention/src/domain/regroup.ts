@@ -38,7 +38,8 @@ const regroup = async (deps: MentionDeps, projectId: string, selector: Filter, d
   let changed = 0;
   let cursor: string | null = null;
   do {
-    const page = await mentions.findPage(filter, { limit: PAGE, cursor });
+    // In the lists' order (newest first): the index of the keyword's (or group's) list serves each page.
+    const page = await mentions.findPage(filter, { limit: PAGE, cursor, sortField: "publishedAt", direction: -1 });
     const byGroups = new Map<string, { groupIds: string[]; ids: string[] }>();
     for (const m of page.items) {
       const groupIds = groupsOf(m, groupOf)
