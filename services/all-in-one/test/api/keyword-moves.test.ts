@@ -4,10 +4,10 @@ import { simpleParser } from "mailparser";
 import { type Actor, type ApiResponse, type Harness, startHarness } from "./harness";
 import { createKeyword, createKeywordGroup, createProject, ingestPosts, listAllMentions, postFor } from "./world";
 
-// Group membership follows the keyword, through the real services: a keyword created in the wrong group and
-// moved takes its mentions, those collected before the move too, to its new group in the list filter, share
-// of voice, analytics by group, the export and an alert rule's digest; a deleted group's inactive keywords
-// take theirs to My brand.
+// Group membership follows the keyword, through the real services: a keyword created in the wrong group
+// and moved takes its mentions, those collected before the move too, to its new group in the list filter,
+// a saved view, share of voice, analytics by group, the export, the public dashboard and an alert rule's
+// digest; a deleted group's inactive keywords take theirs to My brand.
 
 let h: Harness;
 let owner: Actor;
@@ -30,7 +30,7 @@ const defaultGroups = async (projectId: string) => {
 
 const textsIn = async (projectId: string, groupId: string) => (await listAllMentions(h, owner, projectId, { groupId: [groupId] })).map((m) => m.text).sort();
 
-it("counts a moved keyword's mentions, old and new, in its new group in lists, share of voice, analytics, the export and a digest", async () => {
+it("counts a moved keyword's mentions, old and new, in its new group in lists, views, share of voice, analytics, the export, the public dashboard and a digest", async () => {
   const projectId = await createProject(h, owner);
   const groups = await defaultGroups(projectId);
   const rule = await h.call("create_alert", { projectId, name: "Rivals", digest: { enabled: true, hour: 8 }, filters: { groupIds: [groups.competitors] } }, owner.key);
@@ -61,6 +61,19 @@ it("counts a moved keyword's mentions, old and new, in its new group in lists, s
   const col = (name: string) => header!.indexOf(name);
   const byText = Object.fromEntries(rows.map((r) => [r[col("text")], r[col("groupNames")]]));
   expect(byText).toEqual({ "Acme shipped": "My brand", "Globex shipped": "Competitors", "Globex broke": "Competitors", "Globex again": "Competitors" });
+
+  const view = dataOf<{ id: string }>(await h.call("create_mention_view", { projectId, name: "Rivals", filters: { groupId: [groups.competitors] } }, owner.key));
+  expect((await listAllMentions(h, owner, projectId, { viewId: view.id })).map((m) => m.text).sort()).toEqual(["Globex again", "Globex broke", "Globex shipped"]);
+
+  // The public dashboard counts by group name.
+  const set = await h.call("set_public_dashboard", { projectId, enabled: true }, owner.key);
+  const shareUrl = (set.body.data as { publicDashboard: { shareUrl: string } }).publicDashboard.shareUrl;
+  await waitFor(async () => (await fetch(shareUrl)).status === 200, 10_000);
+  const dashboard = (await (await fetch(`${shareUrl}/analytics.json`)).json()) as { data: { byGroup: Array<{ name: string; count: number }> } };
+  expect(dashboard.data.byGroup.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+    { name: "Competitors", count: 3 },
+    { name: "My brand", count: 1 },
+  ]);
 
   // The digest service keeps its own copies of the mentions: its rule about Competitors counts the three
   // once they follow too (each try is a manual send of the last 24 hours).
