@@ -21,7 +21,7 @@ export const idField = (kinds: IdPrefix | readonly IdPrefix[], options: { orWord
   return textField({ min: 1, max: ID_MAX_LENGTH, rule: patternRule(pattern, message) });
 };
 
-/** No id is longer (the longest prefix, `_` and a ULID): the limit checked before the pattern runs. */
+/** Far above the longest id (`view_` and a ULID, 31 characters): a longer text is refused for its length before the pattern runs. */
 const ID_MAX_LENGTH = 64;
 
 /** An id naming one resource, with its description. */
