@@ -2,6 +2,7 @@ import { z } from "zod";
 import { kafkaConnectionProblems, type KafkaConnectionSettings } from "./bus/kafka-connection";
 import { grpcTlsProblems, type GrpcTlsSettings } from "./grpc/tls";
 import { resolveSecretFiles, secretSettingNames } from "./secret-files";
+import { DEFAULT_STORE_CACHE_MB } from "./store/sqlite-database";
 import { secret } from "./settings";
 
 // The only place that reads the environment. Each service composes its schema from the shared pieces
@@ -94,6 +95,11 @@ export const baseConfigShape = {
    * the process (kill -9) but may lose the last commits on a power cut, and commits faster.
    */
   EARSHOT_STORE_SYNC: z.enum(["full", "normal"]).default("full"),
+  /**
+   * MiB of pages each embedded database keeps in memory (the all-in-one opens ten: nine service stores and
+   * the bus's log). Pages beyond it are read again from the OS's file cache.
+   */
+  EARSHOT_STORE_CACHE_MB: z.coerce.number().min(1).max(1024).default(DEFAULT_STORE_CACHE_MB),
   /** Hours a published event is kept in each service's outbox (for inspection) before it is deleted. */
   EARSHOT_OUTBOX_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
   /**

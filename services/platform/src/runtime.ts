@@ -20,7 +20,7 @@ export const openServiceStore = async (config: BaseConfig, service: string): Pro
   if (config.MONGO_URL) {
     return openMongoStore({ url: config.MONGO_URL, database: `${config.MONGO_DB_PREFIX}_${service.replace(/-/g, "_")}` });
   }
-  return openEmbeddedStore({ dir: join(config.EARSHOT_DATA_DIR, service), sync: config.EARSHOT_STORE_SYNC });
+  return openEmbeddedStore({ dir: join(config.EARSHOT_DATA_DIR, service), sync: config.EARSHOT_STORE_SYNC, cacheMb: config.EARSHOT_STORE_CACHE_MB });
 };
 
 /** Where the in-process bus keeps its log, under the data directory: the all-in-one's one bus. */
@@ -38,6 +38,7 @@ export const openEventBus = async (config: BaseConfig, logger: Logger, busDir: s
   const log = await openSqliteBusLog({
     dir: join(config.EARSHOT_DATA_DIR, busDir),
     sync: config.EARSHOT_STORE_SYNC,
+    cacheMb: config.EARSHOT_STORE_CACHE_MB,
     retainMs: config.EARSHOT_OUTBOX_RETENTION_HOURS * 3600 * 1000,
   });
   return createInProcessBus({ logger, log });

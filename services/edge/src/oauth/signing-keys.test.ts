@@ -106,7 +106,7 @@ describe("OAuth signing keys from a mounted Secret", () => {
       port: 0,
       addresses: serviceAddresses(() => "127.0.0.1:1"),
       logger: silentLogger(),
-      config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
+      config: { EARSHOT_DATA_DIR: tmp.dir, LOG_LEVEL: "silent", MONGO_DB_PREFIX: "earshot", KAFKA_CLIENT_ID: "earshot", EARSHOT_MAIL_FROM: "x <x@example.com>", EARSHOT_DRAIN_MS: 1000, EARSHOT_STORE_SYNC: "normal", EARSHOT_STORE_CACHE_MB: 2, EARSHOT_OUTBOX_RETENTION_HOURS: 168 },
       rateLimitPerMinute: 100,
       credentialCacheMs: 0,
       oauthKeysFile: secret.file,

@@ -31,6 +31,8 @@ export interface SqliteBusLogOptions {
   /** The bus's own directory in the data directory. */
   dir: string;
   sync?: SqliteSync;
+  /** MiB of pages the database keeps in memory (EARSHOT_STORE_CACHE_MB). */
+  cacheMb?: number;
   /** How long a message is kept (the published-events retention). */
   retainMs: number;
   /** Milliseconds since the epoch; tests move it. */
@@ -251,7 +253,7 @@ export const openSqliteBusLog = async (options: SqliteBusLogOptions): Promise<Sq
   await takeLock(options.dir);
   try {
     const db = new Database(join(options.dir, BUS_FILE));
-    const walSync = configureSqlite(db, options.sync);
+    const walSync = configureSqlite(db, options.sync, options.cacheMb);
     const log = new SqliteBusLog(db, options.retainMs, options.now, options.dir, walSync);
     log.sweep();
     return log;

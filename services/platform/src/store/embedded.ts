@@ -40,6 +40,8 @@ export interface EmbeddedStoreOptions {
    * `normal`: it survives a process crash, not a power cut.
    */
   sync?: "full" | "normal";
+  /** MiB of pages the database keeps in memory (EARSHOT_STORE_CACHE_MB; sqlite-database.ts). */
+  cacheMb?: number;
 }
 export class SqliteStore implements DocumentStore {
   readonly kind = "embedded";
@@ -54,8 +56,9 @@ export class SqliteStore implements DocumentStore {
     readonly db: Database.Database,
     private readonly dir: string | undefined,
     sync: "full" | "normal" = "full",
+    cacheMb?: number,
   ) {
-    this.walSync = configureSqlite(db, sync);
+    this.walSync = configureSqlite(db, sync, cacheMb);
     this.schema = new SqliteSchema(db);
     this.planner = new QueryPlanner(this.schema);
     this.reads = new SqliteReads(this.schema, this.planner);
@@ -180,7 +183,7 @@ export const openEmbeddedStore = async (options: EmbeddedStoreOptions = {}): Pro
   await mkdir(options.dir, { recursive: true });
   await takeLock(options.dir);
   try {
-    const store = new SqliteStore(new Database(join(options.dir, STORE_FILE)), options.dir, options.sync);
+    const store = new SqliteStore(new Database(join(options.dir, STORE_FILE)), options.dir, options.sync, options.cacheMb);
     await convertNedbDataDir(options.dir, store);
     return store;
   } catch (err) {
