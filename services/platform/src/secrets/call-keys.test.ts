@@ -23,6 +23,8 @@ describe("call keys in the data directory", () => {
     expect(first.operatorKey).not.toBe(first.callerSigningKey);
     for (const file of [CALLER_SIGNING_KEY_FILE, OPERATOR_KEY_FILE]) expect((await stat(join(dataDir, file))).mode & 0o777).toBe(0o600);
     expect(await readFile(join(dataDir, OPERATOR_KEY_FILE), "utf8")).toBe(`${first.operatorKey}\n`);
+    // The directory it made is its owner's alone: the stores it will hold keep every account's data.
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     expect(await resolveCallKeys({ dataDir })).toEqual(first);
     // Nothing is left beside them.
     expect((await readdir(dataDir)).sort()).toEqual([CALLER_SIGNING_KEY_FILE, OPERATOR_KEY_FILE]);

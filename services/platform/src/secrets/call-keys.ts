@@ -66,7 +66,9 @@ const readOrCreate = async (dataDir: string, file: string): Promise<string> => {
   // Hidden, like every file that is not the directory's data (a fresh-data-dir check ignores it).
   const partial = join(dataDir, `.${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`);
   try {
-    await mkdir(dataDir, { recursive: true });
+    // A data directory made here is its owner's alone (0700): its stores hold every account's data. One that
+    // exists keeps the mode its operator gave it.
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(partial, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
     await link(partial, path).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== "EEXIST") throw err;
