@@ -1,5 +1,5 @@
 import { stageEvent, type StagedEvent } from "@earshot/platform/core";
-import { type GroupView, toGroupMessage, toKeywordMessage } from "./resource-messages";
+import { filtersMessage, type GroupView, toGroupMessage, toKeywordMessage } from "./resource-messages";
 import type { KeywordDoc } from "./store";
 import { KEYWORD_EVENTS, type GroupChangeType, type KeywordChangeType, type KeywordChanged, type KeywordGroupChanged } from "@earshot/contracts/events/keyword";
 
@@ -19,14 +19,7 @@ export const keywordEvent = (type: KeywordChangeType, k: KeywordDoc, fields: str
     sources: [...k.sources],
     aliases: [...k.aliases],
     excludedTerms: [...k.excludedTerms],
-    filters: {
-      languages: [...(k.filters.languages ?? [])],
-      minFollowers: k.filters.minFollowers,
-      excludeAuthors: [...(k.filters.excludeAuthors ?? [])],
-      subreddits: [...(k.filters.subreddits ?? [])],
-      youtubeChannels: [...(k.filters.youtubeChannels ?? [])],
-      allOf: [...(k.filters.allOf ?? [])],
-    },
+    filters: filtersMessage(k),
     caseSensitive: k.caseSensitive,
     active: k.active,
     fields,

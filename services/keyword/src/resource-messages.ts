@@ -12,6 +12,16 @@ export interface GroupView {
   inactiveKeywordCount: number;
 }
 
+/** A keyword's filters as a message: every list present (empty when unset), as the reads and events carry them. */
+export const filtersMessage = (k: KeywordDoc): keywordV1.KeywordFilters => ({
+  languages: [...(k.filters.languages ?? [])],
+  minFollowers: k.filters.minFollowers,
+  excludeAuthors: [...(k.filters.excludeAuthors ?? [])],
+  subreddits: [...(k.filters.subreddits ?? [])],
+  youtubeChannels: [...(k.filters.youtubeChannels ?? [])],
+  allOf: [...(k.filters.allOf ?? [])],
+});
+
 export const toKeywordMessage = (k: KeywordDoc): keywordV1.Keyword => ({
   id: k._id,
   projectId: k.projectId,
@@ -20,14 +30,7 @@ export const toKeywordMessage = (k: KeywordDoc): keywordV1.Keyword => ({
   sources: k.sources.map((s) => enumValueOf<commonV1.Source>(SOURCE_WORDS, s)),
   aliases: [...k.aliases],
   excludedTerms: [...k.excludedTerms],
-  filters: {
-    languages: [...(k.filters.languages ?? [])],
-    minFollowers: k.filters.minFollowers,
-    excludeAuthors: [...(k.filters.excludeAuthors ?? [])],
-    subreddits: [...(k.filters.subreddits ?? [])],
-    youtubeChannels: [...(k.filters.youtubeChannels ?? [])],
-    allOf: [...(k.filters.allOf ?? [])],
-  },
+  filters: filtersMessage(k),
   caseSensitive: k.caseSensitive,
   active: k.active,
   createdAt: k.createdAt,
