@@ -10,10 +10,10 @@ import { sendProblem, toProblem, writeJson, writeProblem } from "../http/problem
 import { type PublicOrigins, publicOrigins } from "../oauth/public-origins";
 import type { Pipeline } from "../pipeline/execute";
 import type { Principal } from "../pipeline/principal";
-import type { RateLimitDecision } from "../pipeline/rate-limit";
+import { type CallContext, callContextOf } from "./call-context";
 import { refuseForeignHost } from "./host-gate";
 import { JsonExchangeTransport } from "./json-exchange-transport";
-import { gateJsonRpcBody, isJsonRpcFailure, type RawToolCall, type RequestId } from "./json-rpc-gate";
+import { gateJsonRpcBody, isJsonRpcFailure, type RequestId } from "./json-rpc-gate";
 import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
 import { isPostRefusal, type PostRefusal, readPost } from "./streamable-http";
 import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
@@ -53,17 +53,6 @@ export interface McpRouteOptions {
   hostNames?: readonly string[];
 }
 
-interface CallContext {
-  principal: Principal;
-  authorization: string | undefined;
-  resource: string;
-  clientAddress: string | undefined;
-  rateLimit: RateLimitDecision;
-  toolCalls: Map<RequestId, RawToolCall>;
-  /** Each successful tool call's body as JSON, by request id: the answer reuses it for the structured content. */
-  bodies: Map<RequestId, string>;
-}
-
 interface PooledServer {
   server: Server;
   transport: JsonExchangeTransport;
@@ -73,13 +62,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** Idle servers kept for reuse; more may exist while more requests are in flight. */
 const MAX_IDLE_SERVERS = 64;
-
-/** The request's context, carried to the handlers as the transport's auth info. */
-const callContextOf = (authInfo: AuthInfo | undefined): CallContext => {
-  const ctx = authInfo?.extra?.earshot as CallContext | undefined;
-  if (!ctx) throw new McpError(ErrorCode.InternalError, "Internal error");
-  return ctx;
-};
 
 /** MCP servers answering for this endpoint, built with their handlers once and reused request after request. */
 class ServerPool {
