@@ -206,6 +206,12 @@ describe("mention gRPC adapter", () => {
     expect(applied.mentions.map((m) => m.id)).toEqual([matching._id]);
   });
 
+  it("getMentionView: a viewer reads it; an unknown id is not_found", async () => {
+    const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
+    expect((await rpc.getMentionView({ viewId: view!.id }, viewer())).view).toEqual(view);
+    expect((await refusalOf(rpc.getMentionView({ viewId: "view_01JNOSUCHVIEW00000000000000" }, viewer()))).code).toBe("not_found");
+  });
+
   it("updateMentionView: absent filters leave them, present ones replace them whole", async () => {
     const { view } = await rpc.createMentionView({ projectId, name: "Open", filters: viewFilters() }, editor());
     const renamed = await rpc.updateMentionView({ viewId: view!.id, name: "Open acme", filters: undefined }, editor());

@@ -6,7 +6,7 @@ import type { Caller, MentionDeps } from "../domain/deps";
 import { exportMentions } from "../domain/export";
 import { categorizeMention, getMention, listMentions, updateMentionStatus } from "../domain/mentions";
 import { getPublicAnalytics, listPublicMentions, type PublicFiltersInput, type PublicMention } from "../domain/public-dashboard";
-import { createMentionView, deleteMentionView, listMentionViews, updateMentionView } from "../domain/views";
+import { createMentionView, deleteMentionView, getMentionView, listMentionViews, updateMentionView } from "../domain/views";
 import { filtersOf, MENTION_STATUS_WORDS, toFiltersMessage } from "../filters";
 import type { CategoryDoc, MentionViewDoc } from "../store";
 import { toMentionMessage } from "../mention-message";
@@ -163,6 +163,7 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
     const page = await listMentionViews(deps, callerOf(ctx), { projectId: req.projectId, limit: limitOf(req.limit), cursor: req.cursor || undefined });
     return { views: page.items.map(toViewMessage), nextCursor: page.nextCursor ?? "" };
   },
+  getMentionView: async (req, ctx) => ({ view: toViewMessage(await getMentionView(deps, callerOf(ctx), idOf(req.viewId, "Mention view"))) }),
   updateMentionView: async (req, ctx) => ({
     view: toViewMessage(
       await updateMentionView(deps, callerOf(ctx), idOf(req.viewId, "Mention view"), {

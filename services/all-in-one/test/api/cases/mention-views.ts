@@ -22,6 +22,19 @@ export const mentionViewsCases: Cases = {
     bad: async (_h, w) => ({ input: { projectId: w.projectId, limit: 0, cursor: "" }, fields: ["limit", "cursor"] }),
     foreign: async (_h, w) => ({ foreign: { input: { projectId: w.strangerProjectId } }, missing: { input: { projectId: MISSING_PROJECT } } }),
   },
+  get_mention_view: {
+    happy: async (h, w) => {
+      const viewId = await createView(h, w.owner, w.projectId, { sentiment: ["negative"] });
+      return {
+        input: { viewId },
+        as: "viewer",
+        status: 200,
+        check: (b) => expect(b.data).toMatchObject({ id: viewId, projectId: w.projectId, filters: { sentiment: ["negative"] } }),
+      };
+    },
+    bad: async () => ({ input: { viewId: "mvw_x" }, fields: ["viewId"] }),
+    foreign: async (h, w) => ({ foreign: { input: { viewId: await createView(h, w.stranger, w.strangerProjectId) } }, missing: { input: { viewId: MISSING_VIEW } } }),
+  },
   create_mention_view: {
     happy: async (_h, w) => {
       const name = uniqueName("View");

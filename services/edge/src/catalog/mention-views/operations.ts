@@ -35,6 +35,23 @@ export const mentionViewOperations = [
     },
   }),
   defineOperation({
+    name: "get_mention_view",
+    title: "Get a saved view",
+    description: "Reads one saved view: its project, name, filters and order. A view of a project the caller cannot see is 404.",
+    method: "GET",
+    path: "/mention-views/:viewId",
+    scope: "mentions:read",
+    tag: "Mention views",
+    output: mentionViewSchema,
+    input: { path: viewPath },
+    successStatus: 200,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, ctx) => {
+      const { view } = await ctx.backends.mention.getMentionView({ viewId: input.viewId });
+      return { data: presentMentionView(view) };
+    },
+  }),
+  defineOperation({
     name: "create_mention_view",
     title: "Save a view",
     description: `Saves a named set of list_mentions filters in a project (editor or owner). ${FILTERS}`,
