@@ -1,5 +1,5 @@
-import { INTEGRATION_EVENTS, KEYWORD_EVENTS, type PostCollected, PROJECT_EVENTS } from "@earshot/contracts/events";
-import { consume, consumeBatches } from "@earshot/platform";
+import { INTEGRATION_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, type PostCollected, PROJECT_EVENTS } from "@earshot/contracts/events";
+import { consume, consumeBatches, watch } from "@earshot/platform";
 import type { PostFields } from "@earshot/platform/core";
 import type { MentionDeps } from "./domain/deps";
 import { ingestPosts, MAX_POSTS_PER_BATCH } from "./domain/ingest";
@@ -19,6 +19,8 @@ export const GROUPS = {
   projects: "mention.project-events",
   keywords: "mention.keyword-events",
   posts: "mention.posts",
+  /** Per process (`watch`): other replicas' mention changes wake this one's waiting change reads. */
+  changes: "mention.change-wakeups",
 } as const;
 
 /** int64 counts travel as decimal strings; ingestion checks numbers (a count that is not one is refused there). */
@@ -61,4 +63,6 @@ export const MENTION_CONSUMERS = [
     maxBatch: POST_BATCH,
     handle: (deps: MentionDeps, events) => ingestCollectedPosts(deps, events.flatMap((e) => (e.type === "post.collected" ? [e.data] : []))),
   }),
+  // Events of the mention topic are keyed by project: another replica committed a change of that project.
+  watch(MENTION_EVENTS, { group: GROUPS.changes, handle: (deps: MentionDeps, projectId) => deps.changes.notify(projectId) }),
 ];

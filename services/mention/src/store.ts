@@ -60,6 +60,29 @@ export interface MentionDoc extends Doc {
   updatedAt: Date;
   /** Status and category changes, oldest first. */
   history: TriageChangeDoc[];
+  /**
+   * The project's change sequence at the mention's latest change (domain/change-sequence.ts): the change
+   * feed reads a project's mentions in this order. Absent only on mentions stored before the feed existed,
+   * until the one-time numbering at start reaches them.
+   */
+  changeSeq?: number;
+  /** The sequence at the mention's creation (or its first numbering): a reader whose cursor is before it meets it as `created`. */
+  createdSeq?: number;
+}
+
+/**
+ * A project's change sequence: the number of its last committed mention change. Replaced at its version in
+ * the same commit as the changes it numbers, so of two racing commits one fails and numbers again: the
+ * numbers become visible in order, on every store and across replicas.
+ */
+export interface ChangeSequenceDoc extends Doc {
+  seq: number;
+  /**
+   * Per UTC day with a change, the sequence before the day's first change, oldest first (the days the
+   * feed's retention needs, and the one before): where the oldest cursor still served begins.
+   */
+  days: Array<{ day: string; seq: number }>;
+  updatedAt: Date;
 }
 
 export interface CategoryDoc extends Doc {
@@ -103,6 +126,8 @@ export interface ProjectStateDoc extends ProjectCopyDoc {
    * stored before groups followed keywords kept the groups they were collected in.
    */
   groupsChecked?: boolean;
+  /** Set once the project's mentions stored before the change feed existed were numbered in its sequence (domain/change-backfill.ts). */
+  changesNumbered?: boolean;
 }
 
 /** A keyword as the keyword service's events describe it (the matcher's input). */
@@ -134,6 +159,7 @@ export interface MentionCollections {
   projects: Collection<ProjectStateDoc>;
   keywords: Collection<KeywordCopyDoc>;
   groups: Collection<GroupCopyDoc>;
+  sequences: Collection<ChangeSequenceDoc>;
 }
 
 export const MENTIONS = "mentions";
@@ -142,6 +168,7 @@ export const MENTION_VIEWS = "mention_views";
 export const PROJECTS = "projects";
 export const KEYWORDS = "keywords";
 export const GROUPS = "keyword_groups";
+export const CHANGE_SEQUENCES = "change_sequences";
 
 /** The fields list_mentions filters on, each indexed as (projectId, field, publishedAt). */
 export const MENTION_FILTER_INDEXES = ["status", "source", "sentiment.label", "categoryId", "keywordIds", "groupIds", "authorKey", "author.id", "words"] as const;
@@ -167,6 +194,8 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
     await mentions.ensureIndex({ fields: { projectId: 1, [field]: 1, publishedAt: -1, _id: -1 }, ...(field === "words" ? { text: "words" } : {}) });
   }
   await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
+  // The change feed: a project's mentions in commit order, read from a cursor's position on.
+  await mentions.ensureIndex({ fields: { projectId: 1, changeSeq: 1 } });
   await mentions.ensureIndex({ fields: { categoryId: 1 } });
   await categories.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
   await views.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
@@ -174,5 +203,5 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   await groups.ensureIndex({ fields: { projectId: 1 } });
   const projects = store.collection<ProjectStateDoc>(PROJECTS);
   await projects.ensureIndex({ fields: { shareId: 1 }, unique: true, sparse: true });
-  return { mentions, categories, views, projects, keywords, groups };
+  return { mentions, categories, views, projects, keywords, groups, sequences: store.collection<ChangeSequenceDoc>(CHANGE_SEQUENCES) };
 };

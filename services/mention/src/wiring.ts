@@ -1,5 +1,7 @@
 import { LabeledCounter, type ServiceDeps } from "@earshot/platform";
 import type { MentionDeps } from "./domain/deps";
+import { ChangeSignals } from "./domain/change-signals";
+import { KeyedQueue } from "./domain/change-sequence";
 import { ProjectMatchers } from "./domain/ingest-matchers";
 import type { MentionCollections } from "./store";
 
@@ -7,7 +9,11 @@ import type { MentionCollections } from "./store";
 // (test-support.ts) build them with this one function, so a test runs the verbs as the service wires them.
 // Each call is a process of its own: its own matchers and counts.
 
-export type MentionWiringInput = Pick<ServiceDeps, "outbox" | "clock" | "logger"> & { collections: MentionCollections };
+export type MentionWiringInput = Pick<ServiceDeps, "outbox" | "clock" | "logger"> & {
+  collections: MentionCollections;
+  /** EARSHOT_CHANGE_FEED_RETENTION_DAYS; 30 unless said. */
+  changeFeedRetentionDays?: number;
+};
 
 export const wireMention = (input: MentionWiringInput): MentionDeps => ({
   collections: input.collections,
@@ -17,4 +23,7 @@ export const wireMention = (input: MentionWiringInput): MentionDeps => ({
   matchers: new ProjectMatchers(),
   // Counted in memory (no metrics endpoint serves a gRPC service); each batch's counts are logged at debug.
   ingested: new LabeledCounter("earshot_mention_posts_total", "Posts ingested, by outcome: created, duplicate, unmatched, skipped, refused."),
+  changes: new ChangeSignals(),
+  changeQueue: new KeyedQueue(),
+  changeFeed: { retentionDays: input.changeFeedRetentionDays ?? 30 },
 });

@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   conflict: { status: 409, title: "Conflict" },
   idempotency_key_reused: { status: 409, title: "Idempotency key reused" },
   idempotency_in_progress: { status: 409, title: "Idempotency request in progress" },
+  /** A change feed cursor older than the feed's retention: the problem carries `oldestCursor`. */
+  cursor_expired: { status: 410, title: "Cursor expired" },
   rate_limited: { status: 429, title: "Rate limited" },
   internal: { status: 500, title: "Internal server error" },
   unavailable: { status: 503, title: "Service unavailable" },

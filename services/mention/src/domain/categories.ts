@@ -12,6 +12,7 @@ import {
 import { createCategorySchema, MAX_ORDER, updateCategorySchema } from "../fields";
 import { CATEGORIES, type CategoryDoc, MENTIONS, type MentionDoc, orderSortKey } from "../store";
 import { accessProject } from "./access";
+import { commitChanges, numbered } from "./change-sequence";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 import { parseFields, required } from "./input";
 import { uncategorize } from "./mentions";
@@ -115,8 +116,8 @@ export const updateCategory = (deps: MentionDeps, caller: Caller, categoryId: st
     return next;
   });
 
-const uncategorized = (deps: MentionDeps, m: MentionDoc): Write => {
-  const doc: MentionDoc = { ...m, categoryId: undefined, updatedAt: deps.clock.now(), _v: (m._v ?? 1) + 1 };
+const uncategorized = (deps: MentionDeps, m: MentionDoc, seq: number): Write => {
+  const doc: MentionDoc = numbered({ ...m, categoryId: undefined, updatedAt: deps.clock.now(), _v: (m._v ?? 1) + 1 }, seq);
   return { kind: "replace", collection: MENTIONS, doc, expectedVersion: m._v ?? 1 };
 };
 
@@ -133,10 +134,14 @@ export const deleteCategory = async (deps: MentionDeps, caller: Caller, category
   for (;;) {
     const done = await withVersionRetry(async () => {
       const batch = await categorized(deps, categoryId);
-      const writes = batch.map((m) => uncategorized(deps, m));
       const last = batch.length < DELETE_BATCH;
-      if (last) writes.push({ kind: "delete", collection: CATEGORIES, id: categoryId });
-      await deps.outbox.commit(writes, []);
+      // Each uncategorized mention is a change of the feed, numbered in the category's project.
+      await commitChanges(deps, new Map([[category.projectId, batch.length]]), (first) => {
+        const start = first.get(category.projectId) ?? 0;
+        const writes = batch.map((m, i) => uncategorized(deps, m, start + i));
+        if (last) writes.push({ kind: "delete", collection: CATEGORIES, id: categoryId });
+        return { writes, events: [] };
+      });
       return last;
     });
     if (done) break;

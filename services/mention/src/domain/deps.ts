@@ -1,5 +1,7 @@
 import type { Clock, Logger, Outbox } from "@earshot/platform/core";
 import type { MentionCollections } from "../store";
+import type { ChangeSignals } from "./change-signals";
+import type { KeyedQueue } from "./change-sequence";
 import type { ProjectMatchers } from "./ingest-matchers";
 
 /** Counts by label set, e.g. ingested posts by `outcome`; the wiring decides where the counts are shown. */
@@ -16,6 +18,12 @@ export interface MentionDeps {
   matchers: ProjectMatchers;
   /** Ingested posts by outcome: created, duplicate, unmatched, skipped, refused. */
   ingested: Counter;
+  /** This process's waiting change reads, woken by commits of their project. */
+  changes: ChangeSignals;
+  /** This process's commits of mention changes, one at a time per project (change-sequence.ts). */
+  changeQueue: KeyedQueue;
+  /** EARSHOT_CHANGE_FEED_RETENTION_DAYS: how long a change feed cursor is served. */
+  changeFeed: { retentionDays: number };
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

@@ -2,6 +2,7 @@ import { compareTermMatches, type KeywordHit } from "@earshot/contracts/matcher"
 import { checkPost, type FieldError, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
 import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
+import { commitChanges } from "./change-sequence";
 import type { MentionDeps } from "./deps";
 import { settleIngestedGroups } from "./regroup";
 import { scoreSentiment } from "./sentiment";
@@ -83,13 +84,32 @@ const namesOf = async (deps: MentionDeps, mentions: MentionDoc[]): Promise<Menti
   };
 };
 
+/**
+ * Commits the mentions with their events, each numbered in its project's change sequence (one step of the
+ * sequence per project for the whole batch); the numbers are set on the mentions given.
+ */
+const commitCreated = (deps: MentionDeps, mentions: MentionDoc[], eventOf: (m: MentionDoc) => ReturnType<typeof mentionCreatedEvent>) => {
+  const counts = new Map<string, number>();
+  for (const m of mentions) counts.set(m.projectId, (counts.get(m.projectId) ?? 0) + 1);
+  return commitChanges(deps, counts, (first) => {
+    const next = new Map(first);
+    for (const m of mentions) {
+      const seq = next.get(m.projectId)!;
+      next.set(m.projectId, seq + 1);
+      m.changeSeq = seq;
+      m.createdSeq = seq;
+    }
+    return { writes: mentions.map(insertOf), events: mentions.map(eventOf) };
+  });
+};
+
 /** Stores the mentions with their events in one commit; returns how many were new. */
 const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise<{ created: number; clashes: number }> => {
   if (mentions.length === 0) return { created: 0, clashes: 0 };
   const names = await namesOf(deps, mentions);
   const eventOf = (m: MentionDoc) => mentionCreatedEvent(m, names);
   try {
-    await deps.outbox.commit(mentions.map(insertOf), mentions.map(eventOf));
+    await commitCreated(deps, mentions, eventOf);
     return { created: mentions.length, clashes: 0 };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -100,7 +120,7 @@ const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise
   let clashes = 0;
   for (const m of mentions) {
     try {
-      await deps.outbox.commit([insertOf(m)], [eventOf(m)]);
+      await commitCreated(deps, [m], eventOf);
       created += 1;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

@@ -12,6 +12,7 @@ import { mentionFields, type MentionStatus } from "../fields";
 import { MENTIONS, type MentionDoc, type TriageChangeDoc } from "../store";
 import { mentionUpdatedEvent } from "../events";
 import { accessProject, type ProjectAccess } from "./access";
+import { commitChanges, numbered } from "./change-sequence";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";
 import { required } from "./input";
@@ -77,11 +78,14 @@ const withChange = (deps: MentionDeps, mention: MentionDoc, field: TriageField, 
   return next;
 };
 
-const commitChange = async (deps: MentionDeps, before: MentionDoc, after: MentionDoc, field: TriageField, byUserId: string): Promise<void> => {
-  await deps.outbox.commit(
-    [{ kind: "replace", collection: MENTIONS, doc: after, expectedVersion: before._v ?? 1 }],
-    [mentionUpdatedEvent(after, [field], byUserId)],
-  );
+/** The change committed, numbered in the project's change sequence; returns the mention as stored. */
+const commitChange = async (deps: MentionDeps, before: MentionDoc, after: MentionDoc, field: TriageField, byUserId: string): Promise<MentionDoc> => {
+  let stored = after;
+  await commitChanges(deps, new Map([[after.projectId, 1]]), (first) => {
+    stored = numbered(after, first.get(after.projectId)!);
+    return { writes: [{ kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: before._v ?? 1 }], events: [mentionUpdatedEvent(stored, [field], byUserId)] };
+  });
+  return stored;
 };
 
 const statusSchema = z.object({ status: mentionFields.status });
@@ -93,9 +97,7 @@ export const updateMentionStatus = (deps: MentionDeps, caller: Caller, mentionId
     if (errors.length > 0) throw validationFailed(errors);
     const { mention } = await loadMention(deps, caller, mentionId, "editor");
     if (mention.status === status) return mention;
-    const next = withChange(deps, mention, "status", status, caller.userId);
-    await commitChange(deps, mention, next, "status", caller.userId);
-    return next;
+    return commitChange(deps, mention, withChange(deps, mention, "status", status, caller.userId), "status", caller.userId);
   });
 
 const categorySchema = z.object({ categoryId: mentionFields.categoryId });
@@ -108,7 +110,10 @@ export const uncategorize = async (deps: MentionDeps, mentionId: string, categor
     const mention = await deps.collections.mentions.findById(mentionId);
     if (!mention || mention.categoryId !== categoryId) return;
     const next: MentionDoc = { ...mention, categoryId: undefined, updatedAt: deps.clock.now(), _v: (mention._v ?? 1) + 1 };
-    await deps.outbox.commit([{ kind: "replace", collection: MENTIONS, doc: next, expectedVersion: mention._v ?? 1 }], []);
+    await commitChanges(deps, new Map([[mention.projectId, 1]]), (first) => ({
+      writes: [{ kind: "replace", collection: MENTIONS, doc: numbered(next, first.get(mention.projectId)!), expectedVersion: mention._v ?? 1 }],
+      events: [],
+    }));
   });
 };
 
@@ -127,9 +132,7 @@ export const categorizeMention = async (deps: MentionDeps, caller: Caller, menti
       if (!category || category.projectId !== mention.projectId) throw notACategory();
     }
     if ((mention.categoryId ?? null) === target) return mention;
-    const changed = withChange(deps, mention, "categoryId", target ?? "", caller.userId);
-    await commitChange(deps, mention, changed, "categoryId", caller.userId);
-    return changed;
+    return commitChange(deps, mention, withChange(deps, mention, "categoryId", target ?? "", caller.userId), "categoryId", caller.userId);
   });
   if (target !== null && !(await deps.collections.categories.findById(target))) {
     await uncategorize(deps, mentionId, target);

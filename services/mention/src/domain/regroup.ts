@@ -1,5 +1,6 @@
-import type { Filter } from "@earshot/platform/core";
-import type { MentionDoc } from "../store";
+import { type Filter, withVersionRetry } from "@earshot/platform/core";
+import { MENTIONS, type MentionDoc } from "../store";
+import { commitChanges, numbered } from "./change-sequence";
 import type { MentionDeps } from "./deps";
 
 // A mention's groups are the groups its matched keywords are in now, not the ones they were in when it was
@@ -10,11 +11,12 @@ import type { MentionDeps } from "./deps";
 // keyword copies as they are then, not from the event's before and after: running it again, or after a
 // crash half-way, ends the same.
 //
-// The mentions concerned are read and rewritten a page at a time, each page's mentions in one update per
-// distinct set of groups (usually one), so the work is bounded per write however many mentions a keyword
-// has, and other writes go on between pages. A mention whose groups are right already is not rewritten.
+// The mentions concerned are read and rewritten a page at a time, each page's changed mentions in one
+// commit that numbers them in the project's change sequence (a regrouped mention is a change of the feed),
+// so the work is bounded per write however many mentions a keyword has, and other writes go on between
+// pages. A mention whose groups are right already is not rewritten.
 
-/** Mentions regrouped per page: a page is one read and (usually) one update. */
+/** Mentions regrouped per page: a page is one read and one commit. */
 const PAGE = 500;
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
@@ -29,31 +31,40 @@ const groupsOf = (m: Pick<MentionDoc, "keywordIds" | "groupIds">, groupOf: Reado
   return [...new Set(known.length === groups.length ? groups : [...m.groupIds, ...groups])];
 };
 
-/** Regroups the project's mentions `selector` picks, from the keyword copies as they are now; `deleted` is no group any more. */
-const regroup = async (deps: MentionDeps, projectId: string, selector: Filter, deleted?: string): Promise<number> => {
-  const { mentions, keywords } = deps.collections;
-  // Inactive keywords too: their mentions keep naming them. A project's keywords are few (the plan caps them).
-  const groupOf = new Map((await keywords.find({ projectId })).map((k) => [k._id, k.groupId]));
-  const filter = { projectId, ...selector };
-  let changed = 0;
-  let cursor: string | null = null;
-  do {
+/**
+ * Rewrites one page's mentions whose groups are off, numbered in the project's change sequence in one
+ * commit; read again when a mention changed meanwhile (a triage). Returns how many changed and the page's
+ * next cursor.
+ */
+const regroupPage = (deps: MentionDeps, filter: Filter, cursor: string | null, groupOf: ReadonlyMap<string, string>, deleted: string | undefined) =>
+  withVersionRetry(async () => {
     // In the lists' order (newest first): the index of the keyword's (or group's) list serves each page.
-    const page = await mentions.findPage(filter, { limit: PAGE, cursor, sortField: "publishedAt", direction: -1 });
-    const byGroups = new Map<string, { groupIds: string[]; ids: string[] }>();
+    const page = await deps.collections.mentions.findPage(filter, { limit: PAGE, cursor, sortField: "publishedAt", direction: -1 });
+    const changed: MentionDoc[] = [];
     for (const m of page.items) {
       const groupIds = groupsOf(m, groupOf)
         .filter((g) => g !== deleted)
         .sort();
-      if (sameSet(groupIds, m.groupIds)) continue;
-      const key = groupIds.join("\n");
-      const entry = byGroups.get(key) ?? { groupIds, ids: [] };
-      entry.ids.push(m._id);
-      byGroups.set(key, entry);
+      if (!sameSet(groupIds, m.groupIds)) changed.push({ ...m, groupIds, _v: (m._v ?? 1) + 1 });
     }
-    for (const { groupIds, ids } of byGroups.values()) {
-      changed += (await mentions.updateMany({ _id: { $in: ids } }, { $set: { groupIds } })).modifiedCount;
-    }
+    const projectId = String(filter.projectId);
+    await commitChanges(deps, new Map([[projectId, changed.length]]), (first) => ({
+      writes: changed.map((m, i) => ({ kind: "replace", collection: MENTIONS, doc: numbered(m, first.get(projectId)! + i), expectedVersion: (m._v ?? 2) - 1 })),
+      events: [],
+    }));
+    return { changed: changed.length, nextCursor: page.nextCursor };
+  });
+
+/** Regroups the project's mentions `selector` picks, from the keyword copies as they are now; `deleted` is no group any more. */
+const regroup = async (deps: MentionDeps, projectId: string, selector: Filter, deleted?: string): Promise<number> => {
+  // Inactive keywords too: their mentions keep naming them. A project's keywords are few (the plan caps them).
+  const groupOf = new Map((await deps.collections.keywords.find({ projectId })).map((k) => [k._id, k.groupId]));
+  const filter = { projectId, ...selector };
+  let changed = 0;
+  let cursor: string | null = null;
+  do {
+    const page = await regroupPage(deps, filter, cursor, groupOf, deleted);
+    changed += page.changed;
     cursor = page.nextCursor;
   } while (cursor);
   return changed;

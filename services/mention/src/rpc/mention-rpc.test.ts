@@ -5,6 +5,7 @@ import { commonV1, mentionV1 } from "@earshot/proto";
 import { testCaller } from "../../../platform/src/testing/caller";
 import { knowDefaultGroups, knowProject } from "../read-test-support";
 import { type MentionWorld, openMentionWorld } from "../test-support";
+import { changesRpc } from "./changes-rpc";
 import { ingestRpc } from "./ingest-rpc";
 import { mentionRpc } from "./mention-rpc";
 
@@ -39,8 +40,8 @@ describe("mention gRPC adapter", () => {
   });
   afterEach(() => world.close());
 
-  it("with ingestion's two handlers makes the whole MentionService", () => {
-    const whole: AsyncService<mentionV1.MentionServiceServer> = { ...rpc, ...ingestRpc(world.deps) };
+  it("with ingestion's two handlers and the change feed's makes the whole MentionService", () => {
+    const whole: AsyncService<mentionV1.MentionServiceServer> = { ...rpc, ...ingestRpc(world.deps), ...changesRpc(world.deps) };
     expect(Object.keys(whole).sort()).toEqual(Object.keys(mentionV1.MentionServiceService).sort());
     expect(Object.keys(rpc)).not.toContain("ingestPosts");
   });

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { EventBus, RedeliveryPolicy, SubscribeOptions, Subscription } from "../bus/port";
 import type { Clock } from "../clock";
 import type { Logger } from "../logger";
@@ -123,6 +125,27 @@ export const consumeBatches = <D, C extends ReadonlyArray<AnyEventCatalog>>(cata
           if (events.length > 0) await spec.handle(domain, events);
         },
       }),
+  };
+};
+
+/**
+ * A consumer that only notices what happens on a topic while this process runs, to wake work waiting here
+ * (a long poll): every process gets a group of its own (`<group>.<host>.<pid>.<random>`, so each replica
+ * sees every event), starts after what is retained, and records nothing as handled (a missed wake-up costs
+ * only a wait to its deadline, and nothing is redone after a restart). `handle` is given the event's key
+ * (events are keyed by project id) and must be quick: it runs in the bus's delivery path.
+ */
+export const watch = <D>(catalog: AnyEventCatalog, spec: { group: string; handle(domain: D, key: string): void }): EventConsumer<D> => {
+  const catalogs: AnyEventCatalog[] = [catalog];
+  return {
+    group: spec.group,
+    catalogs,
+    startFrom: "latest",
+    subscribe: (host, domain) =>
+      host.bus.subscribe(
+        { groupId: `${spec.group}.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`, topics: [catalog.topic], startFrom: "latest" },
+        async (message) => spec.handle(domain, message.key),
+      ),
   };
 };
 

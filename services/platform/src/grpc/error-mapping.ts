@@ -16,6 +16,8 @@ const STATUS_BY_CODE: Record<ErrorCode, status> = {
   conflict: status.ABORTED,
   idempotency_key_reused: status.ALREADY_EXISTS,
   idempotency_in_progress: status.ABORTED,
+  // The position asked for is past what the service still serves (a change feed cursor past its retention).
+  cursor_expired: status.OUT_OF_RANGE,
   rate_limited: status.RESOURCE_EXHAUSTED,
   internal: status.INTERNAL,
   unavailable: status.UNAVAILABLE,
