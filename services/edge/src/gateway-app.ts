@@ -14,6 +14,7 @@ import { sendProblem, toProblem } from "./http/problem";
 import { requestContext } from "./http/request-context";
 import { mcpDispatch } from "./mcp/mcp-dispatch";
 import { type McpEndpoint, mcpEndpoint } from "./mcp/mcp-route";
+import type { McpSessions } from "./mcp/sessions/subscriptions";
 import type { PublicOrigins } from "./oauth/public-origins";
 import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";
 import type { Page, PageDeps } from "./pages/page";
@@ -43,6 +44,8 @@ export interface GatewayAppOptions {
   publicOrigins?: PublicOrigins;
   /** Bound to loopback: the only Host values /mcp answers (DNS rebinding protection); any when absent. */
   mcpHostNames?: readonly string[];
+  /** MCP sessions, subscriptions and streams; without them /mcp is stateless (POST only). */
+  mcpSessions?: McpSessions;
   /** Public dashboards' state and budget (default: state read again after 1 s, no budget). */
   dashboards?: PageDeps["dashboards"];
   /**
@@ -82,6 +85,7 @@ export const createGatewayApp = (options: GatewayAppOptions): RequestListener =>
       resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/mcp`,
       ...(options.publicOrigins ? { origins: options.publicOrigins } : {}),
       ...(options.mcpHostNames ? { hostNames: options.mcpHostNames } : {}),
+      ...(options.mcpSessions ? { sessions: options.mcpSessions } : {}),
     });
     app.use(mcp.router);
   }

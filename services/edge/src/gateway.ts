@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
 import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type InProcessChannel, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
-import { PROJECT_EVENTS } from "@earshot/contracts/events";
+import { MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
 import { DashboardState, loadPublicFace } from "./catalog/public-dashboard/dashboard-state";
@@ -12,6 +12,9 @@ import type { Registry } from "prom-client";
 import { createHttpMetrics, exposeBusMetrics } from "./http/metrics";
 import { answerWhileStarting } from "./http/starting";
 import { isLoopbackAddress, loopbackHostNames } from "./mcp/host-gate";
+import { McpSessionStore } from "./mcp/sessions/session-store";
+import { SessionStreams } from "./mcp/sessions/session-streams";
+import type { McpSessions } from "./mcp/sessions/subscriptions";
 import { createClientMetadataFetcher } from "./oauth/client-metadata";
 import { openOAuthCollections } from "./oauth/oauth-store";
 import { EDGE_STORE_NAME } from "./store-indexes";
@@ -33,6 +36,8 @@ export interface StartedGateway {
   adminUrl?: string;
   /** The callers' memberships this process holds (kept current by project events). */
   memberships: MembershipCache;
+  /** The MCP sessions this process serves (their store and the streams it holds), when it serves MCP. */
+  mcpSessions?: McpSessions;
   /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
@@ -158,6 +163,33 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
         },
       })
     : undefined;
+  // MCP sessions live in the store every MCP replica reads; each replica's streams hear of new mentions
+  // through a consumer group of its own (every replica must see every event), started at the newest event.
+  const surfaces = options.surfaces ?? { rest: true, mcp: true };
+  const sessionStore = surfaces.mcp ? new McpSessionStore(store, clock) : undefined;
+  if (sessionStore) await sessionStore.ensureIndexes();
+  let mcpSessions: McpSessions | undefined;
+  let mentionEvents: Subscription | undefined;
+  const listenForMentions = async (sessions: McpSessions) => {
+    if (!options.bus) {
+      options.logger.warn("MCP resource subscriptions are accepted but no notification is sent: this gateway has no event bus (KAFKA_BROKERS)");
+      return;
+    }
+    mentionEvents = await subscribeDomainEvents({
+      bus: options.bus,
+      store,
+      clock,
+      logger: options.logger,
+      groupId: `edge.mcp-mentions.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
+      events: MENTION_EVENTS,
+      startFrom: "latest",
+      handle: async (event) => {
+        const change = event.type === "mention.created" ? { projectId: event.data.projectId, mentionId: event.data.mention?.id ?? "" } : { projectId: event.data.projectId, mentionId: event.data.mentionId };
+        // Told in the background: a slow session must not hold the next event back from the others.
+        void sessions.streams.mentionChanged(change).catch((err: unknown) => options.logger.warn({ err }, "MCP notifications for a mention failed"));
+      },
+    });
+  };
   let draining = false;
   const metrics = createHttpMetrics(options.metricsRegistry);
   if (options.bus) exposeBusMetrics(metrics.registry, options.bus.metrics);
@@ -194,6 +226,10 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     });
     verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs, now: () => clock.now().getTime() });
     const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, memberships, clock, logger: options.logger, publicUrl: url });
+    if (sessionStore) {
+      mcpSessions = { store: sessionStore, streams: new SessionStreams({ sessions: sessionStore, pipeline, operations: OPERATIONS, logger: options.logger, now: () => clock.now().getTime() }) };
+      await listenForMentions(mcpSessions);
+    }
     const oauth = oauthRoutes({
       origins,
       operations: OPERATIONS,
@@ -212,13 +248,14 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       logger: options.logger,
       publicUrl: url,
       isDraining: () => draining,
-      surfaces: options.surfaces ?? { rest: true, mcp: true },
+      surfaces,
       oauth,
       trustProxy: options.trustProxy,
       metrics,
       publicOrigins: origins,
       dashboards: { state: dashboardState, ...(dashboardLimiter ? { limiter: dashboardLimiter } : {}) },
       ...(isLoopbackAddress(options.host) ? { mcpHostNames: loopbackHostNames(port, options.publicUrl) } : {}),
+      ...(mcpSessions ? { mcpSessions } : {}),
     });
   };
   // The public URL defaults to the bound port, known only after listening, so the app is built after;
@@ -249,6 +286,8 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     if (server.listening) await closeServer(server);
     watchedKeys?.close();
     await membershipEvents?.stop();
+    await mentionEvents?.stop();
+    mcpSessions?.streams.close();
     backends.close();
     await rateLimiter.close();
     await authFailureLimiter?.close();
@@ -263,10 +302,14 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     port,
     ...(admin ? { adminUrl: admin.url } : {}),
     memberships,
+    ...(mcpSessions ? { mcpSessions: mcpSessions as McpSessions } : {}),
     stop: (drainMs) =>
       (stopped ??= (async () => {
         draining = true;
         if (admin) await closeServer(admin.server);
+        // Open MCP streams would hold the drain to its end: they close now, and their clients reconnect elsewhere.
+        await mentionEvents?.stop();
+        mcpSessions?.streams.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), drainMs);

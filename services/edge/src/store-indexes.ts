@@ -1,5 +1,6 @@
 import { type DocumentStore, systemClock } from "@earshot/platform";
 import { openOAuthCollections } from "./oauth/oauth-store";
+import { McpSessionStore } from "./mcp/sessions/session-store";
 import { IdempotencyStore } from "./pipeline/idempotency";
 import { RateLimiter } from "./pipeline/rate-limit";
 
@@ -13,4 +14,5 @@ export const ensureEdgeIndexes = async (store: DocumentStore): Promise<void> => 
   await new IdempotencyStore(store, systemClock).ensureIndexes();
   await new RateLimiter(store, systemClock, { limit: 1, windowSeconds: 60 }).ensureIndexes();
   await openOAuthCollections(store);
+  await new McpSessionStore(store, systemClock).ensureIndexes();
 };

@@ -16,6 +16,8 @@ export interface CallContext {
   toolCalls: Map<RequestId, RawToolCall>;
   /** Each successful tool call's body as JSON, by request id: the answer reuses it for the structured content. */
   bodies: Map<RequestId, string>;
+  /** The client's session (it initialized and sends Mcp-Session-Id); none for a stateless client. */
+  sessionId?: string;
 }
 
 /** The request's context, carried to the handlers as the transport's auth info. */

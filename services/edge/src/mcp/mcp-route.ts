@@ -17,8 +17,12 @@ import { gateJsonRpcBody, isJsonRpcFailure, type RequestId } from "./json-rpc-ga
 import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
 import { isPostRefusal, type PostRefusal, readPost } from "./streamable-http";
 import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
+import { serveDelete, serveStream, sessionOfPost } from "./sessions/session-http";
+import { type McpSessions, registerSubscriptionHandlers } from "./sessions/subscriptions";
 
-// The MCP endpoint: Streamable HTTP, stateless (no session: any gateway replica can serve any request).
+// The MCP endpoint: Streamable HTTP. A client that does not initialize is served statelessly (any gateway
+// replica, no lookup); one that does gets a session (sessions/: its subscriptions and the GET stream of
+// notifications, kept in the edge's store so that any replica can serve its POSTs).
 // The `mcp` scope opens the connection; every tool call then runs the same pipeline as REST (scope, role,
 // validation, idempotency), with the caller's own credential. One HTTP request counts once against the
 // credential's rate limit, before any JSON-RPC handling, whatever it carries.
@@ -36,8 +40,8 @@ import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
 export { MCP_SCOPE } from "./scopes";
 export const SERVER_INFO = { name: "earshot", version: "2026-08-24" };
 const BODY_LIMIT = "1mb";
-const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Idempotency-Key";
-const CORS_EXPOSED_HEADERS = "WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After";
+const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Idempotency-Key";
+const CORS_EXPOSED_HEADERS = "WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After, Mcp-Session-Id";
 
 export interface McpRouteOptions {
   operations: readonly Operation[];
@@ -51,6 +55,11 @@ export interface McpRouteOptions {
   origins?: PublicOrigins;
   /** When bound to loopback: the only Host values answered (DNS rebinding); any Host when absent. */
   hostNames?: readonly string[];
+  /**
+   * Sessions (created by initialize), resource subscriptions and the GET stream of notifications. Without
+   * them the endpoint is stateless: POST only, GET and DELETE answer 405.
+   */
+  sessions?: McpSessions;
 }
 
 interface PooledServer {
@@ -88,7 +97,7 @@ class ServerPool {
 
   private build(): PooledServer {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
       instructions:
         "Earshot monitors social mentions. Every tool is one REST operation of /api/v1 with the same input and the same { data, meta } result.",
       jsonSchemaValidator: this.validator,
@@ -98,6 +107,7 @@ class ServerPool {
       return { tools: this.tools.filter((t) => principal.scopes.includes(t.op.scope)).map((t) => t.definition) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request, extra));
+    if (this.options.sessions) registerSubscriptionHandlers(server, { sessions: this.options.sessions, pipeline: this.options.pipeline, operations: this.options.operations });
     const transport = new JsonExchangeTransport();
     // Connecting only installs the server's handlers on the transport (whose start does nothing): done by the time it returns.
     void server.connect(transport);
@@ -206,9 +216,10 @@ export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
   };
 
   const preflight = (req: Request, res: Response) => {
-    res.setHeader("Allow", "POST, OPTIONS");
+    const methods = options.sessions ? "GET, POST, DELETE" : "POST";
+    res.setHeader("Allow", `${methods}, OPTIONS`);
     if (req.get("origin") !== undefined) {
-      res.setHeader("Access-Control-Allow-Methods", "POST");
+      res.setHeader("Access-Control-Allow-Methods", methods);
       res.setHeader("Access-Control-Allow-Headers", CORS_ALLOWED_HEADERS);
       res.setHeader("Access-Control-Max-Age", "600");
     }
@@ -228,7 +239,11 @@ export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
   router.use("/mcp", refuseForeignHost(options.hostNames));
   router.use("/mcp", cors);
   router.options("/mcp", refuseForeignOrigin, preflight);
-  const servePost = async (req: IncomingMessage, res: ServerResponse, { requestId, clientAddress, body }: McpPost): Promise<void> => {
+  /**
+   * Who calls, or undefined once the refusal is written: a credential for this resource, within its rate
+   * limit (`messages` counted), holding the mcp scope. Every method of /mcp passes here first.
+   */
+  const admit = async (req: IncomingMessage, res: ServerResponse, requestId: string, clientAddress: string | undefined, messages: number) => {
     const origin = origins.of(req);
     const resource = `${origin}/mcp`;
     const metadata = `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
@@ -249,8 +264,6 @@ export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
     if (principal.audience !== undefined && principal.audience !== resource) {
       return refuse(res, requestId, unauthorizedForMcp(), `Bearer ${metadata}, scope="${scopeHint}", error="invalid_token"`);
     }
-    // A batch is charged per JSON-RPC message: one HTTP request may carry many tool calls.
-    const messages = Array.isArray(body) ? Math.max(1, body.length) : 1;
     const rateLimit = await options.pipeline.options.rateLimiter.take(principal.credentialId, messages);
     for (const [name, value] of Object.entries(rateLimit.headers)) res.setHeader(name, value);
     if (!rateLimit.allowed) {
@@ -265,11 +278,31 @@ export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
         `Bearer error="insufficient_scope", scope="${MCP_SCOPE}", ${metadata}`,
       );
     }
+    return { principal, authorization, resource, rateLimit };
+  };
+
+  const servePost = async (req: IncomingMessage, res: ServerResponse, { requestId, clientAddress, body }: McpPost): Promise<void> => {
+    // A batch is charged per JSON-RPC message: one HTTP request may carry many tool calls.
+    const admitted = await admit(req, res, requestId, clientAddress, Array.isArray(body) ? Math.max(1, body.length) : 1);
+    if (!admitted) return;
+    const { principal, authorization, resource, rateLimit } = admitted;
     const gated = gateJsonRpcBody(body);
     if (isJsonRpcFailure(gated)) return writeJson(res, gated.status, "application/json", JSON.stringify(gated.body));
     const post = readPost(req.headers, gated.body);
     if (isPostRefusal(post)) return sendRefusal(res, post);
-    const ctx: CallContext = { principal, authorization, resource, clientAddress, rateLimit, toolCalls: gated.toolCalls, bodies: new Map() };
+    const session = options.sessions ? await sessionOfPost(options.sessions, req.headers, post.messages, principal) : {};
+    if ("status" in session) return sendRefusal(res, session);
+    if (session.created) res.setHeader("Mcp-Session-Id", session.sessionId as string);
+    const ctx: CallContext = {
+      principal,
+      authorization,
+      resource,
+      clientAddress,
+      rateLimit,
+      toolCalls: gated.toolCalls,
+      bodies: new Map(),
+      ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+    };
     const authInfo: AuthInfo = { token: "", clientId: principal.credentialId, scopes: principal.scopes, extra: { earshot: ctx } };
     const pooled = servers.acquire();
     let responses: JSONRPCMessage[];
@@ -290,7 +323,20 @@ export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
   router.post("/mcp", refuseForeignOrigin, express.json({ limit: BODY_LIMIT, strict: false }), bodyErrors, (req: Request, res: Response) =>
     servePost(req, res, { requestId: req.requestId, clientAddress: req.ip, body: req.body as unknown }),
   );
-  // Stateless: no server-initiated stream and no session to delete.
+  const { sessions } = options;
+  if (sessions) {
+    // The GET stream and DELETE: each request is admitted (and counted) like a POST.
+    router.get("/mcp", refuseForeignOrigin, async (req: Request, res: Response) => {
+      const admitted = await admit(req, res, req.requestId, req.ip, 1);
+      if (!admitted) return;
+      await serveStream(sessions, req, res, admitted.principal, { authorization: admitted.authorization ?? "", audience: admitted.resource, clientAddress: req.ip });
+    });
+    router.delete("/mcp", refuseForeignOrigin, async (req: Request, res: Response) => {
+      const admitted = await admit(req, res, req.requestId, req.ip, 1);
+      if (admitted) await serveDelete(sessions, req, res, admitted.principal);
+    });
+  }
+  // Without sessions no server-initiated stream and no session to delete; other methods never.
   router.all("/mcp", (_req, res) => {
     res.setHeader("Allow", "POST");
     jsonRpcError(res, 405, ErrorCode.ConnectionClosed, "Method not allowed: POST only.");
