@@ -43,6 +43,32 @@ export const DELIVERY_STATUS_WORDS: EnumWords<webhookV1.DeliveryStatus, Delivery
   [webhookV1.DeliveryStatus.DELIVERY_STATUS_HELD, "held"],
 ]);
 
+/**
+ * How an endpoint's deliveries are written: signed Standard Webhooks (`standard`), or a chat message for a
+ * Slack incoming webhook (`slack`, also what Mattermost and Rocket.Chat accept) or a Discord webhook
+ * (`discord`). Fixed when the endpoint is created.
+ */
+export const WEBHOOK_FORMATS = ["standard", "slack", "discord"] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+export type ChatFormat = Exclude<WebhookFormat, "standard">;
+
+export const isChatFormat = (format: WebhookFormat | undefined): format is ChatFormat => format === "slack" || format === "discord";
+
+/** A chat message is about a new mention: the one type a chat endpoint takes (and test_webhook's test message). */
+export const CHAT_EVENT_TYPES = ["mention.created"] as const;
+
+export const CHAT_EVENT_TYPES_MESSAGE = 'chat formats (slack, discord) carry mention.created only: give ["mention.created"] or leave eventTypes out';
+
+/** Whether `eventTypes` is what a chat endpoint may take: mention.created, and nothing else. */
+export const isChatEventTypes = (eventTypes: readonly string[]): boolean => eventTypes.length > 0 && eventTypes.every((t) => t === "mention.created");
+
+/** The formats on gRPC (`earshot.webhook.v1.WebhookFormat`) and their words; UNSPECIFIED is standard. */
+export const WEBHOOK_FORMAT_WORDS: EnumWords<webhookV1.WebhookFormat, WebhookFormat> = enumWords([
+  [webhookV1.WebhookFormat.WEBHOOK_FORMAT_STANDARD, "standard"],
+  [webhookV1.WebhookFormat.WEBHOOK_FORMAT_SLACK, "slack"],
+  [webhookV1.WebhookFormat.WEBHOOK_FORMAT_DISCORD, "discord"],
+]);
+
 export const MAX_EVENT_TYPES = SUBSCRIBABLE_EVENT_TYPES.length;
 export const MAX_URL_LENGTH = 2048;
 
@@ -111,17 +137,48 @@ const eventTypes = z
     "The event types sent to the endpoint, or * for all of them. Member, user, API key and post.collected events are never sent; webhook.test only by test_webhook.",
   );
 
+const format = z
+  .enum(WEBHOOK_FORMATS, { message: `must be one of ${WEBHOOK_FORMATS.join(", ")}` })
+  .describe(
+    "What the endpoint receives: standard (signed Standard Webhooks, the default), slack (a Slack incoming-webhook message, Block Kit) or discord " +
+      "(a Discord webhook message with an embed per mention). Chat formats take mention.created only, are not signed (their URL is the secret, " +
+      "shown whole only in this answer) and batch several mentions into one message. Fixed once created.",
+  );
+
+/**
+ * The rule between format and eventTypes, for create: a standard endpoint names its event types; a chat one
+ * takes mention.created alone (its default). A refinement of the whole body, so the edge adds it to its own.
+ */
+export const formatEventTypesRule = (input: { format?: WebhookFormat | undefined; eventTypes?: readonly string[] | undefined }, ctx: z.RefinementCtx): void => {
+  if (isChatFormat(input.format)) {
+    if (input.eventTypes !== undefined && !isChatEventTypes(input.eventTypes)) ctx.addIssue({ code: "custom", path: ["eventTypes"], message: CHAT_EVENT_TYPES_MESSAGE });
+  } else if (input.eventTypes === undefined) {
+    ctx.addIssue({ code: "custom", path: ["eventTypes"], message: "is required" });
+  }
+};
+
 export const webhookFields = {
   name,
   url,
   eventTypes,
+  format,
   active: z.boolean().describe("false stops deliveries to the endpoint; true resumes them."),
   rotateSecret: z
     .boolean()
-    .describe("true issues a new signing secret, returned this once in data.secret; the old one keeps signing beside it for 24 hours."),
+    .describe("true issues a new signing secret, returned this once in data.secret; the old one keeps signing beside it for 24 hours. " +
+        "Standard endpoints only: a chat endpoint (slack, discord) is not signed, its URL is the secret; give it a new url instead."),
 };
 
-export const createWebhookSchema = z.object({ name, url, eventTypes }).strict();
+const createEventTypes = eventTypes.describe(
+  "The event types sent to the endpoint, or * for all of them (required for standard). Member, user, API key and post.collected events are never sent; " +
+    "webhook.test only by test_webhook. Chat formats take exactly [\"mention.created\"], their default.",
+);
+
+/** Create's fields; `formatEventTypesRule` relates two of them (the edge spreads the shape and adds the rule again). */
+export const createWebhookSchema = z
+  .object({ name, url, eventTypes: createEventTypes.optional(), format: format.optional() })
+  .strict()
+  .superRefine(formatEventTypesRule);
 export const updateWebhookSchema = z
   .object({
     name: name.optional(),

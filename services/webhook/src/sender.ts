@@ -10,6 +10,16 @@ import type { SendRequest, SendResult } from "./domain/deps";
 export const SEND_TIMEOUT_MS = 10_000;
 export const RESPONSE_BYTES = 2048;
 
+/** The answer's headers a chat provider paces by; the others are not kept. */
+const RATE_HEADERS = /^(retry-after|x-ratelimit-[a-z-]+)$/;
+
+const rateHeadersOf = (headers: Record<string, string | string[] | undefined>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers)
+      .filter(([k, v]) => RATE_HEADERS.test(k.toLowerCase()) && v !== undefined)
+      .map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? (v[0] ?? "") : (v as string)]),
+  );
+
 export interface SenderOptions extends AddressGuardOptions {
   timeoutMs?: number;
   /** CAs to trust instead of the system's (PEM); NODE_EXTRA_CA_CERTS is the usual way to add one. */
@@ -35,7 +45,7 @@ export const guardedSender =
         ...(options.resolve ? { resolve: options.resolve } : {}),
         ...(options.ca ? { ca: options.ca } : {}),
       });
-      return { statusCode: res.status, durationMs: took(), response: res.text, error: "" };
+      return { statusCode: res.status, durationMs: took(), response: res.text, error: "", headers: rateHeadersOf(res.headers) };
     } catch (err) {
       const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;

@@ -50,7 +50,7 @@ describe("the webhook service's two deployables over one store", () => {
   });
 
   it("delivers a mention to an endpoint the API made, signed, and the API's log and usage read what the worker wrote", async () => {
-    const made = await as(ana, () => client.client.createWebhook({ name: "Hook", url: `${receiver.url}/ana`, eventTypes: ["mention.created"], projectId: "" }));
+    const made = await as(ana, () => client.client.createWebhook({ name: "Hook", url: `${receiver.url}/ana`, eventTypes: ["mention.created"], projectId: "", format: webhookV1.WebhookFormat.WEBHOOK_FORMAT_STANDARD }));
     const endpointId = made.webhook!.id;
     const at = new Date("2026-11-20T10:00:00.000Z");
     const mention: mentionV1.Mention = {
@@ -97,7 +97,7 @@ describe("the webhook service's two deployables over one store", () => {
   });
 
   it("sends test_webhook's event from the worker, and keeps another workspace's endpoint and log out of reach", async () => {
-    const made = await as(ana, () => client.client.createWebhook({ name: "Test", url: `${receiver.url}/test`, eventTypes: ["keyword.created"], projectId: "" }));
+    const made = await as(ana, () => client.client.createWebhook({ name: "Test", url: `${receiver.url}/test`, eventTypes: ["keyword.created"], projectId: "", format: webhookV1.WebhookFormat.WEBHOOK_FORMAT_STANDARD }));
     const before = receiver.received.length;
     const { eventId } = await as(ana, () => client.client.testWebhook({ endpointId: made.webhook!.id }));
     const got = await receiver.waitFor(before + 1);

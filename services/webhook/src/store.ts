@@ -1,5 +1,5 @@
 import type { Collection, Doc, DocumentStore } from "@earshot/platform";
-import type { DeliveryStatus } from "./fields";
+import type { ChatFormat, DeliveryStatus, WebhookFormat } from "./fields";
 
 // The webhook service's one store, read and written by both its deployables: the `webhook` API writes
 // endpoints and asks for test sends and redeliveries by writing deliveries; the `delivery` worker fans
@@ -20,6 +20,8 @@ export interface EndpointDoc extends Doc {
   name: string;
   url: string;
   eventTypes: string[];
+  /** Absent: standard (every endpoint stored before formats). A chat endpoint's url is its secret and it has no signing secrets. */
+  format?: WebhookFormat;
   active: boolean;
   /** Why it is inactive: the person who turned it off, or 5 days of failed deliveries. */
   deactivatedReason?: "user" | "failing";
@@ -70,6 +72,10 @@ export interface DeliveryDoc extends Doc {
   budgetDay?: string;
   /** The headers of the last attempt, less the signature. */
   headers: Record<string, string>;
+  /** Set for a chat endpoint's delivery: `body` is then its chat message alone, which the worker joins with others due together. */
+  chat?: ChatFormat;
+  /** The provider's rate-limit answers (429) waited out since the last counted attempt: they are not steps of the schedule. */
+  rateLimitWaits?: number;
 }
 
 /** A workspace's sends on one UTC day: the one count the worker spends from and get_usage reads. */

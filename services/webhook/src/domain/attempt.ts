@@ -1,5 +1,7 @@
 import { isVersionConflict } from "@earshot/platform/core";
-import type { DeliveryDoc, EndpointDoc } from "../store";
+import { maskedUrl } from "../chat/url";
+import { isChatFormat } from "../fields";
+import type { AttemptDoc, DeliveryDoc, EndpointDoc } from "../store";
 import type { DeliveryDeps, SendResult } from "./deps";
 import { recordOutcome } from "./outcomes";
 import { signatureHeader } from "./signing";
@@ -13,7 +15,7 @@ import { signatureHeader } from "./signing";
 export const FAILING_LIMIT_MS = 5 * 24 * 3600 * 1000;
 
 /** Attempts kept per delivery: enough to read a whole schedule and a few redeliveries. */
-const MAX_ATTEMPTS_KEPT = 50;
+export const MAX_ATTEMPTS_KEPT = 50;
 
 const liveSecrets = (deps: DeliveryDeps, endpoint: EndpointDoc, now: Date): string[] =>
   endpoint.secrets.filter((s) => !s.expiresAt || s.expiresAt > now).map((s) => deps.sealer.open(s.sealed));
@@ -57,18 +59,51 @@ const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointDoc, since: Date
     to: owner,
     subject: "Earshot stopped sending to a failing webhook endpoint",
     text:
-      `Every delivery to the webhook endpoint ${endpoint._id} (${endpoint.url}) has failed since ${since.toISOString()}, ` +
+      `Every delivery to the webhook endpoint ${endpoint._id} (${isChatFormat(endpoint.format) ? maskedUrl(endpoint.url) : endpoint.url}) has failed since ${since.toISOString()}, ` +
       "so Earshot has deactivated it and stopped sending to it.\n\n" +
       "Fix the receiver, then turn the endpoint back on (update_webhook with active: true). " +
       "Its delivery log (list_webhook_deliveries) shows each attempt's status and answer, and failed deliveries can be redelivered.\n",
   });
 };
 
-const outcome = (result: SendResult): "ok" | "failed" => (result.statusCode >= 200 && result.statusCode < 300 ? "ok" : "failed");
+/** An attempt as the delivery log keeps it (the answer's headers are the worker's, not the log's). */
+export const attemptRecord = (at: Date, result: SendResult): AttemptDoc => ({
+  at,
+  statusCode: result.statusCode,
+  durationMs: result.durationMs,
+  response: result.response,
+  error: result.error,
+});
+
+/**
+ * A delivery after an attempt: succeeded, or at the schedule's next step (`retrying`, or `failed` once the
+ * schedule is spent, or at once when the receiver said retrying cannot help).
+ */
+export const afterAttempt = (deps: DeliveryDeps, claimed: DeliveryDoc, headers: Record<string, string>, attempt: AttemptDoc, verdict: "ok" | "failed" | "permanent"): DeliveryDoc => {
+  const step = claimed.step + 1;
+  const retryIn = verdict === "failed" ? deps.schedule[step] : undefined;
+  const { rateLimitWaits: _waits, ...rest } = claimed;
+  return {
+    ...rest,
+    headers,
+    attempts: [...claimed.attempts, attempt].slice(-MAX_ATTEMPTS_KEPT),
+    step,
+    ...(verdict === "ok"
+      ? { status: "succeeded", nextAttemptAt: undefined }
+      : retryIn === undefined
+        ? { status: "failed", nextAttemptAt: undefined }
+        : { status: "retrying", nextAttemptAt: new Date(deps.clock.now().getTime() + retryIn * 1000) }),
+  };
+};
+
+/** The failing-endpoint rule after an attempt: a success ends the streak; a failure extends it and may turn the endpoint off. */
+export const recordStreak = async (deps: DeliveryDeps, endpoint: EndpointDoc, ok: boolean, now: Date): Promise<void> => {
+  const stoppedSince = await streakAfter(deps, endpoint, ok, now);
+  if (stoppedSince) await emailOwner(deps, endpoint, stoppedSince);
+};
 
 export const attemptDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, endpoint: EndpointDoc): Promise<void> => {
   const now = deps.clock.now();
-  const charged = claimed;
   // A fresh timestamp per attempt (receivers refuse old ones); the id stays the event's.
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
@@ -79,21 +114,7 @@ export const attemptDelivery = async (deps: DeliveryDeps, claimed: DeliveryDoc, 
   };
   const signature = signatureHeader(liveSecrets(deps, endpoint, now), claimed.eventId, timestamp, claimed.body);
   const result = await deps.send({ url: endpoint.url, headers: { ...headers, "webhook-signature": signature }, body: claimed.body });
-  const ok = outcome(result) === "ok";
-  const step = claimed.step + 1;
-  const retryIn = deps.schedule[step];
-  const next: DeliveryDoc = {
-    ...charged,
-    headers,
-    attempts: [...charged.attempts, { at: now, ...result }].slice(-MAX_ATTEMPTS_KEPT),
-    step,
-    ...(ok
-      ? { status: "succeeded", nextAttemptAt: undefined }
-      : retryIn === undefined
-        ? { status: "failed", nextAttemptAt: undefined }
-        : { status: "retrying", nextAttemptAt: new Date(deps.clock.now().getTime() + retryIn * 1000) }),
-  };
-  await recordOutcome(deps, claimed, next);
-  const stoppedSince = await streakAfter(deps, endpoint, ok, now);
-  if (stoppedSince) await emailOwner(deps, endpoint, stoppedSince);
+  const ok = result.statusCode >= 200 && result.statusCode < 300;
+  await recordOutcome(deps, claimed, afterAttempt(deps, claimed, headers, attemptRecord(now, result), ok ? "ok" : "failed"));
+  await recordStreak(deps, endpoint, ok, now);
 };

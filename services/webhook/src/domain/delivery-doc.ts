@@ -1,4 +1,5 @@
 import { newId } from "@earshot/platform/core";
+import { isChatFormat } from "../fields";
 import type { DeliveryDoc, EndpointDoc } from "../store";
 
 // A new delivery, as the fan-out makes one for a published event and test_webhook for its test event: its
@@ -11,7 +12,7 @@ import type { DeliveryDoc, EndpointDoc } from "../store";
 export const payloadOf = (type: string, timestamp: string, data: unknown, context: Record<string, unknown> = {}): string =>
   JSON.stringify(Object.keys(context).length > 0 ? { type, timestamp, data, context } : { type, timestamp, data });
 
-/** A pending delivery of `eventId` to `endpoint`, first due `firstDelaySeconds` after `now`. */
+/** A pending delivery of `eventId` to `endpoint`, first due `firstDelaySeconds` after `now`; a chat endpoint's body is its chat message. */
 export const newDelivery = (now: Date, endpoint: EndpointDoc, eventId: string, eventType: string, body: string, firstDelaySeconds: number): DeliveryDoc => ({
   _id: newId("dlv", now.getTime()),
   _v: 1,
@@ -28,4 +29,5 @@ export const newDelivery = (now: Date, endpoint: EndpointDoc, eventId: string, e
   nextAttemptAt: new Date(now.getTime() + firstDelaySeconds * 1000),
   charged: false,
   headers: {},
+  ...(isChatFormat(endpoint.format) ? { chat: endpoint.format } : {}),
 });

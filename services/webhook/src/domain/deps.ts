@@ -35,6 +35,8 @@ export interface SendResult {
   /** The first 2 KB of the answer. */
   response: string;
   error: string;
+  /** The answer's rate-limit headers (retry-after, x-ratelimit-*), lower-cased: chat providers pace by them. */
+  headers?: Record<string, string>;
 }
 
 /** The `delivery` deployable's work: fan-out, attempts, retries. */

@@ -12,7 +12,17 @@ import {
   zodFieldErrors,
 } from "@earshot/platform/core";
 import type { z } from "zod";
-import { createWebhookSchema, TEST_EVENT_TYPE, updateWebhookSchema } from "../fields";
+import { renderTestMessage } from "../chat/render";
+import {
+  CHAT_EVENT_TYPES,
+  CHAT_EVENT_TYPES_MESSAGE,
+  createWebhookSchema,
+  isChatEventTypes,
+  isChatFormat,
+  TEST_EVENT_TYPE,
+  updateWebhookSchema,
+  type WebhookFormat,
+} from "../fields";
 import { DELIVERIES, ENDPOINTS, type EndpointDoc } from "../store";
 import { accessEndpointProject, loadEndpoint } from "./access";
 import type { Caller, WebhookDeps } from "./deps";
@@ -41,30 +51,42 @@ const checkReachable = async (deps: WebhookDeps, url: string): Promise<void> => 
 
 export interface EndpointWithSecret {
   endpoint: EndpointDoc;
-  /** The plaintext secret, for the answer to a create or a rotation only. */
+  /** The plaintext secret, for the answer to a create or a rotation only (never for a chat endpoint: it has none). */
   secret?: string;
+  /** The URL may be answered whole: a chat endpoint's URL is its secret, shown only to whoever just gave it. */
+  wholeUrl?: boolean;
 }
 
 export interface CreateWebhookInput {
   projectId?: string;
   name: string;
   url: string;
-  eventTypes: string[];
+  /** Absent or empty: a chat format's default (mention.created); a standard endpoint must name some. */
+  eventTypes?: string[];
+  format?: WebhookFormat;
 }
 
 export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: CreateWebhookInput, effectKey?: string): Promise<EndpointWithSecret> => {
-  const fields = parseFields(createWebhookSchema, { name: input.name, url: input.url, eventTypes: input.eventTypes });
+  const fields = parseFields(createWebhookSchema, {
+    name: input.name,
+    url: input.url,
+    ...(input.eventTypes && input.eventTypes.length > 0 ? { eventTypes: input.eventTypes } : {}),
+    ...(input.format ? { format: input.format } : {}),
+  });
+  const chat = isChatFormat(fields.format);
   const workspaceId = input.projectId ? (await accessEndpointProject(caller, input.projectId, "editor")).workspaceId : caller.workspaceId;
   // A replay answers with the endpoint the first run made and its current secret (sealed, so it can).
   const replay = async (effect: { resourceId: string }): Promise<EndpointWithSecret> => {
     const endpoint = await deps.collections.endpoints.findById(effect.resourceId);
     if (!endpoint) throw notFound("Webhook");
-    return { endpoint, secret: deps.sealer.open((endpoint.secrets[0] as { sealed: string }).sealed) };
+    const sealed = endpoint.secrets[0]?.sealed;
+    return { endpoint, wholeUrl: true, ...(sealed ? { secret: deps.sealer.open(sealed) } : {}) };
   };
   return runOnce(deps.outbox, effectKey, replay, async () => {
     await checkReachable(deps, fields.url);
     const now = deps.clock.now();
-    const secret = newSecret();
+    // A chat endpoint is not signed: its URL is the secret.
+    const secret = chat ? undefined : newSecret();
     const endpoint: EndpointDoc = {
       _id: newId("whk", now.getTime()),
       _v: 1,
@@ -72,15 +94,16 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: Cr
       projectId: input.projectId || null,
       name: fields.name,
       url: fields.url,
-      eventTypes: [...new Set(fields.eventTypes)],
+      eventTypes: [...new Set(fields.eventTypes ?? CHAT_EVENT_TYPES)],
+      ...(fields.format && fields.format !== "standard" ? { format: fields.format } : {}),
       active: true,
-      secrets: [sealSecret(deps, secret, now)],
+      secrets: secret ? [sealSecret(deps, secret, now)] : [],
       dailyBudget: caller.allowances.webhookDeliveriesPerDay,
       createdAt: now,
       updatedAt: now,
     };
     await deps.outbox.commit([{ kind: "insert", collection: ENDPOINTS, doc: endpoint }], [], effectKey ? { key: effectKey, resourceId: endpoint._id } : undefined);
-    return { endpoint, secret };
+    return { endpoint, wholeUrl: true, ...(secret ? { secret } : {}) };
   });
 };
 
@@ -107,11 +130,23 @@ export interface UpdateWebhookInput {
   rotateSecret?: boolean;
 }
 
+/** What a chat endpoint may not take: event types other than mention.created, a signing secret. */
+const checkChatUpdate = (endpoint: EndpointDoc, fields: UpdateWebhookInput): void => {
+  if (!isChatFormat(endpoint.format)) return;
+  const errors: FieldError[] = [];
+  if (fields.eventTypes !== undefined && !isChatEventTypes(fields.eventTypes)) errors.push({ path: "eventTypes", message: CHAT_EVENT_TYPES_MESSAGE });
+  if (fields.rotateSecret) {
+    errors.push({ path: "rotateSecret", message: `a ${endpoint.format} endpoint is not signed and has no secret: its URL is the secret; to replace it, give the endpoint a new url` });
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+};
+
 export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointId: string, input: UpdateWebhookInput): Promise<EndpointWithSecret> => {
   const fields = parseFields(updateWebhookSchema, input);
   if (fields.url !== undefined) await checkReachable(deps, fields.url);
   return withVersionRetry(async () => {
     const current = await loadEndpoint(deps, caller, endpointId, "editor");
+    checkChatUpdate(current, fields);
     const now = deps.clock.now();
     const secret = fields.rotateSecret ? newSecret() : undefined;
     const activeChange =
@@ -130,7 +165,7 @@ export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointI
       _v: (current._v ?? 1) + 1,
     };
     await deps.outbox.commit([{ kind: "replace", collection: ENDPOINTS, doc: next, expectedVersion: current._v ?? 1 }], []);
-    return secret ? { endpoint: next, secret } : { endpoint: next };
+    return { endpoint: next, ...(secret ? { secret } : {}), ...(fields.url !== undefined ? { wholeUrl: true } : {}) };
   });
 };
 
@@ -143,7 +178,7 @@ export const deleteWebhook = async (deps: WebhookDeps, caller: Caller, endpointI
 };
 
 /**
- * Queues one signed `webhook.test` event to exactly this endpoint. It spends the workspace's daily delivery
+ * Queues one `webhook.test` event (signed; a test message for a chat endpoint) to exactly this endpoint. It spends the workspace's daily delivery
  * budget like any delivery, so a spent budget refuses it (402) instead of holding it.
  */
 export const testWebhook = async (deps: WebhookDeps, caller: Caller, endpointId: string): Promise<{ endpoint: EndpointDoc; eventId: string }> => {
@@ -152,10 +187,12 @@ export const testWebhook = async (deps: WebhookDeps, caller: Caller, endpointId:
   const allowance = endpoint.workspaceId === caller.workspaceId ? caller.allowances.webhookDeliveriesPerDay : endpoint.dailyBudget;
   if ((await deliveriesToday(deps, endpoint.workspaceId)) >= allowance) throw usageLimited("webhook_deliveries", allowance);
   const eventId = newId("evt", now.getTime());
-  const body = payloadOf(TEST_EVENT_TYPE, now.toISOString(), {
-    endpointId: endpoint._id,
-    message: "A test event sent by test_webhook. Verify its signature with the endpoint's secret.",
-  });
+  const body = isChatFormat(endpoint.format)
+    ? renderTestMessage(endpoint.format, { endpointName: endpoint.name, projectId: endpoint.projectId, workspaceId: endpoint.workspaceId })
+    : payloadOf(TEST_EVENT_TYPE, now.toISOString(), {
+        endpointId: endpoint._id,
+        message: "A test event sent by test_webhook. Verify its signature with the endpoint's secret.",
+      });
   await deps.outbox.commit([{ kind: "insert", collection: DELIVERIES, doc: newDelivery(now, endpoint, eventId, TEST_EVENT_TYPE, body, 0) }], []);
   return { endpoint, eventId };
 };

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from "@earshot/platform/core";
-import { type DeliverableEvent, subscribesTo } from "../fields";
-import { DELIVERIES, type DeliveryDoc } from "../store";
+import { renderMentionMessage } from "../chat/render";
+import { CHAT_EVENT_TYPES, type DeliverableEvent, isChatFormat, subscribesTo, type WebhookFormat } from "../fields";
+import { DELIVERIES, type DeliveryDoc, type EndpointDoc } from "../store";
 import { newDelivery, payloadOf } from "./delivery-doc";
 import type { DeliveryDeps } from "./deps";
 
@@ -44,16 +45,33 @@ const createDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): 
   deps.wake();
 };
 
-/** The event's payload; none (logged) for an event that does not carry its resource: an older producer staged it. */
-const bodyOf = (deps: DeliveryDeps, event: DeliverableEvent): string | undefined => {
+/**
+ * The event's bodies, one per format asked for: the Standard Webhooks payload, or a chat endpoint's message
+ * (chat/render.ts); none (logged) for an event that does not carry its resource: an older producer staged it.
+ */
+const bodiesOf = (deps: DeliveryDeps, event: DeliverableEvent): ((format: WebhookFormat | undefined) => string) | undefined => {
   try {
     const { data, context } = event.body();
-    return payloadOf(event.type, event.time, data, context);
+    const made = new Map<WebhookFormat, string>();
+    return (format = "standard") => {
+      let body = made.get(format);
+      if (body === undefined) {
+        body = isChatFormat(format) ? renderMentionMessage(format, data, context) : payloadOf(event.type, event.time, data, context);
+        made.set(format, body);
+      }
+      return body;
+    };
   } catch (err) {
     deps.logger.warn({ eventId: event.id, type: event.type, err }, "event not delivered: it does not carry its resource as the API presents it");
     return undefined;
   }
 };
+
+/** Whether `endpoint` takes `event`: its scope and event types, and for a chat endpoint only what a chat message is about. */
+const wants = (endpoint: EndpointDoc, event: DeliverableEvent): boolean =>
+  (endpoint.projectId === null || endpoint.projectId === event.data.projectId) &&
+  subscribesTo(endpoint.eventTypes, event.type) &&
+  (!isChatFormat(endpoint.format) || (CHAT_EVENT_TYPES as readonly string[]).includes(event.type));
 
 /**
  * Published events (project, keyword, mention, LinkedIn): one delivery per matching endpoint. A batch of
@@ -72,15 +90,13 @@ export const fanOutBatch = async (deps: DeliveryDeps, events: readonly Deliverab
   const endpoints = await deps.collections.endpoints.find(live.length === 1 ? { workspaceId: live[0], active: true } : { workspaceId: { $in: live }, active: true });
   const deliveries: DeliveryDoc[] = [];
   for (const event of events) {
-    const { workspaceId, projectId } = event.data;
+    const { workspaceId } = event.data;
     if (!workspaceId || deactivated.has(workspaceId)) continue;
-    const matching = endpoints.filter(
-      (e) => e.workspaceId === workspaceId && (e.projectId === null || e.projectId === projectId) && subscribesTo(e.eventTypes, event.type),
-    );
+    const matching = endpoints.filter((e) => e.workspaceId === workspaceId && wants(e, event));
     if (matching.length === 0) continue;
-    const body = bodyOf(deps, event);
-    if (body === undefined) continue;
-    for (const endpoint of matching) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, body, deps.schedule[0] ?? 0));
+    const bodyFor = bodiesOf(deps, event);
+    if (bodyFor === undefined) continue;
+    for (const endpoint of matching) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0));
   }
   await createDeliveries(deps, deliveries);
 };

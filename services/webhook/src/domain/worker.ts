@@ -1,6 +1,8 @@
 import { isUniqueViolation, isVersionConflict } from "@earshot/platform/core";
+import type { ChatFormat } from "../fields";
 import type { DeliveryDoc } from "../store";
 import { attemptDelivery } from "./attempt";
+import { attemptChatBatch, CHAT_BATCH } from "./chat-attempt";
 import { type Claimed, claimDeliveries } from "./claim";
 import type { DeliveryDeps } from "./deps";
 
@@ -8,7 +10,10 @@ import type { DeliveryDeps } from "./deps";
 // the free slots with versioned replaces, in one commit (with their budget, see claim.ts), that move their
 // due time past the claim's end: of several instances (or ticks) only one wins, and a replica that dies mid-attempt leaves a delivery that falls due again when the claim ends,
 // so it is retried, never lost. Attempts run a few per endpoint at once, so a slow receiver holds only its
-// own slots. Tests call `tick()` with a manual clock; `start()` runs ticks on real timers.
+// own slots. A chat endpoint (Slack, Discord) is different: its due deliveries go together, several to a
+// message, one request at a time, and the next waits for the provider's pace (or the wait a 429 asked
+// for), so a burst of mentions is a few messages rather than a storm of 429s. Tests call `tick()` with a
+// manual clock; `start()` runs ticks on real timers.
 
 const OPEN = ["pending", "retrying", "held"];
 
@@ -31,6 +36,11 @@ export class DeliveryWorker {
   private readonly maxTickDelayMs: number;
   private readonly batchSize: number;
   private readonly inFlight = new Map<string, number>();
+  /** Chat endpoints with a request in flight in this replica. */
+  private readonly chatBusy = new Set<string>();
+  /** Chat endpoints whose next request waits until then (ms, by the service's clock). */
+  private readonly pacedUntil = new Map<string, number>();
+  private readonly paceTimers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<unknown> | undefined;
@@ -71,6 +81,8 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const t of this.paceTimers) clearTimeout(t);
+    this.paceTimers.clear();
     await this.ticking;
     await Promise.all([...this.running]);
   }
@@ -99,21 +111,38 @@ export class DeliveryWorker {
     if (free <= 0) return [];
     // Read only what may start: not the endpoints whose slots are all taken, and about as many as the free
     // slots (a tick runs again as soon as one frees), not a whole backlog parsed to start one or two.
-    const saturated = [...this.inFlight].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+    for (const [id, until] of this.pacedUntil) if (until <= now.getTime()) this.pacedUntil.delete(id);
+    const waiting = new Set([...this.chatBusy, ...this.pacedUntil.keys()]);
+    const saturated = [...[...this.inFlight].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id), ...waiting];
     const filter = { status: { $in: OPEN }, nextAttemptAt: { $lte: now }, ...(saturated.length > 0 ? { endpointId: { $nin: saturated } } : {}) };
     const due = await deps.collections.deliveries.find(filter, { sort: { nextAttemptAt: 1 }, limit: Math.min(this.batchSize, free * 2) });
-    // What fits the free slots, in due order: the whole selection is claimed in one commit.
+    // What fits the free slots, in due order: the whole selection is claimed in one commit. A chat
+    // endpoint's deliveries take one slot together, up to a message's worth.
     const chosen: DeliveryDoc[] = [];
     const taken = new Map<string, number>();
+    let slots = 0;
     for (const delivery of due) {
-      if (this.running.size + chosen.length >= this.total) break;
-      const busy = (this.inFlight.get(delivery.endpointId) ?? 0) + (taken.get(delivery.endpointId) ?? 0);
-      if (busy >= this.perEndpoint) continue;
-      taken.set(delivery.endpointId, (taken.get(delivery.endpointId) ?? 0) + 1);
+      const mine = taken.get(delivery.endpointId) ?? 0;
+      if (delivery.chat) {
+        if (waiting.has(delivery.endpointId) || mine >= CHAT_BATCH || (mine === 0 && this.running.size + slots >= this.total)) continue;
+        if (mine === 0) slots++;
+      } else {
+        if (this.running.size + slots >= this.total) continue;
+        if ((this.inFlight.get(delivery.endpointId) ?? 0) + mine >= this.perEndpoint) continue;
+        slots++;
+      }
+      taken.set(delivery.endpointId, mine + 1);
       chosen.push(delivery);
     }
     const claimed = await this.claim(deps, chosen, now);
-    return claimed.map((d) => this.run(deps, d));
+    const chats = new Map<string, Claimed[]>();
+    const started: Array<Promise<void>> = [];
+    for (const c of claimed) {
+      if (c.delivery.chat) chats.set(c.endpoint._id, [...(chats.get(c.endpoint._id) ?? []), c]);
+      else started.push(this.run(deps, c));
+    }
+    for (const batch of chats.values()) started.push(this.runChat(deps, batch));
+    return started;
   }
 
   /**
@@ -159,5 +188,35 @@ export class DeliveryWorker {
       });
     this.running.add(done);
     return done;
+  }
+
+  /** One request for a chat endpoint's claimed deliveries; the endpoint's next waits for the provider's pace. */
+  private runChat(deps: DeliveryDeps, batch: Claimed[]): Promise<void> {
+    const { endpoint, delivery: first } = batch[0] as Claimed;
+    this.chatBusy.add(endpoint._id);
+    const done = attemptChatBatch(deps, first.chat as ChatFormat, batch.map((c) => c.delivery), endpoint)
+      .then((attempt) => this.paceUntil(deps, endpoint._id, attempt.notBefore))
+      .catch((err: unknown) => deps.logger.error({ err, endpointId: endpoint._id }, "chat delivery failed; its deliveries are retried when their claim ends"))
+      .finally(() => {
+        this.chatBusy.delete(endpoint._id);
+        this.running.delete(done);
+        if (!this.stopped) this.wake();
+      });
+    this.running.add(done);
+    return done;
+  }
+
+  /** The endpoint waits until `notBefore`; on real timers a tick runs then, rather than at the next timer. */
+  private paceUntil(deps: DeliveryDeps, endpointId: string, notBefore: Date): void {
+    const waitMs = notBefore.getTime() - deps.clock.now().getTime();
+    if (waitMs <= 0) return;
+    this.pacedUntil.set(endpointId, notBefore.getTime());
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.paceTimers.delete(timer);
+      this.wake();
+    }, waitMs);
+    timer.unref?.();
+    this.paceTimers.add(timer);
   }
 }

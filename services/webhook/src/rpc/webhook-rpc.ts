@@ -4,23 +4,26 @@ import { getDelivery, listDeliveries, redeliver } from "../domain/deliveries";
 import type { Caller, WebhookDeps } from "../domain/deps";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, testWebhook, updateWebhook } from "../domain/endpoints";
 import { workspaceUsage } from "../domain/budget";
-import { DELIVERY_STATUS_WORDS } from "../fields";
+import { maskedUrl } from "../chat/url";
+import { DELIVERY_STATUS_WORDS, isChatFormat, WEBHOOK_FORMAT_WORDS, type WebhookFormat } from "../fields";
 import type { DeliveryDoc, EndpointDoc } from "../store";
 
 // gRPC adapter: decode, call a domain verb, encode. No rules live here; the caller comes from the call's
-// metadata. Secrets appear only in the answers to a create and a rotation.
+// metadata. Secrets appear only in the answers to a create and a rotation; a chat endpoint's URL (its secret)
+// whole only in the answer to the create or update that gave it, masked in every other.
 
 const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
 
 /** proto3 cannot tell an unset number from 0: a 0 limit means "the default". */
 const limitOf = (limit: number): number | undefined => (limit === 0 ? undefined : limit);
 
-export const toWebhookMessage = (e: EndpointDoc): webhookV1.Webhook => ({
+export const toWebhookMessage = (e: EndpointDoc, options: { wholeUrl?: boolean } = {}): webhookV1.Webhook => ({
   id: e._id,
   projectId: e.projectId ?? "",
   workspaceId: e.workspaceId,
   name: e.name,
-  url: e.url,
+  url: isChatFormat(e.format) && !options.wholeUrl ? maskedUrl(e.url) : e.url,
+  format: enumValueOf(WEBHOOK_FORMAT_WORDS, e.format ?? "standard"),
   eventTypes: [...e.eventTypes],
   active: e.active,
   createdAt: e.createdAt,
@@ -47,13 +50,20 @@ export const toDeliveryMessage = (d: DeliveryDoc): webhookV1.Delivery => ({
 
 export const webhookRpc = (deps: WebhookDeps) => ({
   createWebhook: async (req: webhookV1.CreateWebhookRequest, ctx: RpcContext): Promise<webhookV1.CreateWebhookResponse> => {
-    const { endpoint, secret } = await createWebhook(
+    const { endpoint, secret, wholeUrl } = await createWebhook(
       deps,
       callerOf(ctx),
-      { ...(req.projectId ? { projectId: req.projectId } : {}), name: req.name, url: req.url, eventTypes: req.eventTypes },
+      {
+        ...(req.projectId ? { projectId: req.projectId } : {}),
+        name: req.name,
+        url: req.url,
+        eventTypes: req.eventTypes,
+        // An enum value this build does not know is a word the verb refuses, naming the field.
+        ...(req.format ? { format: enumWordOf(WEBHOOK_FORMAT_WORDS, req.format) as WebhookFormat } : {}),
+      },
       ctx.idempotencyKey,
     );
-    return { webhook: toWebhookMessage(endpoint), secret: secret ?? "" };
+    return { webhook: toWebhookMessage(endpoint, { wholeUrl }), secret: secret ?? "" };
   },
   getWebhook: async (req: webhookV1.GetWebhookRequest, ctx: RpcContext): Promise<webhookV1.GetWebhookResponse> => ({
     webhook: toWebhookMessage(await getWebhook(deps, callerOf(ctx), req.endpointId)),
@@ -64,17 +74,17 @@ export const webhookRpc = (deps: WebhookDeps) => ({
       ...(limitOf(req.limit) !== undefined ? { limit: req.limit } : {}),
       ...(req.cursor ? { cursor: req.cursor } : {}),
     });
-    return { webhooks: page.items.map(toWebhookMessage), nextCursor: page.nextCursor ?? "" };
+    return { webhooks: page.items.map((e) => toWebhookMessage(e)), nextCursor: page.nextCursor ?? "" };
   },
   updateWebhook: async (req: webhookV1.UpdateWebhookRequest, ctx: RpcContext): Promise<webhookV1.UpdateWebhookResponse> => {
-    const { endpoint, secret } = await updateWebhook(deps, callerOf(ctx), req.endpointId, {
+    const { endpoint, secret, wholeUrl } = await updateWebhook(deps, callerOf(ctx), req.endpointId, {
       ...(req.name !== undefined ? { name: req.name } : {}),
       ...(req.url !== undefined ? { url: req.url } : {}),
       ...(req.eventTypes ? { eventTypes: req.eventTypes.eventTypes } : {}),
       ...(req.active !== undefined ? { active: req.active } : {}),
       ...(req.rotateSecret ? { rotateSecret: true } : {}),
     });
-    return { webhook: toWebhookMessage(endpoint), secret: secret ?? "" };
+    return { webhook: toWebhookMessage(endpoint, { wholeUrl }), secret: secret ?? "" };
   },
   deleteWebhook: async (req: webhookV1.DeleteWebhookRequest, ctx: RpcContext): Promise<webhookV1.DeleteWebhookResponse> => ({
     webhook: toWebhookMessage(await deleteWebhook(deps, callerOf(ctx), req.endpointId)),

@@ -1,4 +1,13 @@
-import { createWebhookSchema, DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, TEST_EVENT_TYPE, updateWebhookSchema, WEBHOOK_EVENT_TYPES } from "@earshot/webhook/fields";
+import {
+  createWebhookSchema,
+  DELIVERY_STATUS_WORDS,
+  DELIVERY_STATUSES,
+  formatEventTypesRule,
+  TEST_EVENT_TYPE,
+  updateWebhookSchema,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_FORMAT_WORDS,
+} from "@earshot/webhook/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { webhookV1 } from "@earshot/proto";
@@ -23,6 +32,10 @@ const deliveryPath = z.object({ endpointId, deliveryId: resourceId("dlv", "The d
 const WHO = "A project's endpoint needs the editor role in the project; a workspace endpoint (no projectId) the workspace owner.";
 const SIGNING =
   "Deliveries are Standard Webhooks: a JSON body { type, timestamp, data } with the headers webhook-id, webhook-timestamp and webhook-signature (HMAC-SHA256 with the secret).";
+const CHAT =
+  "format slack or discord posts each new mention (mention.created, the only type they take) to a Slack incoming webhook or a Discord webhook as a readable message " +
+  "(author, source, text, sentiment, keyword, link), several mentions to a message when they come together, paced to the provider's rate limits. " +
+  "Chat endpoints are not signed: the URL is the secret, answered whole only here and masked (scheme, host, last 4 characters) in every later read.";
 
 export const webhookOperations = [
   defineOperation({
@@ -46,7 +59,7 @@ export const webhookOperations = [
   defineOperation({
     name: "create_webhook",
     title: "Create a webhook endpoint",
-    description: `Registers an https endpoint that receives the events it lists, signed. The signing secret is returned once, in data.secret. ${WHO} ${SIGNING}`,
+    description: `Registers an https endpoint that receives the events it lists, signed. The signing secret is returned once, in data.secret. ${WHO} ${SIGNING} ${CHAT} Example: { "name": "Mentions in #brand", "url": "https://hooks.slack.com/services/T…/B…/…", "format": "slack" }.`,
     method: "POST",
     path: "/webhooks",
     scope: "webhooks:write",
@@ -59,12 +72,19 @@ export const webhookOperations = [
           projectId: projectId.nullable().optional().describe("The project whose events it receives; null or absent: every project of the workspace."),
           ...createWebhookSchema.shape,
         })
-        .strict(),
+        .strict()
+        .superRefine(formatEventTypesRule),
     },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, ctx) => {
-      const res = await ctx.backends.webhook.createWebhook({ projectId: input.projectId ?? "", name: input.name, url: input.url, eventTypes: input.eventTypes });
+      const res = await ctx.backends.webhook.createWebhook({
+        projectId: input.projectId ?? "",
+        name: input.name,
+        url: input.url,
+        eventTypes: input.eventTypes ?? [],
+        format: wireValue(WEBHOOK_FORMAT_WORDS, input.format ?? "standard"),
+      });
       return { data: presentWebhookWithSecret(res.webhook, res.secret) };
     },
   }),
@@ -88,7 +108,7 @@ export const webhookOperations = [
   defineOperation({
     name: "update_webhook",
     title: "Update a webhook endpoint",
-    description: `Changes any of name, url and eventTypes, turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). ${WHO}`,
+    description: `Changes any of name, url and eventTypes, turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). The format is fixed at create. A chat endpoint (slack, discord) has no secret to rotate (400 naming rotateSecret): give it a new url, answered whole this once; its eventTypes stay ["mention.created"]. ${WHO}`,
     method: "PATCH",
     path: "/webhooks/:endpointId",
     scope: "webhooks:write",
@@ -113,7 +133,7 @@ export const webhookOperations = [
   defineOperation({
     name: "test_webhook",
     title: "Send a test event",
-    description: `Queues one signed ${TEST_EVENT_TYPE} event to exactly this endpoint (whatever its event types). It counts against the workspace's daily delivery budget; when that is spent the answer is 402 usage_limited (limit webhook_deliveries). ${WHO}`,
+    description: `Queues one signed ${TEST_EVENT_TYPE} event to exactly this endpoint (whatever its event types); a chat endpoint (slack, discord) gets a test message ("Earshot test message from project …"). It counts against the workspace's daily delivery budget; when that is spent the answer is 402 usage_limited (limit webhook_deliveries). ${WHO}`,
     method: "POST",
     path: "/webhooks/:endpointId/test",
     scope: "webhooks:write",

@@ -1,5 +1,5 @@
 import type { webhookV1 } from "@earshot/proto";
-import { DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, SUBSCRIBABLE_EVENT_TYPES } from "@earshot/webhook/fields";
+import { DELIVERY_STATUS_WORDS, DELIVERY_STATUSES, SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_FORMAT_WORDS, WEBHOOK_FORMATS } from "@earshot/webhook/fields";
 import { z } from "zod";
 import { at, atOrNull, oneOf, optionalTimestamp, required, resourceSchemas, timestamp } from "../shared/resources";
 import { apiWord } from "../shared/wire-enums";
@@ -9,7 +9,15 @@ export const webhookSchema = z
     id: z.string(),
     projectId: z.string().nullable().describe("null: the endpoint receives the events of every project of the workspace."),
     name: z.string(),
-    url: z.string(),
+    url: z
+      .string()
+      .describe(
+        "The receiver's URL. A chat endpoint's (slack, discord) is its secret: whole only in the answer to the create or update that set it, " +
+          "masked everywhere else as its scheme and host and the last 4 characters (https://hooks.slack.com/…Xy12).",
+      ),
+    format: z
+      .enum(WEBHOOK_FORMATS)
+      .describe("standard: signed Standard Webhooks; slack: Slack incoming-webhook messages (Block Kit); discord: Discord webhook messages (embeds)."),
     eventTypes: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
     active: z.boolean(),
     deactivatedReason: z
@@ -27,7 +35,8 @@ export const webhookWithSecretSchema = webhookSchema
       .string()
       .nullable()
       .describe(
-        "The signing secret (whsec_…), on create and on rotateSecret only (null otherwise): keep it, it is not shown again. Verify deliveries with any Standard Webhooks library.",
+        "The signing secret (whsec_…), on create and on rotateSecret only (null otherwise): keep it, it is not shown again. Verify deliveries with any Standard Webhooks library. " +
+          "Always null for chat formats (slack, discord): they are not signed, their URL is the secret.",
       ),
   })
   .register(resourceSchemas, { id: "WebhookWithSecret", description: "A webhook endpoint with its new signing secret." });
@@ -82,6 +91,8 @@ export const presentWebhook = (message: webhookV1.Webhook | undefined): Webhook 
     projectId: w.projectId || null,
     name: w.name,
     url: w.url,
+    // Endpoints stored before formats answer UNSPECIFIED: standard.
+    format: oneOf(WEBHOOK_FORMATS, apiWord(WEBHOOK_FORMAT_WORDS, w.format) ?? "standard", "webhook format"),
     eventTypes: w.eventTypes.map((t) => oneOf(SUBSCRIBABLE_EVENT_TYPES, t, "event type")),
     active: w.active,
     deactivatedReason: w.active ? null : oneOf(["user", "failing"] as const, w.deactivatedReason || "user", "deactivated reason"),
