@@ -142,7 +142,7 @@ describe("browser origins on /mcp", () => {
       const allowed = await post(other, list, authed(actor.key, { Origin: "https://ide.example:8443" }));
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get("access-control-allow-origin")).toBe("https://ide.example:8443");
-      expect(allowed.headers.get("access-control-expose-headers")).toBe("WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After");
+      expect(allowed.headers.get("access-control-expose-headers")).toBe("WWW-Authenticate, RateLimit, RateLimit-Policy, Retry-After, Mcp-Session-Id");
       expect(allowed.headers.get("vary")).toMatch(/Origin/);
       const foreign = await post(other, list, authed(actor.key, { Origin: "https://evil.example" }));
       expect(foreign.status).toBe(403);
@@ -156,8 +156,8 @@ describe("browser origins on /mcp", () => {
       const ok = await preflight("https://agent.example");
       expect(ok.status).toBe(204);
       expect(ok.headers.get("access-control-allow-origin")).toBe("https://agent.example");
-      expect(ok.headers.get("access-control-allow-methods")).toBe("POST");
-      expect(ok.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Idempotency-Key");
+      expect(ok.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE");
+      expect(ok.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Idempotency-Key");
       expect(ok.headers.get("vary")).toMatch(/Origin/);
       const refused = await preflight("https://evil.example");
       expect(refused.status).toBe(403);
