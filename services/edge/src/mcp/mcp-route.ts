@@ -16,6 +16,8 @@ import { JsonExchangeTransport } from "./json-exchange-transport";
 import { gateJsonRpcBody, isJsonRpcFailure, type RequestId } from "./json-rpc-gate";
 import { defaultMcpScopes, MCP_SCOPE } from "./scopes";
 import { isPostRefusal, type PostRefusal, readPost } from "./streamable-http";
+import { registerPrompts } from "./prompts";
+import { registerResources } from "./resources";
 import { type ToolDefinition, toolCallRequest, toolFor } from "./tools";
 import { serveDelete, serveStream, sessionOfPost } from "./sessions/session-http";
 import { type McpSessions, registerSubscriptionHandlers } from "./sessions/subscriptions";
@@ -97,7 +99,7 @@ class ServerPool {
 
   private build(): PooledServer {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false } },
       instructions:
         "Earshot monitors social mentions. Every tool is one REST operation of /api/v1 with the same input and the same { data, meta } result.",
       jsonSchemaValidator: this.validator,
@@ -107,6 +109,8 @@ class ServerPool {
       return { tools: this.tools.filter((t) => principal.scopes.includes(t.op.scope)).map((t) => t.definition) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callTool(request, extra));
+    registerResources(server, this.options);
+    registerPrompts(server, this.options.operations, () => this.options.pipeline.options.clock.now());
     if (this.options.sessions) registerSubscriptionHandlers(server, { sessions: this.options.sessions, pipeline: this.options.pipeline, operations: this.options.operations });
     const transport = new JsonExchangeTransport();
     // Connecting only installs the server's handlers on the transport (whose start does nothing): done by the time it returns.
