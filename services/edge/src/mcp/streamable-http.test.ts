@@ -175,7 +175,7 @@ describe("what the Streamable HTTP transport answers", () => {
 
   it("answers an unknown method with a JSON-RPC error carrying the request's id", async () => {
     const s = await serve();
-    const res = await s.post(JSON.stringify({ jsonrpc: "2.0", id: "x-1", method: "resources/list" }));
+    const res = await s.post(JSON.stringify({ jsonrpc: "2.0", id: "x-1", method: "completion/complete" }));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ jsonrpc: "2.0", id: "x-1", error: { code: -32601, message: "Method not found" } });
   });
