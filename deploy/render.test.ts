@@ -74,10 +74,17 @@ const expectSecureAndComplete = (objects: K8sObject[], nameOf: (d: string) => st
     }
   }
   const ingresses = objects.filter((o) => o.kind === "Ingress");
-  expect(ingresses).toHaveLength(1);
-  const paths = (ingresses[0]!.spec!.rules as PodSpec[]).flatMap((r) => (r.http.paths as PodSpec[]).map((p) => ({ path: p.path as string, service: p.backend.service.name as string })));
+  expect(ingresses).toHaveLength(2);
+  const pathsOf = (ingress: K8sObject) => (ingress.spec!.rules as PodSpec[]).flatMap((r) => (r.http.paths as PodSpec[]).map((p) => ({ path: p.path as string, service: p.backend.service.name as string })));
+  const paths = ingresses.flatMap(pathsOf);
   expect(paths).toEqual(expect.arrayContaining([...GATEWAY_ROUTES.map((path) => ({ path, service: nameOf("gateway") })), { path: "/mcp", service: nameOf("mcp-gateway") }]));
   expect(paths.filter((p) => /metrics|readyz/.test(p.path))).toEqual([]);
+  // /mcp alone in its Ingress, whose requests of one MCP session go to one pod; the gateway's are not hashed.
+  const mcp = ingresses.find((i) => pathsOf(i).some((p) => p.path === "/mcp"))!;
+  expect(pathsOf(mcp).map((p) => p.path)).toEqual(["/mcp"]);
+  expect((mcp.metadata as { annotations?: Record<string, string> }).annotations).toMatchObject({ "nginx.ingress.kubernetes.io/upstream-hash-by": "$http_mcp_session_id" });
+  const rest = ingresses.find((i) => i !== mcp)!;
+  expect((rest.metadata as { annotations?: Record<string, string> }).annotations?.["nginx.ingress.kubernetes.io/upstream-hash-by"]).toBeUndefined();
 };
 
 const expectWellFormed = (objects: K8sObject[]) => {

@@ -104,13 +104,20 @@ podAnnotations: {}
 # Extra environment of every container (a list of EnvVar), after the chart's own.
 extraEnv: []
 
-# One Ingress for REST, the docs, OAuth, the browser pages (gateway) and MCP (mcp-gateway). /metrics and the
-# per-service readiness are served on the metrics port, which no Service or Ingress exposes.
+# Two Ingresses on the same hosts: REST, the docs, OAuth and the browser pages (gateway), and /mcp
+# (mcp-gateway), which has annotations of its own. /metrics and the per-service readiness are served on the
+# metrics port, which no Service or Ingress exposes.
 ingress:
   enabled: true
   className: ""
-  # For example cert-manager.io/cluster-issuer: letsencrypt
+  # Both Ingresses'; for example cert-manager.io/cluster-issuer: letsencrypt
   annotations: {}
+  # The /mcp Ingress's besides those: requests of one MCP session (the Mcp-Session-Id header) go to one
+  # mcp-gateway pod, so a resumed notification stream usually finds the pod that kept what it missed
+  # (ingress-nginx; set your controller's equivalent, or {} for none: sessions and subscriptions live in
+  # the store every pod reads, so any pod still serves them). Requests without the header spread as usual.
+  mcpAnnotations:
+    nginx.ingress.kubernetes.io/upstream-hash-by: "$http_mcp_session_id"
   # The public host names; the first one gives EARSHOT_PUBLIC_URL unless global.publicUrl is set.
   hosts: []
   # [{ secretName: earshot-tls, hosts: [earshot.example.com] }]: a provided Secret, or one cert-manager fills.
@@ -302,6 +309,7 @@ const podOptions = {
       enabled: { type: "boolean" },
       className: { type: "string" },
       annotations: labels,
+      mcpAnnotations: labels,
       hosts: { type: "array", items: { type: "string", pattern: "^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$" } },
       tls: {
         type: "array",

@@ -332,7 +332,26 @@ spec:
     - host: earshot.example.com
       http:
         paths:
-${path("/", gateway.name, "Exact")}${GATEWAY_ROUTES.map((p) => path(p, gateway.name)).join("")}${path("/mcp", mcp.name)}`;
+${path("/", gateway.name, "Exact")}${GATEWAY_ROUTES.map((p) => path(p, gateway.name)).join("")}---
+# /mcp in an Ingress of its own for its annotation: the requests of one MCP session (its Mcp-Session-Id
+# header) go to one mcp-gateway pod, so a resumed notification stream usually finds the pod that kept what
+# it missed (ingress-nginx; REPLACE with your controller's equivalent, or drop it: sessions and
+# subscriptions live in the store every pod reads). Requests without the header spread as usual.
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: earshot-mcp
+  annotations:
+    nginx.ingress.kubernetes.io/upstream-hash-by: "$http_mcp_session_id"
+spec:
+  tls:
+    - hosts: [earshot.example.com]
+      secretName: earshot-tls
+  rules:
+    - host: earshot.example.com
+      http:
+        paths:
+${path("/mcp", mcp.name)}`;
 };
 
 /** The gateway's public path prefixes besides the home page `/` (exact); `/mcp` goes to the mcp-gateway. */
