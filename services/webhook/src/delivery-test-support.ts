@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  type Clock,
   type CloudEvent,
   type DocumentStore,
   type MailMessage,
@@ -13,7 +14,7 @@ import {
   TokenSealer,
   type Write,
 } from "@earshot/platform";
-import type { DeliverableEvent } from "./fields";
+import { type DeliverableEvent, isChatFormat, type WebhookFormat } from "./fields";
 import type { DeliveryDeps, WebhookDeps } from "./domain/deps";
 import { fanOutBatch } from "./domain/fan-out";
 import type { DeliveryWorker } from "./domain/worker";
@@ -39,7 +40,16 @@ export interface DeliveryWorld {
   mail: MailMessage[];
   replica(): { deps: DeliveryDeps; worker: DeliveryWorker };
   /** Stores an endpoint as the API would; returns its id and plaintext secret. */
-  endpoint(input: { url: string; workspaceId?: string; projectId?: string; eventTypes?: string[]; secrets?: string[]; dailyBudget?: number; id?: string }): Promise<{ id: string; secrets: string[] }>;
+  endpoint(input: {
+    url: string;
+    workspaceId?: string;
+    projectId?: string;
+    eventTypes?: string[];
+    secrets?: string[];
+    dailyBudget?: number;
+    id?: string;
+    format?: WebhookFormat;
+  }): Promise<{ id: string; secrets: string[] }>;
   /** A published event, as the bus hands it over. */
   publish(type: string, data: Record<string, unknown>): Promise<CloudEvent>;
   /** Events the service committed, oldest first. */
@@ -58,7 +68,10 @@ export const deliverableOf = (event: CloudEvent): DeliverableEvent => {
 
 export const newTestSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
-export const openDeliveryWorld = async (options: { sender?: SenderOptions; schedule?: number[]; apiAllowsPrivateNetworks?: boolean } = {}): Promise<DeliveryWorld> => {
+/** `clock`: the services' clock instead of the manual one (`world.clock`), for tests of real-time pacing on a started worker. */
+export const openDeliveryWorld = async (
+  options: { sender?: SenderOptions; schedule?: number[]; apiAllowsPrivateNetworks?: boolean; clock?: Clock } = {},
+): Promise<DeliveryWorld> => {
   const opened = await openEmbeddedStore();
   const commits: Write[][] = [];
   const store: DocumentStore = {
@@ -71,6 +84,7 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
     close: () => opened.close(),
   };
   const clock = new ManualClock(new Date());
+  const serviceClock = options.clock ?? clock;
   const collections = await openWebhookCollections(store);
   const key = randomBytes(32);
   const sealer = new TokenSealer(key);
@@ -79,8 +93,8 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
   const replica = () =>
     wireDelivery({
       collections,
-      outbox: new Outbox(store, clock, "webhook"),
-      clock,
+      outbox: new Outbox(store, serviceClock, "webhook"),
+      clock: serviceClock,
       logger: silentLogger(),
       mailer,
       key,
@@ -90,7 +104,7 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
     });
   const first = replica();
   await first.deps.outbox.ensureIndexes();
-  const api = wireWebhook({ collections, outbox: first.deps.outbox, clock, logger: silentLogger(), key, addressGuard: { resolve: async () => ["93.184.216.34"], allowPrivateNetworks: options.apiAllowsPrivateNetworks === true } });
+  const api = wireWebhook({ collections, outbox: first.deps.outbox, clock: serviceClock, logger: silentLogger(), key, addressGuard: { resolve: async () => ["93.184.216.34"], allowPrivateNetworks: options.apiAllowsPrivateNetworks === true } });
   return {
     api,
     commits,
@@ -104,8 +118,8 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
     replica,
     endpoint: async (input) => {
       const id = input.id ?? newId("whk", clock.now().getTime());
-      const secrets = input.secrets ?? [newTestSecret()];
-      const now = clock.now();
+      const secrets = input.secrets ?? (isChatFormat(input.format) ? [] : [newTestSecret()]);
+      const now = serviceClock.now();
       const endpoint: EndpointDoc = {
         _id: id,
         _v: 1,
@@ -113,7 +127,8 @@ export const openDeliveryWorld = async (options: { sender?: SenderOptions; sched
         projectId: input.projectId ?? null,
         name: "Test endpoint",
         url: input.url,
-        eventTypes: input.eventTypes ?? ["*"],
+        eventTypes: input.eventTypes ?? (isChatFormat(input.format) ? ["mention.created"] : ["*"]),
+        ...(input.format ? { format: input.format } : {}),
         active: true,
         secrets: secrets.map((s) => ({ sealed: sealer.seal(s), createdAt: now })),
         dailyBudget: input.dailyBudget ?? 1000,

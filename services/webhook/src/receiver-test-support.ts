@@ -12,10 +12,12 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When the whole request had arrived (ms since the epoch): a test of pacing reads the gaps. */
+  at: number;
 }
 
-/** How the receiver answers: a status (and body), or `hang` to never answer (a timeout). */
-export type Answer = { status: number; body?: string } | "hang";
+/** How the receiver answers: a status (and body, and headers), or `hang` to never answer (a timeout). */
+export type Answer = { status: number; body?: string; headers?: Record<string, string> } | "hang";
 
 export interface Receiver {
   url: string;
@@ -67,7 +69,7 @@ export const startReceiver = async (options: { plainHttp?: boolean } = {}): Prom
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const r = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const r = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
       received.push(r);
       for (const w of waiters.filter((x) => received.length >= x.count)) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -78,7 +80,7 @@ export const startReceiver = async (options: { plainHttp?: boolean } = {}): Prom
         hanging.add(res);
         return;
       }
-      res.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body ?? "");
+      res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers }).end(answer.body ?? "");
     });
   };
   const server: Server | ReturnType<typeof createPlainServer> = options.plainHttp ? createPlainServer(handle) : createServer({ key, cert }, handle);
