@@ -2,10 +2,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeTempDir, waitFor } from "@earshot/platform/testing";
 import { Webhook } from "standardwebhooks";
+import { type ChatFake, startDiscordFake, startSlackFake } from "../../../webhook/src/chat-fakes-test-support";
 import { type Received, type Receiver, startReceiver } from "../../../webhook/src/receiver-test-support";
 import { createWebhook } from "./cases/webhooks";
 import { type Harness, startHarness } from "./harness";
-import { buildWorld, keywordWithMentions, type World } from "./world";
+import { buildWorld, createProject, keywordWithMentions, type World } from "./world";
 
 // Webhooks end to end on the all-in-one: a real HTTPS receiver (its CA handed to the delivery service by
 // EARSHOT_WEBHOOK_CA_FILE; the harness allows private addresses, as a receiver on this machine needs) verifying every
@@ -139,5 +140,96 @@ describe("a receiver's URL, where the operator allows private networks (as the h
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "validation_failed", errors: [{ path: "url", message }] });
     }
+  });
+});
+
+describe("chat formats (Slack, Discord)", () => {
+  // The fakes check each request against the providers' documented shapes; their certificates come from the
+  // same test CA as the receiver's, which the harness trusts.
+  let slack: ChatFake;
+  let discord: ChatFake;
+  let chatProjectId: string;
+
+  beforeAll(async () => {
+    slack = await startSlackFake();
+    discord = await startDiscordFake();
+    chatProjectId = await createProject(h, w.owner);
+  });
+
+  afterAll(async () => {
+    await slack?.close();
+    await discord?.close();
+  });
+
+  afterEach(() => {
+    expect(slack.problems).toEqual([]);
+    expect(discord.problems).toEqual([]);
+  });
+
+  const createChat = (format: string, extra: Record<string, unknown> = {}, key = w.owner.key, options: { idempotencyKey?: string } = {}) =>
+    h.call("create_webhook", { projectId: chatProjectId, name: `${format} channel`, url: format === "discord" ? discord.url : slack.url, format, ...extra }, key, options);
+
+  it("creates a Slack endpoint: the URL answered whole once, masked in every read; no secret; mention.created by default", async () => {
+    const res = await createChat("slack");
+    expect(res.status).toBe(201);
+    const made = res.body.data as { id: string; url: string };
+    expect(made).toMatchObject({ format: "slack", url: slack.url, eventTypes: ["mention.created"], secret: null, active: true });
+    const masked = `https://localhost:${slack.receiver.port}/…1234`;
+    expect((await h.call("get_webhook", { endpointId: made.id }, w.owner.key)).body.data).toMatchObject({ url: masked, format: "slack" });
+    const listed = (await h.call("list_webhooks", { projectId: chatProjectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; url: string }>;
+    expect(listed.find((x) => x.id === made.id)?.url).toBe(masked);
+    const renamed = await h.call("update_webhook", { endpointId: made.id, name: "Renamed" }, w.owner.key);
+    expect(renamed.body.data).toMatchObject({ url: masked, secret: null });
+  });
+
+  it("refuses * or another event type for a chat format (naming eventTypes), an unknown format (naming format), a format on update and a rotation", async () => {
+    for (const eventTypes of [["*"], ["keyword.created"]]) {
+      const res = await createChat("discord", { eventTypes });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ path: "eventTypes", message: expect.stringMatching(/mention\.created only/) }]);
+    }
+    const bad = await createChat("teams", { eventTypes: ["mention.created"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.map((e) => e.path)).toEqual(["format"]);
+    const { id } = (await createChat("discord")).body.data as { id: string };
+    const format = await h.call("update_webhook", { endpointId: id, format: "standard" }, w.owner.key);
+    expect(format.status).toBe(400);
+    expect(format.body.errors?.map((e) => e.path)).toEqual(["format"]);
+    const rotate = await h.call("update_webhook", { endpointId: id, rotateSecret: true }, w.owner.key);
+    expect(rotate.status).toBe(400);
+    expect(rotate.body.errors?.map((e) => e.path)).toEqual(["rotateSecret"]);
+  });
+
+  it("answers a viewer 403, another workspace's project 404, a key without webhooks:write 403, and a replay the same endpoint", async () => {
+    expect((await h.call("create_webhook", { projectId: w.projectId, name: "V", url: slack.url, format: "slack" }, w.viewer.key)).status).toBe(403);
+    expect((await h.call("create_webhook", { projectId: w.strangerProjectId, name: "S", url: slack.url, format: "slack" }, w.owner.key)).status).toBe(404);
+    const readOnly = await h.keyFor(w.owner, ["webhooks:read"]);
+    expect((await createChat("slack", {}, readOnly)).status).toBe(403);
+    const first = await createChat("discord", {}, w.owner.key, { idempotencyKey: "chat-replay-1" });
+    const again = await createChat("discord", {}, w.owner.key, { idempotencyKey: "chat-replay-1" });
+    expect(again.status).toBe(first.status);
+    expect(again.body.data).toEqual(first.body.data);
+  });
+
+  it("posts test_webhook's test message to Slack and a new mention to Discord as an embed", async () => {
+    const slackHook = (await createChat("slack")).body.data as { id: string };
+    const before = slack.messages.length;
+    expect((await h.call("test_webhook", { endpointId: slackHook.id }, w.owner.key)).status).toBe(202);
+    await waitFor(() => slack.messages.length > before, 10_000);
+    expect(slack.messages[before]).toMatchObject({ text: expect.stringMatching(new RegExp(`^Earshot test message from project ${chatProjectId}`)) });
+
+    const discordHook = (await createChat("discord")).body.data as { id: string };
+    const { mentions } = await keywordWithMentions(h, w.owner, chatProjectId, 1);
+    await waitFor(() => discord.messages.some((m) => JSON.stringify(m).includes(mentions[0]!.url)), 15_000);
+    const message = discord.messages.find((m) => JSON.stringify(m).includes(mentions[0]!.url)) as { embeds: Array<Record<string, unknown>> };
+    expect(message.embeds[0]).toMatchObject({ url: mentions[0]!.url, footer: { text: "Earshot" }, fields: expect.arrayContaining([expect.objectContaining({ name: "Sentiment" })]) });
+    let log: Array<{ id: string; status: string }> = [];
+    await waitFor(async () => {
+      log = (await h.call("list_webhook_deliveries", { endpointId: discordHook.id }, w.owner.key)).body.data as typeof log;
+      return log.some((d) => d.status === "succeeded");
+    }, 10_000);
+    const detail = await h.call("get_webhook_delivery", { endpointId: discordHook.id, deliveryId: log[0]!.id }, w.owner.key);
+    expect(detail.body.data).toMatchObject({ eventType: "mention.created", attemptLog: [{ statusCode: 204 }] });
+    expect(JSON.stringify(detail.body)).not.toContain(discord.url);
   });
 });
