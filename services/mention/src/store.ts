@@ -78,8 +78,8 @@ export interface MentionDoc extends Doc {
 export interface ChangeSequenceDoc extends Doc {
   seq: number;
   /**
-   * Per UTC day with a change, the sequence before the day's first change, oldest first (the days the
-   * feed's retention needs, and the one before): where the oldest cursor still served begins.
+   * Per UTC day with a change, the sequence before the day's first change, oldest first (only the days the
+   * feed's retention covers): where the oldest cursor still served begins.
    */
   days: Array<{ day: string; seq: number }>;
   updatedAt: Date;

@@ -13,7 +13,7 @@ import type { MentionDeps } from "./deps";
 /** Tries for one commit: a round is lost only to a commit that landed, so this covers bursts from many replicas. */
 const ATTEMPTS = 32;
 
-/** Days of markers kept beyond the retention, so a horizon always falls on or after one. */
+/** Days of markers kept beyond the retention, for a clock a little behind another replica's. */
 const SPARE_DAYS = 2;
 
 export interface SequencedCommit {
@@ -48,22 +48,21 @@ export class KeyedQueue {
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
-/** The day markers after a change on `now`'s day starting after `before`: the day's marker added, old ones dropped. */
+/** The day markers after a change on `now`'s day starting after `before`: the day's marker added, those past the retention dropped. */
 const markDays = (days: ChangeSequenceDoc["days"], now: Date, before: number, retentionDays: number): ChangeSequenceDoc["days"] => {
   const today = utcDay(now);
   const marked = days.at(-1)?.day === today ? days : [...days, { day: today, seq: before }];
   const keepFrom = utcDay(new Date(now.getTime() - (retentionDays + SPARE_DAYS) * 86_400_000));
-  // The newest marker before the kept span stays: the retention's horizon may fall after it.
-  const firstKept = marked.findIndex((d) => d.day >= keepFrom);
-  return firstKept <= 0 ? marked : marked.slice(firstKept - 1);
+  return marked.filter((d) => d.day >= keepFrom);
 };
 
-/** The sequence at which the change feed's oldest served position lies: before the first change of the horizon's day. */
+/**
+ * The oldest position the change feed serves: before the first change on or after the horizon's day (the
+ * changes numbered up to it were all committed on earlier days); the head when nothing changed since.
+ */
 export const oldestServedSeq = (sequence: ChangeSequenceDoc | null, horizon: Date): number => {
   const day = utcDay(horizon);
-  let seq = 0;
-  for (const d of sequence?.days ?? []) if (d.day <= day) seq = d.seq;
-  return seq;
+  return sequence?.days.find((d) => d.day >= day)?.seq ?? sequence?.seq ?? 0;
 };
 
 const ours = (err: unknown) => (isVersionConflict(err) || isUniqueViolation(err)) && err.collection === CHANGE_SEQUENCES;
