@@ -2,14 +2,14 @@ import { KEYWORD_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type DocumentStore, isDomainError, ManualClock, openEmbeddedStore, Outbox, silentLogger } from "@earshot/platform";
 import { makeTempDir, receivedEvent, testProjectCaller } from "@earshot/platform/testing";
 import fc from "fast-check";
-import { openMentionCollections } from "../store";
-import { wireMention } from "../wiring";
-import { createCategory } from "./categories";
-import { listMentionChanges } from "./changes";
-import { handleKeywordEvent, handleProjectEvent } from "./copies";
-import type { MentionDeps } from "./deps";
-import { ingestPosts } from "./ingest";
-import { categorizeMention, updateMentionStatus } from "./mentions";
+import { openMentionCollections } from "./store";
+import { wireMention } from "./wiring";
+import { createCategory } from "./domain/categories";
+import { listMentionChanges } from "./domain/changes";
+import { handleKeywordEvent, handleProjectEvent } from "./domain/copies";
+import type { MentionDeps } from "./domain/deps";
+import { ingestPosts } from "./domain/ingest";
+import { categorizeMention, updateMentionStatus } from "./domain/mentions";
 
 // Two replicas write a project's mentions at once (ingested batches, status and category changes, keyword
 // moves that regroup), while a reader follows the change feed, passing each nextCursor back, a few changes
@@ -80,7 +80,7 @@ describe("the change feed under concurrent writers and restarts", () => {
                   return { projectId: PROJECT, source: "x", sourceId: `p${posted}`, url: `https://x.com/a/status/${posted}`, text: o.words.map((w) => WORDS[w]).join(" "), author: { id: "u1", handle: "a", name: "A" }, publishedAt: clock.now().toISOString() };
                 });
                 await ingestPosts(deps, posts);
-              } else if (o.kind === "status" && picked) await updateMentionStatus(deps, editor, picked, STATUSES[o.status]);
+              } else if (o.kind === "status" && picked) await updateMentionStatus(deps, editor, picked, STATUSES[o.status]!);
               else if (o.kind === "category" && picked) await categorizeMention(deps, editor, picked, o.set ? category._id : null);
               else if (o.kind === "move") await handleKeywordEvent(deps, receivedEvent(KEYWORD_EVENTS, "keyword.updated", { ...keyword(o.word, o.group), fields: ["groupId"] }, clock));
             } catch (err) {
