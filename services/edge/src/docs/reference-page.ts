@@ -1,5 +1,6 @@
 import { isTool, isWrite, type Operation, openApiPath } from "../catalog/operation";
 import { createHash } from "node:crypto";
+import { renderMcpSection } from "./mcp-section";
 import { operationInputSchema } from "./openapi";
 
 // A readable API reference rendered on the server from the catalog: no scripts, no CDN, works offline.
@@ -63,8 +64,9 @@ export const renderReferencePage = (operations: readonly Operation[]): string =>
 <h1>Earshot API reference</h1>
 <p>Base URL <code>/api/v1</code>. Authenticate with <code>Authorization: Bearer &lt;API key or access token&gt;</code>.
 Successes are <code>{ data, meta }</code>; errors are <code>application/problem+json</code> with a stable <code>code</code>.
-The machine-readable document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
+The machine-readable document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. <a href="#mcp">MCP</a>: tools, resources and prompts.</p>
 <nav><ul>${operations.map((o) => `<li><a href="#${o.name}">${o.name}</a></li>`).join("")}</ul></nav>
 ${tags.map((t) => `<h2>${escapeHtml(t)}</h2>${operations.filter((o) => o.tag === t).map(section).join("")}`).join("\n")}
+${renderMcpSection()}
 </body></html>`;
 };

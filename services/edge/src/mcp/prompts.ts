@@ -114,10 +114,13 @@ const checkedArguments = (spec: PromptSpec, given: Readonly<Record<string, strin
   return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== ""));
 };
 
+/** The prompts as prompts/list describes them (their names, descriptions and arguments do not depend on the catalog). */
+export const PROMPT_LIST: readonly Prompt[] = [triage(false), weeklyReport].map(describe);
+
 /** Installs prompts/list and prompts/get on a server (once, when it is built). */
 export const registerPrompts = (server: Server, operations: readonly Operation[], now: () => Date): void => {
   const specs = [triage(operations.some((op) => op.name === "list_mention_changes")), weeklyReport];
-  const listed = { prompts: specs.map(describe) };
+  const listed = { prompts: [...PROMPT_LIST] };
   server.setRequestHandler(anyParams("prompts/list"), async () => listed);
   server.setRequestHandler(anyParams("prompts/get"), async (request): Promise<GetPromptResult> => {
     const params = paramsOf(request.params);
