@@ -330,7 +330,9 @@ export const mcpEndpoint = (options: McpRouteOptions): McpEndpoint => {
   const { sessions } = options;
   if (sessions) {
     // The GET stream and DELETE: each request is admitted (and counted) like a POST.
-    router.get("/mcp", refuseForeignOrigin, async (req: Request, res: Response) => {
+    router.get("/mcp", refuseForeignOrigin, async (req: Request, res: Response, next: NextFunction) => {
+      // express routes HEAD here too: a stream without a body would only hold the session's one stream.
+      if (req.method === "HEAD") return next();
       const admitted = await admit(req, res, req.requestId, req.ip, 1);
       if (!admitted) return;
       await serveStream(sessions, req, res, admitted.principal, { authorization: admitted.authorization ?? "", audience: admitted.resource, clientAddress: req.ip });

@@ -285,6 +285,8 @@ export class SessionStreams {
           this.end(entry.id);
           continue;
         }
+        // A held session without a stream is checked when there is something to tell it, not before.
+        if (!entry.stream) continue;
         try {
           const principal = await this.options.pipeline.authenticate(entry.credential.authorization);
           if (principal.credentialId !== entry.credentialId) this.end(entry.id);
