@@ -57,7 +57,7 @@ it.each([
 
 it("refuses an unknown format naming format, and a standard endpoint without event types naming eventTypes", async () => {
   expect(await refusal(create({ format: "teams", eventTypes: ["*"] }))).toMatchObject({ errors: [{ path: "format" }] });
-  expect(await refusal(createWebhook(world.deps, owner, { projectId: "prj_a", name: "Std", url: SLACK_URL }))).toMatchObject({ errors: [{ path: "eventTypes", message: "is required" }] });
+  expect(await refusal(createWebhook(world.deps, owner, { projectId: "prj_a", name: "Std", url: SLACK_URL }))).toMatchObject({ errors: [{ path: "eventTypes", message: expect.stringMatching(/^is required/) }] });
 });
 
 it("keeps a chat endpoint's rules on update: no other event types, no secret to rotate; a new URL is answered whole once", async () => {

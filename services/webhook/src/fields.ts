@@ -153,7 +153,7 @@ export const formatEventTypesRule = (input: { format?: WebhookFormat | undefined
   if (isChatFormat(input.format)) {
     if (input.eventTypes !== undefined && !isChatEventTypes(input.eventTypes)) ctx.addIssue({ code: "custom", path: ["eventTypes"], message: CHAT_EVENT_TYPES_MESSAGE });
   } else if (input.eventTypes === undefined) {
-    ctx.addIssue({ code: "custom", path: ["eventTypes"], message: "is required" });
+    ctx.addIssue({ code: "custom", path: ["eventTypes"], message: "is required for the standard format (only chat formats default to mention.created)" });
   }
 };
 

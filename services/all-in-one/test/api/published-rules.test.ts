@@ -27,6 +27,8 @@ const UNEXPRESSIBLE: ReadonlyArray<[RegExp, string]> = [
   [/^must be an https URL: plain http is accepted only/, "webhook url: the description (plain http only to private addresses, where the operator allows them)"],
   [/^must name a host that resolves/, "webhook url: the description (its host must resolve)"],
   [/^must reach a public address/, "webhook url: the description (where its host resolves)"],
+  [/^is required for the standard format/, "webhook eventTypes: the description (required unless format is a chat format: compares two fields)"],
+  [/^chat formats \(slack, discord\) carry mention\.created only/, "webhook eventTypes: the description (what a chat format takes: compares two fields)"],
 ];
 
 let sims: RunningSimulators;
