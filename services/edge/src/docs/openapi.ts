@@ -35,7 +35,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Categories: "A project's own categories to file mentions under.",
   "Mention views": "Saved list_mentions filters, shared by a project's members.",
   Alerts: "Email alert rules: the Daily Digest every project has, and instant alerts on matching mentions.",
-  Webhooks: "Signed (Standard Webhooks) HTTPS deliveries of events to your endpoints, their log, tests and redelivery.",
+  Webhooks: "Signed (Standard Webhooks) HTTPS deliveries of events to your endpoints, or new mentions as Slack and Discord messages; their log, tests and redelivery.",
   Account: "The caller's account, plan usage and deactivation.",
   "API keys": "Keys for the REST API and the MCP server, each with its scopes.",
   Integrations: "The health of each source a project collects from.",
@@ -101,13 +101,17 @@ export const envelopeSchema = (data: Json, list: boolean, meta: { single: Json; 
   properties: { data: list ? { type: "array", items: data } : data, meta: list ? meta.list : meta.single },
 });
 
+/** The meta of an operation that adds members to it (its `meta`): the base with them. */
+const metaOf = (op: Operation, base: Json): Json =>
+  op.meta ? { allOf: [base, { type: "object", required: Object.keys(op.meta), properties: op.meta }] } : base;
+
 /** An operation's success body with the resource inlined, for consumers without the components (MCP tools). */
 const outputSchemas = new WeakMap<Operation, Json>();
 export const operationOutputSchema = (op: Operation): Json => {
   let schema = outputSchemas.get(op);
   if (!schema) {
     const { $schema: _ignored, ...data } = z.toJSONSchema(op.output, { target: "draft-2020-12", io: "output" }) as Json;
-    schema = envelopeSchema(singleTypes(data), op.list === true, { single: META_SCHEMA, list: LIST_META_SCHEMA });
+    schema = envelopeSchema(singleTypes(data), op.list === true, { single: metaOf(op, META_SCHEMA), list: metaOf(op, LIST_META_SCHEMA) });
     outputSchemas.set(op, schema);
   }
   return schema;
@@ -178,7 +182,7 @@ const successResponse = (op: Operation): Json => {
     description: "Success",
     content: {
       "application/json": {
-        schema: envelopeSchema(data, op.list === true, { single: { $ref: `${COMPONENTS}Meta` }, list: { $ref: `${COMPONENTS}ListMeta` } }),
+        schema: envelopeSchema(data, op.list === true, { single: metaOf(op, { $ref: `${COMPONENTS}Meta` }), list: metaOf(op, { $ref: `${COMPONENTS}ListMeta` }) }),
       },
     },
   };
@@ -208,6 +212,7 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
         "404": problemRef,
         ...(op.download ? { "406": problemRef } : {}),
         "409": problemRef,
+        ...Object.fromEntries((op.problemStatuses ?? []).map((status) => [String(status), problemRef])),
         "429": problemRef,
         "503": problemRef,
         default: problemRef,
