@@ -20,7 +20,7 @@ let discord: ChatFake;
 beforeAll(async () => {
   slack = await startSlackFake();
   discord = await startDiscordFake();
-  world = await openDeliveryWorld({ clock: systemClock, sender: { ca: slack.receiver.ca }, schedule: [0, 1, 60], apiAllowsPrivateNetworks: true });
+  world = await openDeliveryWorld({ clock: systemClock, sender: { ca: slack.receiver.ca }, schedule: [0, 0.2, 60], apiAllowsPrivateNetworks: true });
   world.worker.start();
 });
 
@@ -178,6 +178,16 @@ it("retries a 5xx on the schedule, as for any endpoint", async () => {
   expect(d!.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
 });
 
+it("never writes the URL, the endpoint's secret, into the log: a refused redirect quotes it masked", async () => {
+  const endpointId = await newEndpoint(slack, "slack", "prj_redirect");
+  slack.script({ status: 302, headers: { location: "https://elsewhere.example/" } });
+  await fanOutBatch(world.deps, [mentionEvent("prj_redirect")]);
+  const [d] = await settled(endpointId, 1);
+  expect(d!.attempts[0]?.error).toMatch(/redirects/);
+  expect(d!.attempts[0]?.error).toContain(`https://localhost:${slack.receiver.port}/…`);
+  expect(JSON.stringify(d)).not.toContain("xoxTestToken");
+});
+
 it("sends test_webhook's test message to a chat endpoint the API made, unsigned", async () => {
   const owner = testProjectCaller({ prj_test: "owner" }, { workspaceId: "wsp_test" });
   const { endpoint, secret } = await createWebhook(world.api, owner, { projectId: "prj_test", name: "Brand alerts", url: `${slack.url}?test`, format: "slack" });
@@ -185,6 +195,8 @@ it("sends test_webhook's test message to a chat endpoint the API made, unsigned"
   expect(endpoint).toMatchObject({ format: "slack", eventTypes: ["mention.created"], secrets: [] });
   const before = slack.receiver.received.length;
   await testWebhook(world.api, owner, endpoint._id);
+  // The API's deployable does not wake the worker (within a second it ticks anyway): this one is at hand.
+  world.worker.wake();
   await settled(endpoint._id, 1);
   const got = slack.receiver.received[before]!;
   expect(got.headers["webhook-signature"]).toBeUndefined();

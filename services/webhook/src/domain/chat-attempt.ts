@@ -1,5 +1,6 @@
 import { chatVerdict } from "../chat/provider";
 import { packMessages } from "../chat/render";
+import { maskedUrl } from "../chat/url";
 import type { ChatFormat } from "../fields";
 import type { DeliveryDoc, EndpointDoc } from "../store";
 import { afterAttempt, attemptRecord, MAX_ATTEMPTS_KEPT, recordStreak } from "./attempt";
@@ -30,6 +31,12 @@ export interface ChatAttempt {
   notBefore: Date;
 }
 
+/** The URL is the endpoint's secret: an error that quotes it (a refused redirect does) quotes it masked in the log. */
+const withoutUrl = (text: string, url: string): string => {
+  const spellings = [url, ...(URL.canParse(url) ? [new URL(url).href] : [])];
+  return spellings.reduce((t, u) => t.split(u).join(maskedUrl(url)), text);
+};
+
 export const attemptChatBatch = async (deps: DeliveryDeps, format: ChatFormat, claimed: readonly DeliveryDoc[], endpoint: EndpointDoc): Promise<ChatAttempt> => {
   const now = deps.clock.now();
   const { body, count } = packMessages(format, claimed.map((d) => d.body));
@@ -39,7 +46,7 @@ export const attemptChatBatch = async (deps: DeliveryDeps, format: ChatFormat, c
   const result = await deps.send({ url: endpoint.url, headers, body });
   const verdict = chatVerdict(format, result);
   const notBefore = new Date(deps.clock.now().getTime() + verdict.waitMs);
-  const attempt = attemptRecord(now, result);
+  const attempt = attemptRecord(now, { ...result, error: withoutUrl(result.error, endpoint.url), response: withoutUrl(result.response, endpoint.url) });
   const next = (d: DeliveryDoc): DeliveryDoc => {
     if (verdict.outcome === "rate_limited" && (d.rateLimitWaits ?? 0) < MAX_RATE_LIMIT_WAITS) {
       return { ...d, headers, attempts: [...d.attempts, attempt].slice(-MAX_ATTEMPTS_KEPT), status: "retrying", nextAttemptAt: notBefore, rateLimitWaits: (d.rateLimitWaits ?? 0) + 1 };

@@ -74,7 +74,11 @@ export const deliveryDetailSchema = deliverySchema
   .extend({
     request: z.object({
       headers: z.record(z.string(), z.string()).describe("The headers of the last attempt, less webhook-signature."),
-      body: z.string().describe("The body sent: { type, timestamp, data }."),
+      body: z
+        .string()
+        .describe(
+          "The body sent: { type, timestamp, data, context }. A chat endpoint's (slack, discord) is this mention's message, which went out joined with the others due at the same time.",
+        ),
     }),
     attemptLog: z.array(attemptSchema).describe("Every attempt, oldest first."),
   })
