@@ -1,4 +1,6 @@
 import { writeFile } from "node:fs/promises";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { join } from "node:path";
 import { makeTempDir, waitFor } from "@earshot/platform/testing";
 import { Webhook } from "standardwebhooks";
@@ -198,6 +200,26 @@ describe("chat formats (Slack, Discord)", () => {
     const rotate = await h.call("update_webhook", { endpointId: id, rotateSecret: true }, w.owner.key);
     expect(rotate.status).toBe(400);
     expect(rotate.body.errors?.map((e) => e.path)).toEqual(["rotateSecret"]);
+  });
+
+  it("refuses the same over MCP: an isError 400 naming format, and eventTypes for a chat format", async () => {
+    const client = new Client({ name: "chat-formats-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${w.owner.key}` } } }));
+    try {
+      for (const [extra, field] of [
+        [{ format: "teams", eventTypes: ["mention.created"] }, "format"],
+        [{ format: "slack", eventTypes: ["*"] }, "eventTypes"],
+      ] as const) {
+        const result = await client.callTool({ name: "create_webhook", arguments: { projectId: chatProjectId, name: "Over MCP", url: slack.url, ...extra } });
+        expect(result.isError).toBe(true);
+        const problem = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { status: number; errors: Array<{ path: string }> };
+        expect(problem).toMatchObject({ status: 400, errors: [{ path: field }] });
+      }
+      const made = await client.callTool({ name: "create_webhook", arguments: { projectId: chatProjectId, name: "Over MCP", url: slack.url, format: "slack" } });
+      expect(made.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
   });
 
   it("answers a viewer 403, another workspace's project 404, a key without webhooks:write 403, and a replay the same endpoint", async () => {
