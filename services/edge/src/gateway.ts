@@ -26,6 +26,7 @@ import { activeAccountOf, oauthTokenVerifier } from "./oauth/token-verifier";
 import { apiKeyVerifier, createCredentialVerifier, type CredentialVerifier } from "./pipeline/credentials";
 import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
+import type { WaitSlots } from "./pipeline/wait-slots";
 import { MembershipCache } from "./pipeline/memberships";
 import { RateLimiter } from "./pipeline/rate-limit";
 
@@ -38,6 +39,8 @@ export interface StartedGateway {
   memberships: MembershipCache;
   /** The MCP sessions this process serves (their store and the streams it holds), when it serves MCP. */
   mcpSessions?: McpSessions;
+  /** The long polls each credential holds in this process (tests look at them). */
+  waitSlots: WaitSlots;
   /** Stop accepting connections, finish in-flight requests (up to drainMs), close channels and the store. */
   stop(drainMs: number): Promise<void>;
 }
@@ -169,6 +172,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const sessionStore = surfaces.mcp ? new McpSessionStore(store, clock) : undefined;
   if (sessionStore) await sessionStore.ensureIndexes();
   let mcpSessions: McpSessions | undefined;
+  let waitSlots: WaitSlots | undefined;
   let mentionEvents: Subscription | undefined;
   const listenForMentions = async (sessions: McpSessions) => {
     if (!options.bus) {
@@ -226,6 +230,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     });
     verifier = createCredentialVerifier([apiKeyVerifier(backends), oauthTokenVerifier(provider, backends)], { cacheMs: options.credentialCacheMs, now: () => clock.now().getTime() });
     const pipeline = createPipeline({ backends, verifier, rateLimiter, authFailureLimiter, idempotency, memberships, clock, logger: options.logger, publicUrl: url });
+    waitSlots = pipeline.waitSlots;
     if (sessionStore) {
       mcpSessions = { store: sessionStore, streams: new SessionStreams({ sessions: sessionStore, pipeline, operations: OPERATIONS, logger: options.logger, now: () => clock.now().getTime() }) };
       await listenForMentions(mcpSessions);
@@ -303,6 +308,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
     ...(admin ? { adminUrl: admin.url } : {}),
     memberships,
     ...(mcpSessions ? { mcpSessions: mcpSessions as McpSessions } : {}),
+    waitSlots: waitSlots!,
     stop: (drainMs) =>
       (stopped ??= (async () => {
         draining = true;

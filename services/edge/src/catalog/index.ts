@@ -11,6 +11,7 @@ import { linkedinOperations } from "./linkedin/operations";
 import { invitationPages } from "./members/invitation-page";
 import { publicDashboardPages } from "./public-dashboard/pages";
 import { memberOperations } from "./members/operations";
+import { mentionChangeOperations } from "./mention-changes/operations";
 import { mentionExportOperations } from "./mention-export/operations";
 import { mentionViewOperations } from "./mention-views/operations";
 import { mentionOperations } from "./mentions/operations";
@@ -31,6 +32,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...keywordOperations,
   ...keywordGroupOperations,
   ...mentionOperations,
+  ...mentionChangeOperations,
   ...mentionExportOperations,
   ...categoryOperations,
   ...mentionViewOperations,

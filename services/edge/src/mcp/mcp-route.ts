@@ -120,7 +120,7 @@ class ServerPool {
 
   private readonly callTool = async (
     request: { params: { name: string; arguments?: Record<string, unknown> | undefined } },
-    extra: { requestId: RequestId; authInfo?: AuthInfo | undefined },
+    extra: { requestId: RequestId; authInfo?: AuthInfo | undefined; signal?: AbortSignal },
   ) => {
     const { options } = this;
     const ctx = callContextOf(extra.authInfo);
@@ -138,7 +138,8 @@ class ServerPool {
       clientAddress: ctx.clientAddress,
       rateLimit: ctx.rateLimit,
     });
-    const response = await options.pipeline.execute(op, call);
+    // The SDK aborts the signal when the client cancels the request: a long poll stops waiting then.
+    const response = await options.pipeline.execute(op, extra.signal ? { ...call, signal: extra.signal } : call);
     const text = JSON.stringify(response.body);
     if (response.status >= 400) return { isError: true, content: [{ type: "text" as const, text }] };
     ctx.bodies.set(extra.requestId, text);

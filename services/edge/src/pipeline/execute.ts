@@ -10,6 +10,7 @@ import type { MembershipCache } from "./memberships";
 import { callerFor, type Principal } from "./principal";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";
 import { type RawInput, validateInput } from "./validate";
+import { WaitSlots } from "./wait-slots";
 
 // The one request pipeline every operation runs through, whichever transport brought it (REST or MCP):
 // authenticate → rate limit → scope → validate → idempotency → caller → handler → { data, meta } or problem.
@@ -40,6 +41,8 @@ export interface OperationRequest extends RawInput {
    * none; absent, the client takes any. Asked only for a download without a `format`.
    */
   accepts?: (mediaTypes: string[]) => string | false;
+  /** Aborted when the client goes away before the answer (its connection closed). */
+  signal?: AbortSignal;
 }
 
 export interface OperationResponse {
@@ -70,10 +73,14 @@ export interface PipelineOptions {
   publicUrl: string;
   /** The `WWW-Authenticate` challenge for 401s (the MCP gateway adds its resource metadata URL). */
   challenge?: (error?: { error: string; scope?: string }) => string;
+  /** Long polls (an operation's `waitInput`) waiting per credential in this process; WAITING_PER_CREDENTIAL unless said. */
+  waitingPerCredential?: number;
 }
 
 export interface Pipeline {
   execute(op: Operation, request: OperationRequest): Promise<OperationResponse>;
+  /** The long polls each credential holds in this process. */
+  waitSlots: WaitSlots;
   authenticate(authorization: string | undefined, clientAddress?: string): Promise<Principal>;
   options: PipelineOptions;
 }
@@ -99,6 +106,7 @@ const defaultChallenge = (error?: { error: string; scope?: string }) =>
 
 export const createPipeline = (options: PipelineOptions): Pipeline => {
   const challenge = options.challenge ?? defaultChallenge;
+  const waitSlots = new WaitSlots(options.waitingPerCredential);
 
   // Verifications under way per address key on this replica. The limiter counts a failure only once the
   // verifier has answered, so without these a burst of concurrent guesses would all pass the gate before
@@ -184,6 +192,9 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
       const input = validateInput(op, request);
       const format = op.download ? downloadFormat(op.download.formats, input.format, request.accepts) : undefined;
       const caller = callerFor(principal, await options.memberships.forUser(principal.userId));
+      const release = op.waitInput
+        ? waitSlots.take(principal.credentialId, Number((input as Record<string, unknown>)[op.waitInput] ?? 0), op.waitInput, request.signal)
+        : undefined;
       // The services record a create's effect under this key, so a retry after a crash does not create twice.
       const result = await runWithCaller(caller, () =>
         runWithIdempotencyKey(effectKey, () =>
@@ -197,9 +208,10 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
             credentials: options.verifier,
             memberships: options.memberships,
             ...(format !== undefined ? { format } : {}),
+            ...(request.signal ? { signal: request.signal } : {}),
           }),
         ),
-      );
+      ).finally(release);
       if (isStreamResult(result)) {
         const { mediaType } = op.download?.formats[format ?? ""] ?? {};
         if (!mediaType) throw new Error(`${op.name} answered a stream without a download format.`);
@@ -219,6 +231,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
         meta.nextCursor = result.nextCursor ?? null;
         meta.limit = result.limit;
       }
+      Object.assign(meta, result.meta);
       const response: OperationResponse = { status: op.successStatus, body: { data: result.data, meta }, headers };
       await complete?.({ status: response.status, body: response.body, headers: {} });
       return response;
@@ -233,7 +246,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
     }
   };
 
-  return { execute, authenticate, options };
+  return { execute, authenticate, options, waitSlots };
 };
 
 /**

@@ -42,6 +42,8 @@ export interface HandlerContext {
   memberships: Pick<MembershipCache, "grant">;
   /** A download's format word (a key of the operation's `download.formats`), as the request chose it. */
   format?: string;
+  /** Aborted when the client goes away before the answer (a long poll stops waiting then). */
+  signal?: AbortSignal;
 }
 
 export interface HandlerResult<D> {
@@ -49,6 +51,8 @@ export interface HandlerResult<D> {
   /** Lists: the cursor of the next page, null at the end. */
   nextCursor?: string | null;
   limit?: number;
+  /** Further members of `meta`, which the operation's `meta` declares (a change feed's `hasMore`). */
+  meta?: Record<string, unknown>;
 }
 
 /** A download's body, produced while the client reads it. */
@@ -117,6 +121,16 @@ export interface Operation<
    * header picks (the first format when it accepts anything), and nothing acceptable is 406.
    */
   download?: { formats: Record<string, DownloadFormat> };
+  /**
+   * A long poll: the number input of this name is seconds the call may wait for something to happen. The
+   * pipeline bounds how many such calls one credential has waiting at once in this process (a waiting call
+   * holds a connection and a slot in the service): one more is 429 naming the input.
+   */
+  waitInput?: string;
+  /** Members the operation adds to `meta`, as JSON Schema properties, for the documents. */
+  meta?: Record<string, Record<string, unknown>>;
+  /** Problem statuses the operation may answer besides the ones every operation may (e.g. 410). */
+  problemStatuses?: readonly number[];
   handler: (
     input: z.infer<P> & z.infer<Q> & z.infer<B>,
     ctx: HandlerContext,

@@ -144,6 +144,11 @@ export const apiDispatch = (options: ApiDispatchOptions, next: RequestListener):
   const answer = async (req: IncomingMessage, res: ServerResponse, match: { route: Route; params: Record<string, string> }, pathname: string, query: string, since: number) => {
     const requestId = requestIdOf(req);
     const op = match.route.get!;
+    // A client that goes away before the answer ends a long poll's wait (and frees its slot) at once.
+    const gone = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
     let response: OperationResponse;
     try {
       response = await runWithRequestId(requestId, () =>
@@ -158,6 +163,7 @@ export const apiDispatch = (options: ApiDispatchOptions, next: RequestListener):
           query: queryFields(options.parseQuery(query), match.route.lists),
           body: undefined,
           accepts: (mediaTypes) => accepts(req).types(mediaTypes) as string | false,
+          signal: gone.signal,
         }),
       );
     } catch (err) {

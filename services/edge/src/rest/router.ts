@@ -138,6 +138,11 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
       const lists = listQueryParameters(op);
       group[method](local, async (req: Request, res: Response) => {
         checkBodyMediaType(op, req);
+        // A client that goes away before the answer ends a long poll's wait (and frees its slot) at once.
+        const gone = new AbortController();
+        res.on("close", () => {
+          if (!res.writableFinished) gone.abort();
+        });
         const response = await pipeline.execute(op, {
           requestId: req.requestId,
           authorization: req.get("authorization"),
@@ -149,6 +154,7 @@ export const restRouter = (operations: readonly Operation[], pipeline: Pipeline,
           query: queryWithBodyFields(op, queryFields(req.query, lists), req.body),
           body: op.input.body ? (req.body ?? {}) : undefined,
           accepts: (mediaTypes) => req.accepts(mediaTypes),
+          signal: gone.signal,
         });
         if (response.stream) await writeStreamResponse(req, res, { ...response, stream: response.stream }, pipeline.options.logger);
         else writeOperationResponse(res, response);
