@@ -74,7 +74,8 @@ export const renderDiscordMention = (m: ChatMention, context: ChatContext): Disc
   const embed: DiscordEmbed = {
     title: clip(m.title ? m.title : `Mention on ${source}`, DISCORD_LIMITS.title),
     ...(isWebLink(m.url) ? { url: m.url } : {}),
-    description: escapedWithin(excerptOf(m), DISCORD_LIMITS.description),
+    // Discord refuses an empty description: a post of no words (a video's title is its text) has none.
+    ...(excerptOf(m) ? { description: escapedWithin(excerptOf(m), DISCORD_LIMITS.description) } : {}),
     color: SENTIMENT_COLORS[label] ?? PLAIN_COLOR,
     author: { name: clip(authorLine(m.author), DISCORD_LIMITS.authorName), ...(isWebLink(m.author?.url) ? { url: m.author.url } : {}) },
     fields: [

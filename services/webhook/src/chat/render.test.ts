@@ -52,6 +52,12 @@ describe("Slack", () => {
     expect(sectionText(escaped)).toMatch(/(&amp;)+…$/);
   });
 
+  it("keeps the context line within 3000 characters however long the link and keywords", () => {
+    const keywords = { keywords: Array.from({ length: 200 }, (_, i) => ({ id: `kw_${i}`, value: `keyword number ${i}` })) };
+    const m = renderSlackMention(mention({ url: `https://example.com/${"p".repeat(2900)}` }), keywords);
+    expect((m.blocks[1] as { elements: Array<{ text: string }> }).elements[0]!.text.length).toBeLessThanOrEqual(SLACK_MAX_TEXT);
+  });
+
   it("joins up to 10 mentions in one message, within 50 blocks, a divider between", () => {
     const each = Array.from({ length: 13 }, (_, i) => renderSlackMention(mention({ text: `post ${i}` }), context));
     const { message, count } = packSlack(each);
@@ -91,6 +97,10 @@ describe("Discord", () => {
   it("escapes markdown so a post reads as written", () => {
     const { embeds } = renderDiscordMention(mention({ text: "**bold** _it_ [x](https://e.example) `c` > quote" }), context);
     expect(embeds[0]?.description).toBe("\\*\\*bold\\*\\* \\_it\\_ \\[x\\](https://e.example) \\`c\\` \\> quote");
+  });
+
+  it("leaves out an empty description, which Discord refuses", () => {
+    expect(renderDiscordMention(mention({ text: "  " }), context).embeds[0]).not.toHaveProperty("description");
   });
 
   it("keeps each text within its limit", () => {

@@ -72,7 +72,8 @@ export const renderSlackMention = (m: ChatMention, context: ChatContext): SlackM
     `${SENTIMENT_EMOJI[label] ?? ""} ${label[0]?.toUpperCase() ?? ""}${label.slice(1)}`.trim(),
     keywords ? `keyword ${escapedWithin(keywords, 1000)}` : "",
     publishedLine(m.publishedAt),
-    isWebLink(m.url) ? link(m.url, "View post") : "",
+    // With the keywords' 1000, a link this long keeps the line within a context text's 3000.
+    isWebLink(m.url) && m.url.length <= 1800 ? link(m.url, "View post") : "",
   ].filter((f) => f !== "");
   const fallback = `New mention by ${author} on ${source}: ${clip(excerptOf(m).replace(/\s+/g, " "), FALLBACK_PER_MENTION)}`;
   return {
