@@ -202,3 +202,32 @@ it("sends test_webhook's test message to a chat endpoint the API made, unsigned"
   expect(got.headers["webhook-signature"]).toBeUndefined();
   expect(JSON.parse(got.body)).toMatchObject({ text: 'Earshot test message from project prj_test (endpoint "Brand alerts"). New mentions will arrive here.' });
 });
+
+describe("several delivery replicas", () => {
+  it("send one request at a time to a chat endpoint, and keep the provider's pace between them", async () => {
+    // Replicas over one store, ticked by hand on a manual clock: the endpoint's turn is in the store, not in a worker.
+    const shared = await openDeliveryWorld({ sender: { ca: slack.receiver.ca } });
+    try {
+      const [a, b] = [shared.replica(), shared.replica()];
+      const { id } = await shared.endpoint({ url: `${slack.url}?replicas`, projectId: "prj_replicas", format: "slack" });
+      const before = slack.receiver.received.length;
+      await fanOutBatch(shared.deps, [mentionEvent("prj_replicas"), mentionEvent("prj_replicas"), mentionEvent("prj_replicas")]);
+      await Promise.all([a.worker.tick(), b.worker.tick()]);
+      expect(slack.receiver.received.length - before).toBe(1);
+      expect(slackLinks(before)).toHaveLength(3);
+
+      // The next mention, on the other replica at once: Slack's second has not passed, so it waits for it.
+      const sentAt = shared.clock.now().getTime();
+      await fanOutBatch(shared.deps, [mentionEvent("prj_replicas")]);
+      expect(await b.worker.tick()).toBe(0);
+      const [waiting] = await shared.collections.deliveries.find({ endpointId: id, status: "pending" });
+      expect(waiting?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(sentAt + SLACK_INTERVAL_MS);
+      shared.clock.advance(SLACK_INTERVAL_MS);
+      expect(await b.worker.tick()).toBe(1);
+      expect(slack.receiver.received.length - before).toBe(2);
+      expect((await shared.collections.deliveries.find({ endpointId: id })).map((d) => d.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
+    } finally {
+      await shared.close();
+    }
+  });
+});

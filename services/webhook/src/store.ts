@@ -86,27 +86,43 @@ export interface BudgetDoc extends Doc {
   createdAt: Date;
 }
 
+/**
+ * A chat endpoint's turn, shared by every delivery replica (by endpoint id): the request in flight holds it
+ * until `busyUntil` (its claim's end, so a replica that dies frees it), and the next request waits until
+ * `notBefore` (the provider's pace, or the wait a 429 asked for).
+ */
+export interface ChatPaceDoc extends Doc {
+  busyUntil?: Date;
+  notBefore: Date;
+  updatedAt: Date;
+}
+
 export interface WebhookCollections {
   endpoints: Collection<EndpointDoc>;
   workspaces: Collection<WorkspaceDoc>;
   deliveries: Collection<DeliveryDoc>;
   budgets: Collection<BudgetDoc>;
+  chatPaces: Collection<ChatPaceDoc>;
 }
 
 export const ENDPOINTS = "endpoints";
 export const WORKSPACES = "workspaces";
 export const DELIVERIES = "deliveries";
 export const BUDGETS = "budgets";
+export const CHAT_PACES = "chat_paces";
 
 /** Delivery history is kept 30 days; a day's budget two (the day and the next, for late readers). */
 export const KEEP_DELIVERIES_SECONDS = 30 * 24 * 3600;
 const KEEP_BUDGETS_SECONDS = 2 * 24 * 3600;
+/** A pace outlives any wait it holds (an hour at most) and any claim: an idle endpoint's goes. */
+const KEEP_CHAT_PACES_SECONDS = 2 * 3600;
 
 export const openWebhookCollections = async (store: DocumentStore): Promise<WebhookCollections> => {
   const endpoints = store.collection<EndpointDoc>(ENDPOINTS);
   const workspaces = store.collection<WorkspaceDoc>(WORKSPACES);
   const deliveries = store.collection<DeliveryDoc>(DELIVERIES);
   const budgets = store.collection<BudgetDoc>(BUDGETS);
+  const chatPaces = store.collection<ChatPaceDoc>(CHAT_PACES);
   await endpoints.ensureIndex({ fields: { workspaceId: 1 } });
   await endpoints.ensureIndex({ fields: { projectId: 1 } });
   // Sparse: a store upgraded from before the merge holds log copies without one until they are completed
@@ -117,5 +133,6 @@ export const openWebhookCollections = async (store: DocumentStore): Promise<Webh
   await deliveries.ensureIndex({ fields: { workspaceId: 1 } });
   await deliveries.ensureIndex({ fields: { createdAt: 1 }, expireAfterSeconds: KEEP_DELIVERIES_SECONDS });
   await budgets.ensureIndex({ fields: { createdAt: 1 }, expireAfterSeconds: KEEP_BUDGETS_SECONDS });
-  return { endpoints, workspaces, deliveries, budgets };
+  await chatPaces.ensureIndex({ fields: { updatedAt: 1 }, expireAfterSeconds: KEEP_CHAT_PACES_SECONDS });
+  return { endpoints, workspaces, deliveries, budgets, chatPaces };
 };

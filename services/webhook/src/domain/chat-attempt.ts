@@ -58,6 +58,8 @@ export const attemptChatBatch = async (deps: DeliveryDeps, format: ChatFormat, c
     // Claimed but not carried: due again when the endpoint may take the next request (their budget is spent already).
     ...left.map((d) => recordOutcome(deps, d, { ...d, nextAttemptAt: notBefore })),
   ]);
+  // The endpoint's turn ends: the next request, from any replica, waits for the provider's pace.
+  await deps.collections.chatPaces.updateOne({ _id: endpoint._id }, { $set: { notBefore, updatedAt: deps.clock.now() }, $unset: { busyUntil: true } });
   // A 429 says nothing of the endpoint's health: the streak is left as it is.
   if (verdict.outcome !== "rate_limited") await recordStreak(deps, endpoint, verdict.outcome === "ok", now);
   return { notBefore };

@@ -161,12 +161,19 @@ export class DeliveryWorker {
         if (!isVersionConflict(err) && !isUniqueViolation(err)) throw err;
       }
     }
-    const claimed: Claimed[] = [];
+    // One by one, except a chat endpoint's deliveries, which go together as they would have (they share its turn).
+    const units = new Map<string, DeliveryDoc[]>();
     for (const d of deliveries) {
-      const current = await deps.collections.deliveries.findById(d._id);
-      if (!current || (current._v ?? 1) !== (d._v ?? 1)) continue;
+      const key = d.chat ? `chat:${d.endpointId}` : d._id;
+      units.set(key, [...(units.get(key) ?? []), d]);
+    }
+    const claimed: Claimed[] = [];
+    for (const unit of units.values()) {
+      const current = await deps.collections.deliveries.find({ _id: { $in: unit.map((d) => d._id) } });
+      const unchanged = current.filter((c) => unit.some((d) => d._id === c._id && (d._v ?? 1) === (c._v ?? 1)));
+      if (unchanged.length === 0) continue;
       try {
-        claimed.push(...(await claimDeliveries(deps, [current], now, this.claimMs)));
+        claimed.push(...(await claimDeliveries(deps, unchanged, now, this.claimMs)));
       } catch (err) {
         if (!isVersionConflict(err) && !isUniqueViolation(err)) throw err;
       }
