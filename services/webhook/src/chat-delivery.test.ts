@@ -4,6 +4,7 @@ import { type ChatFake, discordRateLimited, slackRateLimited, startDiscordFake, 
 import { SLACK_INTERVAL_MS } from "./chat/provider";
 import { type DeliveryWorld, openDeliveryWorld } from "./delivery-test-support";
 import { fanOutBatch } from "./domain/fan-out";
+import { redeliver } from "./domain/deliveries";
 import { createWebhook, testWebhook } from "./domain/endpoints";
 import type { DeliverableEvent } from "./fields";
 import type { DeliveryDoc } from "./store";
@@ -168,6 +169,12 @@ it("fails a delivery at once when Slack says the webhook is gone (404 no_service
   expect(d!.attempts.map((a) => a.statusCode)).toEqual([404]);
   // The failing-endpoint rule counts it: 5 days of this and the endpoint is turned off.
   expect((await world.collections.endpoints.findById(slackId))?.failingSince).toBeInstanceOf(Date);
+  // Once the channel is back, a redelivery sends the same message again.
+  await redeliver(world.api, testProjectCaller({ prj_gone: "editor" }, { workspaceId: "wsp_test" }), slackId, s!._id);
+  world.worker.wake();
+  const [again] = await settled(slackId, 1);
+  expect(again!.attempts.map((a) => a.statusCode)).toEqual([404, 200]);
+  expect(JSON.parse(slack.receiver.received.at(-1)!.body)).toEqual(JSON.parse(s!.body));
 });
 
 it("retries a 5xx on the schedule, as for any endpoint", async () => {

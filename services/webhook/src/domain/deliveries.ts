@@ -49,7 +49,9 @@ export const redeliver = async (deps: WebhookDeps, caller: Caller, endpointId: s
   const endpoint = await loadEndpoint(deps, caller, endpointId, "editor");
   for (let round = 0; round < 5; round++) {
     const current = await loadDelivery(deps, endpoint, deliveryId);
-    const next: DeliveryDoc = { ...current, status: "pending", step: 0, charged: false, nextAttemptAt: deps.clock.now(), _v: (current._v ?? 1) + 1 };
+    // A new send: a chat delivery's count of 429s waited out starts again too.
+    const { rateLimitWaits: _waits, ...rest } = current;
+    const next: DeliveryDoc = { ...rest, status: "pending", step: 0, charged: false, nextAttemptAt: deps.clock.now(), _v: (current._v ?? 1) + 1 };
     try {
       await deps.outbox.commit([{ kind: "replace", collection: DELIVERIES, doc: next, expectedVersion: current._v ?? 1 }], []);
       return next;
