@@ -9,6 +9,7 @@ import { keywordGroupsCases } from "./keyword-groups";
 import { keywordsCases } from "./keywords";
 import { linkedinCases } from "./linkedin";
 import { membersCases } from "./members";
+import { mentionChangesCases } from "./mention-changes";
 import { mentionExportCases } from "./mention-export";
 import { mentionViewsCases } from "./mention-views";
 import { mentionsCases } from "./mentions";
@@ -26,6 +27,7 @@ export const CASES: Cases = {
   ...keywordsCases,
   ...keywordGroupsCases,
   ...mentionsCases,
+  ...mentionChangesCases,
   ...mentionExportCases,
   ...categoriesCases,
   ...mentionViewsCases,
