@@ -60,7 +60,10 @@ describe("declared response schemas", () => {
         const { data, meta } = success.content["application/json"].schema.properties as { data: Json; meta: Json };
         const ref = { $ref: `#/components/schemas/${outputComponentId(op)}` };
         expect(data).toEqual(op.list ? { type: "array", items: ref } : ref);
-        expect(meta).toEqual({ $ref: `#/components/schemas/${op.list ? "ListMeta" : "Meta"}` });
+        const baseMeta = { $ref: `#/components/schemas/${op.list ? "ListMeta" : "Meta"}` };
+        // An operation adding members to meta (the change feed's hasMore) declares them beside the base.
+        expect(meta).toEqual(op.meta ? { allOf: [baseMeta, { type: "object", required: Object.keys(op.meta), properties: op.meta }] } : baseMeta);
+        for (const status of op.problemStatuses ?? []) expect(operation.responses[String(status)]).toEqual({ $ref: "#/components/responses/Problem" });
         expect(operation.responses["404"]).toEqual({ $ref: "#/components/responses/Problem" });
       }
     }
