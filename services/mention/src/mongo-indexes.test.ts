@@ -6,7 +6,7 @@ import { MENTIONS, openMentionCollections } from "./store";
 
 // Names, for every list filter, the MongoDB index that serves list_mentions' page (the filter, newest first
 // by publishedAt then _id) and analytics' count, and checks it with explain(): the winning plan reads that
-// index and sorts nothing in memory. Runs against MONGO_URL (a replica set) or a throwaway container.
+// index and sorts nothing in memory; likewise for a page of the change feed (by changeSeq). Runs against MONGO_URL (a replica set) or a throwaway container.
 
 const PROJECT = "prj_explain";
 
@@ -77,6 +77,8 @@ describeWithServer("mention indexes on MongoDB, shown with explain()", process.e
         matchedAt: new Date(),
         updatedAt: new Date(),
         history: [],
+        changeSeq: i + 1,
+        createdSeq: i + 1,
       })),
     );
   }, 180_000);
@@ -93,6 +95,14 @@ describeWithServer("mention indexes on MongoDB, shown with explain()", process.e
     expect([...indexes]).toContain(index);
     expect(stages.has("SORT")).toBe(false);
     expect(stages.has("COLLSCAN")).toBe(false);
+  });
+
+  it("serves a change feed page from (projectId, changeSeq), sorting nothing in memory", async () => {
+    const query = { ...mentionQuery(PROJECT, {}), changeSeq: { $gt: 1500, $lte: 2000 } };
+    const explained = await store.client.db(database).collection(MENTIONS).find(query).sort({ changeSeq: 1 }).limit(101).explain("queryPlanner");
+    const { indexes, stages } = planParts((explained as { queryPlanner: unknown }).queryPlanner);
+    expect([...indexes]).toContain("projectId_1_changeSeq_1");
+    expect(stages.has("SORT")).toBe(false);
   });
 
   it.each(SERVED_BY)("counts analytics filtered by %s from an index range", async (_name, filters) => {
