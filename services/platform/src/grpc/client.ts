@@ -38,6 +38,11 @@ export interface CallOpts {
   deadlineMs?: number;
   /** Overrides the read/write classification of the method for retries. */
   retryUnavailable?: boolean;
+  /**
+   * Cancels the call when aborted (the edge's client went away): the server's handler sees its own signal
+   * abort, and the call fails as unavailable. Not retried after.
+   */
+  signal?: AbortSignal;
 }
 
 /** A generated client class (ts-proto `outputServices=grpc-js`) whose instances are `C`. */
@@ -111,12 +116,9 @@ export const createGrpcClient = <C>(
     const read = isRead(method);
     const local = options.inProcess;
     // One function per method, chosen once: the call below allocates only its metadata and its promise.
-    const send: UnaryMethod<unknown, unknown> =
+    const send: (...args: Parameters<UnaryMethod<unknown, unknown>>) => { cancel(): void } =
       local?.has(path)
-        ? (request, metadata, callOptions, callback) => {
-            local.unary(path, request, metadata, callOptions.deadline as number, callback);
-            return undefined as unknown as ClientUnaryCall;
-          }
+        ? (request, metadata, callOptions, callback) => local.unary(path, request, metadata, callOptions.deadline as number, callback)
         : (request, metadata, callOptions, callback) => fn.call(raw, request, metadata, callOptions, callback);
     client[method] = async (request, opts) => {
       const deadline = Date.now() + (opts?.deadlineMs ?? deadlineMs);
@@ -134,11 +136,21 @@ export const createGrpcClient = <C>(
         if (options.callerSigningKey) metadata.set(CALLER_SIGNATURE_METADATA_KEY, signCaller(options.callerSigningKey, path, caller ?? NO_CALLER));
         if (options.operatorKey) metadata.set(OPERATOR_SIGNATURE_METADATA_KEY, signOperator(options.operatorKey, path));
         try {
-          return await new Promise((resolve, reject) => send(request, metadata, { deadline }, (err, res) => (err ? reject(err) : resolve(res))));
+          return await new Promise((resolve, reject) => {
+            const signal = opts?.signal;
+            const onAbort = () => call.cancel();
+            const call = send(request, metadata, { deadline }, (err, res) => {
+              signal?.removeEventListener("abort", onAbort);
+              if (err) reject(err);
+              else resolve(res);
+            });
+            if (signal?.aborted) call.cancel();
+            else signal?.addEventListener("abort", onAbort);
+          });
         } catch (err) {
           const retryable = isServiceError(err) && err.code === status.UNAVAILABLE && !err.metadata?.get("earshot-error-code").length;
           const wait = backoff * 2 ** (attempt - 1);
-          if (retryable && attempt < max && Date.now() + wait < deadline) {
+          if (retryable && attempt < max && Date.now() + wait < deadline && !opts?.signal?.aborted) {
             await sleep(wait);
             continue;
           }

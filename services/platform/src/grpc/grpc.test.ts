@@ -301,6 +301,20 @@ describe.each([
     close();
   });
 
+  it("cancels a call when the caller's signal aborts, aborting the handler's signal", async () => {
+    const { client, close } = connect();
+    const gone = new AbortController();
+    const call = client.getThing({ value: "waiting", delayMs: 30_000 }, { deadlineMs: 60_000, signal: gone.signal });
+    // Until the handler runs (it counts the call), then the caller goes away.
+    await waitFor(() => calls.get === 1);
+    gone.abort();
+    await expect(call).rejects.toMatchObject({ code: "unavailable" });
+    await waitFor(() => calls.aborted === 1);
+    // An already aborted signal cancels at once.
+    await expect(client.getThing({ value: "never", delayMs: 30_000 }, { signal: gone.signal })).rejects.toMatchObject({ code: "unavailable" });
+    close();
+  });
+
   (inProcess ? it.skip : it)("retries a read while the server is unavailable, and never a write", async () => {
     const port = server.port;
     await server.drain(1000);

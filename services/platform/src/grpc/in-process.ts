@@ -102,6 +102,12 @@ class PendingCall {
     this.call.cancel();
   };
 
+  /** The client cancels: answered CANCELLED at once, and the handler's signal aborts, as over grpc-js. */
+  readonly cancel = () => {
+    this.finish(serviceError(status.CANCELLED, "Cancelled on client"), undefined);
+    this.call.cancel();
+  };
+
   private readonly answer = (error: Partial<ServiceError> | null, response?: unknown) => {
     if (error) {
       const code = error.code ?? status.UNKNOWN;
@@ -160,22 +166,24 @@ export class InProcessChannel {
     return this.methods.has(path);
   }
 
-  /** A unary call to `path`, answered through `callback` as grpc-js answers one. */
-  unary(path: string, request: unknown, metadata: Metadata, deadline: number, callback: (error: ServiceError | null, response: unknown) => void): void {
+  /** A unary call to `path`, answered through `callback` as grpc-js answers one; `cancel` ends it as a client cancelling does. */
+  unary(path: string, request: unknown, metadata: Metadata, deadline: number, callback: (error: ServiceError | null, response: unknown) => void): { cancel(): void } {
+    const none = { cancel: () => undefined };
     const method = this.methods.get(path);
     if (!method) {
       callback(serviceError(status.UNIMPLEMENTED, `${path} is not served in this process`), undefined);
-      return;
+      return none;
     }
     if (!method.server.serving) {
       callback(serviceError(status.UNAVAILABLE, "The service is shutting down."), undefined);
-      return;
+      return none;
     }
     try {
-      new PendingCall(method, request, metadata, path, deadline, callback);
+      return new PendingCall(method, request, metadata, path, deadline, callback);
     } catch {
       // The request did not encode: grpc-js reports this as INTERNAL before sending anything.
       callback(serviceError(status.INTERNAL, "The request could not be encoded."), undefined);
+      return none;
     }
   }
 }

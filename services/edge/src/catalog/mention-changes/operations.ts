@@ -64,7 +64,8 @@ export const mentionChangeOperations = [
           cursor: input.cursor ?? "",
           waitSeconds: input.wait,
         },
-        { deadlineMs: input.wait * 1000 + ANSWER_MS },
+        // A client that goes away cancels the call, which ends the service's wait too.
+        { deadlineMs: input.wait * 1000 + ANSWER_MS, ...(ctx.signal ? { signal: ctx.signal } : {}) },
       );
       return { data: res.changes.map(presentMentionChange), nextCursor: res.nextCursor, limit: input.limit, meta: { hasMore: res.hasMore } };
     },
