@@ -39,8 +39,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const newMentionsStep = (feed: boolean, projectId: string, viewId: string | undefined): string => {
   const scope = viewId ? `projectId "${projectId}" and viewId "${viewId}"` : `projectId "${projectId}"`;
   return feed
-    ? `Read what is new with list_mention_changes (${scope}, and the cursor you kept from your last triage of this project; without one, the oldest change still served). ` +
-        "It answers the mentions created or changed since, each once; keep its nextCursor for next time and read again while it says there is more. Triage only mentions whose status is open."
+    ? `Read what is new with list_mention_changes (${scope}, limit 100, and cursor: the meta.nextCursor you kept from your last triage of this project; the first time, no cursor). ` +
+        "Each item is a mention in its latest state with change created or updated. Read again at once while meta.hasMore is true, and keep the last meta.nextCursor for next time; " +
+        "a 410 cursor_expired answer gives oldestCursor to start from. Triage only mentions whose status is open."
     : `Read the mentions to triage with list_mentions (${scope}, status ["open"], limit 100): newest published first. ` +
         "Follow meta.nextCursor for more pages; stop at mentions you triaged before.";
 };
