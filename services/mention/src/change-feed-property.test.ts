@@ -102,7 +102,7 @@ describe("the change feed under concurrent writers and restarts", () => {
               expect(pairs.has(pair)).toBe(false);
               pairs.add(pair);
               // Created means stored after the cursor, so never a mention the reader holds already. (One stored
-              // before it that moved on while a read was under way reaches the reader first as updated.)
+              // before it that changed again before the reads reached it comes first as updated.)
               if (seen.has(c.mention._id)) expect(c.change).toBe("updated");
               seen.set(c.mention._id, { seq: c.seq, status: c.mention.status, categoryId: c.mention.categoryId, groupIds: [...c.mention.groupIds].sort() });
             }

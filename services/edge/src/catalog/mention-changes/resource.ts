@@ -13,8 +13,8 @@ export const mentionChangeSchema = mentionSchema
     change: z
       .enum(CHANGE_KINDS)
       .describe(
-        "created: stored after the cursor you passed (it may have changed since); updated: stored before it and changed after it. " +
-          "A mention stored before your cursor that changed while you read may reach you first as updated: treat any mention you do not hold yet as new.",
+        "created: stored after the position of the cursor you passed (it may have changed since); updated: stored before it and changed after it. " +
+          "A mention comes only at its latest change, so one stored before your position that changed again before your reads reached it comes first as updated: treat any mention you do not hold yet as new.",
       ),
   })
   .register(resourceSchemas, { id: "MentionChange", description: "A mention created or changed after a change feed cursor, in its latest state." });
