@@ -111,10 +111,14 @@ describe("MCP resource subscriptions", () => {
     await agent.client.subscribeResource({ uri: mentionsUri(mine.projectId) });
     await other.client.subscribeResource({ uri: mentionsUri(theirs.projectId) });
 
-    await ingestPosts(h, [post(mine.projectId, mine.term)]);
+    const imported = post(mine.projectId, mine.term);
+    await ingestPosts(h, [imported]);
     expect(await agent.nextUpdate()).toBe(mentionsUri(mine.projectId));
-    const mentionId = await newestMentionId(agent.client, mine.projectId);
-    expect(mentionId).toMatch(/^men_/);
+    // Told, the agent reads the resource again and finds the new mention.
+    const read = await agent.client.readResource({ uri: mentionsUri(mine.projectId) });
+    const { data } = JSON.parse((read.contents[0] as { text: string }).text) as { data: Array<{ id: string; sourceId: string }> };
+    expect(data.map((m) => m.sourceId)).toContain(imported.sourceId);
+    expect(await newestMentionId(agent.client, mine.projectId)).toMatch(/^men_/);
 
     // The stranger's own project then gets a mention: the first notification it receives is about that one.
     await ingestPosts(h, [post(theirs.projectId, theirs.term)]);
