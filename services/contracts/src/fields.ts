@@ -21,6 +21,21 @@ export const MENTION_STATUS_WORDS: EnumWords<mentionV1.MentionStatus, MentionSta
   [mentionV1.MentionStatus.MENTION_STATUS_FOLLOW_UP, "follow_up"],
 ]);
 
+/** What a mention's relevance score says about it (the relevance filter's words). */
+export const RELEVANCE_LABELS = ["relevant", "uncertain", "irrelevant"] as const;
+export type RelevanceLabel = (typeof RELEVANCE_LABELS)[number];
+/** A relevance label on gRPC (`earshot.mention.v1.RelevanceLabel`) and its word, both ways. */
+export const RELEVANCE_LABEL_WORDS: EnumWords<mentionV1.RelevanceLabel, RelevanceLabel> = enumWords([
+  [mentionV1.RelevanceLabel.RELEVANCE_LABEL_RELEVANT, "relevant"],
+  [mentionV1.RelevanceLabel.RELEVANCE_LABEL_UNCERTAIN, "uncertain"],
+  [mentionV1.RelevanceLabel.RELEVANCE_LABEL_IRRELEVANT, "irrelevant"],
+]);
+/**
+ * What a mention stored without a relevance score (before scoring existed) counts as wherever relevance
+ * filters: neither kept nor dropped by a middling bound.
+ */
+export const UNSCORED_RELEVANCE = { score: 0.5, label: "uncertain" } as const;
+
 /** A project's LinkedIn connection statuses. */
 export const LINKEDIN_STATUSES = ["disconnected", "pending_page", "connected", "reauthorization_required"] as const;
 export type LinkedinStatus = (typeof LINKEDIN_STATUSES)[number];

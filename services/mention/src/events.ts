@@ -27,7 +27,7 @@ export const mentionCreatedEvent = (m: MentionDoc, names: MentionNames): StagedE
     mention: toMentionMessage(m),
   });
 
-export const mentionUpdatedEvent = (m: MentionDoc, fields: Array<"status" | "categoryId">, byUserId: string): StagedEvent<MentionUpdated> =>
+export const mentionUpdatedEvent = (m: MentionDoc, fields: Array<"status" | "categoryId" | "feedback" | "relevance">, byUserId: string): StagedEvent<MentionUpdated> =>
   stageEvent(MENTION_EVENTS, "mention.updated", { key: m.projectId, subject: m._id }, {
     mentionId: m._id,
     projectId: m.projectId,

@@ -1,4 +1,4 @@
-import { SENTIMENTS } from "@earshot/contracts/fields";
+import { RELEVANCE_LABELS, SENTIMENTS } from "@earshot/contracts/fields";
 import { SOURCES, textField, type TextLimit } from "@earshot/platform/core";
 import { z } from "zod";
 
@@ -10,9 +10,13 @@ import { z } from "zod";
 import { MENTION_STATUSES } from "@earshot/contracts/fields";
 export { MENTION_STATUSES, type MentionStatus } from "@earshot/contracts/fields";
 export { SENTIMENTS, type SentimentLabel } from "@earshot/contracts/fields";
+export { RELEVANCE_LABELS, type RelevanceLabel, UNSCORED_RELEVANCE } from "@earshot/contracts/fields";
 export const ANALYTICS_INTERVALS = ["hour", "day", "week"] as const;
 export const ANALYTICS_GROUP_BY = ["keyword", "group", "source", "sentiment", "status", "category"] as const;
 export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
+/** list_mentions' orders: newest published first, or highest relevance score first (then newest). */
+export const MENTION_SORTS = ["newest", "relevance"] as const;
+export type MentionSort = (typeof MENTION_SORTS)[number];
 /** The category filter's word for mentions without a category. */
 export const UNCATEGORIZED = "none";
 
@@ -43,6 +47,8 @@ export const listOf = <T extends z.ZodType>(item: T, what: string) =>
     .meta({ uniqueItems: true });
 
 const id = () => textField(TEXT_LIMITS.id).describe("An id, at most 64 bytes of UTF-8.");
+/** A relevance bound: a score is a fraction, so anything outside 0..1 is a mistake worth naming. */
+export const minRelevance = () => z.number({ message: "must be a number from 0 to 1" }).min(0, { message: "must be from 0 to 1" }).max(1, { message: "must be from 0 to 1" });
 const instant = () => z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z" });
 
 /** The filters of list_mentions, export_mentions and saved views: each list is OR, members are AND. */
@@ -57,6 +63,12 @@ export const mentionFilterFields = {
   author: listOf(textField({ ...TEXT_LIMITS.author, trim: true }), "authors").describe("Mentions by any of these authors: a handle (with or without @) or an author id each."),
   since: instant().describe("Published at or after this instant (ISO 8601)."),
   until: instant().describe("Published before this instant (ISO 8601); later than since when both are given."),
+  minRelevance: minRelevance().describe(
+    "Mentions whose relevance score is at least this (0 to 1); a mention stored before scoring counts as 0.5.",
+  ),
+  relevance: listOf(z.enum(RELEVANCE_LABELS), "labels").describe(
+    "relevant, uncertain, irrelevant (any of them); a mention stored before scoring counts as uncertain.",
+  ),
 };
 
 export const mentionFiltersSchema = z
@@ -71,6 +83,8 @@ export const mentionFiltersSchema = z
     author: mentionFilterFields.author.optional(),
     since: mentionFilterFields.since.optional(),
     until: mentionFilterFields.until.optional(),
+    minRelevance: mentionFilterFields.minRelevance.optional(),
+    relevance: mentionFilterFields.relevance.optional(),
   })
   .strict()
   .refine((f) => !f.since || !f.until || Date.parse(f.since) < Date.parse(f.until), { message: "must be after since", path: ["until"] });

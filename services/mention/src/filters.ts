@@ -1,4 +1,4 @@
-import { MENTION_STATUS_WORDS } from "@earshot/contracts/fields";
+import { MENTION_STATUS_WORDS, RELEVANCE_LABEL_WORDS } from "@earshot/contracts/fields";
 import { enumValueOf, enumWordOf } from "@earshot/platform";
 import type { mentionV1 } from "@earshot/proto";
 import type { MentionFilterInput } from "./fields";
@@ -9,7 +9,7 @@ import type { MentionFilterInput } from "./fields";
 // member left out does; proto3 cannot tell the two apart, so reading back leaves empty lists out.
 
 /** A mention's status on gRPC and its word, both ways, for both sides (the contract layer's, which presents mentions). */
-export { MENTION_STATUS_WORDS };
+export { MENTION_STATUS_WORDS, RELEVANCE_LABEL_WORDS };
 
 /** The filters message of the given filters (any other members of the object are ignored). */
 export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilters => ({
@@ -23,6 +23,8 @@ export const toFiltersMessage = (f: MentionFilterInput): mentionV1.MentionFilter
   authors: [...(f.author ?? [])],
   since: f.since ? new Date(f.since) : undefined,
   until: f.until ? new Date(f.until) : undefined,
+  minRelevance: f.minRelevance,
+  relevance: (f.relevance ?? []).map((word) => enumValueOf(RELEVANCE_LABEL_WORDS, word)),
 });
 
 /**
@@ -40,9 +42,11 @@ export const filtersOf = (f: mentionV1.MentionFilters | undefined): MentionFilte
     ["categoryId", f.categoryIds],
     ["sentiment", f.sentiments],
     ["author", f.authors],
+    ["relevance", f.relevance.map((label) => enumWordOf(RELEVANCE_LABEL_WORDS, label))],
   ];
   for (const [name, values] of lists) if (values.length > 0) out[name] = [...values];
   if (f.q !== undefined) out.q = f.q;
+  if (f.minRelevance !== undefined) out.minRelevance = f.minRelevance;
   if (f.since) out.since = f.since.toISOString();
   if (f.until) out.until = f.until.toISOString();
   return out as MentionFilterInput;

@@ -1,10 +1,16 @@
 import { enumValueOf, SOURCE_WORDS } from "@earshot/platform";
-import type { commonV1, mentionV1 } from "@earshot/proto";
+import { type commonV1, mentionV1 } from "@earshot/proto";
 import { MENTION_STATUS_WORDS } from "./filters";
 import type { MentionDoc } from "./store";
 
 // A mention as a gRPC message: what the API's reads answer (lists without the history) and what the
 // `mention.*` events carry, so a webhook's data is what get_mention presents.
+
+const LABEL_VALUES = {
+  relevant: mentionV1.RelevanceLabel.RELEVANCE_LABEL_RELEVANT,
+  uncertain: mentionV1.RelevanceLabel.RELEVANCE_LABEL_UNCERTAIN,
+  irrelevant: mentionV1.RelevanceLabel.RELEVANCE_LABEL_IRRELEVANT,
+} as const;
 
 const int64 = (n: number | undefined) => (n === undefined ? undefined : String(n));
 
@@ -32,5 +38,9 @@ export const toMentionMessage = (m: Omit<MentionDoc, "history"> | MentionDoc): m
   collectedAt: m.collectedAt,
   matchedAt: m.matchedAt,
   updatedAt: m.updatedAt,
+  relevance: m.relevance
+    ? { score: m.relevance.score, label: LABEL_VALUES[m.relevance.label], reasons: m.relevance.reasons.map((r) => ({ ...r })), model: m.relevance.model }
+    : undefined,
+  feedback: m.feedback ? { relevant: m.feedback.relevant, reason: m.feedback.reason, byUserId: m.feedback.byUserId, at: m.feedback.at } : undefined,
   history: "history" in m ? m.history.map((h) => ({ field: h.field, from: h.from, to: h.to, byUserId: h.byUserId, at: h.at })) : [],
 });

@@ -8,6 +8,7 @@ import { mentionSettingsOf, mentionSettingsShape } from "./config";
 import { changesRpc } from "./rpc/changes-rpc";
 import { ingestRpc } from "./rpc/ingest-rpc";
 import { mentionRpc } from "./rpc/mention-rpc";
+import { previewRpc } from "./rpc/preview-rpc";
 import { openMentionCollections } from "./store";
 import { wireMention } from "./wiring";
 
@@ -24,7 +25,7 @@ export const mentionService: ServiceModule<MentionDeps> = {
     const collections = await openMentionCollections(deps.store);
     const settings = mentionSettingsOf(deps.config);
     const domain = wireMention({ ...deps, collections, changeFeedRetentionDays: settings.EARSHOT_CHANGE_FEED_RETENTION_DAYS });
-    const handlers: AsyncService<mentionV1.MentionServiceServer> = { ...ingestRpc(domain), ...mentionRpc(domain), ...changesRpc(domain) };
+    const handlers: AsyncService<mentionV1.MentionServiceServer> = { ...ingestRpc(domain), ...mentionRpc(domain), ...changesRpc(domain), ...previewRpc(domain) };
     let stopping = false;
     let checking: Promise<unknown> | undefined;
     return {

@@ -193,6 +193,8 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   for (const field of MENTION_FILTER_INDEXES) {
     await mentions.ensureIndex({ fields: { projectId: 1, [field]: 1, publishedAt: -1, _id: -1 }, ...(field === "words" ? { text: "words" } : {}) });
   }
+  // list_mentions sort=relevance walks this one in order (domain/relevance-order.ts).
+  await mentions.ensureIndex({ fields: { projectId: 1, "relevance.score": -1, publishedAt: -1, _id: -1 } });
   await mentions.ensureIndex({ fields: { workspaceId: 1, matchedAt: 1 } });
   // The change feed: a project's mentions in commit order, read from a cursor's position on.
   await mentions.ensureIndex({ fields: { projectId: 1, changeSeq: 1 } });

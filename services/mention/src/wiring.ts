@@ -3,6 +3,8 @@ import type { MentionDeps } from "./domain/deps";
 import { ChangeSignals } from "./domain/change-signals";
 import { KeyedQueue } from "./domain/change-sequence";
 import { ProjectMatchers } from "./domain/ingest-matchers";
+import { RelevancePriors } from "./domain/relevance/project-model";
+import { RescoreQueue } from "./domain/relevance/rescore";
 import type { MentionCollections } from "./store";
 
 // How the service's parts are put together: the service (service.ts) and the domain tests' world
@@ -26,4 +28,5 @@ export const wireMention = (input: MentionWiringInput): MentionDeps => ({
   changes: new ChangeSignals(),
   changeQueue: new KeyedQueue(),
   changeFeed: { retentionDays: input.changeFeedRetentionDays ?? 30 },
+  relevance: { priors: new RelevancePriors(), rescores: new RescoreQueue() },
 });

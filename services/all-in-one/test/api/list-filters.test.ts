@@ -55,6 +55,12 @@ const VALUES_OF: Record<string, (m: MentionData) => string[]> = {
   categoryId: (m) => [m.categoryId ?? "none"],
   sentiment: (m) => [m.sentiment.label],
   author: (m) => [m.author.handle],
+  // Without scores (or with every mention scored alike) one label holds all: the other value is a label
+  // no mention has, so the pair still tests a list whose first two values select something.
+  relevance: (m) => {
+    const label = (m as { relevance?: { label: string } | null }).relevance?.label ?? "uncertain";
+    return [label, label === "irrelevant" ? "relevant" : "irrelevant"];
+  },
 };
 
 /** The inputs an operation needs besides its filters. */
@@ -76,10 +82,10 @@ const cases = withLists.flatMap((op) => [...listQueryParameters(op)].map((filter
 const SINGLE_VALUED: Record<string, readonly string[]> = {
   "*": ["projectId", "limit", "cursor"],
   list_keywords: ["groupId", "active", "source"],
-  list_mentions: ["q", "since", "until", "viewId"],
-  list_mention_changes: ["viewId", "wait"],
-  get_mention_analytics: ["q", "since", "until", "interval", "groupBy"],
-  export_mentions: ["q", "since", "until", "viewId", "format"],
+  list_mentions: ["q", "since", "until", "viewId", "minRelevance", "sort"],
+  list_mention_changes: ["viewId", "wait", "minRelevance"],
+  get_mention_analytics: ["q", "since", "until", "interval", "groupBy", "minRelevance"],
+  export_mentions: ["q", "since", "until", "viewId", "format", "minRelevance"],
   // A delivery log is read one status or event type at a time (the README says so).
   list_webhook_deliveries: ["status", "eventType", "since"],
 };
@@ -94,8 +100,8 @@ it("takes every filter but the single-valued ones as a list", () => {
 
 it("finds the list filters in the catalog", () => {
   expect(withLists.map((op) => op.name).sort()).toEqual(Object.keys(BASE).sort());
-  // The change feed selects by keywords and groups only; the others take every list filter.
-  expect(cases.length).toBeGreaterThanOrEqual(7 * (withLists.length - 1) + 2);
+  // The change feed selects by keywords, groups and relevance labels only; the others take every list filter.
+  expect(cases.length).toBeGreaterThanOrEqual(8 * (withLists.length - 1) + 3);
 });
 
 /** The operations answering a page of mentions (compared by their ids). */
@@ -147,6 +153,41 @@ describe("a misspelt filter", () => {
     const mcp = await client.callTool({ name: "list_mentions", arguments: { projectId, sentimnt: "negative" } });
     expect(mcp.isError).toBe(true);
     expect(JSON.stringify(mcp.structuredContent ?? mcp.content)).toContain("did you mean `sentiment`?");
+  });
+});
+
+describe("a relevance filter out of range", () => {
+  it.each(["list_mentions", "list_mention_changes", "get_mention_analytics", "export_mentions"])(
+    "%s: minRelevance=2 and relevance=bogus are 400 naming the field, over REST and MCP alike",
+    async (name) => {
+      const op = OPERATIONS.find((o) => o.name === name)!;
+      const base = { projectId, ...BASE[name] };
+      for (const [input, path] of [
+        [{ minRelevance: "2" }, "minRelevance"],
+        [{ minRelevance: "high" }, "minRelevance"],
+        [{ relevance: "bogus" }, "relevance.0"],
+      ] as const) {
+        const rest = await h.api("GET", h.pathOf(name, { ...base, ...input }), { key: owner.key });
+        expect(rest.status).toBe(400);
+        expect(rest.body).toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ path })] });
+      }
+      if (isTool(op)) {
+        const mcp = await client.callTool({ name, arguments: { ...base, minRelevance: 2 } });
+        expect(mcp.isError).toBe(true);
+        expect(JSON.stringify(mcp.structuredContent ?? mcp.content)).toContain("minRelevance");
+      }
+      // In range, the bound is taken (a mention stored without a score counts as 0.5).
+      expect((await h.api("GET", h.pathOf(name, { ...base, minRelevance: "0.5", relevance: "uncertain,relevant" }), { key: owner.key })).status).toBe(200);
+    },
+  );
+
+  it("list_mentions: sort=relevance is taken and an unknown sort is 400 naming sort", async () => {
+    const ok = await h.api("GET", h.pathOf("list_mentions", { projectId, sort: "relevance", limit: 100 }), { key: owner.key });
+    expect(ok.status).toBe(200);
+    expect((ok.body.data as MentionData[]).map((m) => m.id).sort()).toEqual(mentions.map((m) => m.id).sort());
+    const bad = await h.api("GET", h.pathOf("list_mentions", { projectId, sort: "loudest" }), { key: owner.key });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errors: [expect.objectContaining({ path: "sort" })] });
   });
 });
 

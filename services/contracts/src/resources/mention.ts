@@ -3,6 +3,7 @@ import { SOURCES } from "@earshot/platform/core";
 import type { mentionV1 } from "@earshot/proto";
 import { z } from "zod";
 import { MENTION_STATUS_WORDS, MENTION_STATUSES, SENTIMENTS } from "../fields";
+import { mentionFeedbackSchema, mentionRelevanceSchema, presentFeedback, presentRelevance } from "./mention-relevance";
 import { apiWord, at, int, oneOf, required, resourceSchemas, timestamp } from "./present";
 
 // A mention (list_mentions, export_mentions' lines, the triage verbs) and a mention with its triage history
@@ -53,6 +54,8 @@ const mentionFieldsSchema = {
   collectedAt: timestamp,
   matchedAt: timestamp.describe("When Earshot stored it as a mention."),
   updatedAt: timestamp,
+  relevance: mentionRelevanceSchema,
+  feedback: mentionFeedbackSchema,
 };
 
 export const mentionSchema = z
@@ -65,14 +68,14 @@ export const mentionWithHistorySchema = z
     history: z
       .array(
         z.object({
-          field: z.enum(["status", "categoryId"]),
+          field: z.enum(["status", "categoryId", "feedback"]).describe("feedback: from/to are relevant, irrelevant, or null while unrated."),
           from: z.string().nullable().describe("Null: uncategorized."),
           to: z.string().nullable().describe("Null: uncategorized."),
           byUserId: z.string(),
           at: timestamp,
         }),
       )
-      .describe("Status and category changes, oldest first (the last 100)."),
+      .describe("Status, category and feedback changes, oldest first (the last 100)."),
   })
   .register(resourceSchemas, { id: "MentionWithHistory", description: "A mention with its triage history." });
 
@@ -111,13 +114,15 @@ export const presentMention = (message: mentionV1.Mention | undefined): Mention 
     collectedAt: at(m.collectedAt, "mention collectedAt"),
     matchedAt: at(m.matchedAt, "mention matchedAt"),
     updatedAt: at(m.updatedAt, "mention updatedAt"),
+    relevance: presentRelevance(m.relevance),
+    feedback: presentFeedback(m.feedback),
   };
 };
 
 export const presentMentionWithHistory = (message: mentionV1.Mention | undefined): MentionWithHistory => ({
   ...presentMention(message),
   history: required(message, "mention").history.map((c) => ({
-    field: oneOf(["status", "categoryId"] as const, c.field, "history field"),
+    field: oneOf(["status", "categoryId", "feedback"] as const, c.field, "history field"),
     from: c.from || null,
     to: c.to || null,
     byUserId: c.byUserId,

@@ -14,6 +14,7 @@ import { memberOperations } from "./members/operations";
 import { mentionChangeOperations } from "./mention-changes/operations";
 import { mentionExportOperations } from "./mention-export/operations";
 import { mentionViewOperations } from "./mention-views/operations";
+import { mentionFeedbackOperations } from "./mentions/feedback";
 import { mentionOperations } from "./mentions/operations";
 import type { Operation } from "./operation";
 import { projectOperations } from "./projects/operations";
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...keywordOperations,
   ...keywordGroupOperations,
   ...mentionOperations,
+  ...mentionFeedbackOperations,
   ...mentionChangeOperations,
   ...mentionExportOperations,
   ...categoryOperations,

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from "@earshot/platform";
 import { z } from "zod";
-import { isTool, isWrite, type Operation, openApiPath } from "../catalog/operation";
+import { isTool, type Operation, openApiPath, takesIdempotencyKey } from "../catalog/operation";
 import { resourceSchemas } from "../catalog/shared/resources";
 import { HTTP_ERROR_CODES } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
@@ -192,7 +192,7 @@ export const buildOpenApi = (operations: readonly Operation[], serverUrl: string
   const paths: Record<string, Json> = {};
   for (const op of operations) {
     const p = (paths[openApiPath(op.path)] ??= {});
-    const writeHeaders = isWrite(op)
+    const writeHeaders = takesIdempotencyKey(op)
       ? [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", minLength: 8, maxLength: 128 }, description: "Makes retries safe: a repeat with the same key replays the first response for 24 h." }]
       : [];
     p[op.method.toLowerCase()] = {

@@ -1,4 +1,4 @@
-import { isTool, isWrite, type Operation, openApiPath } from "../catalog/operation";
+import { isTool, type Operation, openApiPath, takesIdempotencyKey } from "../catalog/operation";
 import { createHash } from "node:crypto";
 import { renderMcpSection } from "./mcp-section";
 import { operationInputSchema } from "./openapi";
@@ -28,7 +28,7 @@ const section = (op: Operation): string => {
     <dt>Scope</dt><dd><code>${op.scope}</code></dd>
     <dt>Success</dt><dd>${op.successStatus}${op.list ? ", a page: <code>meta.nextCursor</code>" : ""}${op.download ? ", a file download" : ""}</dd>
     ${op.download ? `<dt>Formats</dt><dd>${downloadFormats(op.download.formats)}</dd>` : ""}
-    ${isWrite(op) ? "<dt>Retries</dt><dd>send <code>Idempotency-Key</code></dd>" : ""}
+    ${takesIdempotencyKey(op) ? "<dt>Retries</dt><dd>send <code>Idempotency-Key</code></dd>" : ""}
   </dl>
   <details><summary>Input (path, query and body fields in one schema)</summary><pre>${escapeHtml(schema)}</pre></details>
 </section>`;

@@ -1,5 +1,5 @@
 import type { FieldError } from "@earshot/platform";
-import { isWrite, type Operation } from "../catalog/operation";
+import { type Operation, takesIdempotencyKey } from "../catalog/operation";
 import { operationInputSchema, operationOutputSchema } from "../docs/openapi";
 import type { OperationRequest } from "../pipeline/execute";
 import type { RateLimitDecision } from "../pipeline/rate-limit";
@@ -31,7 +31,7 @@ export interface ToolDefinition {
 export const toolFor = (op: Operation): ToolDefinition => {
   const input = operationInputSchema(op) as { type: "object"; properties?: Record<string, unknown>; required?: string[] };
   const required = [...new Set([...(input.required ?? []), ...(op.mcpRequired ?? [])])];
-  const properties = isWrite(op) ? { ...(input.properties ?? {}), idempotencyKey: IDEMPOTENCY_KEY_PROPERTY } : input.properties;
+  const properties = takesIdempotencyKey(op) ? { ...(input.properties ?? {}), idempotencyKey: IDEMPOTENCY_KEY_PROPERTY } : input.properties;
   const inputSchema = { ...input, ...(properties ? { properties } : {}), ...(required.length > 0 ? { required } : {}) };
   return {
     name: op.name,

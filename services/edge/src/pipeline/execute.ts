@@ -1,6 +1,6 @@
 import { type Clock, DomainError, type FieldError, isDomainError, type Logger, runWithCaller, runWithIdempotencyKey, validationFailed } from "@earshot/platform";
 import type { Backends } from "../backends";
-import { isStreamResult, isWrite, type Operation } from "./operation";
+import { isStreamResult, type Operation, takesIdempotencyKey } from "./operation";
 import { HttpError, toProblem } from "../http/problem";
 import { API_VERSION } from "../http/request-context";
 import { addressKeyOf } from "./address-key";
@@ -176,7 +176,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
       }
       // Key reuse is judged on the raw request before validation, so a different payload is always a 409,
       // and a rejected request replays its 400 like any other stored answer.
-      if (isWrite(op) && request.idempotencyKey !== undefined) {
+      if (takesIdempotencyKey(op) && request.idempotencyKey !== undefined) {
         validateIdempotencyKey(request.idempotencyKey);
         const begun = await options.idempotency.begin(
           principal.userId,

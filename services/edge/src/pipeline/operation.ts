@@ -139,4 +139,10 @@ export interface Operation<
 
 export const isWrite = (op: Operation): boolean => op.method !== "GET";
 
+/**
+ * Whether an Idempotency-Key means anything to the operation: a write that changes something. A POST that
+ * only reads (its input is a body, as preview_keyword's definition) is repeated safely without one.
+ */
+export const takesIdempotencyKey = (op: Operation): boolean => isWrite(op) && !op.annotations.readOnlyHint;
+
 export const isStreamResult = (result: HandlerResult<unknown> | StreamResult): result is StreamResult => "stream" in result;

@@ -38,7 +38,7 @@ export interface ChangesPage {
 
 export interface ChangesInput {
   projectId: string;
-  /** The list filters (only keywordId and groupId are offered by the API). */
+  /** The list filters (the API offers keywordId, groupId, minRelevance and relevance). */
   filters?: unknown;
   viewId?: string;
   limit?: number;

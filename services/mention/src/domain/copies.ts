@@ -7,7 +7,7 @@ import { dropDeletedGroup, regroupKeywordMentions } from "./regroup";
 // What this service keeps of other services' events (each handled once, in order per project):
 // - projects (project events): the platform's project copy (workspace and status; archived is final, an
 //   account deactivation arrives as its owner's projects paused), with the time zone and the public
-//   dashboard's share id and whether it is served.
+//   dashboard's share id and whether it is served, and the description (the relevance prior's context).
 // - keywords (keyword events): the whole keyword as the event carries it, kept when deactivated
 //   (`active` false), since mentions keep naming it. Every write moves the project's keywordsRevision on
 //   and updates this process's matcher (ingest-matchers.ts). A keyword that changed group takes its
@@ -18,7 +18,7 @@ import { dropDeletedGroup, regroupKeywordMentions } from "./regroup";
 /** A project's counts and analytics use its zone; `UTC` until an event says one. */
 const DEFAULT_TIMEZONE = "UTC";
 
-const apply = (deps: MentionDeps, change: ProjectChange, fields: Partial<Pick<ProjectStateDoc, "timezone" | "shareId" | "dashboardServed">>) =>
+const apply = (deps: MentionDeps, change: ProjectChange, fields: Partial<Pick<ProjectStateDoc, "timezone" | "description" | "shareId" | "dashboardServed">>) =>
   applyProjectChange(deps.collections.projects, change, { fields, defaults: { timezone: DEFAULT_TIMEZONE }, now: deps.clock.now() });
 
 export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent): Promise<void> => {
@@ -31,7 +31,9 @@ export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent)
   const change = projectChangeOf(event);
   if (!change) return;
   const timezone = event.type === "project.created" || event.type === "project.updated" ? event.data.digestTimezone : undefined;
-  await apply(deps, change, { timezone });
+  // The description is the relevance prior's context; the event carries the project as it is afterwards.
+  const description = event.type === "project.created" || event.type === "project.updated" ? event.data.project?.description : undefined;
+  await apply(deps, change, { timezone, description });
   if (change.status === "archived") deps.matchers.drop(change.projectId);
 };
 

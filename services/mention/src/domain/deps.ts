@@ -3,6 +3,8 @@ import type { MentionCollections } from "../store";
 import type { ChangeSignals } from "./change-signals";
 import type { KeyedQueue } from "./change-sequence";
 import type { ProjectMatchers } from "./ingest-matchers";
+import type { RelevancePriors } from "./relevance/project-model";
+import type { RescoreQueue } from "./relevance/rescore";
 
 /** Counts by label set, e.g. ingested posts by `outcome`; the wiring decides where the counts are shown. */
 export interface Counter {
@@ -24,6 +26,8 @@ export interface MentionDeps {
   changeQueue: KeyedQueue;
   /** EARSHOT_CHANGE_FEED_RETENTION_DAYS: how long a change feed cursor is served. */
   changeFeed: { retentionDays: number };
+  /** This process's relevance priors and its background rescoring passes (relevance/). */
+  relevance: { priors: RelevancePriors; rescores: RescoreQueue };
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

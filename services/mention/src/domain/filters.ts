@@ -1,5 +1,5 @@
 import { type FieldError, type Filter, validationFailed, zodFieldErrors } from "@earshot/platform/core";
-import { type MentionFilterInput, mentionFiltersSchema, UNCATEGORIZED } from "../fields";
+import { type MentionFilterInput, mentionFiltersSchema, UNCATEGORIZED, UNSCORED_RELEVANCE } from "../fields";
 import type { MentionViewDoc } from "../store";
 import type { MentionDeps } from "./deps";
 import { authorKeyOf, queryWords } from "./words";
@@ -46,6 +46,25 @@ export const storedView = (view: MentionViewDoc): MentionViewDoc => {
 
 const anyOf = (field: string, values: readonly string[]): Filter => (values.length === 1 ? { [field]: values[0] } : { [field]: { $in: [...values] } });
 
+// A mention stored before scoring existed has no relevance; it counts as uncertain with score 0.5, so a
+// bound at or under 0.5 keeps it and the label filter keeps it under "uncertain". `$exists: false` matches
+// a missing field the same way on both adapters.
+const UNSCORED: Filter = { "relevance.score": { $exists: false } };
+
+/** The relevance members of `f` as store conditions (none when neither is set). */
+export const relevanceQuery = (f: MentionFilterInput): Filter[] => {
+  const out: Filter[] = [];
+  if (f.minRelevance !== undefined) {
+    const scored: Filter = { "relevance.score": { $gte: f.minRelevance } };
+    out.push(f.minRelevance <= UNSCORED_RELEVANCE.score ? { $or: [scored, UNSCORED] } : scored);
+  }
+  if (f.relevance?.length) {
+    const labelled = anyOf("relevance.label", f.relevance);
+    out.push(f.relevance.includes(UNSCORED_RELEVANCE.label) ? { $or: [labelled, { "relevance.label": { $exists: false } }] } : labelled);
+  }
+  return out;
+};
+
 /**
  * The store filter for a project's mentions matching `f`: lists are OR within a member, members AND.
  * `extra` adds the read's own bounds (export's snapshot time).
@@ -76,6 +95,7 @@ export const mentionQuery = (projectId: string, f: MentionFilterInput, extra: Fi
   if (f.author?.length) {
     and.push({ $or: [anyOf("authorKey", f.author.map(authorKeyOf)), anyOf("author.id", f.author.map((a) => a.trim()))] });
   }
+  and.push(...relevanceQuery(f));
   const published: Record<string, Date> = {};
   if (f.since !== undefined) published.$gte = new Date(f.since);
   if (f.until !== undefined) published.$lt = new Date(f.until);

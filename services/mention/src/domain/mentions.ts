@@ -8,7 +8,7 @@ import {
   withVersionRetry,
 } from "@earshot/platform/core";
 import { z } from "zod";
-import { mentionFields, type MentionStatus } from "../fields";
+import { MENTION_SORTS, mentionFields, type MentionSort, type MentionStatus } from "../fields";
 import { MENTIONS, type MentionDoc, type TriageChangeDoc } from "../store";
 import { mentionUpdatedEvent } from "../events";
 import { accessProject, type ProjectAccess } from "./access";
@@ -16,6 +16,7 @@ import { commitChanges, numbered } from "./change-sequence";
 import type { Caller, MentionDeps, ProjectRole } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";
 import { required } from "./input";
+import { findRelevancePage } from "./relevance-order";
 
 // Reading and triaging mentions. Every verb loads the mention first and checks the caller against the
 // mention's own project, so a mention of a project the caller is not in is as missing as one that never
@@ -48,19 +49,34 @@ export interface MentionListInput {
   viewId?: string;
   limit?: number;
   cursor?: string;
+  /** newest (default) or relevance. */
+  sort?: string;
 }
 
-/** A project's mentions, newest first by publishedAt (ties by id); a cursor stays right while mentions arrive. */
+const sortOf = (sort: string | undefined): MentionSort => {
+  if (sort === undefined || sort === "") return "newest";
+  if ((MENTION_SORTS as readonly string[]).includes(sort)) return sort as MentionSort;
+  throw validationFailed([{ path: "sort", message: `must be one of ${MENTION_SORTS.join(", ")}` }]);
+};
+
+/**
+ * A project's mentions, newest first by publishedAt (ties by id), or with sort=relevance highest score
+ * first (domain/relevance-order.ts); a cursor stays right while mentions arrive.
+ */
 export const listMentions = async (deps: MentionDeps, caller: Caller, input: MentionListInput): Promise<Page<MentionSummary>> => {
   const errors = required(input.projectId, "projectId");
   if (errors.length > 0) throw validationFailed(errors);
   const limit = pageLimit(input.limit);
   const filters = checkFilters(input.filters);
+  const sort = sortOf(input.sort);
   await accessProject(deps, caller, input.projectId, "viewer");
   const view = await loadViewFilters(deps, input.projectId, input.viewId);
   const query = mentionQuery(input.projectId, mergeFilters(view, filters));
+  const cursor = input.cursor || null;
   const page = await withCursorErrors(() =>
-    deps.collections.mentions.findPage(query, { limit, cursor: input.cursor ?? null, sortField: "publishedAt", direction: -1 }),
+    sort === "relevance"
+      ? findRelevancePage(deps.collections.mentions, query, limit, cursor)
+      : deps.collections.mentions.findPage(query, { limit, cursor, sortField: "publishedAt", direction: -1 }),
   );
   return { items: page.items.map(summaryOf), nextCursor: page.nextCursor };
 };

@@ -32,7 +32,7 @@ describe("mention gRPC adapter", () => {
   });
   const editor = () => ctx(commonV1.Role.ROLE_EDITOR);
   const viewer = () => ctx(commonV1.Role.ROLE_VIEWER);
-  const noFilters = (): mentionV1.MentionFilters => ({ status: [], keywordIds: [], groupIds: [], sources: [], categoryIds: [], sentiments: [], authors: [] });
+  const noFilters = (): mentionV1.MentionFilters => ({ status: [], keywordIds: [], groupIds: [], sources: [], categoryIds: [], sentiments: [], authors: [], relevance: [] });
 
   beforeEach(async () => {
     world = await openMentionWorld();

@@ -82,6 +82,7 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
       viewId: req.viewId,
       limit: limitOf(req.limit),
       cursor: req.cursor || undefined,
+      sort: req.sort,
     });
     return { mentions: page.items.map(toMentionMessage), nextCursor: page.nextCursor ?? "" };
   },

@@ -5,6 +5,7 @@ import { SOURCE_WORDS, SOURCES } from "@earshot/platform";
 import { defineOperation, type HandlerContext } from "../operation";
 import { idField, pageQuery, projectId, queryBoolean, resourceId } from "../shared/schemas";
 import { wireValue } from "../shared/wire-enums";
+import { previewKeywordOperation } from "./preview";
 import { keywordSchema, presentKeyword } from "./resource";
 
 const keywordPath = z.object({ keywordId: resourceId("kw", "The keyword id, e.g. kw_01J…") }).strict();
@@ -169,4 +170,5 @@ export const keywordOperations = [
       return { data: presentKeyword(keyword) };
     },
   }),
+  previewKeywordOperation,
 ];

@@ -1,7 +1,7 @@
 import { toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { idFilterFields } from "../shared/mention-filters";
+import { idFilterFields, mentionListFilterQuery } from "../shared/mention-filters";
 import { idField, pageQuery, projectId, queryList } from "../shared/schemas";
 import { mentionChangeSchema, presentMentionChange } from "./resource";
 
@@ -24,7 +24,7 @@ export const mentionChangeOperations = [
       "Start without cursor (every change of the retention period, by default the last 30 days; older mentions are in list_mentions) or with cursor=latest (only what changes from now on), " +
       "then pass meta.nextCursor back each time: it is always set, survives restarts of Earshot, and a reader that keeps passing it sees every change once, none skipped, none repeated. " +
       "meta.hasMore true: more is already there, read again at once. wait (seconds, 0 to 30): when nothing is new, answer as soon as a change is committed, or empty at the end of the wait " +
-      "(at most 4 waiting calls per credential at once; one more is 429). viewId, keywordId and groupId select the mentions as they are now; the cursor still moves past the others. " +
+      "(at most 4 waiting calls per credential at once; one more is 429). viewId, keywordId, groupId, minRelevance (0 to 1) and relevance (labels) select the mentions as they are now; the cursor still moves past the others. " +
       "A cursor not issued by this project's feed is 400 naming cursor; one issued longer ago than the retention is 410 cursor_expired with oldestCursor, the oldest still served.",
     method: "GET",
     path: "/mentions/changes",
@@ -34,9 +34,11 @@ export const mentionChangeOperations = [
     input: {
       query: z.object({
         projectId,
-        viewId: idField("view").optional().describe("Applies a saved view of the project's filters (its id, view_…); keywordId or groupId given here replace the view's."),
+        viewId: idField("view").optional().describe("Applies a saved view of the project's filters (its id, view_…); keywordId, groupId, minRelevance or relevance given here replace the view's."),
         keywordId: queryList(idFilterFields.keywordId).optional(),
         groupId: queryList(idFilterFields.groupId).optional(),
+        minRelevance: mentionListFilterQuery.minRelevance,
+        relevance: mentionListFilterQuery.relevance,
         cursor: pageQuery.shape.cursor.describe('The meta.nextCursor of the previous read, or "latest" for only what changes from now on; without it, the oldest change still served.'),
         limit: pageQuery.shape.limit.describe("Changes per read, 1 to 100."),
         wait: z.coerce
@@ -58,7 +60,7 @@ export const mentionChangeOperations = [
       const res = await ctx.backends.mention.listMentionChanges(
         {
           projectId: input.projectId,
-          filters: toFiltersMessage({ keywordId: input.keywordId, groupId: input.groupId }),
+          filters: toFiltersMessage({ keywordId: input.keywordId, groupId: input.groupId, minRelevance: input.minRelevance, relevance: input.relevance }),
           viewId: input.viewId,
           limit: input.limit,
           cursor: input.cursor ?? "",

@@ -28,6 +28,8 @@ const mention = (fields: Partial<Mention> = {}): Mention => ({
   collectedAt: "2026-11-20T09:00:01.000Z",
   matchedAt: "2026-11-20T09:00:02.000Z",
   updatedAt: "2026-11-20T09:00:02.000Z",
+  relevance: null,
+  feedback: null,
   ...fields,
 });
 

@@ -1,4 +1,4 @@
-import { MENTION_STATUSES, SENTIMENTS } from "@earshot/mention/fields";
+import { MENTION_STATUSES, RELEVANCE_LABELS, SENTIMENTS } from "@earshot/mention/fields";
 import { filtersOf } from "@earshot/mention/filters";
 import { SOURCES } from "@earshot/project/fields";
 import type { mentionV1 } from "@earshot/proto";
@@ -17,6 +17,8 @@ const mentionViewFiltersSchema = z
     author: z.array(z.string()).optional(),
     since: timestamp.optional(),
     until: timestamp.optional(),
+    minRelevance: z.number().optional(),
+    relevance: z.array(z.enum(RELEVANCE_LABELS)).optional(),
   })
   .describe("The list_mentions filters the view applies; a member left out does not filter.");
 
@@ -46,6 +48,7 @@ const presentViewFilters = (message: mentionV1.MentionFilters | undefined): Ment
     ...(f.status && { status: f.status.map((v) => oneOf(MENTION_STATUSES, v, "status filter")) }),
     ...(f.source && { source: f.source.map((v) => oneOf(SOURCES, v, "source filter")) }),
     ...(f.sentiment && { sentiment: f.sentiment.map((v) => oneOf(SENTIMENTS, v, "sentiment filter")) }),
+    ...(f.relevance && { relevance: f.relevance.map((v) => oneOf(RELEVANCE_LABELS, v, "relevance filter")) }),
   };
 };
 

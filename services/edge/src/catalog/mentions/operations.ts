@@ -1,4 +1,4 @@
-import { analyticsFields, mentionFields } from "@earshot/mention/fields";
+import { analyticsFields, MENTION_SORTS, mentionFields } from "@earshot/mention/fields";
 import { MENTION_STATUS_WORDS, toFiltersMessage } from "@earshot/mention/filters";
 import { z } from "zod";
 import { defineOperation } from "../operation";
@@ -16,14 +16,25 @@ export const mentionOperations = [
     name: "list_mentions",
     title: "List mentions",
     description:
-      `Lists a project's mentions, newest published first, a page at a time: a cursor names a position in that order, so mentions arriving while you page never repeat or skip a row. ${FILTERS_DOC} ` +
+      `Lists a project's mentions, newest published first (sort=relevance: highest relevance score first, then newest; mentions stored before scoring last), a page at a time: ` +
+      `a cursor names a position in that order, so mentions arriving while you page never repeat or skip a row. ${FILTERS_DOC} ` +
       "viewId applies a saved view's filters; a filter given with it replaces the view's member of the same name. A view or category of another project is 400 naming viewId or categoryId.",
     method: "GET",
     path: "/mentions",
     scope: "mentions:read",
     tag: "Mentions",
     output: mentionSchema,
-    input: { query: listQuerySchema({ projectId, ...mentionFilterQuery, ...pageQuery.shape }) },
+    input: {
+      query: listQuerySchema({
+        projectId,
+        ...mentionFilterQuery,
+        sort: z
+          .enum(MENTION_SORTS)
+          .optional()
+          .describe("newest (default): newest published first; relevance: highest relevance score first, then newest. A cursor keeps the order it was made in."),
+        ...pageQuery.shape,
+      }),
+    },
     successStatus: 200,
     list: true,
     annotations: READ,
@@ -34,6 +45,7 @@ export const mentionOperations = [
         viewId: input.viewId,
         limit: input.limit,
         cursor: input.cursor ?? "",
+        sort: input.sort,
       });
       return { data: res.mentions.map(presentMention), nextCursor: res.nextCursor || null, limit: input.limit };
     },

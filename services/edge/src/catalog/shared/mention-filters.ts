@@ -2,6 +2,10 @@ import { listOf, mentionFilterFields, mentionFiltersSchema, UNCATEGORIZED } from
 import { z } from "zod";
 import { idField, queryList } from "./schemas";
 
+/** A number as a REST query carries it (text), left as it is otherwise so the schema names what is wrong. */
+const queryNumber = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v), schema);
+
 // The list_mentions filters as request fields (list_mentions, export_mentions, get_mention_analytics). The
 // members are @earshot/mention/fields' own; a list member is a queryList, so a REST query may repeat it or
 // separate values with commas and MCP sends an array. The gRPC message is built by
@@ -33,6 +37,8 @@ const listFilters = {
   sentiment: queryList(mentionFilterFields.sentiment).optional(),
   q: mentionFilterFields.q.optional(),
   author: queryList(mentionFilterFields.author).optional(),
+  minRelevance: queryNumber(mentionFilterFields.minRelevance).optional(),
+  relevance: queryList(mentionFilterFields.relevance).optional(),
 };
 
 /** Every filter but the published-at bounds (analytics has its own period). */
@@ -60,7 +66,8 @@ export const listQuerySchema = <S extends z.ZodRawShape>(shape: S) => z.object(s
 const FILTERS =
   "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin), categoryId (\"none\" for uncategorized), " +
   "sentiment (positive, neutral, negative), q (words that must all appear in the title or text, case and accents ignored), " +
-  "author (handles, with or without @, or author ids)";
+  "author (handles, with or without @, or author ids), minRelevance (a relevance score from 0 to 1: mentions scoring at least this), " +
+  "relevance (relevant, uncertain, irrelevant: mentions with any of these labels; a mention stored before scoring counts as uncertain with score 0.5)";
 const LISTS = "In a REST query a list is the parameter repeated or comma-separated (status=open,follow_up); in MCP a JSON array.";
 
 /** The filters of list_mentions and export_mentions, as their descriptions state them. */

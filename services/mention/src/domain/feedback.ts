@@ -1,0 +1,95 @@
+import { isUniqueViolation, validationFailed, withVersionRetry, type FieldError } from "@earshot/platform/core";
+import { mentionUpdatedEvent } from "../events";
+import { MENTIONS, type MentionDoc, RELEVANCE_MODELS, type RelevanceModelDoc } from "../store";
+import { commitChanges, numbered } from "./change-sequence";
+import type { Caller, MentionDeps } from "./deps";
+import { loadMention, MAX_HISTORY } from "./mentions";
+import { featuresOf } from "./relevance/features";
+import { learn } from "./relevance/model";
+import { loadProjectRelevance } from "./relevance/project-model";
+import { requestRescore } from "./relevance/rescore";
+import { compileScorer } from "./relevance/score";
+
+// A person's rating of a mention (rate_mention): a mention write like a status change (history entry,
+// change feed number, `mention.updated`), committed together with the project's relevance model it
+// teaches. The model is kept exact by counts: a later rating of the same mention takes the earlier one
+// back before adding itself. The rated mention is rescored in the same commit; the rest of the project's
+// last 30 days follow in the background (relevance/rescore.ts).
+
+export const MAX_FEEDBACK_REASON = 500;
+
+export interface FeedbackInput {
+  relevant?: unknown;
+  reason?: unknown;
+}
+
+const checkFeedback = (input: FeedbackInput): { relevant: boolean; reason?: string } => {
+  const errors: FieldError[] = [];
+  if (input.relevant === undefined || input.relevant === null) errors.push({ path: "relevant", message: "is required" });
+  else if (typeof input.relevant !== "boolean") errors.push({ path: "relevant", message: "must be true or false" });
+  if (input.reason !== undefined && input.reason !== null) {
+    if (typeof input.reason !== "string") errors.push({ path: "reason", message: "must be a string" });
+    else if (input.reason.length > MAX_FEEDBACK_REASON) errors.push({ path: "reason", message: `must be at most ${MAX_FEEDBACK_REASON} characters` });
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  const reason = typeof input.reason === "string" && input.reason.trim() !== "" ? input.reason.trim() : undefined;
+  return { relevant: input.relevant as boolean, reason };
+};
+
+const word = (relevant: boolean | undefined) => (relevant === undefined ? "" : relevant ? "relevant" : "irrelevant");
+
+/** The project's model document, created empty on the first rating (a racing first rating finds it made). */
+const ensureModel = async (deps: MentionDeps, mention: MentionDoc, existing: RelevanceModelDoc | null): Promise<RelevanceModelDoc> => {
+  if (existing) return existing;
+  const empty: RelevanceModelDoc = { _id: mention.projectId, workspaceId: mention.workspaceId, revision: 0, relevant: 0, irrelevant: 0, counts: {}, updatedAt: deps.clock.now(), _v: 1 };
+  try {
+    await deps.collections.relevanceModels.insertOne(empty);
+    return empty;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return (await deps.collections.relevanceModels.findById(mention.projectId))!;
+  }
+};
+
+/** Records the caller's rating (editor); the same rating again (value and reason) changes nothing. */
+export const rateMention = async (deps: MentionDeps, caller: Caller, mentionId: string, input: FeedbackInput): Promise<MentionDoc> => {
+  const { relevant, reason } = checkFeedback(input);
+  let taught = false;
+  const result = await withVersionRetry(async () => {
+    const { mention } = await loadMention(deps, caller, mentionId, "editor");
+    const earlier = mention.feedback;
+    if (earlier && earlier.relevant === relevant && earlier.reason === reason) return mention;
+    const current = await loadProjectRelevance(deps, mention.projectId);
+    const model = await ensureModel(deps, mention, current.doc);
+    const features = featuresOf(mention);
+    const unlearned = earlier ? learn(current.learned, features, earlier.relevant, -1) : current.learned;
+    const learned = learn(unlearned, features, relevant, 1);
+    const now = deps.clock.now();
+    const nextModel: RelevanceModelDoc = { ...model, ...learned, revision: model.revision + 1, updatedAt: now, _v: (model._v ?? 1) + 1 };
+    const scorer = compileScorer(learned, nextModel.revision, current.prior);
+    const next: MentionDoc = {
+      ...mention,
+      feedback: { relevant, reason, byUserId: caller.userId, at: now },
+      relevance: scorer.score(mention),
+      updatedAt: now,
+      _v: (mention._v ?? 1) + 1,
+      history: [...mention.history, { field: "feedback" as const, from: word(earlier?.relevant), to: word(relevant), byUserId: caller.userId, at: now }].slice(-MAX_HISTORY),
+    };
+    if (next.feedback!.reason === undefined) delete next.feedback!.reason;
+    let stored = next;
+    await commitChanges(deps, new Map([[mention.projectId, 1]]), (first) => {
+      stored = numbered(next, first.get(mention.projectId)!);
+      return {
+        writes: [
+          { kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: mention._v ?? 1 },
+          { kind: "replace", collection: RELEVANCE_MODELS, doc: nextModel, expectedVersion: model._v ?? 1 },
+        ],
+        events: [mentionUpdatedEvent(stored, ["feedback", "relevance"], caller.userId)],
+      };
+    });
+    taught = true;
+    return stored;
+  });
+  if (taught) void requestRescore(deps, result.projectId);
+  return result;
+};

@@ -1,0 +1,107 @@
+import { foldWord } from "../words";
+
+// What the relevance model looks at in a mention: the words and word pairs near each match (the context
+// that tells "Linear, the issue tracker" from "linear algebra"), how the matched words are written, the
+// source, the author, the domains the post links to, and the keyword. Names are readable because they are
+// what a mention's `reasons` show; the model stores them hashed (model.ts).
+
+export interface RelevanceInput {
+  title?: string;
+  text: string;
+  source: string;
+  /** The author's folded handle. */
+  authorKey: string;
+  keywordIds: readonly string[];
+  matches: ReadonlyArray<{ keywordId: string; term: string; field: "title" | "text"; start: number; end: number }>;
+}
+
+/** Words each side of a match that count as its context. */
+export const CONTEXT_WINDOW = 6;
+/** Matches whose context is read: a post naming the brand ten times says nothing more the tenth time. */
+const MAX_MATCHES = 4;
+
+const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const LINK = /https?:\/\/([^\s/?#]+)/giu;
+
+// Words too common to say anything about a topic: they would only add noise to a few dozen ratings.
+const STOP_WORDS = new Set(
+  ("a an and are as at be but by for from has have i if in is it its me my of on or our so that the their them " +
+    "there they this to was we were what when which who will with you your just not no do does did can its it's im " +
+    "been being than then too very also about into out up get got").split(" "),
+);
+
+interface Token {
+  word: string;
+  start: number;
+  end: number;
+}
+
+// Links are read as domains (below), not as words: blanked to the same length so offsets still hold.
+const URL_SPAN = /https?:\/\/\S+/giu;
+
+const tokensOf = (text: string): Token[] => {
+  const tokens: Token[] = [];
+  for (const m of text.replace(URL_SPAN, (u) => " ".repeat(u.length)).matchAll(WORD_RUN)) {
+    const word = foldWord(m[0]);
+    if (word) tokens.push({ word, start: m.index, end: m.index + m[0].length });
+  }
+  return tokens;
+};
+
+/** How the matched words are written: a capitalized word mid-sentence reads as a name, a lower-case one as a common word. */
+const caseOf = (fieldText: string, start: number, end: number): string => {
+  const surface = fieldText.slice(start, end);
+  const letters = surface.replace(/[^\p{L}]/gu, "");
+  if (!letters) return "case:other";
+  if (letters.length > 1 && letters === letters.toUpperCase()) return "case:upper";
+  if (letters === letters.toLowerCase()) return "case:lower";
+  const before = fieldText.slice(0, start).trimEnd();
+  if (before === "" || /[.!?:]$/u.test(before)) return "case:sentence-start";
+  return "case:proper";
+};
+
+/** A link's host without `www.`, lower case. */
+export const domainOf = (host: string): string => host.toLowerCase().replace(/^www\./u, "").replace(/[.:]+$/u, "");
+
+/** The mention's features, each once, in a stable order. */
+export const featuresOf = (input: RelevanceInput): string[] => {
+  const features = new Set<string>();
+  features.add(`source:${input.source}`);
+  if (input.authorKey) features.add(`author:${input.authorKey}`);
+  for (const k of input.keywordIds) features.add(`keyword:${k}`);
+  const fields = { title: input.title ?? "", text: input.text };
+  const tokens = { title: tokensOf(fields.title), text: tokensOf(fields.text) };
+  const termKeys = new Set<string>();
+  for (const match of input.matches.slice(0, MAX_MATCHES)) {
+    const fieldTokens = tokens[match.field];
+    const inside = (t: Token) => t.start >= match.start && t.end <= match.end;
+    for (const t of fieldTokens) if (inside(t)) termKeys.add(t.word);
+    features.add(caseOf(fields[match.field], match.start, match.end));
+    const first = fieldTokens.findIndex((t) => t.end > match.start);
+    if (first < 0) continue;
+    let last = first;
+    while (last + 1 < fieldTokens.length && fieldTokens[last + 1]!.start < match.end) last += 1;
+    const before = fieldTokens.slice(Math.max(0, first - CONTEXT_WINDOW), first);
+    const after = fieldTokens.slice(last + 1, last + 1 + CONTEXT_WINDOW);
+    for (const side of [before, after]) {
+      side.forEach((t, i) => {
+        // The keyword's own words say nothing: every mention has them.
+        if (!STOP_WORDS.has(t.word) && t.word.length > 1 && !termKeys.has(t.word)) features.add(`word:${t.word}`);
+        const next = side[i + 1];
+        if (next) features.add(`pair:${t.word} ${next.word}`);
+      });
+    }
+    // The words right beside the match, with their side: "the linear" and "linear algebra" differ most here.
+    if (before.length > 0) features.add(`pair:${before.at(-1)!.word} _`);
+    if (after.length > 0) features.add(`pair:_ ${after[0]!.word}`);
+  }
+  for (const field of [fields.title, fields.text]) {
+    for (const m of field.matchAll(LINK)) {
+      const domain = domainOf(m[1]!);
+      features.add(`domain:${domain}`);
+      const bare = domain.replace(/[^\p{L}\p{N}]/gu, "");
+      if ([...termKeys].some((w) => w.length > 2 && bare.includes(w))) features.add("domain:names-keyword");
+    }
+  }
+  return [...features];
+};
