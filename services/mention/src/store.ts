@@ -22,7 +22,8 @@ export interface TermMatchDoc {
 }
 
 export interface TriageChangeDoc {
-  field: "status" | "categoryId";
+  /** feedback: from/to are `relevant`, `irrelevant`, or empty while unrated. */
+  field: "status" | "categoryId" | "feedback";
   from: string;
   to: string;
   byUserId: string;
@@ -58,8 +59,12 @@ export interface MentionDoc extends Doc {
   collectedAt: Date;
   matchedAt: Date;
   updatedAt: Date;
-  /** Status and category changes, oldest first. */
+  /** Status, category and feedback changes, oldest first. */
   history: TriageChangeDoc[];
+  /** The project's relevance model's score (domain/relevance/); absent on mentions stored before scoring. */
+  relevance?: RelevanceDoc;
+  /** The latest rating by a person (domain/feedback.ts); absent while unrated. */
+  feedback?: FeedbackDoc;
   /**
    * The project's change sequence at the mention's latest change (domain/change-sequence.ts): the change
    * feed reads a project's mentions in this order. Absent only on mentions stored before the feed existed,
@@ -68,6 +73,35 @@ export interface MentionDoc extends Doc {
   changeSeq?: number;
   /** The sequence at the mention's creation (or its first numbering): a reader whose cursor is before it meets it as `created`. */
   createdSeq?: number;
+}
+
+export interface RelevanceDoc {
+  score: number;
+  label: "relevant" | "uncertain" | "irrelevant";
+  reasons: Array<{ feature: string; weight: number }>;
+  model: string;
+}
+
+export interface FeedbackDoc {
+  relevant: boolean;
+  reason?: string;
+  byUserId: string;
+  at: Date;
+}
+
+/**
+ * A project's relevance model (domain/relevance/model.ts): the counts its ratings taught, replaced at its
+ * version with every rating, in the same commit as the rated mention. `_id` is the project id.
+ */
+export interface RelevanceModelDoc extends Doc {
+  workspaceId: string;
+  /** Moves on with every rating: part of the model version scores carry. */
+  revision: number;
+  relevant: number;
+  irrelevant: number;
+  /** Hashed feature -> [relevant, irrelevant] rated mentions that had it. */
+  counts: Record<string, [number, number]>;
+  updatedAt: Date;
 }
 
 /**
@@ -112,6 +146,8 @@ export interface MentionViewDoc extends Doc {
 /** A project's copy (the platform's project-copy rules), with what the mention reads need of it. */
 export interface ProjectStateDoc extends ProjectCopyDoc {
   timezone: string;
+  /** The project's description: context for its relevance prior (domain/relevance/prior.ts). */
+  description?: string;
   /**
    * Moves on with every keyword event written to the keyword copies of the project, so each process
    * notices changes it did not write itself and reloads its matcher (domain/ingest-matchers.ts).
@@ -160,6 +196,7 @@ export interface MentionCollections {
   keywords: Collection<KeywordCopyDoc>;
   groups: Collection<GroupCopyDoc>;
   sequences: Collection<ChangeSequenceDoc>;
+  relevanceModels: Collection<RelevanceModelDoc>;
 }
 
 export const MENTIONS = "mentions";
@@ -169,6 +206,7 @@ export const PROJECTS = "projects";
 export const KEYWORDS = "keywords";
 export const GROUPS = "keyword_groups";
 export const CHANGE_SEQUENCES = "change_sequences";
+export const RELEVANCE_MODELS = "relevance_models";
 
 /** The fields list_mentions filters on, each indexed as (projectId, field, publishedAt). */
 export const MENTION_FILTER_INDEXES = ["status", "source", "sentiment.label", "categoryId", "keywordIds", "groupIds", "authorKey", "author.id", "words"] as const;
@@ -205,5 +243,7 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   await groups.ensureIndex({ fields: { projectId: 1 } });
   const projects = store.collection<ProjectStateDoc>(PROJECTS);
   await projects.ensureIndex({ fields: { shareId: 1 }, unique: true, sparse: true });
-  return { mentions, categories, views, projects, keywords, groups, sequences: store.collection<ChangeSequenceDoc>(CHANGE_SEQUENCES) };
+  return { mentions, categories, views, projects, keywords, groups, sequences: store.collection<ChangeSequenceDoc>(CHANGE_SEQUENCES),
+    relevanceModels: store.collection<RelevanceModelDoc>(RELEVANCE_MODELS),
+  };
 };

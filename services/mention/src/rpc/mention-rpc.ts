@@ -4,6 +4,7 @@ import { type AnalyticsBucket, getMentionAnalytics } from "../domain/analytics";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "../domain/categories";
 import type { Caller, MentionDeps } from "../domain/deps";
 import { exportMentions } from "../domain/export";
+import { rateMention } from "../domain/feedback";
 import { categorizeMention, getMention, listMentions, updateMentionStatus } from "../domain/mentions";
 import { getPublicAnalytics, listPublicMentions, type PublicFiltersInput, type PublicMention } from "../domain/public-dashboard";
 import { createMentionView, deleteMentionView, getMentionView, listMentionViews, updateMentionView } from "../domain/views";
@@ -98,6 +99,9 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
   },
   updateMentionStatus: async (req, ctx) => ({
     mention: toMentionMessage(await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), enumWordOf(MENTION_STATUS_WORDS, req.status))),
+  }),
+  rateMention: async (req, ctx) => ({
+    mention: toMentionMessage(await rateMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), { relevant: req.relevant, reason: req.reason })),
   }),
   categorizeMention: async (req, ctx) => ({
     mention: toMentionMessage(await categorizeMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.categoryId || null)),
