@@ -46,6 +46,10 @@ export interface MentionDoc extends Doc {
   publishedAt: Date;
   lang?: string;
   parentId?: string;
+  /** What the keyword filters read besides the post's text and author, kept so a keyword preview judges as ingestion did. */
+  subreddit?: string;
+  channelId?: string;
+  channelHandle?: string;
   metrics?: { likes: number; replies: number; shares: number; views: number };
   keywordIds: string[];
   groupIds: string[];

@@ -6,7 +6,6 @@ import { commitChanges } from "./change-sequence";
 import type { MentionDeps } from "./deps";
 import { settleIngestedGroups } from "./regroup";
 import { scoreIngested } from "./relevance/ingest-score";
-import { scoreIngested } from "./relevance/ingest-score";
 import { scoreSentiment } from "./sentiment";
 import { authorKeyOf, wordsOf } from "./words";
 
@@ -55,6 +54,9 @@ const buildMention = (post: Post, hits: KeywordHit[], state: ProjectStateDoc, no
     publishedAt: post.publishedAt,
     lang: post.lang,
     parentId: post.parentId,
+    subreddit: post.subreddit,
+    channelId: post.channelId,
+    channelHandle: post.channelHandle,
     metrics: post.metrics,
     keywordIds: hits.map((h) => h.keywordId),
     groupIds: [...new Set(hits.map((h) => h.groupId))],
@@ -196,8 +198,6 @@ export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]):
     const stored = await deps.collections.mentions.find({ postKey: { $in: [...candidates.keys()] } });
     for (const m of stored) candidates.delete(m.postKey);
     result.duplicates += stored.length;
-    // Relevance: each new mention scored by its project's model before it is stored.
-    await scoreIngested(deps, states, [...candidates.values()]);
     // Relevance: each new mention scored by its project's model before it is stored.
     await scoreIngested(deps, states, [...candidates.values()]);
     const { created, clashes } = await storeMentions(deps, [...candidates.values()]);

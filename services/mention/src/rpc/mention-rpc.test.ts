@@ -8,6 +8,7 @@ import { type MentionWorld, openMentionWorld } from "../test-support";
 import { changesRpc } from "./changes-rpc";
 import { ingestRpc } from "./ingest-rpc";
 import { mentionRpc } from "./mention-rpc";
+import { previewRpc } from "./preview-rpc";
 
 const MS = mentionV1.MentionStatus;
 
@@ -40,8 +41,8 @@ describe("mention gRPC adapter", () => {
   });
   afterEach(() => world.close());
 
-  it("with ingestion's two handlers and the change feed's makes the whole MentionService", () => {
-    const whole: AsyncService<mentionV1.MentionServiceServer> = { ...rpc, ...ingestRpc(world.deps), ...changesRpc(world.deps) };
+  it("with ingestion's two handlers, the change feed's and the preview's makes the whole MentionService", () => {
+    const whole: AsyncService<mentionV1.MentionServiceServer> = { ...rpc, ...ingestRpc(world.deps), ...changesRpc(world.deps), ...previewRpc(world.deps) };
     expect(Object.keys(whole).sort()).toEqual(Object.keys(mentionV1.MentionServiceService).sort());
     expect(Object.keys(rpc)).not.toContain("ingestPosts");
   });

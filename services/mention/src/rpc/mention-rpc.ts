@@ -18,8 +18,8 @@ export { toMentionMessage };
 // live here. The caller comes from the call metadata, never from the request. Proto3 zero values and
 // absent fields mean "not given"; an empty filter list filters nothing.
 
-/** Every MentionService RPC but ingestion and usage, which act for no person (nor do the public reads: the share id authorizes them), and the change feed (changes-rpc.ts). */
-export type MentionReadService = Omit<AsyncService<mentionV1.MentionServiceServer>, "ingestPosts" | "getWorkspaceUsage" | "listMentionChanges">;
+/** Every MentionService RPC but ingestion and usage, which act for no person (nor do the public reads: the share id authorizes them), the change feed (changes-rpc.ts) and the keyword preview (preview-rpc.ts). */
+export type MentionReadService = Omit<AsyncService<mentionV1.MentionServiceServer>, "ingestPosts" | "getWorkspaceUsage" | "listMentionChanges" | "previewKeyword">;
 
 const callerOf = (ctx: RpcContext): Caller => requireProjectCaller(ctx);
 
