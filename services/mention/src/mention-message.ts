@@ -1,5 +1,6 @@
 import { enumValueOf, SOURCE_WORDS } from "@earshot/platform";
 import { type commonV1, mentionV1 } from "@earshot/proto";
+import { firstMentionIdOf, storySizeOf } from "./domain/stories/assign-stories";
 import { MENTION_STATUS_WORDS } from "./filters";
 import type { MentionDoc } from "./store";
 
@@ -38,6 +39,7 @@ export const toMentionMessage = (m: Omit<MentionDoc, "history"> | MentionDoc): m
   collectedAt: m.collectedAt,
   matchedAt: m.matchedAt,
   updatedAt: m.updatedAt,
+  story: m.storyId ? { id: m.storyId, size: storySizeOf(m), firstMentionId: firstMentionIdOf(m.storyId) } : undefined,
   relevance: m.relevance
     ? { score: m.relevance.score, label: LABEL_VALUES[m.relevance.label], reasons: m.relevance.reasons.map((r) => ({ ...r })), model: m.relevance.model }
     : undefined,

@@ -7,6 +7,7 @@ import type { MentionDeps } from "./deps";
 import { settleIngestedGroups } from "./regroup";
 import { scoreIngested } from "./relevance/ingest-score";
 import { scoreSentiment } from "./sentiment";
+import { assignStories, storyKeyWritesOf } from "./stories/assign-stories";
 import { authorKeyOf, wordsOf } from "./words";
 
 // The one path by which posts become mentions, for collected posts (the post.collected consumer) and
@@ -103,7 +104,7 @@ const commitCreated = (deps: MentionDeps, mentions: MentionDoc[], eventOf: (m: M
       m.changeSeq = seq;
       m.createdSeq = seq;
     }
-    return { writes: mentions.map(insertOf), events: mentions.map(eventOf) };
+    return { writes: mentions.flatMap((m) => [insertOf(m), ...storyKeyWritesOf(m)]), events: mentions.map(eventOf) };
   });
 };
 
@@ -200,6 +201,8 @@ export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]):
     result.duplicates += stored.length;
     // Relevance: each new mention scored by its project's model before it is stored.
     await scoreIngested(deps, states, [...candidates.values()]);
+    // Stories: each new mention joins the story its links or text belong to, or starts one.
+    await assignStories(deps, [...candidates.values()]);
     const { created, clashes } = await storeMentions(deps, [...candidates.values()]);
     result.created += created;
     result.duplicates += clashes;

@@ -7,6 +7,8 @@ import {
   withCursorErrors,
   withVersionRetry,
 } from "@earshot/platform/core";
+import { collapseFilter, collapseOf } from "./stories/collapse";
+import { withStorySizes } from "./stories/story-sizes";
 import { z } from "zod";
 import { MENTION_SORTS, mentionFields, type MentionSort, type MentionStatus } from "../fields";
 import { MENTIONS, type MentionDoc, type TriageChangeDoc } from "../store";
@@ -51,6 +53,8 @@ export interface MentionListInput {
   cursor?: string;
   /** newest (default) or relevance. */
   sort?: string;
+  /** `story`: each story once, by its first mention (stories/collapse.ts). */
+  collapse?: string;
 }
 
 const sortOf = (sort: string | undefined): MentionSort => {
@@ -69,16 +73,17 @@ export const listMentions = async (deps: MentionDeps, caller: Caller, input: Men
   const limit = pageLimit(input.limit);
   const filters = checkFilters(input.filters);
   const sort = sortOf(input.sort);
+  const collapse = collapseOf(input.collapse);
   await accessProject(deps, caller, input.projectId, "viewer");
   const view = await loadViewFilters(deps, input.projectId, input.viewId);
-  const query = mentionQuery(input.projectId, mergeFilters(view, filters));
+  const query = { ...mentionQuery(input.projectId, mergeFilters(view, filters)), ...collapseFilter(collapse) };
   const cursor = input.cursor || null;
   const page = await withCursorErrors(() =>
     sort === "relevance"
       ? findRelevancePage(deps.collections.mentions, query, limit, cursor)
       : deps.collections.mentions.findPage(query, { limit, cursor, sortField: "publishedAt", direction: -1 }),
   );
-  return { items: page.items.map(summaryOf), nextCursor: page.nextCursor };
+  return { items: await withStorySizes(deps, page.items.map(summaryOf)), nextCursor: page.nextCursor };
 };
 
 type TriageField = TriageChangeDoc["field"];

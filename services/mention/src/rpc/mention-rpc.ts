@@ -9,7 +9,8 @@ import { categorizeMention, getMention, listMentions, updateMentionStatus } from
 import { getPublicAnalytics, listPublicMentions, type PublicFiltersInput, type PublicMention } from "../domain/public-dashboard";
 import { createMentionView, deleteMentionView, getMentionView, listMentionViews, updateMentionView } from "../domain/views";
 import { filtersOf, MENTION_STATUS_WORDS, toFiltersMessage } from "../filters";
-import type { CategoryDoc, MentionViewDoc } from "../store";
+import type { CategoryDoc, MentionDoc, MentionViewDoc } from "../store";
+import { withStorySizes } from "../domain/stories/story-sizes";
 import { toMentionMessage } from "../mention-message";
 
 export { toMentionMessage };
@@ -74,8 +75,11 @@ const toPublicMentionMessage = (m: PublicMention): mentionV1.PublicMention => ({
   keywords: [...m.keywords],
 });
 
+/** A mention as a read answers it: with its story's size counted. */
+const presentedOne = async (deps: MentionDeps, m: MentionDoc) => toMentionMessage((await withStorySizes(deps, [m]))[0]!);
+
 export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
-  getMention: async (req, ctx) => ({ mention: toMentionMessage(await getMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"))) }),
+  getMention: async (req, ctx) => ({ mention: await presentedOne(deps, await getMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"))) }),
   listMentions: async (req, ctx) => {
     const page = await listMentions(deps, callerOf(ctx), {
       projectId: req.projectId,
@@ -84,6 +88,7 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
       limit: limitOf(req.limit),
       cursor: req.cursor || undefined,
       sort: req.sort,
+      collapse: req.collapse,
     });
     return { mentions: page.items.map(toMentionMessage), nextCursor: page.nextCursor ?? "" };
   },
@@ -95,7 +100,7 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
       limit: limitOf(req.limit),
       cursor: req.cursor || undefined,
     });
-    return { mentions: page.items.map(toMentionMessage), nextCursor: page.nextCursor ?? "" };
+    return { mentions: (await withStorySizes(deps, page.items)).map((m) => toMentionMessage(m)), nextCursor: page.nextCursor ?? "" };
   },
   updateMentionStatus: async (req, ctx) => ({
     mention: toMentionMessage(await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), enumWordOf(MENTION_STATUS_WORDS, req.status))),
