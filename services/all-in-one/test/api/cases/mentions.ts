@@ -48,6 +48,28 @@ export const mentionsCases: Cases = {
       missing: { input: { mentionId: MISSING_MENTION, status: "done" } },
     }),
   },
+  rate_mention: {
+    happy: async (h, w) => {
+      const { own } = await mentionsOf(h, w);
+      return {
+        input: { mentionId: own.id, relevant: true, reason: "about our product" },
+        as: "editor",
+        status: 200,
+        check: (b) =>
+          expect(b.data).toMatchObject({
+            id: own.id,
+            feedback: { relevant: true, reason: "about our product", byUserId: w.editor.userId },
+            relevance: { score: expect.any(Number), label: expect.any(String), model: expect.any(String) },
+          }),
+      };
+    },
+    bad: async () => ({ input: { mentionId: "men_x", relevant: "yes", reason: "x".repeat(501) }, fields: ["mentionId", "relevant", "reason"] }),
+    tooWeak: async (h, w) => ({ input: { mentionId: (await mentionsOf(h, w)).own.id, relevant: false }, as: "viewer" }),
+    foreign: async (h, w) => ({
+      foreign: { input: { mentionId: (await mentionsOf(h, w)).stranger.id, relevant: true } },
+      missing: { input: { mentionId: MISSING_MENTION, relevant: true } },
+    }),
+  },
   categorize_mention: {
     happy: async (h, w) => {
       const { own } = await mentionsOf(h, w);
