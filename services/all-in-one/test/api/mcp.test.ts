@@ -1,4 +1,4 @@
-import { isTool, OPERATIONS, operationInputSchema } from "@earshot/edge";
+import { isTool, OPERATIONS, operationInputSchema, takesIdempotencyKey } from "@earshot/edge";
 import { ALL_SCOPES } from "@earshot/account/scopes";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -41,9 +41,10 @@ describe("MCP tools", () => {
       const expected = operationInputSchema(op) as { properties?: Record<string, unknown>; required?: string[] };
       expect(properties).toEqual(expected.properties ?? {});
       expect(tool.inputSchema.required ?? []).toEqual([...new Set([...(expected.required ?? []), ...(op.mcpRequired ?? [])])]);
-      expect(idempotencyKey !== undefined).toBe(op.method !== "GET");
+      expect(idempotencyKey !== undefined).toBe(takesIdempotencyKey(op));
       expect(tool.outputSchema).toMatchObject({ type: "object", required: ["data", "meta"] });
-      expect(tool.annotations).toMatchObject({ readOnlyHint: op.method === "GET" });
+      // preview_keyword reads although it is a POST (its input, a keyword definition, is a body).
+      expect(tool.annotations).toMatchObject({ readOnlyHint: op.method === "GET" || op.name === "preview_keyword" });
       if (/^(archive|delete|remove|revoke|update_project$)/.test(op.name)) expect(tool.annotations?.destructiveHint).toBe(true);
     }
     await client.close();

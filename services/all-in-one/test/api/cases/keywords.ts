@@ -20,6 +20,25 @@ const BAD_KEYWORD_FIELDS = {
 const BAD_KEYWORD_PATHS = ["value", "sources.1", "aliases", "excludedTerms", "filters.colour", "caseSensitive"];
 
 export const keywordsCases: Cases = {
+  preview_keyword: {
+    happy: async (h, w) => {
+      const keywordId = await ownKeyword(h, w);
+      return {
+        input: { projectId: w.projectId, keywordId, excludedTerms: ["spam"] },
+        as: "viewer",
+        status: 200,
+        check: (b) => {
+          expect(b.data).toMatchObject({ projectId: w.projectId, keywordId, wouldMatch: { count: 0, mentions: [] }, wouldNoLongerMatch: { count: 0, mentions: [] }, alreadyMatching: 0 });
+          expect(b.meta).toMatchObject({ scanned: expect.any(Number), truncated: false, scannedFrom: null });
+        },
+      };
+    },
+    bad: async (_h, w) => ({ input: { projectId: w.projectId, ...BAD_KEYWORD_FIELDS }, fields: BAD_KEYWORD_PATHS }),
+    foreign: async (h, w) => ({
+      foreign: { input: { projectId: w.strangerProjectId, value: "Acme" } },
+      missing: { input: { projectId: MISSING_PROJECT, value: "Acme" } },
+    }),
+  },
   list_keywords: {
     happy: async (h, w) => {
       const keywordId = await ownKeyword(h, w);
