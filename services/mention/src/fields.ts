@@ -17,6 +17,8 @@ export const EXPORT_FORMATS = ["ndjson", "csv"] as const;
 /** list_mentions' orders: newest published first, or highest relevance score first (then newest). */
 export const MENTION_SORTS = ["newest", "relevance"] as const;
 export type MentionSort = (typeof MENTION_SORTS)[number];
+/** How a mention read may fold mentions: `story` lists each story once (domain/stories/collapse.ts). */
+export const MENTION_COLLAPSES = ["story"] as const;
 /** The category filter's word for mentions without a category. */
 export const UNCATEGORIZED = "none";
 

@@ -4,6 +4,7 @@ import type { mentionV1 } from "@earshot/proto";
 import { z } from "zod";
 import { MENTION_STATUS_WORDS, MENTION_STATUSES, SENTIMENTS } from "../fields";
 import { mentionFeedbackSchema, mentionRelevanceSchema, presentFeedback, presentRelevance } from "./mention-relevance";
+import { mentionStorySchema, presentStory } from "./mention-story";
 import { apiWord, at, int, oneOf, required, resourceSchemas, timestamp } from "./present";
 
 // A mention (list_mentions, export_mentions' lines, the triage verbs) and a mention with its triage history
@@ -56,6 +57,7 @@ const mentionFieldsSchema = {
   updatedAt: timestamp,
   relevance: mentionRelevanceSchema,
   feedback: mentionFeedbackSchema,
+  story: mentionStorySchema,
 };
 
 export const mentionSchema = z
@@ -116,6 +118,7 @@ export const presentMention = (message: mentionV1.Mention | undefined): Mention 
     updatedAt: at(m.updatedAt, "mention updatedAt"),
     relevance: presentRelevance(m.relevance),
     feedback: presentFeedback(m.feedback),
+    story: presentStory(m.story),
   };
 };
 

@@ -7,6 +7,8 @@ import type { Caller, MentionDeps } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";
 import { required } from "./input";
 import { type MentionSummary, summaryOf } from "./mentions";
+import { collapseFilter, collapseOf } from "./stories/collapse";
+import { withStorySizes } from "./stories/story-sizes";
 
 // A project's change feed, CouchDB's `_changes` over mentions: the mentions whose latest change is after
 // the reader's cursor, in commit order (the project's change sequence, change-sequence.ts), each once in its
@@ -48,6 +50,12 @@ export interface ChangesInput {
   waitSeconds?: number;
   /** Ends a wait early (the caller went away). */
   signal?: AbortSignal;
+  /**
+   * `story`: only stories' first mentions (stories/collapse.ts), each with its story's size as it is when
+   * read. A story growing is not a change of its first mention: a collapsed reader meets each story once
+   * when it starts (and again when that mention is triaged), never once per copy.
+   */
+  collapse?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -104,9 +112,10 @@ export const listMentionChanges = async (deps: MentionDeps, caller: Caller, inpu
   const limit = pageLimit(input.limit);
   const waitMs = checkWait(input.waitSeconds) * 1000;
   const filters = checkFilters(input.filters);
+  const collapse = collapseOf(input.collapse);
   await accessProject(deps, caller, input.projectId, "viewer");
   const view = await loadViewFilters(deps, input.projectId, input.viewId);
-  const query = mentionQuery(input.projectId, mergeFilters(view, filters));
+  const query = { ...mentionQuery(input.projectId, mergeFilters(view, filters)), ...collapseFilter(collapse) };
   let after = startOf(deps, input.projectId, input.cursor, await deps.collections.sequences.findById(input.projectId));
   const start = after;
   // Real time, not the service's clock: a wait is the caller's, however the clock is set.
@@ -119,7 +128,7 @@ export const listMentionChanges = async (deps: MentionDeps, caller: Caller, inpu
       const left = deadline - Date.now();
       if (read.items.length > 0 || !listener || left <= 0 || input.signal?.aborted) {
         return {
-          changes: read.items.map((m) => ({ mention: summaryOf(m), change: (m.createdSeq ?? 0) > start ? "created" : "updated", seq: m.changeSeq! })),
+          changes: (await withStorySizes(deps, read.items)).map((m) => ({ mention: summaryOf(m), change: (m.createdSeq ?? 0) > start ? "created" : "updated", seq: m.changeSeq! })),
           nextCursor: encodeChangeCursor({ projectId: input.projectId, seq: after, issuedAt: deps.clock.now() }),
           hasMore: read.hasMore,
         };

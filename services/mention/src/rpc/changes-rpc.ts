@@ -21,6 +21,7 @@ export const changesRpc = (deps: MentionDeps): ChangesService => ({
       limit: req.limit === 0 ? undefined : req.limit,
       cursor: req.cursor || undefined,
       waitSeconds: req.waitSeconds,
+      collapse: req.collapse,
       signal: ctx.signal,
     });
     return {

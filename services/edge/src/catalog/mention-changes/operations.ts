@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineOperation } from "../operation";
 import { idFilterFields, mentionListFilterQuery } from "../shared/mention-filters";
 import { idField, pageQuery, projectId, queryList } from "../shared/schemas";
+import { collapseQuery } from "../shared/story-collapse";
 import { mentionChangeSchema, presentMentionChange } from "./resource";
 
 // The mention change feed (the mention service's ListMentionChanges): an agent without subscriptions keeps
@@ -39,6 +40,9 @@ export const mentionChangeOperations = [
         groupId: queryList(idFilterFields.groupId).optional(),
         minRelevance: mentionListFilterQuery.minRelevance,
         relevance: mentionListFilterQuery.relevance,
+        collapse: collapseQuery.describe(
+          "story: only the changes of stories' first mentions, each with story.size as it is when read; a copy joining a story is not a change of its first mention, so each story comes once.",
+        ),
         cursor: pageQuery.shape.cursor.describe('The meta.nextCursor of the previous read, or "latest" for only what changes from now on; without it, the oldest change still served.'),
         limit: pageQuery.shape.limit.describe("Changes per read, 1 to 100."),
         wait: z.coerce
@@ -65,6 +69,7 @@ export const mentionChangeOperations = [
           limit: input.limit,
           cursor: input.cursor ?? "",
           waitSeconds: input.wait,
+          collapse: input.collapse,
         },
         // A client that goes away cancels the call, which ends the service's wait too.
         { deadlineMs: input.wait * 1000 + ANSWER_MS, ...(ctx.signal ? { signal: ctx.signal } : {}) },

@@ -30,6 +30,7 @@ const mention = (fields: Partial<Mention> = {}): Mention => ({
   updatedAt: "2026-11-20T09:00:02.000Z",
   relevance: null,
   feedback: null,
+  story: null,
   ...fields,
 });
 

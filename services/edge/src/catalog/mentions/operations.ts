@@ -3,6 +3,7 @@ import { MENTION_STATUS_WORDS, toFiltersMessage } from "@earshot/mention/filters
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { FILTERS_DOC, LIST_FILTERS_DOC, listQuerySchema, mentionFilterQuery, mentionListFilterQuery } from "../shared/mention-filters";
+import { collapseQuery } from "../shared/story-collapse";
 import { idField, pageQuery, projectId, resourceId } from "../shared/schemas";
 import { wireValue } from "../shared/wire-enums";
 import { mentionAnalyticsSchema, mentionSchema, mentionWithHistorySchema, presentMention, presentMentionAnalytics, presentMentionWithHistory } from "./resource";
@@ -32,6 +33,7 @@ export const mentionOperations = [
           .enum(MENTION_SORTS)
           .optional()
           .describe("newest (default): newest published first; relevance: highest relevance score first, then newest. A cursor keeps the order it was made in."),
+        collapse: collapseQuery,
         ...pageQuery.shape,
       }),
     },
@@ -46,6 +48,7 @@ export const mentionOperations = [
         limit: input.limit,
         cursor: input.cursor ?? "",
         sort: input.sort,
+        collapse: input.collapse,
       });
       return { data: res.mentions.map(presentMention), nextCursor: res.nextCursor || null, limit: input.limit };
     },

@@ -1,7 +1,6 @@
 import { validationFailed } from "@earshot/platform/core";
+import { MENTION_COLLAPSES as COLLAPSES } from "../../fields";
 
-/** How a read may fold mentions: `story` lists each story once. */
-export const COLLAPSES = ["story"] as const;
 export type Collapse = (typeof COLLAPSES)[number];
 
 /** The collapse asked for (none for absent or empty); anything else is refused, naming `field`. */
