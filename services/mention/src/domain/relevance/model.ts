@@ -19,7 +19,7 @@ export interface LearnedCounts {
 export const emptyCounts = (): LearnedCounts => ({ relevant: 0, irrelevant: 0, counts: {} });
 
 /** Additive smoothing of the counts: a feature seen once is evidence, not proof. */
-const SMOOTHING = 0.5;
+const SMOOTHING = 1;
 /** Naive Bayes adds up correlated evidence as if independent; this damps the sum so scores stay graded. */
 const DAMPING = 0.5;
 
