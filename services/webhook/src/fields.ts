@@ -157,11 +157,22 @@ export const formatEventTypesRule = (input: { format?: WebhookFormat | undefined
   }
 };
 
+/** A relevance score is a fraction; outside 0..1 is a mistake worth naming. */
+const minRelevance = z
+  .number({ message: "must be a number from 0 to 1" })
+  .min(0, { message: "must be from 0 to 1" })
+  .max(1, { message: "must be from 0 to 1" })
+  .describe(
+    "Deliver mention.created only for mentions whose relevance score is at least this (0 to 1); a mention stored without a score counts as 0.5. " +
+      "0 or left out: every mention. Other event types are not affected.",
+  );
+
 export const webhookFields = {
   name,
   url,
   eventTypes,
   format,
+  minRelevance,
   active: z.boolean().describe("false stops deliveries to the endpoint; true resumes them."),
   rotateSecret: z
     .boolean()
@@ -176,7 +187,7 @@ const createEventTypes = eventTypes.describe(
 
 /** Create's fields; `formatEventTypesRule` relates two of them (the edge spreads the shape and adds the rule again). */
 export const createWebhookSchema = z
-  .object({ name, url, eventTypes: createEventTypes.optional(), format: format.optional() })
+  .object({ name, url, eventTypes: createEventTypes.optional(), format: format.optional(), minRelevance: minRelevance.optional() })
   .strict()
   .superRefine(formatEventTypesRule);
 export const updateWebhookSchema = z
@@ -186,5 +197,6 @@ export const updateWebhookSchema = z
     eventTypes: eventTypes.optional(),
     active: webhookFields.active.optional(),
     rotateSecret: webhookFields.rotateSecret.optional(),
+    minRelevance: minRelevance.optional(),
   })
   .strict();

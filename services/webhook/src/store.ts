@@ -22,6 +22,8 @@ export interface EndpointDoc extends Doc {
   eventTypes: string[];
   /** Absent: standard (every endpoint stored before formats). A chat endpoint's url is its secret and it has no signing secrets. */
   format?: WebhookFormat;
+  /** mention.created goes out only for mentions scoring at least this; absent (or 0): every mention. */
+  minRelevance?: number;
   active: boolean;
   /** Why it is inactive: the person who turned it off, or 5 days of failed deliveries. */
   deactivatedReason?: "user" | "failing";

@@ -64,6 +64,7 @@ export interface CreateWebhookInput {
   /** Absent or empty: a chat format's default (mention.created); a standard endpoint must name some. */
   eventTypes?: string[];
   format?: WebhookFormat;
+  minRelevance?: number;
 }
 
 export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: CreateWebhookInput, effectKey?: string): Promise<EndpointWithSecret> => {
@@ -72,6 +73,7 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: Cr
     url: input.url,
     ...(input.eventTypes && input.eventTypes.length > 0 ? { eventTypes: input.eventTypes } : {}),
     ...(input.format ? { format: input.format } : {}),
+    ...(input.minRelevance !== undefined ? { minRelevance: input.minRelevance } : {}),
   });
   const chat = isChatFormat(fields.format);
   const workspaceId = input.projectId ? (await accessEndpointProject(caller, input.projectId, "editor")).workspaceId : caller.workspaceId;
@@ -96,6 +98,7 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: Cr
       url: fields.url,
       eventTypes: [...new Set(fields.eventTypes ?? CHAT_EVENT_TYPES)],
       ...(fields.format && fields.format !== "standard" ? { format: fields.format } : {}),
+      ...(fields.minRelevance ? { minRelevance: fields.minRelevance } : {}),
       active: true,
       secrets: secret ? [sealSecret(deps, secret, now)] : [],
       dailyBudget: caller.allowances.webhookDeliveriesPerDay,
@@ -128,6 +131,8 @@ export interface UpdateWebhookInput {
   eventTypes?: string[];
   active?: boolean;
   rotateSecret?: boolean;
+  /** 0 removes the bound. */
+  minRelevance?: number;
 }
 
 /** What a chat endpoint may not take: event types other than mention.created, a signing secret. */
@@ -153,8 +158,12 @@ export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointI
       fields.active === undefined || fields.active === current.active ? {} : { active: fields.active, deactivatedReason: fields.active ? undefined : ("user" as const) };
     // Turned back on: a success is needed to prove it healthy again, but the old failure streak no longer counts.
     const { failingSince: _streak, ...rest } = current;
+    const kept = fields.active === true ? rest : current;
+    // 0 bounds nothing: it is stored as no bound, as an endpoint made without one.
+    const { minRelevance: _bound, ...unbounded } = kept;
     const next: EndpointDoc = {
-      ...(fields.active === true ? rest : current),
+      ...(fields.minRelevance === 0 ? unbounded : kept),
+      ...(fields.minRelevance ? { minRelevance: fields.minRelevance } : {}),
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.url !== undefined ? { url: fields.url } : {}),
       ...(fields.eventTypes !== undefined ? { eventTypes: [...new Set(fields.eventTypes)] } : {}),

@@ -1,3 +1,4 @@
+import { UNSCORED_RELEVANCE } from "@earshot/contracts/fields";
 import { isUniqueViolation } from "@earshot/platform/core";
 import { renderMentionMessage } from "../chat/render";
 import { CHAT_EVENT_TYPES, type DeliverableEvent, isChatFormat, subscribesTo, type WebhookFormat } from "../fields";
@@ -74,6 +75,15 @@ const wants = (endpoint: EndpointDoc, event: DeliverableEvent): boolean =>
   (!isChatFormat(endpoint.format) || (CHAT_EVENT_TYPES as readonly string[]).includes(event.type));
 
 /**
+ * The relevance score a mention.created event's mention had when it was stored (alerts and deliveries do not
+ * follow later rescoring); a mention without a score counts as 0.5.
+ */
+const scoreOf = (event: DeliverableEvent): number => {
+  const score = (event.body().data as { relevance?: { score?: unknown } | null } | null)?.relevance?.score;
+  return typeof score === "number" ? score : UNSCORED_RELEVANCE.score;
+};
+
+/**
  * Published events (project, keyword, mention, LinkedIn): one delivery per matching endpoint. A batch of
  * events costs one read of its workspaces, one of their endpoints, one of the deliveries made already and
  * one commit, however many events and endpoints it holds.
@@ -96,7 +106,9 @@ export const fanOutBatch = async (deps: DeliveryDeps, events: readonly Deliverab
     if (matching.length === 0) continue;
     const bodyFor = bodiesOf(deps, event);
     if (bodyFor === undefined) continue;
-    for (const endpoint of matching) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0));
+    // A relevance bound applies to mention.created alone; the score is read only when some endpoint has one.
+    const score = event.type === "mention.created" && matching.some((e) => e.minRelevance) ? scoreOf(event) : 1;
+    for (const endpoint of matching.filter((e) => !e.minRelevance || score >= e.minRelevance)) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0));
   }
   await createDeliveries(deps, deliveries);
 };

@@ -24,6 +24,7 @@ export const toWebhookMessage = (e: EndpointDoc, options: { wholeUrl?: boolean }
   name: e.name,
   url: isChatFormat(e.format) && !options.wholeUrl ? maskedUrl(e.url) : e.url,
   format: enumValueOf(WEBHOOK_FORMAT_WORDS, e.format ?? "standard"),
+  ...(e.minRelevance !== undefined ? { minRelevance: e.minRelevance } : {}),
   eventTypes: [...e.eventTypes],
   active: e.active,
   createdAt: e.createdAt,
@@ -60,6 +61,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
         eventTypes: req.eventTypes,
         // An enum value this build does not know is a word the verb refuses, naming the field.
         ...(req.format ? { format: enumWordOf(WEBHOOK_FORMAT_WORDS, req.format) as WebhookFormat } : {}),
+        ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
       },
       ctx.idempotencyKey,
     );
@@ -83,6 +85,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
       ...(req.eventTypes ? { eventTypes: req.eventTypes.eventTypes } : {}),
       ...(req.active !== undefined ? { active: req.active } : {}),
       ...(req.rotateSecret ? { rotateSecret: true } : {}),
+      ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
     });
     return { webhook: toWebhookMessage(endpoint, { wholeUrl }), secret: secret ?? "" };
   },

@@ -36,6 +36,8 @@ const CHAT =
   "format slack or discord posts each new mention (mention.created, the only type they take) to a Slack incoming webhook or a Discord webhook as a readable message " +
   "(author, source, text, sentiment, keyword, link), several mentions to a message when they come together, paced to the provider's rate limits. " +
   "Chat endpoints are not signed: the URL is the secret, answered whole only here and masked (scheme, host, last 4 characters) in every later read.";
+const RELEVANCE =
+  "minRelevance (0 to 1) delivers mention.created only for mentions whose relevance score, as stored with the mention, is at least this (a mention without a score counts as 0.5); other event types are not affected.";
 
 export const webhookOperations = [
   defineOperation({
@@ -59,7 +61,7 @@ export const webhookOperations = [
   defineOperation({
     name: "create_webhook",
     title: "Create a webhook endpoint",
-    description: `Registers an https endpoint that receives the events it lists, signed. The signing secret is returned once, in data.secret. ${WHO} ${SIGNING} ${CHAT} Example: { "name": "Mentions in #brand", "url": "https://hooks.slack.com/services/T…/B…/…", "format": "slack" }.`,
+    description: `Registers an https endpoint that receives the events it lists, signed. The signing secret is returned once, in data.secret. ${WHO} ${SIGNING} ${CHAT} ${RELEVANCE} Example: { "name": "Mentions in #brand", "url": "https://hooks.slack.com/services/T…/B…/…", "format": "slack", "minRelevance": 0.65 }.`,
     method: "POST",
     path: "/webhooks",
     scope: "webhooks:write",
@@ -84,6 +86,7 @@ export const webhookOperations = [
         url: input.url,
         eventTypes: input.eventTypes ?? [],
         format: wireValue(WEBHOOK_FORMAT_WORDS, input.format ?? "standard"),
+        minRelevance: input.minRelevance,
       });
       return { data: presentWebhookWithSecret(res.webhook, res.secret) };
     },
@@ -108,7 +111,7 @@ export const webhookOperations = [
   defineOperation({
     name: "update_webhook",
     title: "Update a webhook endpoint",
-    description: `Changes any of name, url and eventTypes, turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). The format is fixed at create. A chat endpoint (slack, discord) has no secret to rotate (400 naming rotateSecret): give it a new url, answered whole this once; its eventTypes stay ["mention.created"]. ${WHO}`,
+    description: `Changes any of name, url, eventTypes and minRelevance (0 removes the bound), turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). The format is fixed at create. A chat endpoint (slack, discord) has no secret to rotate (400 naming rotateSecret): give it a new url, answered whole this once; its eventTypes stay ["mention.created"]. ${WHO}`,
     method: "PATCH",
     path: "/webhooks/:endpointId",
     scope: "webhooks:write",
@@ -126,6 +129,7 @@ export const webhookOperations = [
         eventTypes: input.eventTypes ? { eventTypes: input.eventTypes } : undefined,
         active: input.active,
         rotateSecret: input.rotateSecret ?? false,
+        minRelevance: input.minRelevance,
       });
       return { data: presentWebhookWithSecret(res.webhook, res.secret) };
     },

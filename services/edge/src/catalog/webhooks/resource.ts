@@ -19,6 +19,10 @@ export const webhookSchema = z
       .enum(WEBHOOK_FORMATS)
       .describe("standard: signed Standard Webhooks; slack: Slack incoming-webhook messages (Block Kit); discord: Discord webhook messages (embeds)."),
     eventTypes: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
+    minRelevance: z
+      .number()
+      .nullable()
+      .describe("mention.created is delivered only for mentions scoring at least this (0 to 1; unscored mentions count as 0.5); null: every mention."),
     active: z.boolean(),
     deactivatedReason: z
       .enum(["user", "failing"])
@@ -98,6 +102,7 @@ export const presentWebhook = (message: webhookV1.Webhook | undefined): Webhook 
     // Endpoints stored before formats answer UNSPECIFIED: standard.
     format: oneOf(WEBHOOK_FORMATS, apiWord(WEBHOOK_FORMAT_WORDS, w.format) ?? "standard", "webhook format"),
     eventTypes: w.eventTypes.map((t) => oneOf(SUBSCRIBABLE_EVENT_TYPES, t, "event type")),
+    minRelevance: w.minRelevance ?? null,
     active: w.active,
     deactivatedReason: w.active ? null : oneOf(["user", "failing"] as const, w.deactivatedReason || "user", "deactivated reason"),
     createdAt: at(w.createdAt, "webhook createdAt"),
