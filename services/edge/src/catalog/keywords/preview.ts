@@ -140,7 +140,7 @@ export const previewKeywordOperation = defineOperation({
   meta: {
     scanned: { type: "integer", description: "Stored mentions of the period read." },
     truncated: { type: "boolean", description: "true when the period held more than the 50,000 mentions read: only those published from scannedFrom on were judged." },
-    scannedFrom: { type: ["string", "null"], format: "date-time", description: "When truncated, the publishedAt of the oldest mention read; else null." },
+    scannedFrom: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }], description: "When truncated, the publishedAt of the oldest mention read; else null." },
   },
   handler: async (input, ctx) => {
     const keyword = input.keywordId ? (await ctx.backends.keyword.getKeyword({ keywordId: input.keywordId })).keyword : undefined;
