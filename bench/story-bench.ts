@@ -63,7 +63,7 @@ const main = async () => {
   const posts = storyPosts(300, 600, 1);
   const started = process.hrtime.bigint();
   const rounds = 20;
-  for (let r = 0; r < rounds; r++) for (const p of posts) storySignalsOf(p.url, undefined, p.text);
+  for (let r = 0; r < rounds; r++) for (const p of posts) storySignalsOf(undefined, p.text);
   console.log(`signals: ${(Number(process.hrtime.bigint() - started) / 1e3 / (rounds * posts.length)).toFixed(1)} µs a post`);
 };
 

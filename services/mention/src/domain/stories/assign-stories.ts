@@ -6,10 +6,12 @@ import { SIMILARITY_THRESHOLD, similarityOf, type StorySignals, storySignalsOf }
 // Stories are assigned at ingest, before the mentions are committed: a batch costs one read of the story
 // index (every key of every post at once) and, when some posts join stories stored before, one count of
 // those stories; the keys a post claims are written in the same commit as the post. A post joins the story
-// of the first of its keys already claimed within the window (a link first, then its exact text, then a
-// band of its text signature whose claimant's signature is close enough); otherwise it starts a story of
-// its own. Keys are scoped by project, so stories never cross projects. The index holds each key once (its
-// first claimant), so the cost per post is bounded by its number of keys whatever the project's volume.
+// of the first of its keys already claimed within the window (a link first, then a band of its text
+// signature whose claimant's signature is similar enough); otherwise it starts a story of its own. Keys
+// are scoped by project, so stories never cross projects. The index holds each key once (its first
+// claimant), so the cost per post is bounded by its number of keys (its links and 4 bands) whatever the
+// project's volume; a post claims only the keys nobody claimed within the window, so a copy joining a
+// story usually writes nothing. A band claimed by an unrelated post is lost for that band only.
 
 /** A story holds the mentions published within this long of its first one. */
 export const STORY_WINDOW_MS = 72 * 3_600_000;
@@ -48,7 +50,7 @@ const joins = (claim: Claim | undefined, at: Date, signature: string | undefined
  */
 export const assignStories = async (deps: MentionDeps, mentions: readonly MentionDoc[]): Promise<void> => {
   if (mentions.length === 0) return;
-  const signals = new Map<MentionDoc, StorySignals>(mentions.map((m) => [m, storySignalsOf(m.url, m.title, m.text)]));
+  const signals = new Map<MentionDoc, StorySignals>(mentions.map((m) => [m, storySignalsOf(m.title, m.text)]));
   const ids = new Set<string>();
   for (const [m, s] of signals) for (const key of [...s.links, ...s.textKeys]) ids.add(keyIdOf(m.projectId, key));
   const stored = await deps.collections.storyKeys.find({ _id: { $in: [...ids] } });

@@ -27,9 +27,9 @@ describe("normalizing a link", () => {
   });
 
   it("finds the links of a text without the punctuation after them", () => {
-    expect(linksOf("https://x.com/a/status/1", undefined, "Read this (https://example.com/post?utm_source=x). Also https://example.com/post!")).toEqual([
-      "x.com/a/status/1",
+    expect(linksOf(undefined, "Read this (https://example.com/post?utm_source=x). Also https://example.com/post! And https://example.com/other.")).toEqual([
       "example.com/post",
+      "example.com/other",
     ]);
   });
 });
@@ -55,7 +55,7 @@ describe("a text's signature", () => {
   });
 
   it("gives no text keys to a text too short to tell a copy from a coincidence", () => {
-    expect(storySignalsOf("https://x.com/a/status/1", undefined, "love this!").textKeys).toEqual([]);
-    expect(storySignalsOf("https://x.com/a/status/1", undefined, text).textKeys.length).toBeGreaterThan(1);
+    expect(storySignalsOf(undefined, "love this!").textKeys).toEqual([]);
+    expect(storySignalsOf(undefined, text).textKeys.length).toBeGreaterThan(1);
   });
 });

@@ -35,10 +35,13 @@ export const normalizeUrl = (link: string): string | null => {
 
 const LINK = /https?:\/\/[^\s<>"'`]+/giu;
 
-/** The distinct pages a post links: its text's links and the post's own address (for a source whose posts are the pages themselves). */
-export const linksOf = (url: string, title: string | undefined, text: string): string[] => {
+/**
+ * The distinct pages a post's title and text link. Not the post's own address: every source's posts are
+ * pages of the platform (a tweet, a thread), never the page being shared.
+ */
+export const linksOf = (title: string | undefined, text: string): string[] => {
   const found = new Set<string>();
-  for (const raw of [url, ...`${title ?? ""} ${text}`.matchAll(LINK)].map((m) => (typeof m === "string" ? m : m[0]))) {
+  for (const [raw] of `${title ?? ""} ${text}`.matchAll(LINK)) {
     const key = normalizeUrl(raw.replace(/[.,;:!?)\]}>»”’]+$/u, ""));
     if (key) found.add(key);
   }
@@ -74,6 +77,8 @@ const SHINGLE = 2;
 export const SIGNATURE_HASHES = 16;
 /** Signature values per band: a band is a key, so two texts meet when they agree on every value of one band. */
 const BAND_ROWS = 2;
+/** Bands looked up and claimed: each is a key written per story, so few; the rest of the signature is for comparing. */
+const BANDS = 4;
 const SEEDS = Array.from({ length: SIGNATURE_HASHES }, (_, i) => Math.imul(i + 1, 0x9e3779b1) >>> 0);
 
 const mix = (x: number, seed: number): number => {
@@ -115,22 +120,21 @@ export const SIMILARITY_THRESHOLD = 0.7;
  * 1 - (1 - s^2)^8: 0.9997 at 0.8, 0.98 at 0.6, and only 0.2 for the 0.1 of unrelated posts about the same brand.
  */
 export const bandsOf = (signature: string): string[] =>
-  Array.from({ length: SIGNATURE_HASHES / BAND_ROWS }, (_, i) => `b${i}:${signature.slice(i * 8 * BAND_ROWS, (i + 1) * 8 * BAND_ROWS)}`);
+  Array.from({ length: BANDS }, (_, i) => `b${i}:${signature.slice(i * 8 * BAND_ROWS, (i + 1) * 8 * BAND_ROWS)}`);
 
 export interface StorySignals {
   /** `u:` keys of the pages linked. */
   links: string[];
   /** The text's MinHash signature, when there is enough text. */
   signature?: string;
-  /** `t:` key of the exact normalized text and the `b<i>:` band keys, when there is enough text. */
+  /** The `b<i>:` band keys of the signature, when there is enough text. */
   textKeys: string[];
 }
 
-export const storySignalsOf = (url: string, title: string | undefined, text: string): StorySignals => {
-  const links = linksOf(url, title, text).map((l) => `u:${l}`);
+export const storySignalsOf = (title: string | undefined, text: string): StorySignals => {
+  const links = linksOf(title, text).map((l) => `u:${l}`);
   const words = signatureWordsOf(title, text);
   if (words.length < MIN_SIGNATURE_WORDS) return { links, textKeys: [] };
   const signature = signatureOf(words);
-  const joined = words.join(" ");
-  return { links, signature, textKeys: [`t:${fnv(joined, 0x811c9dc5).toString(16)}${fnv(joined, 0x9747b28c).toString(16)}`, ...bandsOf(signature)] };
+  return { links, signature, textKeys: bandsOf(signature) };
 };
