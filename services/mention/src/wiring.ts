@@ -28,5 +28,5 @@ export const wireMention = (input: MentionWiringInput): MentionDeps => ({
   changes: new ChangeSignals(),
   changeQueue: new KeyedQueue(),
   changeFeed: { retentionDays: input.changeFeedRetentionDays ?? 30 },
-  relevance: { priors: new RelevancePriors(), rescores: new RescoreQueue() },
+  relevance: { priors: new RelevancePriors(), rescores: new RescoreQueue(), ratings: new KeyedQueue() },
 });

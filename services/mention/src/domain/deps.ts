@@ -26,8 +26,11 @@ export interface MentionDeps {
   changeQueue: KeyedQueue;
   /** EARSHOT_CHANGE_FEED_RETENTION_DAYS: how long a change feed cursor is served. */
   changeFeed: { retentionDays: number };
-  /** This process's relevance priors and its background rescoring passes (relevance/). */
-  relevance: { priors: RelevancePriors; rescores: RescoreQueue };
+  /**
+   * This process's relevance priors, its background rescoring passes, and its ratings one at a time per
+   * project (each replaces the project's model at its version: in one process they queue, not race).
+   */
+  relevance: { priors: RelevancePriors; rescores: RescoreQueue; ratings: KeyedQueue };
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

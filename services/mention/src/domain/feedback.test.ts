@@ -104,6 +104,27 @@ describe("rating a mention's relevance", () => {
     expect(byProject.get(otherProject)!.label).toBe("uncertain");
   });
 
+  it("keeps every rating of a burst in the model: racing ratings retry against the model's version", async () => {
+    const { ours } = await ingestAll();
+    const mentions = [...ours.values()];
+    await Promise.all(mentions.map((m, i) => rateMention(world.deps, editor(), m._id, { relevant: i % 2 === 0 })));
+    const model = await world.deps.collections.relevanceModels.findById(projectId);
+    expect(model).toMatchObject({ revision: mentions.length, relevant: Math.ceil(mentions.length / 2), irrelevant: Math.floor(mentions.length / 2) });
+  });
+
+  it("numbers rescored mentions in the change feed without a mention.updated for them", async () => {
+    const { ours } = await ingestAll();
+    const unrated = ours.get(TEXTS.unrated[0]!)!;
+    for (const t of TEXTS.product) await rateMention(world.deps, editor(), ours.get(t)!._id, { relevant: true });
+    await world.deps.relevance.rescores.settled(projectId);
+    const after = (await world.deps.collections.mentions.findById(unrated._id))!;
+    expect(after.relevance!.score).not.toBe(unrated.relevance!.score);
+    expect(after.changeSeq).toBeGreaterThan(unrated.changeSeq!);
+    expect(after._v).toBeGreaterThan(unrated._v!);
+    const updated = (await world.events()).filter((e) => e.type === "mention.updated");
+    expect(updated.map((e) => e.subject).sort()).toEqual(TEXTS.product.map((t) => ours.get(t)!._id).sort());
+  });
+
   it("refuses bad input naming the field, a viewer as forbidden and a non-member as not_found", async () => {
     const m = await world.seedMention(projectId);
     for (const [input, path] of [

@@ -51,44 +51,57 @@ const ensureModel = async (deps: MentionDeps, mention: MentionDoc, existing: Rel
   }
 };
 
-/** Records the caller's rating (editor); the same rating again (value and reason) changes nothing. */
+/** The rating committed with the model it teaches; `mention` read inside the project's rating queue. */
+const commitRating = async (deps: MentionDeps, caller: Caller, mention: MentionDoc, relevant: boolean, reason: string | undefined): Promise<MentionDoc> => {
+  const earlier = mention.feedback;
+  const current = await loadProjectRelevance(deps, mention.projectId);
+  const model = await ensureModel(deps, mention, current.doc);
+  const features = featuresOf(mention);
+  const unlearned = earlier ? learn(current.learned, features, earlier.relevant, -1) : current.learned;
+  const learned = learn(unlearned, features, relevant, 1);
+  const now = deps.clock.now();
+  const nextModel: RelevanceModelDoc = { ...model, ...learned, revision: model.revision + 1, updatedAt: now, _v: (model._v ?? 1) + 1 };
+  const scorer = compileScorer(learned, nextModel.revision, current.prior);
+  const next: MentionDoc = {
+    ...mention,
+    feedback: reason === undefined ? { relevant, byUserId: caller.userId, at: now } : { relevant, reason, byUserId: caller.userId, at: now },
+    relevance: scorer.score(mention),
+    updatedAt: now,
+    _v: (mention._v ?? 1) + 1,
+    history: [...mention.history, { field: "feedback" as const, from: word(earlier?.relevant), to: word(relevant), byUserId: caller.userId, at: now }].slice(-MAX_HISTORY),
+  };
+  let stored = next;
+  await commitChanges(deps, new Map([[mention.projectId, 1]]), (first) => {
+    stored = numbered(next, first.get(mention.projectId)!);
+    return {
+      writes: [
+        { kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: mention._v ?? 1 },
+        { kind: "replace", collection: RELEVANCE_MODELS, doc: nextModel, expectedVersion: model._v ?? 1 },
+      ],
+      events: [mentionUpdatedEvent(stored, ["feedback", "relevance"], caller.userId)],
+    };
+  });
+  return stored;
+};
+
+/**
+ * Records the caller's rating (editor); the same rating again (value and reason) changes nothing. A
+ * process rates one mention of a project at a time (each replaces the project's model at its version);
+ * replicas racing for the model read again and retry.
+ */
 export const rateMention = async (deps: MentionDeps, caller: Caller, mentionId: string, input: FeedbackInput): Promise<MentionDoc> => {
   const { relevant, reason } = checkFeedback(input);
   let taught = false;
   const result = await withVersionRetry(async () => {
-    const { mention } = await loadMention(deps, caller, mentionId, "editor");
-    const earlier = mention.feedback;
-    if (earlier && earlier.relevant === relevant && earlier.reason === reason) return mention;
-    const current = await loadProjectRelevance(deps, mention.projectId);
-    const model = await ensureModel(deps, mention, current.doc);
-    const features = featuresOf(mention);
-    const unlearned = earlier ? learn(current.learned, features, earlier.relevant, -1) : current.learned;
-    const learned = learn(unlearned, features, relevant, 1);
-    const now = deps.clock.now();
-    const nextModel: RelevanceModelDoc = { ...model, ...learned, revision: model.revision + 1, updatedAt: now, _v: (model._v ?? 1) + 1 };
-    const scorer = compileScorer(learned, nextModel.revision, current.prior);
-    const next: MentionDoc = {
-      ...mention,
-      feedback: { relevant, reason, byUserId: caller.userId, at: now },
-      relevance: scorer.score(mention),
-      updatedAt: now,
-      _v: (mention._v ?? 1) + 1,
-      history: [...mention.history, { field: "feedback" as const, from: word(earlier?.relevant), to: word(relevant), byUserId: caller.userId, at: now }].slice(-MAX_HISTORY),
-    };
-    if (next.feedback!.reason === undefined) delete next.feedback!.reason;
-    let stored = next;
-    await commitChanges(deps, new Map([[mention.projectId, 1]]), (first) => {
-      stored = numbered(next, first.get(mention.projectId)!);
-      return {
-        writes: [
-          { kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: mention._v ?? 1 },
-          { kind: "replace", collection: RELEVANCE_MODELS, doc: nextModel, expectedVersion: model._v ?? 1 },
-        ],
-        events: [mentionUpdatedEvent(stored, ["feedback", "relevance"], caller.userId)],
-      };
+    const { mention: loaded } = await loadMention(deps, caller, mentionId, "editor");
+    return deps.relevance.ratings.run(loaded.projectId, async () => {
+      const mention = (await deps.collections.mentions.findById(mentionId)) ?? loaded;
+      const earlier = mention.feedback;
+      if (earlier && earlier.relevant === relevant && earlier.reason === reason) return mention;
+      const stored = await commitRating(deps, caller, mention, relevant, reason);
+      taught = true;
+      return stored;
     });
-    taught = true;
-    return stored;
   });
   if (taught) void requestRescore(deps, result.projectId);
   return result;
