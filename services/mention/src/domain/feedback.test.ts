@@ -125,6 +125,16 @@ describe("rating a mention's relevance", () => {
     expect(updated.map((e) => e.subject).sort()).toEqual(TEXTS.product.map((t) => ours.get(t)!._id).sort());
   });
 
+  it("scores a cold project from its description, kept from its project events, before any rating", async () => {
+    await world.projectEvent("project.updated", { projectId, workspaceId: "wsp_1", fields: ["description"], project: { id: projectId, description: "Linear, the issue tracker for software teams" } });
+    await ingestPosts(world.deps, [world.post(projectId, { text: "Our software team moved every issue to Linear" }), world.post(otherProject, { text: "Our software team moved every issue to Linear" })]);
+    const scored = await world.deps.collections.mentions.find({ text: "Our software team moved every issue to Linear" });
+    const byProject = new Map(scored.map((m) => [m.projectId, m.relevance!]));
+    expect(byProject.get(projectId)).toMatchObject({ label: "relevant", reasons: expect.arrayContaining([expect.objectContaining({ feature: "word:software" })]) });
+    expect(byProject.get(otherProject)!.score).toBeLessThan(byProject.get(projectId)!.score);
+    expect(byProject.get(projectId)!.model).not.toBe(byProject.get(otherProject)!.model);
+  });
+
   it("refuses bad input naming the field, a viewer as forbidden and a non-member as not_found", async () => {
     const m = await world.seedMention(projectId);
     for (const [input, path] of [
