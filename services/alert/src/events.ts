@@ -24,6 +24,7 @@ export const alertChangedEvent = (type: "alert.created" | "alert.updated", a: Al
     groupIds: [...a.filters.groupIds],
     sources: [...a.filters.sources],
     sentiments: [...a.filters.sentiments],
+    ...(a.filters.minRelevance !== undefined ? { minRelevance: a.filters.minRelevance } : {}),
     isDefault: a.kind === "daily_digest",
     createdAt: a.createdAt.toISOString(),
     fields,

@@ -36,6 +36,14 @@ export const alertFilterFields = {
   groupIds: listOf(id(), "groups").describe("Mentions matching a keyword of any of these groups of the project (kwg_…)."),
   sources: listOf(z.enum(SOURCES), "sources").describe("x, reddit, youtube, linkedin (any of them)."),
   sentiments: listOf(z.enum(SENTIMENTS), "sentiments").describe("positive, neutral, negative (any of them)."),
+  minRelevance: z
+    .number({ message: "must be a number from 0 to 1" })
+    .min(0, { message: "must be from 0 to 1" })
+    .max(1, { message: "must be from 0 to 1" })
+    .describe(
+      "Only mentions whose relevance score is at least this (0 to 1), by the score the mention had when it was stored (later rescoring does not change what was alerted); " +
+        "a mention without a score counts as 0.5. Left out: no bound.",
+    ),
 };
 
 export const alertFiltersSchema = z
@@ -44,6 +52,7 @@ export const alertFiltersSchema = z
     groupIds: alertFilterFields.groupIds.default([]),
     sources: alertFilterFields.sources.default([]),
     sentiments: alertFilterFields.sentiments.default([]),
+    minRelevance: alertFilterFields.minRelevance.optional(),
   })
   .strict()
   .describe("Which mentions the rule is about; an empty (or missing) list filters nothing, lists all apply together.");

@@ -17,12 +17,15 @@ const mention = fc.record({
   groupIds: fc.subarray(GROUPS),
   source: fc.constantFrom(...SOURCES),
   sentiment: fc.constantFrom(...SENTIMENTS),
+  // Absent: stored before scoring (counts as 0.5).
+  relevanceScore: fc.option(fc.constantFrom(0, 0.3, 0.5, 0.6, 0.9), { nil: undefined }),
 });
 const filters = fc.record({
   keywordIds: fc.subarray(KEYWORDS),
   groupIds: fc.subarray(GROUPS),
   sources: fc.subarray(SOURCES),
   sentiments: fc.subarray(SENTIMENTS),
+  minRelevance: fc.option(fc.constantFrom(0, 0.3, 0.5, 0.6, 1), { nil: undefined }),
 });
 
 describe("a rule's filter as a store query", () => {
@@ -33,10 +36,12 @@ describe("a rule's filter as a store query", () => {
       await fc.assert(
         fc.asyncProperty(fc.array(mention, { maxLength: 20 }), filters, async (given, f) => {
           await mentions.deleteMany({});
-          const docs = given.map((m, i) => ({ _id: `men_${i}`, projectId: "prj_1", ...m }) as unknown as MentionDoc);
+          const docs = given.map(({ relevanceScore, ...m }, i) => ({ _id: `men_${i}`, projectId: "prj_1", ...m, ...(relevanceScore !== undefined && { relevanceScore }) }) as unknown as MentionDoc);
           if (docs.length > 0) await mentions.insertMany(docs);
-          const found = (await mentions.find({ projectId: "prj_1", ...ruleFilter({ filters: f }) })).map((d) => d._id).sort();
-          expect(found).toEqual(docs.filter((d) => ruleMatches({ filters: f }, d)).map((d) => d._id).sort());
+          const { minRelevance, ...lists } = f;
+          const rule = { filters: { ...lists, ...(minRelevance !== undefined && { minRelevance }) } };
+          const found = (await mentions.find({ projectId: "prj_1", ...ruleFilter(rule) })).map((d) => d._id).sort();
+          expect(found).toEqual(docs.filter((d) => ruleMatches(rule, d)).map((d) => d._id).sort());
         }),
         { seed: 30, numRuns: 100 },
       );

@@ -27,7 +27,8 @@ export interface RuleDoc extends Doc {
   active: boolean;
   digest: { enabled: boolean; hour: number };
   instant: boolean;
-  filters: { keywordIds: string[]; groupIds: string[]; sources: string[]; sentiments: string[] };
+  /** minRelevance absent: no bound. */
+  filters: { keywordIds: string[]; groupIds: string[]; sources: string[]; sentiments: string[]; minRelevance?: number };
   isDefault: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -47,6 +48,8 @@ export interface MentionDoc extends Doc {
   /** The names of its keywords, for the counts per keyword. */
   keywords: Array<{ keywordId: string; value: string }>;
   sentiment: string;
+  /** The relevance score the event carried (absent: stored before scoring; counts as 0.5). Not updated on rescoring. */
+  relevanceScore?: number;
   publishedAt: Date;
   matchedAt: Date;
   /** When this service heard of it; expired (TTL) after the longest window an email looks back. */

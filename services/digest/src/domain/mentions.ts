@@ -30,6 +30,7 @@ const mentionOf = (event: MentionCreated, now: Date): MentionDoc | undefined => 
     groupIds: [...m.groupIds],
     keywords: d.keywords.map((k) => ({ keywordId: k.keywordId, value: k.value })),
     sentiment: m.sentiment.label,
+    ...(m.relevance ? { relevanceScore: m.relevance.score } : {}),
     publishedAt: new Date(m.publishedAt),
     matchedAt: new Date(m.matchedAt),
     receivedAt: now,

@@ -15,7 +15,8 @@ const alertFilters = alertFiltersSchema.safeExtend({
 
 const EMAILS =
   "Emails always go to the workspace owner, whoever made the rule: the digest at digest.hour (local time in the project's digestTimezone) with the matching mentions of the last 24 hours (none sent when nothing matched), " +
-  "and with instant, new matching mentions within a minute, then at most one email per rule every 15 minutes. filters.keywordIds and filters.groupIds must be the project's (400 naming the entry otherwise).";
+  "and with instant, new matching mentions within a minute, then at most one email per rule every 15 minutes. filters.keywordIds and filters.groupIds must be the project's (400 naming the entry otherwise). " +
+  "filters.minRelevance (0 to 1) keeps only mentions whose relevance score, as it was when the mention was stored, is at least that (a mention without a score counts as 0.5).";
 
 export const alertOperations = [
   defineOperation({
