@@ -50,6 +50,8 @@ export interface MentionDoc extends Doc {
   sentiment: string;
   /** The relevance score the event carried (absent: stored before scoring; counts as 0.5). Not updated on rescoring. */
   relevanceScore?: number;
+  /** The story the event said the mention belongs to (absent: stored before stories; a story of its own). */
+  storyId?: string;
   publishedAt: Date;
   matchedAt: Date;
   /** When this service heard of it; expired (TTL) after the longest window an email looks back. */

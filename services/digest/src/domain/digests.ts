@@ -1,9 +1,12 @@
 import { isUniqueViolation } from "@earshot/platform/core";
 import type { DigestSendDoc, OwnerDoc, ProjectDoc, RuleDoc } from "../store";
 import type { DigestDeps } from "./deps";
-import { type EmailContent, LISTED_MENTIONS, renderEmail } from "./email";
+import { type EmailContent, LISTED_MENTIONS, onePerStory, renderEmail } from "./email";
 import { localTime, startOfLocalHour } from "./local-time";
 import { ruleFilter } from "./matching";
+
+/** How many of the newest mentions a digest reads to find its LISTED_MENTIONS stories. */
+const STORY_READ_FACTOR = 5;
 
 // The daily digest of each active rule with digest.enabled: due from digest.hour local time in the
 // project's digestTimezone (the hour a DST change skips is the first instant after the gap), about the
@@ -94,12 +97,18 @@ export const dailyWindow = (rule: RuleDoc, date: string, timeZone: string): Dige
 export const digestContent = async (deps: DigestDeps, rule: RuleDoc, window: DigestWindow): Promise<EmailContent> => {
   const mentions = deps.collections.mentions;
   const filter = { projectId: rule.projectId, matchedAt: { $gte: window.from, $lt: window.until }, ...ruleFilter(rule) };
-  const [total, perKeyword, perSource, latest] = await Promise.all([
+  const [total, perKeyword, perSource, perStory, newest] = await Promise.all([
     mentions.count(filter),
     mentions.countBy(filter, { by: "keywordIds" }),
     mentions.countBy(filter, { by: "source" }),
-    mentions.find(filter, { sort: { publishedAt: -1, _id: -1 }, limit: LISTED_MENTIONS }),
+    mentions.countBy(filter, { by: "storyId" }),
+    // Enough of the newest to list LISTED_MENTIONS stories in all but a window of one story copied many times.
+    mentions.find(filter, { sort: { publishedAt: -1, _id: -1 }, limit: LISTED_MENTIONS * STORY_READ_FACTOR }),
   ]);
+  const latest = onePerStory(newest);
+  // Mentions stored before stories (no storyId, counted under null) are each a story of their own.
+  const sizes = new Map(perStory.map((r) => [String(r.key), r.count]));
+  const stories = perStory.reduce((n, r) => n + (r.key === null ? r.count : 1), 0);
   // A keyword's name as its mentions carry it: from those listed, else from one of its mentions.
   const names = new Map(latest.flatMap((m) => m.keywords.map((k) => [k.keywordId, k.value] as const)));
   for (const { key } of perKeyword) {
@@ -110,6 +119,8 @@ export const digestContent = async (deps: DigestDeps, rule: RuleDoc, window: Dig
   }
   return {
     total,
+    stories,
+    othersInStory: new Map(latest.map((m) => [m._id, m.storyId ? (sizes.get(m.storyId) ?? 1) - 1 : 0])),
     byKeyword: perKeyword.map((r) => [names.get(String(r.key)) || String(r.key), r.count]),
     bySource: perSource.map((r) => [String(r.key), r.count]),
     latest,

@@ -43,25 +43,43 @@ const ranked = (rows: Array<[string, number]>): Array<[string, number]> => {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 };
 
-/** What an email tells: every mention it is about counted, the newest of them listed. */
+/** What an email tells: every mention it is about counted, the newest story of them listed once each. */
 export interface EmailContent {
   total: number;
+  /** Stories among them (a mention stored before stories is one of its own): "12 mentions in 7 stories". */
+  stories: number;
+  /** Of each listed mention's story, how many other mentions the email is about ("and N more"). */
+  othersInStory: ReadonlyMap<string, number>;
   /** Mentions per keyword name (a mention of two keywords counts under both). */
   byKeyword: Array<[string, number]>;
   /** Mentions per source id. */
   bySource: Array<[string, number]>;
-  /** The newest (`newestFirst`), at most LISTED_MENTIONS. */
+  /** The newest (`newestFirst`) of each story, newest story first, at most LISTED_MENTIONS. */
   latest: MentionDoc[];
 }
+
+/** A mention's story, or the mention alone when it has none. */
+export const storyKeyOf = (m: Pick<MentionDoc, "_id" | "storyId">): string => m.storyId ?? m._id;
+
+/** The newest mention of each story among `newest` (newest first), at most LISTED_MENTIONS. */
+export const onePerStory = (newest: readonly MentionDoc[]): MentionDoc[] => {
+  const seen = new Set<string>();
+  return newest.filter((m) => !seen.has(storyKeyOf(m)) && seen.add(storyKeyOf(m))).slice(0, LISTED_MENTIONS);
+};
 
 /** The content of an email about every mention in `mentions` (an instant alert's batch). */
 export const summarize = (mentions: MentionDoc[]): EmailContent => {
   const tally = (labels: string[]) => ranked(labels.map((l) => [l, 1]));
+  const perStory = new Map<string, number>();
+  for (const m of mentions) perStory.set(storyKeyOf(m), (perStory.get(storyKeyOf(m)) ?? 0) + 1);
+  const latest = onePerStory([...mentions].sort(newestFirst));
   return {
     total: mentions.length,
+    stories: perStory.size,
+    othersInStory: new Map(latest.map((m) => [m._id, perStory.get(storyKeyOf(m))! - 1])),
     byKeyword: tally(mentions.flatMap((m) => m.keywords.map((k) => k.value || k.keywordId))),
     bySource: tally(mentions.map((m) => m.source)),
-    latest: [...mentions].sort(newestFirst).slice(0, LISTED_MENTIONS),
+    latest,
   };
 };
 
@@ -72,6 +90,7 @@ const localStamp = (instant: Date, timeZone: string) => {
 };
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+const stories = (n: number, more = "") => `${n} ${more}${n === 1 ? "story" : "stories"}`;
 
 export interface EmailInput {
   kind: "digest" | "instant";
@@ -89,6 +108,9 @@ export interface EmailInput {
 export const renderEmail = (input: EmailInput): MailMessage => {
   const { project, rule, content, publicUrl, window } = input;
   const { total } = content;
+  // Copies of one story (the same link, near-identical text) are counted once in what the reader scans.
+  const grouped = content.stories < total;
+  const inStories = grouped ? ` in ${stories(content.stories)}` : "";
   const listed = content.latest.slice(0, LISTED_MENTIONS);
   const mentionsUrl = `${publicUrl}/api/v1/mentions?projectId=${encodeURIComponent(project._id)}`;
   const ruleUrl = `${publicUrl}/api/v1/alerts/${encodeURIComponent(rule._id)}`;
@@ -98,13 +120,15 @@ export const renderEmail = (input: EmailInput): MailMessage => {
       : `${rule.name} for ${project.name}: ${plural(total, "new mention")}`;
   const intro =
     input.kind === "digest"
-      ? `${plural(total, "mention")} matched "${rule.name}" in ${project.name}${
+      ? `${plural(total, "mention")}${inStories} matched "${rule.name}" in ${project.name}${
           window ? ` from ${localStamp(window.from, window.timeZone)} to ${localStamp(window.until, window.timeZone)} (${window.timeZone})` : ""
         }.`
-      : `${plural(total, "new mention")} matched "${rule.name}" in ${project.name}.`;
+      : `${plural(total, "new mention")}${inStories} matched "${rule.name}" in ${project.name}.`;
   const byKeyword = ranked(content.byKeyword);
   const bySource = ranked(content.bySource.map(([s, n]) => [sourceName(s), n]));
-  const more = total - listed.length;
+  const more = content.stories - listed.length;
+  const others = (m: MentionDoc) => content.othersInStory.get(m._id) ?? 0;
+  const andMore = (m: MentionDoc) => (others(m) > 0 ? `and ${plural(others(m), "more mention")} of this story` : "");
 
   const text = [
     intro,
@@ -114,8 +138,8 @@ export const renderEmail = (input: EmailInput): MailMessage => {
     "By source:",
     ...bySource.map(([s, n]) => `  ${s}: ${n}`),
     "",
-    ...listed.flatMap((m) => [`- ${sourceName(m.source)} · ${author(m)}`, `  ${excerpt(m)}`, `  ${safeUrl(m.url) || "(no link)"}`, ""]),
-    ...(more > 0 ? [`…and ${plural(more, "more mention")}.`, ""] : []),
+    ...listed.flatMap((m) => [`- ${sourceName(m.source)} · ${author(m)}`, `  ${excerpt(m)}`, `  ${safeUrl(m.url) || "(no link)"}`, ...(andMore(m) ? [`  …${andMore(m)}`] : []), ""]),
+    ...(more > 0 ? [`…and ${grouped ? stories(more, "more ") : plural(more, "more mention")}.`, ""] : []),
     `All of the project's mentions: ${mentionsUrl}`,
     `Change or turn off this alert: ${ruleUrl}`,
     "",
@@ -130,7 +154,7 @@ export const renderEmail = (input: EmailInput): MailMessage => {
   const item = (m: MentionDoc) => {
     const url = safeUrl(m.url);
     const link = url ? `<a href="${escapeHtml(url)}" style="color:#1a56db">Open on ${escapeHtml(sourceName(m.source))}</a>` : "";
-    return `<li style="margin:0 0 14px"><div style="font-size:13px;color:#555">${escapeHtml(sourceName(m.source))} · ${escapeHtml(author(m))}</div><div style="margin:2px 0">${escapeHtml(excerpt(m))}</div>${link}</li>`;
+    return `<li style="margin:0 0 14px"><div style="font-size:13px;color:#555">${escapeHtml(sourceName(m.source))} · ${escapeHtml(author(m))}</div><div style="margin:2px 0">${escapeHtml(excerpt(m))}</div>${link}${andMore(m) ? `<div style="font-size:13px;color:#555">…${escapeHtml(andMore(m))}</div>` : ""}</li>`;
   };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
@@ -142,7 +166,7 @@ ${counts("By keyword", byKeyword)}
 ${counts("By source", bySource)}
 <h3 style="font-size:15px;margin:16px 0 8px">${input.kind === "digest" ? "Latest mentions" : "New mentions"}</h3>
 <ul style="padding-left:18px;margin:0">${listed.map(item).join("")}</ul>
-${more > 0 ? `<p>…and ${plural(more, "more mention")}.</p>` : ""}
+${more > 0 ? `<p>…and ${grouped ? stories(more, "more ") : plural(more, "more mention")}.</p>` : ""}
 <p style="margin:16px 0 4px"><a href="${escapeHtml(mentionsUrl)}" style="color:#1a56db">All of the project's mentions</a></p>
 <p style="margin:0;font-size:13px;color:#555"><a href="${escapeHtml(ruleUrl)}" style="color:#555">Change or turn off this alert</a>. You get this email as the owner of the workspace.</p>
 </div></body></html>`;

@@ -31,6 +31,7 @@ const mentionOf = (event: MentionCreated, now: Date): MentionDoc | undefined => 
     keywords: d.keywords.map((k) => ({ keywordId: k.keywordId, value: k.value })),
     sentiment: m.sentiment.label,
     ...(m.relevance ? { relevanceScore: m.relevance.score } : {}),
+    ...(m.story ? { storyId: m.story.id } : {}),
     publishedAt: new Date(m.publishedAt),
     matchedAt: new Date(m.matchedAt),
     receivedAt: now,
