@@ -82,7 +82,7 @@ export interface MentionDoc extends Doc {
    * Absent on mentions stored before stories existed.
    */
   storyId?: string;
-  /** Set on a story's first mention only: collapse=story lists these. */
+  /** True on a story's first mention, false on the others: collapse=story leaves the false ones out. */
   storyLead?: boolean;
   /** A read's count of the story's mentions (domain/stories/story-sizes.ts), never stored. */
   storySize?: number;

@@ -74,7 +74,9 @@ export const assignStories = async (deps: MentionDeps, mentions: readonly Mentio
     m.storyId = storyId;
     if (match) {
       if (!batchSizes.has(storyId) && stored.some((k) => k.storyId === storyId)) joinedStored.add(storyId);
-    } else m.storyLead = true;
+    }
+    // Both ways, so a collapsed read can keep mentions stored before stories (neither) with the first ones.
+    m.storyLead = !match;
     batchSizes.set(storyId, (batchSizes.get(storyId) ?? 0) + 1);
     sizesAtIngest.set(m, batchSizes.get(storyId)!);
     // A key unclaimed (or claimed longer ago than the window) is the mention's to claim; one claimed within it stays its story's.

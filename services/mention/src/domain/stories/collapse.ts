@@ -11,8 +11,9 @@ export const collapseOf = (value: string | undefined, field = "collapse"): Colla
 };
 
 /**
- * What a collapsed read adds to its query: only stories' first mentions. The filters then apply to that
- * mention (a story whose first mention they leave out is not listed), which keeps a collapsed list one
- * indexed query paged like any other, whatever a story's size.
+ * What a collapsed read adds to its query: no mention that joined a story after its first (mentions
+ * stored before stories, which have no story, stay). The filters then apply to the first mention (a story
+ * whose first mention they leave out is not listed), which keeps a collapsed list one indexed query paged
+ * like any other, whatever a story's size.
  */
-export const collapseFilter = (collapse: Collapse | undefined): Record<string, unknown> => (collapse === "story" ? { storyLead: true } : {});
+export const collapseFilter = (collapse: Collapse | undefined): Record<string, unknown> => (collapse === "story" ? { storyLead: { $ne: false } } : {});

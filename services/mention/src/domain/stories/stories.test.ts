@@ -41,7 +41,7 @@ describe("stories", () => {
     const [x, reddit, yt, li, other, theirs] = await Promise.all(["link-x", "link-reddit", "text-yt", "text-li", "other"].map((s) => bySource(acme, s)).concat(bySource(globex, "link-globex")));
     expect(reddit!.storyId).toBe(x!.storyId);
     expect(x!.storyLead).toBe(true);
-    expect(reddit!.storyLead).toBeUndefined();
+    expect(reddit!.storyLead).toBe(false);
     expect(li!.storyId).toBe(yt!.storyId);
     expect(yt!.storyLead).toBe(true);
     expect(new Set([x!.storyId, yt!.storyId, other!.storyId]).size).toBe(3);
@@ -68,12 +68,14 @@ describe("stories", () => {
   });
 
   it("collapse=story lists each story once, by its first mention, with its size", async () => {
+    // A mention stored before stories existed has none, and is listed as it is.
+    await world.seedMention(acme, { sourceId: "before-stories", publishedAt: new Date(hours(0)) });
     const page = await listMentions(world.deps, world.caller({ [acme]: "viewer" }), { projectId: acme, collapse: "story" });
     const sources = page.items.map((m) => m.sourceId).sort();
-    expect(sources).toEqual(["link-late", "link-x", "other", "text-yt"]);
+    expect(sources).toEqual(["before-stories", "link-late", "link-x", "other", "text-yt"]);
     const x = page.items.find((m) => m.sourceId === "link-x")!;
     expect(x.storySize).toBe(3);
-    expect((await listMentions(world.deps, world.caller({ [acme]: "viewer" }), { projectId: acme })).items).toHaveLength(7);
+    expect((await listMentions(world.deps, world.caller({ [acme]: "viewer" }), { projectId: acme })).items).toHaveLength(8);
   });
 
   it("refuses an unknown collapse, naming the field", async () => {
