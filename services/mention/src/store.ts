@@ -185,6 +185,8 @@ export interface ProjectStateDoc extends ProjectCopyDoc {
   shareId?: string;
   /** Whether that dashboard is served: the public reads answer only then. */
   dashboardServed?: boolean;
+  /** The dashboard's relevance bound (project.dashboard_changed); 0 or absent: none. */
+  dashboardMinRelevance?: number;
   /**
    * Set once the project's mentions were checked against its keywords' groups (domain/regroup.ts): mentions
    * stored before groups followed keywords kept the groups they were collected in.

@@ -57,6 +57,7 @@ export const dashboardChangedEvent = (p: ProjectDoc): StagedEvent<PublicDashboar
     workspaceId: p.workspaceId,
     shareId: p.publicDashboard.shareId ?? "",
     served: isDashboardServed(p),
+    ...(p.publicDashboard.minRelevance !== undefined ? { minRelevance: p.publicDashboard.minRelevance } : {}),
   });
 
 export const memberEvent = (type: MemberEventType, m: MemberDoc): StagedEvent<MemberChanged> =>

@@ -111,6 +111,11 @@ export const dashboardFields = {
     ...TEXT_LIMITS.websiteUrl,
     rule: [patternRule(WEB_URL_SHAPE, "must be an http or https URL"), { test: (s) => s === "" || isWebUrl(s), message: "must be an http or https URL" }],
   }).describe("Public http or https URL with a host, at most 2048 bytes of UTF-8; an empty string removes it."),
+  minRelevance: z
+    .number({ message: "must be a number from 0 to 1" })
+    .min(0, { message: "must be from 0 to 1" })
+    .max(1, { message: "must be from 0 to 1" })
+    .describe("The dashboard shows only mentions whose relevance score is at least this (0 to 1; a mention stored without a score counts as 0.5); 0 removes the bound."),
 };
 
 export const memberFields = {

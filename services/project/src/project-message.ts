@@ -25,6 +25,7 @@ export const toProjectMessage = (p: ProjectDoc, role: string): projectV1.Project
     shareId: p.publicDashboard.shareId ?? "",
     description: p.publicDashboard.description,
     websiteUrl: p.publicDashboard.websiteUrl ?? "",
+    ...(p.publicDashboard.minRelevance !== undefined ? { minRelevance: p.publicDashboard.minRelevance } : {}),
   },
   archivedAt: p.archivedAt,
 });

@@ -7,6 +7,8 @@ export interface PublicDashboardDoc {
   shareId?: string;
   description: string;
   websiteUrl?: string;
+  /** The public dashboard shows only mentions scoring at least this; absent: every mention. */
+  minRelevance?: number;
 }
 
 export interface ProjectDoc extends Doc {

@@ -13,6 +13,7 @@ export const publicDashboardSchema = z
     shareUrl: z.string().nullable().describe("The read-only page, assigned on first enable; null before."),
     description: z.string(),
     websiteUrl: z.string().nullable(),
+    minRelevance: z.number().nullable().describe("The dashboard shows only mentions scoring at least this (0 to 1; unscored ones count as 0.5); null: every mention."),
   })
   .register(resourceSchemas, { id: "PublicDashboard" });
 
@@ -59,6 +60,7 @@ export const presentProjectData = (message: projectV1.Project | undefined, publi
       shareUrl: dash?.shareId ? `${publicUrl}/p/${dash.shareId}` : null,
       description: dash?.description ?? "",
       websiteUrl: dash?.websiteUrl || null,
+      minRelevance: dash?.minRelevance ?? null,
     },
     createdAt: at(p.createdAt, "project createdAt"),
     updatedAt: at(p.updatedAt, "project updatedAt"),

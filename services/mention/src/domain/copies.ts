@@ -18,14 +18,15 @@ import { dropDeletedGroup, regroupKeywordMentions } from "./regroup";
 /** A project's counts and analytics use its zone; `UTC` until an event says one. */
 const DEFAULT_TIMEZONE = "UTC";
 
-const apply = (deps: MentionDeps, change: ProjectChange, fields: Partial<Pick<ProjectStateDoc, "timezone" | "description" | "shareId" | "dashboardServed">>) =>
+const apply = (deps: MentionDeps, change: ProjectChange, fields: Partial<Pick<ProjectStateDoc, "timezone" | "description" | "shareId" | "dashboardServed" | "dashboardMinRelevance">>) =>
   applyProjectChange(deps.collections.projects, change, { fields, defaults: { timezone: DEFAULT_TIMEZONE }, now: deps.clock.now() });
 
 export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent): Promise<void> => {
   if (event.type === "project.dashboard_changed") {
     // Not a change of state: the dashboard's share id and whether it is served, on the same copy.
-    const { projectId, workspaceId, shareId, served } = event.data;
-    if (projectId && workspaceId) await apply(deps, { projectId, workspaceId }, { shareId, dashboardServed: served });
+    const { projectId, workspaceId, shareId, served, minRelevance } = event.data;
+    // No bound is kept as 0 (bounds nothing), so a bound removed is overwritten rather than left behind.
+    if (projectId && workspaceId) await apply(deps, { projectId, workspaceId }, { shareId, dashboardServed: served, dashboardMinRelevance: minRelevance ?? 0 });
     return;
   }
   const change = projectChangeOf(event);

@@ -1,3 +1,5 @@
+import { collapseFilter } from "./stories/collapse";
+import { withStorySizes } from "./stories/story-sizes";
 import { type FieldError, notFound, type Page, pageLimit, SOURCES, validationFailed } from "@earshot/platform/core";
 import { z } from "zod";
 import type { MentionFilterInput, SentimentLabel } from "../fields";
@@ -46,6 +48,8 @@ export interface PublicMention {
   sentiment: SentimentLabel;
   /** The values of the keywords it matched. */
   keywords: string[];
+  /** How many more mentions its story holds ("and N more"): the list shows a story once, by its first mention. */
+  moreInStory: number;
 }
 
 export interface PublicAnalytics {
@@ -84,6 +88,8 @@ const scopeOf = async (deps: MentionDeps, shareId: string, input: PublicFiltersI
   const state = await resolveDashboard(deps, shareId);
   const timezone = timezoneOf(state.timezone);
   const filters: MentionFilterInput = {};
+  // The project's own bound (set_public_dashboard's minRelevance), never one a visitor chooses.
+  if (state.dashboardMinRelevance) filters.minRelevance = state.dashboardMinRelevance;
   if (parsed.sources?.length) filters.source = [...new Set(parsed.sources)];
   if (parsed.groupNames?.length) {
     const groups = await deps.collections.groups.find({ projectId: state._id });
@@ -118,6 +124,7 @@ const publicMentionOf = (m: MentionDoc, names: Map<string, string>): PublicMenti
   matches: m.matches.map((t) => ({ term: t.term, field: t.field, start: t.start, end: t.end })),
   sentiment: m.sentiment.label,
   keywords: [...new Set(m.keywordIds.map((id) => names.get(id)).filter((n): n is string => n !== undefined))],
+  moreInStory: Math.max(0, (m.storySize ?? 1) - 1),
 });
 
 // The public cursor names no mention: it is the last shown publishedAt and how many mentions published at
@@ -154,7 +161,11 @@ export const listPublicMentions = async (
   const after = cursor ? decodePublicCursor(cursor) : undefined;
   const scope = await scopeOf(deps, shareId, filterInput);
   const until = after ? new Date(after.at + 1).toISOString() : undefined;
-  const query = mentionQuery(scope.state._id, { ...scope.filters, since: new Date(scope.from).toISOString(), ...(until ? { until } : {}) });
+  const query = {
+    ...mentionQuery(scope.state._id, { ...scope.filters, since: new Date(scope.from).toISOString(), ...(until ? { until } : {}) }),
+    // A visitor sees each story once, by its first mention, with how many more it holds.
+    ...collapseFilter("story"),
+  };
   // The store's paged read walks the (projectId, publishedAt) index and stops when the page is full; the
   // mentions of the cursor's instant already shown are read again and dropped (ties are rare and few).
   const seen = after?.seen ?? 0;
@@ -169,7 +180,7 @@ export const listPublicMentions = async (
     nextCursor = encodePublicCursor(at, sameInstant + (after && after.at === at ? after.seen : 0));
   }
   const names = await keywordNames(deps, scope.state._id);
-  return { items: items.map((m) => publicMentionOf(m, names)), nextCursor };
+  return { items: (await withStorySizes(deps, items)).map((m) => publicMentionOf(m, names)), nextCursor };
 };
 
 const named = (totals: Map<string, number>, names: Map<string, string>, top = Infinity) =>

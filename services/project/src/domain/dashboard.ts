@@ -11,13 +11,13 @@ import { bumped, replaceProject } from "./project-writes";
 // The read-only public dashboard. Its share id is assigned on first enable and kept while disabled, so a
 // shared URL is never handed to another project.
 
-export const checkDashboardFields = (input: { description?: string | undefined; websiteUrl?: string | undefined }) =>
-  checkFields(dashboardFieldsSchema, { description: input.description, websiteUrl: input.websiteUrl });
+export const checkDashboardFields = (input: { description?: string | undefined; websiteUrl?: string | undefined; minRelevance?: number | undefined }) =>
+  checkFields(dashboardFieldsSchema, { description: input.description, websiteUrl: input.websiteUrl, minRelevance: input.minRelevance });
 
 export const setPublicDashboard = (
   deps: ProjectDeps,
   caller: Caller,
-  input: { projectId: string; enabled: boolean; description?: string; websiteUrl?: string },
+  input: { projectId: string; enabled: boolean; description?: string; websiteUrl?: string; minRelevance?: number },
 ): Promise<ProjectView> =>
   withVersionRetry(async () => {
     const errors = checkDashboardFields(input);
@@ -30,6 +30,9 @@ export const setPublicDashboard = (
       if (input.websiteUrl === "") delete dash.websiteUrl;
       else dash.websiteUrl = input.websiteUrl;
     }
+    // 0 bounds nothing: stored as no bound.
+    if (input.minRelevance === 0) delete dash.minRelevance;
+    else if (input.minRelevance !== undefined) dash.minRelevance = input.minRelevance;
     if (input.enabled && !dash.shareId) dash.shareId = randomBytes(9).toString("base64url");
     const changed: ProjectDoc = { ...view.project, publicDashboard: dash, updatedAt: deps.clock.now() };
     const { next, events } = withDashboardChange(view.project, changed);

@@ -133,6 +133,7 @@ export const projectRpc = (deps: ProjectDeps) => ({
         enabled: req.enabled,
         ...(req.description !== undefined ? { description: req.description } : {}),
         ...(req.websiteUrl !== undefined ? { websiteUrl: req.websiteUrl } : {}),
+        ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
       }),
     ),
   }),

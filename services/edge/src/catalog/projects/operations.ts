@@ -154,7 +154,8 @@ export const projectOperations = [
     name: "set_public_dashboard",
     title: "Set the public dashboard",
     description:
-      "Enables or disables the project's read-only public dashboard (editor or owner). The share URL is assigned on first enable and stays reserved while disabled.",
+      "Enables or disables the project's read-only public dashboard (editor or owner). The share URL is assigned on first enable and stays reserved while disabled. " +
+      "minRelevance (0 to 1) shows on the dashboard only mentions whose relevance score is at least this (a mention stored without a score counts as 0.5); 0 removes it.",
     method: "PATCH",
     path: "/projects/:projectId/public-dashboard",
     scope: "projects:write",
@@ -167,6 +168,7 @@ export const projectOperations = [
           enabled: z.boolean(),
           description: dashboardFields.description.optional(),
           websiteUrl: dashboardFields.websiteUrl.optional(),
+          minRelevance: dashboardFields.minRelevance.optional(),
         })
         .strict(),
     },
@@ -178,6 +180,7 @@ export const projectOperations = [
         enabled: input.enabled,
         description: input.description,
         websiteUrl: input.websiteUrl,
+        minRelevance: input.minRelevance,
       });
       return { data: presentProject(project, ctx.publicUrl) };
     },
