@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { waitFor } from "../../../platform/src/testing/tmp";
 import { type Harness, startHarness } from "./harness";
 import { buildWorld, createKeyword, createProject, ingestPosts, type KeywordData, postFor, type World } from "./world";
 
@@ -78,6 +79,22 @@ describe("stories", () => {
     expect(res.status).toBe(200);
     const rows = (res.body.data as Array<{ mention?: Row } & Row>).map((c) => c.mention ?? c);
     expect(rows.map((r) => r.sourceId).sort()).toEqual(["x-1", "x-2", "yt-1"]);
+  });
+
+  it("the public dashboard shows a story once, with \"and N more\"", async () => {
+    const on = await h.call("set_public_dashboard", { projectId: w.projectId, enabled: true }, w.owner.key);
+    expect(on.status).toBe(200);
+    const url = (on.body.data as { publicDashboard: { shareUrl: string } }).publicDashboard.shareUrl;
+    let html = "";
+    // The mention service hears of the dashboard from the project service's event: the page serves once it has.
+    await waitFor(async () => {
+      const res = await fetch(url);
+      html = await res.text();
+      return res.status === 200;
+    }, 10_000);
+    expect(html.match(/and 1 more mention of this story/g)).toHaveLength(2);
+    expect(html).not.toContain("Thoughts on");
+    expect(html).not.toContain("RT @quillbyte");
   });
 
   it("refuses an unknown collapse with 400 naming the field", async () => {

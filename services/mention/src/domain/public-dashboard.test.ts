@@ -40,6 +40,7 @@ describe("public dashboard reads", () => {
       matches: [{ term: "Acme", field: "text", start: 0, end: 4 }],
       sentiment: "neutral",
       keywords: ["Acme"],
+      moreInStory: 0,
     });
     const text = JSON.stringify(page);
     for (const secret of ["cat_secret", "done", "kw_acme", "kwg_brand", projectId, "acme pie", "wsp_1"]) expect(text).not.toContain(secret);

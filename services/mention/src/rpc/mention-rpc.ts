@@ -73,6 +73,7 @@ const toPublicMentionMessage = (m: PublicMention): mentionV1.PublicMention => ({
   matches: m.matches.map((t) => ({ term: t.term, field: t.field, start: t.start, end: t.end })),
   sentiment: m.sentiment,
   keywords: [...m.keywords],
+  moreInStory: m.moreInStory,
 });
 
 /** A mention as a read answers it: with its story's size counted. */

@@ -121,6 +121,7 @@ const mentionsOf = async (deps: PageDeps, shareId: string, q: DashboardQuery) =>
     matches: m.matches.map((t) => ({ term: t.term, field: t.field, start: t.start, end: t.end })),
     sentiment: m.sentiment,
     keywords: [...m.keywords],
+    moreInStory: m.moreInStory,
   }));
   return { mentions, nextCursor: res.nextCursor || undefined };
 };

@@ -18,6 +18,8 @@ export interface DashboardMention {
   matches: Array<{ term: string; field: string; start: number; end: number }>;
   sentiment: string;
   keywords: string[];
+  /** How many more mentions its story holds (the same link or text elsewhere): shown as "and N more". */
+  moreInStory?: number;
 }
 
 export interface DashboardAnalytics {
@@ -111,7 +113,9 @@ const mentionItem = (m: DashboardMention, dateFormat: Intl.DateTimeFormat): stri
   return `<li class="mention"><article>
 <header class="m-head">${sourceIcon(m.source)}${mentionAuthor(m.author)}
 <time datetime="${m.publishedAt.toISOString()}">${escapeHtml(dateFormat.format(m.publishedAt))}</time></header>
-${title}<p class="m-text">${highlighted(m.text, m.matches.filter((t) => t.field === "text"))}</p>
+${title}<p class="m-text">${highlighted(m.text, m.matches.filter((t) => t.field === "text"))}</p>${
+    m.moreInStory ? `<p class="m-story">and ${m.moreInStory} more ${m.moreInStory === 1 ? "mention" : "mentions"} of this story</p>` : ""
+  }
 <footer class="m-foot"><span class="tag sent-${escapeHtml(m.sentiment)}">${escapeHtml(m.sentiment)}</span>${m.keywords.map((k) => `<span class="tag">${escapeHtml(k)}</span>`).join("")}${
     link ? `<a class="m-link" href="${escapeHtml(link)}" rel="noopener noreferrer nofollow ugc" target="_blank">View on ${escapeHtml(SOURCE_NAMES[m.source] ?? m.source)}<span class="visually-hidden"> (opens in a new tab)</span></a>` : ""
   }</footer>

@@ -2,6 +2,7 @@ import { toMentionMessage } from "../../mention-message";
 import { type MentionWorld, openMentionWorld } from "../../test-support";
 import { ingestPosts } from "../ingest";
 import { listMentions } from "../mentions";
+import { listPublicMentions } from "../public-dashboard";
 import { STORY_WINDOW_MS } from "./assign-stories";
 import { withStorySizes } from "./story-sizes";
 
@@ -76,6 +77,15 @@ describe("stories", () => {
     const x = page.items.find((m) => m.sourceId === "link-x")!;
     expect(x.storySize).toBe(3);
     expect((await listMentions(world.deps, world.caller({ [acme]: "viewer" }), { projectId: acme })).items).toHaveLength(8);
+  });
+
+  it("the public dashboard lists a story once, by its first mention, with how many more it holds", async () => {
+    await world.projectEvent("project.dashboard_changed", { projectId: acme, workspaceId: "wsp_1", shareId: "shareStories1", served: true });
+    const page = await listPublicMentions(world.deps, "shareStories1", { days: 30 });
+    const texts = page.items.map((m) => [m.text.slice(0, 20), m.moreInStory]);
+    expect(texts).toContainEqual([`Acme is doing great `, 2]);
+    expect(page.items.filter((m) => m.text.includes("techdaily"))).toHaveLength(2); // the story, and the one 72 hours later
+    expect(page.items.find((m) => m.text.startsWith("Acme raised"))?.moreInStory).toBe(1);
   });
 
   it("refuses an unknown collapse, naming the field", async () => {
