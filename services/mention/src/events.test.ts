@@ -1,4 +1,5 @@
 import { checkStagedEvents } from "@earshot/platform/testing";
+import { rateMention } from "./domain/feedback";
 import { ingestPosts } from "./domain/ingest";
 import { updateMentionStatus } from "./domain/mentions";
 import { MENTION_EVENTS } from "./events";
@@ -22,12 +23,20 @@ describe("mention events", () => {
       ]);
       const [mention] = await world.deps.collections.mentions.find({ projectId }, { limit: 1 });
       await updateMentionStatus(world.deps, world.caller({ [projectId]: "editor" }), mention!._id, "done");
+      // A rating: the mention's feedback and relevance (reasons, label enum) in the event's mention.
+      await rateMention(world.deps, world.caller({ [projectId]: "editor" }), mention!._id, { relevant: false, reason: "not us" });
+      await world.deps.relevance.rescores.settled(projectId);
 
       const events = await world.events();
       const { covered, problems } = checkStagedEvents(MENTION_EVENTS, events);
       expect(problems).toEqual([]);
       expect(covered).toEqual(new Set(MENTION_EVENTS.types));
       expect(events.filter((e) => e.type === "mention.created")).toHaveLength(2);
+      const rated = events.find((e) => e.type === "mention.updated" && (e.data as { fields: string[] }).fields.includes("feedback"));
+      expect(rated?.data).toMatchObject({
+        fields: ["feedback", "relevance"],
+        mention: { feedback: { relevant: false, reason: "not us" }, relevance: { label: expect.any(Number), model: expect.stringMatching(/^nb1\.1\./) } },
+      });
     } finally {
       await world.close();
     }
