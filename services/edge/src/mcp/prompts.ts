@@ -57,12 +57,13 @@ const triage = (feed: boolean): PromptSpec => ({
       "",
       `1. Call get_project (projectId "${projectId}") for the project's name and what it monitors, and list_categories (projectId "${projectId}") for the categories a mention may be filed under.`,
       `2. ${newMentionsStep(feed, projectId, viewId)}`,
-      "3. Decide each mention from its text, author, source, sentiment and metrics (call get_mention for its triage history when someone may already have handled it):",
+      "3. Decide each mention from its text, author, source, sentiment, metrics and relevance (the project's own model's score, label and the reasons behind it: a hint learned from the project's ratings, not a verdict; call get_mention for its triage history when someone may already have handled it):",
       "   - follow_up: it needs a person: a question, a complaint, a bug report, a sales lead, press, or negative sentiment with reach;",
       "   - done: nothing to do: noise, spam, off-topic, or already answered;",
       "   - leave it open when you are unsure.",
       '4. Record each decision with update_mention_status (mentionId, status "follow_up" or "done", and an idempotencyKey of your own so a retry is safe). ' +
-        "When a category fits, call categorize_mention (mentionId, categoryId). These writes need the mentions:write scope and the editor or owner role: " +
+        "When a category fits, call categorize_mention (mentionId, categoryId). When a mention is plainly about something else (the brand's name in another sense), " +
+        "or plainly about the project while its relevance label says otherwise, call rate_mention (mentionId, relevant false or true, a short reason) so the project's model learns. These writes need the mentions:write scope and the editor or owner role: " +
         "if they are refused (403), write nothing more and list the decisions you would have made instead.",
       "5. Answer with a short summary: how many mentions you triaged, how many you set to follow_up and done, then every follow_up with its url, author and one line on why, the most urgent first.",
     ].join("\n"),
