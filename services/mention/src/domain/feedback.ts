@@ -9,6 +9,7 @@ import { learn } from "./relevance/model";
 import { loadProjectRelevance } from "./relevance/project-model";
 import { requestRescore } from "./relevance/rescore";
 import { compileScorer } from "./relevance/score";
+import { withStorySizes } from "./stories/story-sizes";
 
 // A person's rating of a mention (rate_mention): a mention write like a status change (history entry,
 // change feed number, `mention.updated`), committed together with the project's relevance model it
@@ -71,6 +72,8 @@ const commitRating = async (deps: MentionDeps, caller: Caller, mention: MentionD
     history: [...mention.history, { field: "feedback" as const, from: word(earlier?.relevant), to: word(relevant), byUserId: caller.userId, at: now }].slice(-MAX_HISTORY),
   };
   let stored = next;
+  // The event presents the story's size as read now; the stored document never holds it.
+  const [{ storySize }] = (await withStorySizes(deps, [next])) as [MentionDoc];
   await commitChanges(deps, new Map([[mention.projectId, 1]]), (first) => {
     stored = numbered(next, first.get(mention.projectId)!);
     return {
@@ -78,7 +81,7 @@ const commitRating = async (deps: MentionDeps, caller: Caller, mention: MentionD
         { kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: mention._v ?? 1 },
         { kind: "replace", collection: RELEVANCE_MODELS, doc: nextModel, expectedVersion: model._v ?? 1 },
       ],
-      events: [mentionUpdatedEvent(stored, ["feedback", "relevance"], caller.userId)],
+      events: [mentionUpdatedEvent({ ...stored, storySize }, ["feedback", "relevance"], caller.userId)],
     };
   });
   return stored;

@@ -102,9 +102,14 @@ const withChange = (deps: MentionDeps, mention: MentionDoc, field: TriageField, 
 /** The change committed, numbered in the project's change sequence; returns the mention as stored. */
 const commitChange = async (deps: MentionDeps, before: MentionDoc, after: MentionDoc, field: TriageField, byUserId: string): Promise<MentionDoc> => {
   let stored = after;
+  // The event presents the story's size as read now; the stored document never holds it.
+  const [{ storySize }] = (await withStorySizes(deps, [after])) as [MentionDoc];
   await commitChanges(deps, new Map([[after.projectId, 1]]), (first) => {
     stored = numbered(after, first.get(after.projectId)!);
-    return { writes: [{ kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: before._v ?? 1 }], events: [mentionUpdatedEvent(stored, [field], byUserId)] };
+    return {
+      writes: [{ kind: "replace", collection: MENTIONS, doc: stored, expectedVersion: before._v ?? 1 }],
+      events: [mentionUpdatedEvent({ ...stored, storySize }, [field], byUserId)],
+    };
   });
   return stored;
 };

@@ -104,13 +104,13 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
     return { mentions: (await withStorySizes(deps, page.items)).map((m) => toMentionMessage(m)), nextCursor: page.nextCursor ?? "" };
   },
   updateMentionStatus: async (req, ctx) => ({
-    mention: toMentionMessage(await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), enumWordOf(MENTION_STATUS_WORDS, req.status))),
+    mention: await presentedOne(deps, await updateMentionStatus(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), enumWordOf(MENTION_STATUS_WORDS, req.status))),
   }),
   rateMention: async (req, ctx) => ({
-    mention: toMentionMessage(await rateMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), { relevant: req.relevant, reason: req.reason })),
+    mention: await presentedOne(deps, await rateMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), { relevant: req.relevant, reason: req.reason })),
   }),
   categorizeMention: async (req, ctx) => ({
-    mention: toMentionMessage(await categorizeMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.categoryId || null)),
+    mention: await presentedOne(deps, await categorizeMention(deps, callerOf(ctx), idOf(req.mentionId, "Mention"), req.categoryId || null)),
   }),
   getMentionAnalytics: async (req, ctx) => {
     const a = await getMentionAnalytics(deps, callerOf(ctx), {

@@ -1,7 +1,7 @@
 import { toMentionMessage } from "../../mention-message";
 import { type MentionWorld, openMentionWorld } from "../../test-support";
 import { ingestPosts } from "../ingest";
-import { listMentions } from "../mentions";
+import { listMentions, updateMentionStatus } from "../mentions";
 import { listPublicMentions } from "../public-dashboard";
 import { STORY_WINDOW_MS } from "./assign-stories";
 import { withStorySizes } from "./story-sizes";
@@ -58,6 +58,14 @@ describe("stories", () => {
     await ingest([world.post(acme, { sourceId: "link-x-2", text: `Again: ${article}?fbclid=IwAR1`, publishedAt: hours(6) })]);
     const created = (await world.events()).filter((e) => e.type === "mention.created").at(-1)!;
     expect((created.data as { mention: { story: unknown } }).mention.story).toMatchObject({ size: 3 });
+  });
+
+  it("tells the story's size in the mention.updated event of a triage change, and stores no size", async () => {
+    const reddit = await bySource(acme, "link-reddit");
+    await updateMentionStatus(world.deps, world.caller({ [acme]: "editor" }), reddit._id, "done");
+    const updated = (await world.events()).filter((e) => e.type === "mention.updated").at(-1)!;
+    expect((updated.data as { mention: { story: unknown } }).mention.story).toMatchObject({ size: 3 });
+    expect((await bySource(acme, "link-reddit")).storySize).toBeUndefined();
   });
 
   it("does not join a story more than 72 hours after its first mention", async () => {
