@@ -82,8 +82,8 @@ const cases = withLists.flatMap((op) => [...listQueryParameters(op)].map((filter
 const SINGLE_VALUED: Record<string, readonly string[]> = {
   "*": ["projectId", "limit", "cursor"],
   list_keywords: ["groupId", "active", "source"],
-  list_mentions: ["q", "since", "until", "viewId", "minRelevance", "sort"],
-  list_mention_changes: ["viewId", "wait", "minRelevance"],
+  list_mentions: ["q", "since", "until", "viewId", "minRelevance", "sort", "collapse"],
+  list_mention_changes: ["viewId", "wait", "minRelevance", "collapse"],
   get_mention_analytics: ["q", "since", "until", "interval", "groupBy", "minRelevance"],
   export_mentions: ["q", "since", "until", "viewId", "format", "minRelevance"],
   // A delivery log is read one status or event type at a time (the README says so).
@@ -180,6 +180,21 @@ describe("a relevance filter out of range", () => {
       expect((await h.api("GET", h.pathOf(name, { ...base, minRelevance: "0.5", relevance: "uncertain,relevant" }), { key: owner.key })).status).toBe(200);
     },
   );
+
+  it("selects by the score each mention was stored with, in every read, and sort=relevance orders by it", async () => {
+    const scoreOf = (m: MentionData) => (m as { relevance?: { score: number } | null }).relevance?.score ?? 0.5;
+    const scores = [...new Set(mentions.map(scoreOf))].sort((a, b) => a - b);
+    // A bound at the middle score: some mentions reach it and, when the scores differ, some do not.
+    const bound = scores[Math.floor(scores.length / 2)]!;
+    const expected = mentions.filter((m) => scoreOf(m) >= bound).map((m) => m.id).sort();
+    for (const name of ["list_mentions", "list_mention_changes", "export_mentions"]) {
+      const op = OPERATIONS.find((o) => o.name === name)!;
+      expect({ name, ids: await selected(op, { projectId, ...BASE[name], minRelevance: String(bound) }) }).toEqual({ name, ids: expected });
+    }
+    const sorted = await h.api("GET", h.pathOf("list_mentions", { projectId, sort: "relevance", limit: 100 }), { key: owner.key });
+    const order = (sorted.body.data as MentionData[]).map(scoreOf);
+    expect(order).toEqual([...order].sort((a, b) => b - a));
+  });
 
   it("list_mentions: sort=relevance is taken and an unknown sort is 400 naming sort", async () => {
     const ok = await h.api("GET", h.pathOf("list_mentions", { projectId, sort: "relevance", limit: 100 }), { key: owner.key });
