@@ -62,6 +62,8 @@ bench: build
 	node services/platform/test/ts-child.js bench/mcp-notify-bench.ts
 	node services/platform/test/ts-child.js bench/relevance-bench.ts
 	node services/platform/test/ts-child.js bench/relevance-ingest-bench.ts
+	node services/platform/test/ts-child.js bench/story-bench.ts
+	BENCH_POSTS=4000 node services/platform/test/ts-child.js bench/story-ingest-bench.ts
 	node services/platform/test/ts-child.js bench/post-floor-bench.ts
 	node services/platform/test/ts-child.js bench/matcher-bench.ts
 	node services/platform/test/ts-child.js bench/ingest-bench.ts
