@@ -1,7 +1,7 @@
 import { LabeledCounter, type ServiceDeps } from "@earshot/platform";
 import type { MentionDeps } from "./domain/deps";
 import { ChangeSignals } from "./domain/change-signals";
-import { KeyedQueue } from "./domain/change-sequence";
+import { KeyedQueue } from "@earshot/platform/core";
 import { ProjectMatchers } from "./domain/ingest-matchers";
 import { RelevancePriors } from "./domain/relevance/project-model";
 import { RescoreQueue } from "./domain/relevance/rescore";

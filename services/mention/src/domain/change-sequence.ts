@@ -24,28 +24,6 @@ export interface SequencedCommit {
 /** The first number of each project's share of a commit. */
 export type FirstSeqs = ReadonlyMap<string, number>;
 
-/** Runs one call per key at a time, in arrival order. */
-export class KeyedQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const result = (this.tails.get(key) ?? Promise.resolve()).then(fn);
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return result;
-  }
-
-  /** Holds several keys, taken in sorted order so two callers never wait on each other. */
-  runAll<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> {
-    const sorted = [...new Set(keys)].sort();
-    const hold = (i: number): Promise<T> => (i === sorted.length ? fn() : this.run(sorted[i]!, () => hold(i + 1)));
-    return hold(0);
-  }
-}
-
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /** The day markers after a change on `now`'s day starting after `before`: the day's marker added, those past the retention dropped. */

@@ -1,7 +1,7 @@
 import type { Clock, Logger, Outbox } from "@earshot/platform/core";
 import type { MentionCollections } from "../store";
 import type { ChangeSignals } from "./change-signals";
-import type { KeyedQueue } from "./change-sequence";
+import type { KeyedQueue } from "@earshot/platform/core";
 import type { ProjectMatchers } from "./ingest-matchers";
 import type { RelevancePriors } from "./relevance/project-model";
 import type { RescoreQueue } from "./relevance/rescore";

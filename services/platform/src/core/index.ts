@@ -12,6 +12,7 @@ export * from "../text/email";
 export * from "../text/text-field";
 export * from "./paging";
 export * from "./retry";
+export * from "./keyed-queue";
 export * from "./sources";
 export * from "./post";
 export * from "./project-caller";

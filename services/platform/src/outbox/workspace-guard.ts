@@ -1,4 +1,5 @@
 import type { Clock } from "../clock";
+import { KeyedQueue } from "../core/keyed-queue";
 import { conflict } from "../errors";
 import { type Collection, type Doc, type DocumentStore, isUniqueViolation, isVersionConflict, type Write } from "../store/port";
 import { type EffectRecord, type EffectWrite, runOnce } from "./effects";
@@ -26,21 +27,6 @@ export interface WorkspaceGuardDoc extends Doc {
 const ATTEMPTS = 32;
 
 export type GuardedCommit = (writes: Write[], events: StagedEvent[], effect?: EffectWrite) => Promise<void>;
-
-/** Runs one call per key at a time, in arrival order. */
-class KeyedQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const result = (this.tails.get(key) ?? Promise.resolve()).then(fn);
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return result;
-  }
-}
 
 export class WorkspaceGuard {
   private readonly queue = new KeyedQueue();
