@@ -5,6 +5,7 @@ import { INTEGRATION_CONSUMERS, type IntegrationConsumerDomain } from "./consume
 import { Scheduler } from "./domain/scheduler";
 import { healthRpc } from "./rpc/health-rpc";
 import { linkedinRpc } from "./rpc/linkedin-rpc";
+import { sampleRpc } from "./rpc/sample-rpc";
 import { openIntegrationCollections } from "./store";
 import { wireIntegration } from "./wiring";
 
@@ -23,7 +24,7 @@ export const integrationService: ServiceModule<IntegrationConsumerDomain> = {
     const key = await resolveEncryptionKey({ configured: settings.EARSHOT_ENCRYPTION_KEY, dataDir: deps.config.EARSHOT_DATA_DIR, embedded: !deps.config.MONGO_URL });
     const domain = wireIntegration({ collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, settings, key });
     const scheduler = new Scheduler(domain);
-    const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain) };
+    const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain), ...sampleRpc(domain) };
     return {
       domain: { deps: domain, changed: (projectId) => void scheduler.projectChanged(projectId) },
       grpc: [{ name: INTEGRATION_SERVICE_NAME, definition: integrationV1.IntegrationServiceService, handlers }],

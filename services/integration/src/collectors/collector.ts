@@ -60,6 +60,12 @@ export interface PollInput {
    * leaves it unset and the collector's own default applies.
    */
   lookbackMs?: number;
+  /**
+   * A live sample for preview_keyword, not a poll: one page per query, nothing beyond the search (no
+   * YouTube comments), and no shared budget taken (the YouTube ledger is only checked). The caller keeps
+   * neither the posts nor the cursor.
+   */
+  sample?: boolean;
 }
 
 export interface PollOutcome {

@@ -118,7 +118,7 @@ export const createRedditCollector = (deps: CollectorDeps): Collector => {
       let newest: { name: string; ms: number } | undefined = prev.passNewest && prev.passNewestMs !== undefined ? { name: prev.passNewest, ms: prev.passNewestMs } : undefined;
       let after = prev.after;
       let reached = false;
-      for (let pages = 0; pages < REDDIT_MAX_PAGES && !reached && !budget.exhausted; pages++) {
+      for (let pages = 0; pages < (input.sample ? 1 : REDDIT_MAX_PAGES) && !reached && !budget.exhausted; pages++) {
         const params = new URLSearchParams({ ...listing.params, limit: "100", raw_json: "1" });
         if (listing.params.q) params.set("t", windowFor(now - floorMs));
         if (after) params.set("after", after);

@@ -62,7 +62,7 @@ export const createXCollector = (deps: CollectorDeps): Collector => {
     for (const { text: query } of plan.queries) {
       const state: XQueryState = { ...(previous.get(query) ?? { startTime: new Date(input.now.getTime() - (input.lookbackMs ?? intervalMs)).toISOString() }) };
       states.set(query, state);
-      for (let page = 0; page < X_MAX_PAGES && !budget.exhausted; page++) {
+      for (let page = 0; page < (input.sample ? 1 : X_MAX_PAGES) && !budget.exhausted; page++) {
         const params = new URLSearchParams({
           query,
           max_results: "100",

@@ -46,8 +46,15 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
   const commentPages = options.commentPages ?? 3;
   const lookbackMs = options.firstPollLookbackMs ?? settings.EARSHOT_FIRST_SEARCH_LOOKBACK_HOURS * 3_600_000;
 
+  const sampleGrant = async (units: number, now: Date) => {
+    const left = await quota.left("youtube", now);
+    return { ...left, granted: left.left >= units };
+  };
+
   const call = async (path: string, params: Record<string, string>, units: number, input: PollInput, state: { quotaLeft?: number }) => {
-    const granted = await quota.take("youtube", units, input.now);
+    // A sample spends Google's units but takes none from the ledger (a preview must not hold up the
+    // pollers); it still refuses to run on a budget the pollers have used up.
+    const granted = input.sample ? await sampleGrant(units, input.now) : await quota.take("youtube", units, input.now);
     state.quotaLeft = granted.left;
     if (!granted.granted) throw new OutOfQuota(granted.resetAt);
     const url = `${settings.EARSHOT_YOUTUBE_API_URL}${path}?${new URLSearchParams({ ...params, key: settings.EARSHOT_YOUTUBE_API_KEY ?? "" })}`;
@@ -84,7 +91,7 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
     const searchQuery = async (query: YoutubeSearchQuery, from: YoutubeQueryState): Promise<YoutubeQueryState> => {
       let pageToken = from.pageToken;
       let newest = from.newest ?? from.after;
-      for (let page = 0; page < maxPages; page++) {
+      for (let page = 0; page < (input.sample ? 1 : maxPages); page++) {
         const json = await call(
           "/search",
           {
@@ -161,7 +168,7 @@ export const createYoutubeCollector = (deps: CollectorDeps, options: YoutubeColl
     const fresh: YoutubeWatched[] = found.map((f) => ({ videoId: f.item.id.videoId, publishedAt: f.item.snippet.publishedAt, term: f.term }));
     const watch = [...fresh, ...cursor.watch.filter((w) => !fresh.some((f) => f.videoId === w.videoId))]
       .sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt))
-      .slice(0, commentVideos);
+      .slice(0, input.sample ? 0 : commentVideos);
     const kept: YoutubeWatched[] = [];
     for (const w of watch) {
       if (stop) {
