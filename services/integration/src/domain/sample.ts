@@ -75,7 +75,14 @@ const capTotal = (samples: SourceSample[]): void => {
   }
 };
 
-export const sampleSearch = async (deps: IntegrationDeps, caller: Caller, projectId: string, definition: SampleDefinition): Promise<SourceSample[]> => {
+export const sampleSearch = async (
+  deps: IntegrationDeps,
+  caller: Caller,
+  projectId: string,
+  definition: SampleDefinition,
+  /** Tests shorten the deadline rather than wait 10 s for a source that never answers. */
+  options: { deadlineMs?: number } = {},
+): Promise<SourceSample[]> => {
   const project = (await accessProject(deps, caller, projectId, "viewer")).state;
   const pollers = await deps.collections.pollers.find({ projectId });
   const now = deps.clock.now();
@@ -99,7 +106,7 @@ export const sampleSearch = async (deps: IntegrationDeps, caller: Caller, projec
     timer = setTimeout(() => {
       controller.abort();
       reject(new SampleTimeout());
-    }, SAMPLE_DEADLINE_MS);
+    }, options.deadlineMs ?? SAMPLE_DEADLINE_MS);
   });
   deadline.catch(() => undefined);
 
@@ -130,7 +137,8 @@ export const sampleSearch = async (deps: IntegrationDeps, caller: Caller, projec
       return { ...base, status: "ok", found: outcome.posts.length, matched: kept.length, dropped: outcome.posts.length - kept.length, posts: kept.slice(0, SAMPLE_PER_SOURCE) };
     } catch (err) {
       deps.logger.warn({ source, projectId, err: err instanceof Error ? err.message : String(err) }, "keyword preview: live sample search failed");
-      return { ...base, status: "unavailable", reason: reasonOf(err) };
+      // Past the deadline whatever the collector threw is the abort's doing.
+      return { ...base, status: "unavailable", reason: controller.signal.aborted ? "timeout" : reasonOf(err) };
     }
   };
 
