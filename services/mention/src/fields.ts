@@ -30,6 +30,7 @@ export const TEXT_LIMITS = {
   q: { min: 1, max: 200 },
   author: { min: 1, max: 100 },
   id: { min: 1, max: 64, maxBytes: 64 },
+  feedbackReason: { max: 500 },
 } satisfies Record<string, TextLimit>;
 
 export const MAX_ORDER = 1_000_000;
@@ -139,3 +140,6 @@ export const analyticsFields = {
   interval: z.enum(ANALYTICS_INTERVALS).describe("hour, day or week (days and weeks in the project's time zone; weeks start on Monday)."),
   groupBy: z.enum(ANALYTICS_GROUP_BY).describe("keyword, group, source, sentiment, status or category."),
 };
+
+/** Why a rating was given (rate_mention): characters as people see them, checked by the edge and the service alike. */
+export const feedbackReasonField = textField({ ...TEXT_LIMITS.feedbackReason, trim: true }).describe("Why, in a few words (at most 500 characters); kept with the rating.");

@@ -126,7 +126,7 @@ describe("preview_keyword", () => {
     ]);
     const backwards = await preview({ value: "Orbitra", since: until, until: new Date(Date.now() - DAY).toISOString() });
     expect(backwards.res.status).toBe(400);
-    expect(backwards.res.body.errors).toEqual([{ path: "since", message: "must be before until" }]);
+    expect(backwards.res.body.errors).toEqual([{ path: "until", message: "must be after since" }]);
   });
 
   it("refuses a bad definition with the 400 create_keyword answers, naming the fields", async () => {

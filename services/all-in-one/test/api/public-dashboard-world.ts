@@ -31,7 +31,8 @@ export const seedDashboard = async (h: Harness, owner: Actor, name = "Acme Launc
   const plan: Array<{ source: SourceWord; text: string; daysAgo: number }> = [];
   for (let i = 0; i < 36; i += 1) {
     const source: SourceWord = i % 3 === 0 ? "reddit" : i % 5 === 0 ? "youtube" : "x";
-    const text = i % 4 === 0 ? `Globex is catching up with Acme, post ${i}` : i % 2 === 0 ? `I love Acme, great launch ${i}` : `Acme support was terrible today ${i}`;
+    // Each post its own story: under eight words, so no two join one by their text (stories group near-identical texts).
+    const text = i % 4 === 0 ? `Globex catching up with Acme, post ${i}` : i % 2 === 0 ? `I love Acme, great launch ${i}` : `Acme support was terrible today ${i}`;
     plan.push({ source, text, daysAgo: (i * 0.7) % 25 });
   }
   plan.push({ source: "x", text: `Acme says ${SCRIPT_TEXT} hello`, daysAgo: 0.01 });

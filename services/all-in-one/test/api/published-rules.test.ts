@@ -15,6 +15,8 @@ import { createKeyword, createKeywordGroup, createProject, keywordWithMentions }
 const UNEXPRESSIBLE: ReadonlyArray<[RegExp, string]> = [
   [/^must be in the future$/, "expiresAt: the description (depends on the time of the request)"],
   [/^must be after since$/, "until: the description (compares two fields)"],
+  [/^must be before until$/, "since: the description (compares two fields; until defaults to now)"],
+  [/^must be at most \d+ days (before until|after since)$/, "preview since/until: the description (the period's length compares two fields)"],
   [/^must be an IANA time zone/, "digestTimezone: the pattern gives the shape, the description the zone database"],
   [/^must be an http or https URL$/, "websiteUrl: the pattern gives the shape, the description that it must parse with a host"],
   [/^must be at most \d+ bytes of UTF-8$/, "byte allowances: the descriptions"],

@@ -1,4 +1,5 @@
-import { isUniqueViolation, validationFailed, withVersionRetry, type FieldError } from "@earshot/platform/core";
+import { isUniqueViolation, textError, validationFailed, withVersionRetry, type FieldError } from "@earshot/platform/core";
+import { TEXT_LIMITS } from "../fields";
 import { mentionUpdatedEvent } from "../events";
 import { MENTIONS, type MentionDoc, RELEVANCE_MODELS, type RelevanceModelDoc } from "../store";
 import { commitChanges, numbered } from "./change-sequence";
@@ -17,7 +18,6 @@ import { withStorySizes } from "./stories/story-sizes";
 // back before adding itself. The rated mention is rescored in the same commit; the rest of the project's
 // last 30 days follow in the background (relevance/rescore.ts).
 
-export const MAX_FEEDBACK_REASON = 500;
 
 export interface FeedbackInput {
   relevant?: unknown;
@@ -30,7 +30,10 @@ const checkFeedback = (input: FeedbackInput): { relevant: boolean; reason?: stri
   else if (typeof input.relevant !== "boolean") errors.push({ path: "relevant", message: "must be true or false" });
   if (input.reason !== undefined && input.reason !== null) {
     if (typeof input.reason !== "string") errors.push({ path: "reason", message: "must be a string" });
-    else if (input.reason.length > MAX_FEEDBACK_REASON) errors.push({ path: "reason", message: `must be at most ${MAX_FEEDBACK_REASON} characters` });
+    else {
+      const message = textError(input.reason.trim(), TEXT_LIMITS.feedbackReason);
+      if (message) errors.push({ path: "reason", message });
+    }
   }
   if (errors.length > 0) throw validationFailed(errors);
   const reason = typeof input.reason === "string" && input.reason.trim() !== "" ? input.reason.trim() : undefined;

@@ -80,7 +80,8 @@ export const previewPeriod = (now: Date, since?: Date, until?: Date): { since: D
   const end = until ?? now;
   const start = since ?? new Date(end.getTime() - DEFAULT_PREVIEW_DAYS * DAY_MS);
   const errors: FieldError[] = [];
-  if (start.getTime() >= end.getTime()) errors.push({ path: "since", message: "must be before until" });
+  // Worded as the analytics and list filters word it: on until when it was given, else on since.
+  if (start.getTime() >= end.getTime()) errors.push(until ? { path: "until", message: "must be after since" } : { path: "since", message: "must be before until" });
   else if (end.getTime() - start.getTime() > MAX_PREVIEW_DAYS * DAY_MS) {
     errors.push({ path: "since", message: `must be at most ${MAX_PREVIEW_DAYS} days before until` });
     errors.push({ path: "until", message: `must be at most ${MAX_PREVIEW_DAYS} days after since` });

@@ -1,3 +1,4 @@
+import { feedbackReasonField } from "@earshot/mention/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { resourceId } from "../shared/schemas";
@@ -6,19 +7,12 @@ import { mentionSchema, presentMention } from "./resource";
 // rate_mention: a person tells the project's relevance model whether a mention matters. Kept beside the
 // other mention writes; the mention service owns the rule and the model.
 
-/** The longest reason kept with a rating. */
-export const MAX_FEEDBACK_REASON = 500;
-
 const mentionPath = z.object({ mentionId: resourceId("men", "The mention id, e.g. men_01J…") }).strict();
 
 const feedbackBody = z
   .object({
     relevant: z.boolean({ message: "is required: true or false" }).describe("Whether the mention is about the project."),
-    reason: z
-      .string()
-      .max(MAX_FEEDBACK_REASON, { message: `must be at most ${MAX_FEEDBACK_REASON} characters` })
-      .optional()
-      .describe("Why, in a few words (at most 500 characters); kept with the rating."),
+    reason: feedbackReasonField.optional(),
   })
   .strict();
 
