@@ -200,7 +200,10 @@ const presentSample = (res: integrationV1.SampleSearchResponse, keywordId: strin
   })),
 });
 
-/** The live sample: the integration service runs each source's search once for the merged definition. */
+/**
+ * The live sample: the integration service runs each source's search once for the merged definition.
+ * SampleSearch is not named as a read, so the client does not retry it: a sample never costs two searches.
+ */
 const liveSample = async (ctx: HandlerContext, projectId: string, d: mentionV1.PreviewKeywordDefinition, keywordId: string | null) => {
   const f = d.filters;
   const res = await ctx.backends.integration.sampleSearch(
