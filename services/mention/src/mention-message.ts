@@ -1,17 +1,11 @@
 import { enumValueOf, SOURCE_WORDS } from "@earshot/platform";
 import { type commonV1, mentionV1 } from "@earshot/proto";
 import { firstMentionIdOf, storySizeOf } from "./domain/stories/assign-stories";
-import { MENTION_STATUS_WORDS } from "./filters";
+import { MENTION_STATUS_WORDS, RELEVANCE_LABEL_WORDS } from "./filters";
 import type { MentionDoc } from "./store";
 
 // A mention as a gRPC message: what the API's reads answer (lists without the history) and what the
 // `mention.*` events carry, so a webhook's data is what get_mention presents.
-
-const LABEL_VALUES = {
-  relevant: mentionV1.RelevanceLabel.RELEVANCE_LABEL_RELEVANT,
-  uncertain: mentionV1.RelevanceLabel.RELEVANCE_LABEL_UNCERTAIN,
-  irrelevant: mentionV1.RelevanceLabel.RELEVANCE_LABEL_IRRELEVANT,
-} as const;
 
 const int64 = (n: number | undefined) => (n === undefined ? undefined : String(n));
 
@@ -41,7 +35,7 @@ export const toMentionMessage = (m: Omit<MentionDoc, "history"> | MentionDoc): m
   updatedAt: m.updatedAt,
   story: m.storyId ? { id: m.storyId, size: storySizeOf(m), firstMentionId: firstMentionIdOf(m.storyId) } : undefined,
   relevance: m.relevance
-    ? { score: m.relevance.score, label: LABEL_VALUES[m.relevance.label], reasons: m.relevance.reasons.map((r) => ({ ...r })), model: m.relevance.model }
+    ? { score: m.relevance.score, label: enumValueOf(RELEVANCE_LABEL_WORDS, m.relevance.label), reasons: m.relevance.reasons.map((r) => ({ ...r })), model: m.relevance.model }
     : undefined,
   feedback: m.feedback ? { relevant: m.feedback.relevant, reason: m.feedback.reason, byUserId: m.feedback.byUserId, at: m.feedback.at } : undefined,
   history: "history" in m ? m.history.map((h) => ({ field: h.field, from: h.from, to: h.to, byUserId: h.byUserId, at: h.at })) : [],

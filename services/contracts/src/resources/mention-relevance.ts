@@ -1,27 +1,18 @@
 import { mentionV1 } from "@earshot/proto";
 import { z } from "zod";
+import { RELEVANCE_LABEL_WORDS, RELEVANCE_LABELS, type RelevanceLabel } from "../fields";
 import { at } from "./present";
 
 // A mention's relevance (the project's model's score, its label, why, and which model) and its feedback
 // (the latest person's rating), as every presenter of a mention shows them.
 
-const LABELS = ["relevant", "uncertain", "irrelevant"] as const;
-
-const labelWord = (label: mentionV1.RelevanceLabel): (typeof LABELS)[number] => {
-  switch (label) {
-    case mentionV1.RelevanceLabel.RELEVANCE_LABEL_RELEVANT:
-      return "relevant";
-    case mentionV1.RelevanceLabel.RELEVANCE_LABEL_IRRELEVANT:
-      return "irrelevant";
-    default:
-      return "uncertain";
-  }
-};
+/** An unknown or unset label (a newer producer's) reads as the middle one. */
+const labelWord = (label: mentionV1.RelevanceLabel): RelevanceLabel => RELEVANCE_LABEL_WORDS.word(label) ?? "uncertain";
 
 export const mentionRelevanceSchema = z
   .object({
     score: z.number().min(0).max(1).describe("0 (noise) to 1 (surely about the project)."),
-    label: z.enum(LABELS).describe("relevant from 0.65, irrelevant below 0.35, uncertain between."),
+    label: z.enum(RELEVANCE_LABELS).describe("relevant from 0.65, irrelevant below 0.35, uncertain between."),
     reasons: z
       .array(z.object({ feature: z.string().describe("e.g. word:tracker, pair:_ algebra, source:reddit, author:jdoe, domain:linear.app, keyword:kw_…, case:lower."), weight: z.number().describe("Log-odds it added (positive: relevant).") }))
       .describe("The features that moved the score most, largest first (at most 5)."),
