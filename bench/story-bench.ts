@@ -3,9 +3,9 @@
 // (bench/story-data.ts), and, for choosing the text threshold, the same figures for the text signature
 // alone at each distance. Also the cost of the signals per post.
 // Usage: node services/platform/test/ts-child.js bench/story-bench.ts
-import { assignStories } from "../services/mention/src/domain/stories/assign-stories";
+import { placeBatch } from "../services/mention/src/domain/stories/assign-stories";
+import { StoryIndex } from "../services/mention/src/domain/stories/story-index";
 import { signatureOf, signatureWordsOf, similarityOf, storySignalsOf } from "../services/mention/src/domain/stories/story-signals";
-import type { MentionDeps } from "../services/mention/src/domain/deps";
 import type { MentionDoc } from "../services/mention/src/store";
 import { runBench } from "./bench-support";
 import { storyPosts } from "./story-data";
@@ -29,14 +29,14 @@ const pairScores = (truth: readonly number[], predicted: readonly string[]) => {
 const main = async () => {
   for (const seed of [20261128, 7, 424242]) {
     const posts = storyPosts(300, 600, seed);
-    const docs = posts.map((p, i) => ({ _id: `men_${String(i).padStart(26, "0")}`, projectId: "prj_1", url: p.url, text: p.text, publishedAt: p.publishedAt }) as MentionDoc);
-    // The grouping of one batch holding every post: the index starts empty and fills as ingest fills it.
-    const deps = {
-      clock: { now: () => new Date(Date.UTC(2026, 10, 1)) },
-      collections: { storyKeys: { find: async () => [] }, mentions: { countBy: async () => [] } },
-    } as unknown as MentionDeps;
-    await assignStories(deps, docs);
-    const grouped = pairScores(posts.map((p) => p.truth), docs.map((d) => d.storyId!));
+    const matchedAt = new Date(Date.UTC(2026, 10, 1));
+    const docs = posts.map((p, i) => ({ _id: `men_${String(i).padStart(26, "0")}`, projectId: "prj_1", url: p.url, text: p.text, publishedAt: p.publishedAt, matchedAt }) as MentionDoc);
+    // The grouping of one batch holding every post, against an empty index (placeBatch sorts `docs`, so
+    // the truth is read through each doc's position in `posts`).
+    const truthOf = new Map(docs.map((d, i) => [d, posts[i]!.truth]));
+    const index = new StoryIndex(0);
+    placeBatch(() => index, docs);
+    const grouped = pairScores(docs.map((d) => truthOf.get(d)!), docs.map((d) => d.storyId!));
     console.log(`seed ${seed}: ${posts.length} posts, ${grouped.pairs} same-story pairs: precision ${grouped.precision.toFixed(3)}, recall ${grouped.recall.toFixed(3)}, stories ${new Set(docs.map((d) => d.storyId)).size} (true ${new Set(posts.map((p) => p.truth)).size})`);
 
     // The text signature alone, by threshold, on the pairs of text-story copies and unrelated posts.

@@ -88,21 +88,6 @@ export interface MentionDoc extends Doc {
   storySize?: number;
 }
 
-/**
- * A key of the story index (domain/stories/): a normalized link, an exact text or a band of a text's
- * signature, naming the story of the first mention that had it. `_id` is `<projectId>|<key>`: one story per
- * key and project, never shared across projects; expires when no later post can join through it.
- */
-export interface StoryKeyDoc extends Doc {
-  projectId: string;
-  storyId: string;
-  /** The text signature of the mention that claimed a band key (a band is only a candidate until compared). */
-  signature?: string;
-  /** When that mention was published: a post joins only within the story window of it. */
-  at: Date;
-  expiresAt: Date;
-}
-
 export interface RelevanceDoc {
   score: number;
   label: "relevant" | "uncertain" | "irrelevant";
@@ -226,7 +211,6 @@ export interface MentionCollections {
   keywords: Collection<KeywordCopyDoc>;
   groups: Collection<GroupCopyDoc>;
   sequences: Collection<ChangeSequenceDoc>;
-  storyKeys: Collection<StoryKeyDoc>;
   relevanceModels: Collection<RelevanceModelDoc>;
 }
 
@@ -237,7 +221,6 @@ export const PROJECTS = "projects";
 export const KEYWORDS = "keywords";
 export const GROUPS = "keyword_groups";
 export const CHANGE_SEQUENCES = "change_sequences";
-export const STORY_KEYS = "story_keys";
 export const RELEVANCE_MODELS = "relevance_models";
 
 /** The fields list_mentions filters on, each indexed as (projectId, field, publishedAt). */
@@ -269,17 +252,15 @@ export const openMentionCollections = async (store: DocumentStore): Promise<Ment
   // The change feed: a project's mentions in commit order, read from a cursor's position on.
   await mentions.ensureIndex({ fields: { projectId: 1, changeSeq: 1 } });
   await mentions.ensureIndex({ fields: { categoryId: 1 } });
-  // A page's story sizes are counted from this one; the story keys clear themselves once past the window.
+  // A page's story sizes are counted from this one.
   await mentions.ensureIndex({ fields: { projectId: 1, storyId: 1 } });
-  const storyKeys = store.collection<StoryKeyDoc>(STORY_KEYS);
-  await storyKeys.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   await categories.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
   await views.ensureIndex({ fields: { projectId: 1, sortKey: 1 } });
   await keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
   await groups.ensureIndex({ fields: { projectId: 1 } });
   const projects = store.collection<ProjectStateDoc>(PROJECTS);
   await projects.ensureIndex({ fields: { shareId: 1 }, unique: true, sparse: true });
-  return { mentions, categories, views, projects, keywords, groups, sequences: store.collection<ChangeSequenceDoc>(CHANGE_SEQUENCES), storyKeys,
+  return { mentions, categories, views, projects, keywords, groups, sequences: store.collection<ChangeSequenceDoc>(CHANGE_SEQUENCES),
     relevanceModels: store.collection<RelevanceModelDoc>(RELEVANCE_MODELS),
   };
 };

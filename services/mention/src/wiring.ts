@@ -5,6 +5,7 @@ import { KeyedQueue } from "@earshot/platform/core";
 import { ProjectMatchers } from "./domain/ingest-matchers";
 import { RelevancePriors } from "./domain/relevance/project-model";
 import { RescoreQueue } from "./domain/relevance/rescore";
+import { StoryIndexes } from "./domain/stories/story-indexes";
 import type { MentionCollections } from "./store";
 
 // How the service's parts are put together: the service (service.ts) and the domain tests' world
@@ -29,4 +30,5 @@ export const wireMention = (input: MentionWiringInput): MentionDeps => ({
   changeQueue: new KeyedQueue(),
   changeFeed: { retentionDays: input.changeFeedRetentionDays ?? 30 },
   relevance: { priors: new RelevancePriors(), rescores: new RescoreQueue(), ratings: new KeyedQueue() },
+  stories: new StoryIndexes(),
 });

@@ -5,6 +5,7 @@ import type { KeyedQueue } from "@earshot/platform/core";
 import type { ProjectMatchers } from "./ingest-matchers";
 import type { RelevancePriors } from "./relevance/project-model";
 import type { RescoreQueue } from "./relevance/rescore";
+import type { StoryIndexes } from "./stories/story-indexes";
 
 /** Counts by label set, e.g. ingested posts by `outcome`; the wiring decides where the counts are shown. */
 export interface Counter {
@@ -31,6 +32,8 @@ export interface MentionDeps {
    * project (each replaces the project's model at its version: in one process they queue, not race).
    */
   relevance: { priors: RelevancePriors; rescores: RescoreQueue; ratings: KeyedQueue };
+  /** This process's story indexes, one per project, replayed from the mentions (stories/story-indexes.ts). */
+  stories: StoryIndexes;
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

@@ -2,12 +2,12 @@ import { compareTermMatches, type KeywordHit } from "@earshot/contracts/matcher"
 import { checkPost, type FieldError, isUniqueViolation, newId, type Post, validationFailed, type Write } from "@earshot/platform/core";
 import { mentionCreatedEvent, type MentionNames } from "../events";
 import { MENTIONS, type MentionDoc, type ProjectStateDoc } from "../store";
-import { commitChanges } from "./change-sequence";
+import { commitChanges, type FirstSeqs } from "./change-sequence";
 import type { MentionDeps } from "./deps";
 import { settleIngestedGroups } from "./regroup";
 import { scoreIngested } from "./relevance/ingest-score";
 import { scoreSentiment } from "./sentiment";
-import { assignStories, storyKeyWritesOf } from "./stories/assign-stories";
+import { storeWithStories } from "./stories/assign-stories";
 import { authorKeyOf, wordsOf } from "./words";
 
 // The one path by which posts become mentions, for collected posts (the post.collected consumer) and
@@ -93,10 +93,11 @@ const namesOf = async (deps: MentionDeps, mentions: MentionDoc[]): Promise<Menti
  * Commits the mentions with their events, each numbered in its project's change sequence (one step of the
  * sequence per project for the whole batch); the numbers are set on the mentions given.
  */
-const commitCreated = (deps: MentionDeps, mentions: MentionDoc[], eventOf: (m: MentionDoc) => ReturnType<typeof mentionCreatedEvent>) => {
+const commitCreated = (deps: MentionDeps, mentions: MentionDoc[], eventOf: (m: MentionDoc) => ReturnType<typeof mentionCreatedEvent>, checkStories: (first: FirstSeqs) => void) => {
   const counts = new Map<string, number>();
   for (const m of mentions) counts.set(m.projectId, (counts.get(m.projectId) ?? 0) + 1);
   return commitChanges(deps, counts, (first) => {
+    checkStories(first);
     const next = new Map(first);
     for (const m of mentions) {
       const seq = next.get(m.projectId)!;
@@ -104,7 +105,7 @@ const commitCreated = (deps: MentionDeps, mentions: MentionDoc[], eventOf: (m: M
       m.changeSeq = seq;
       m.createdSeq = seq;
     }
-    return { writes: mentions.flatMap((m) => [insertOf(m), ...storyKeyWritesOf(m)]), events: mentions.map(eventOf) };
+    return { writes: mentions.map(insertOf), events: mentions.map(eventOf) };
   });
 };
 
@@ -114,7 +115,8 @@ const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise
   const names = await namesOf(deps, mentions);
   const eventOf = (m: MentionDoc) => mentionCreatedEvent(m, names);
   try {
-    await commitCreated(deps, mentions, eventOf);
+    // Stories: each new mention joins the story its links or text belong to, or starts one.
+    await storeWithStories(deps, mentions, (check) => commitCreated(deps, mentions, eventOf, check));
     return { created: mentions.length, clashes: 0 };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -125,7 +127,8 @@ const storeMentions = async (deps: MentionDeps, mentions: MentionDoc[]): Promise
   let clashes = 0;
   for (const m of mentions) {
     try {
-      await commitCreated(deps, [m], eventOf);
+      // Placed again alone: a mention of the batch that clashed started no story.
+      await storeWithStories(deps, [m], (check) => commitCreated(deps, [m], eventOf, check));
       created += 1;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -201,8 +204,6 @@ export const ingestPosts = async (deps: MentionDeps, input: readonly unknown[]):
     result.duplicates += stored.length;
     // Relevance: each new mention scored by its project's model before it is stored.
     await scoreIngested(deps, states, [...candidates.values()]);
-    // Stories: each new mention joins the story its links or text belong to, or starts one.
-    await assignStories(deps, [...candidates.values()]);
     const { created, clashes } = await storeMentions(deps, [...candidates.values()]);
     result.created += created;
     result.duplicates += clashes;

@@ -1,102 +1,127 @@
-import type { Write } from "@earshot/platform/core";
-import { type MentionDoc, STORY_KEYS, type StoryKeyDoc } from "../../store";
+import { DomainError } from "@earshot/platform/core";
+import type { MentionDoc } from "../../store";
+import type { FirstSeqs } from "../change-sequence";
 import type { MentionDeps } from "../deps";
-import { SIMILARITY_THRESHOLD, similarityOf, type StorySignals, storySignalsOf } from "./story-signals";
+import { byPublication, type Claim, place, type StoryIndex } from "./story-index";
+import { type StorySignals, storySignalsOf } from "./story-signals";
 
-// Stories are assigned at ingest, before the mentions are committed: a batch costs one read of the story
-// index (every key of every post at once) and, when some posts join stories stored before, one count of
-// those stories; the keys a post claims are written in the same commit as the post. A post joins the story
-// of the first of its keys already claimed within the window (a link first, then a band of its text
-// signature whose claimant's signature is similar enough); otherwise it starts a story of its own. Keys
-// are scoped by project, so stories never cross projects. The index holds each key once (its first
-// claimant), so the cost per post is bounded by its number of keys (its links and 4 bands) whatever the
-// project's volume; a post claims only the keys nobody claimed within the window, so a copy joining a
-// story usually writes nothing. A band claimed by an unrelated post is lost for that band only.
+// Stories are assigned at ingest: each new mention is placed against its project's story index in this
+// process's memory (story-index.ts), earliest published first, and committed in that order. The index
+// is a replay of the project's mentions up to a number of its change sequence; the commit takes the
+// sequence's next numbers only if the sequence is still at that number (checked in the same versioned
+// write that numbers the mentions), so every mention is placed against exactly the mentions committed
+// before it, whichever replica committed them. When the sequence moved on (another replica's commit, or a
+// triage change), the index reads what was created since and the batch is placed again. Nothing is
+// written for the index: a story costs the mention's `storyId` and `storyLead`, and no read in the
+// common case (one replica ingesting a project, or replicas taking turns on it).
 
-/** A story holds the mentions published within this long of its first one. */
-export const STORY_WINDOW_MS = 72 * 3_600_000;
+export { STORY_WINDOW_MS, storyIdOf } from "./story-index";
 
-export const storyIdOf = (firstMentionId: string) => `sto_${firstMentionId.slice(firstMentionId.indexOf("_") + 1)}`;
 export const firstMentionIdOf = (storyId: string) => `men_${storyId.slice(storyId.indexOf("_") + 1)}`;
 
-// The key writes and story sizes of the mentions being ingested, by mention: kept beside the documents so
-// that the commit (which may retry mention by mention) takes each mention's keys with it.
-const keyWrites = new WeakMap<MentionDoc, Write[]>();
-const sizesAtIngest = new WeakMap<MentionDoc, number>();
+// Placing a batch again (after a commit found the index behind) reuses each mention's signals.
+const signalsCache = new WeakMap<MentionDoc, StorySignals>();
+const signalsOf = (m: MentionDoc): StorySignals => {
+  let s = signalsCache.get(m);
+  if (!s) {
+    s = storySignalsOf(m.title, m.text);
+    signalsCache.set(m, s);
+  }
+  return s;
+};
 
-/** The story keys a mention claims, to be committed with it. */
-export const storyKeyWritesOf = (m: MentionDoc): Write[] => keyWrites.get(m) ?? [];
+const sizesAtIngest = new WeakMap<MentionDoc, number>();
 
 /** The size of a mention's story: counted by the read that presents it, or as its ingest found it, or 1. */
 export const storySizeOf = (m: Pick<MentionDoc, "storySize">): number => m.storySize ?? sizesAtIngest.get(m as MentionDoc) ?? 1;
 
-const keyIdOf = (projectId: string, key: string) => `${projectId}|${key}`;
-
-interface Claim {
-  storyId: string;
-  signature?: string;
-  at: Date;
+export interface BatchPlacement {
+  /** The stories the batch joined that were stored before it (their sizes are counted). */
+  joinedBefore: Set<string>;
+  /** Per project, the keys the batch claims, for the index once the batch is committed. */
+  claims: Map<string, Map<string, Claim>>;
 }
 
-const joins = (claim: Claim | undefined, at: Date, signature: string | undefined, band: boolean): claim is Claim => {
-  if (!claim || Math.abs(claim.at.getTime() - at.getTime()) > STORY_WINDOW_MS) return false;
-  if (!band) return true;
-  return claim.signature !== undefined && signature !== undefined && similarityOf(claim.signature, signature) >= SIMILARITY_THRESHOLD;
+/**
+ * Sets `storyId` and `storyLead` (true on a story's first mention, false on the others, so a collapsed read
+ * can keep mentions stored before stories, which have neither, with the first ones) on each mention,
+ * earliest published first, against the indexes (which it does not change). Sorts `mentions` in place.
+ */
+export const placeBatch = (indexOf: (projectId: string) => StoryIndex, mentions: MentionDoc[]): BatchPlacement => {
+  mentions.sort(byPublication);
+  const claims = new Map<string, Map<string, Claim>>();
+  const started = new Set<string>();
+  const joinedBefore = new Set<string>();
+  const batchSizes = new Map<string, number>();
+  for (const m of mentions) {
+    const index = indexOf(m.projectId);
+    let ours = claims.get(m.projectId);
+    if (!ours) claims.set(m.projectId, (ours = new Map()));
+    const mine = ours;
+    const placed = place(m, signalsOf(m), (key) => mine.get(key) ?? index.get(key));
+    m.storyId = placed.storyId;
+    m.storyLead = !placed.joined;
+    if (!placed.joined) started.add(placed.storyId);
+    else if (!started.has(placed.storyId)) joinedBefore.add(placed.storyId);
+    for (const [key, claim] of placed.claims) mine.set(key, claim);
+    batchSizes.set(placed.storyId, (batchSizes.get(placed.storyId) ?? 0) + 1);
+    sizesAtIngest.set(m, batchSizes.get(placed.storyId)!);
+  }
+  return { joinedBefore, claims };
 };
 
-/**
- * Sets `storyId` (and `storyLead` on a story's first mention) on each mention about to be stored, earliest
- * published first, and prepares the story keys each claims (storyKeyWritesOf).
- */
-export const assignStories = async (deps: MentionDeps, mentions: readonly MentionDoc[]): Promise<void> => {
-  if (mentions.length === 0) return;
-  const signals = new Map<MentionDoc, StorySignals>(mentions.map((m) => [m, storySignalsOf(m.title, m.text)]));
-  const ids = new Set<string>();
-  for (const [m, s] of signals) for (const key of [...s.links, ...s.textKeys]) ids.add(keyIdOf(m.projectId, key));
-  const stored = await deps.collections.storyKeys.find({ _id: { $in: [...ids] } });
-  const claims = new Map<string, Claim>(stored.map((k) => [k._id, { storyId: k.storyId, signature: k.signature, at: k.at }]));
-  const joinedStored = new Set<string>();
-  const batchSizes = new Map<string, number>();
-  const now = deps.clock.now();
-  const ordered = [...mentions].sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime() || (a._id < b._id ? -1 : 1));
-  for (const m of ordered) {
-    const s = signals.get(m)!;
-    const keys = [...s.links.map((k) => ({ k, band: false })), ...s.textKeys.map((k) => ({ k, band: k.startsWith("b") }))];
-    let match: Claim | undefined;
-    for (const { k, band } of keys) {
-      const claim = claims.get(keyIdOf(m.projectId, k));
-      if (joins(claim, m.publishedAt, s.signature, band)) {
-        match = claim;
-        break;
-      }
-    }
-    const storyId = match?.storyId ?? storyIdOf(m._id);
-    m.storyId = storyId;
-    if (match) {
-      if (!batchSizes.has(storyId) && stored.some((k) => k.storyId === storyId)) joinedStored.add(storyId);
-    }
-    // Both ways, so a collapsed read can keep mentions stored before stories (neither) with the first ones.
-    m.storyLead = !match;
-    batchSizes.set(storyId, (batchSizes.get(storyId) ?? 0) + 1);
-    sizesAtIngest.set(m, batchSizes.get(storyId)!);
-    // A key unclaimed (or claimed longer ago than the window) is the mention's to claim; one claimed within it stays its story's.
-    const writes: Write[] = [];
-    for (const { k } of keys) {
-      const id = keyIdOf(m.projectId, k);
-      const held = claims.get(id);
-      if (held && Math.abs(held.at.getTime() - m.publishedAt.getTime()) <= STORY_WINDOW_MS) continue;
-      const claim: Claim = { storyId, signature: k.startsWith("b") ? s.signature : undefined, at: m.publishedAt };
-      claims.set(id, claim);
-      const expiresAt = new Date(Math.max(now.getTime(), m.publishedAt.getTime()) + STORY_WINDOW_MS);
-      const doc: StoryKeyDoc = { _id: id, projectId: m.projectId, storyId, signature: claim.signature, at: m.publishedAt, expiresAt };
-      // Replaced, not inserted: another replica claiming the same key at the same moment must not fail the mention's commit.
-      writes.push({ kind: "replace", collection: STORY_KEYS, doc });
-    }
-    keyWrites.set(m, writes);
+/** A commit found a project's change sequence past the index its mentions were placed against. */
+export class StaleStoryIndex extends Error {
+  constructor(readonly heads: ReadonlyMap<string, number>) {
+    super("The story index is behind the change sequence.");
   }
-  if (joinedStored.size === 0) return;
-  // Mentions joining stories stored before: their events carry the story's size with them counted in.
-  const rows = await deps.collections.mentions.countBy({ projectId: { $in: [...new Set(mentions.map((m) => m.projectId))] }, storyId: { $in: [...joinedStored] } }, { by: "storyId" });
-  const before = new Map(rows.map((r) => [String(r.key), r.count]));
-  for (const m of mentions) if (m.storyId && before.has(m.storyId)) sizesAtIngest.set(m, (sizesAtIngest.get(m) ?? 1) + before.get(m.storyId)!);
+}
+
+/** Tries for one batch: a try is lost only to a commit of the same project that landed meanwhile. */
+const ATTEMPTS = 32;
+
+/**
+ * Places the mentions in their stories and stores them with `commit`, which must call `check` with the
+ * first numbers of its change-sequence commit (in its build, before writing) and number the mentions in
+ * the order given (they are sorted, earliest published first). Returns what `commit` returns.
+ */
+export const storeWithStories = async <R>(deps: MentionDeps, mentions: MentionDoc[], commit: (check: (first: FirstSeqs) => void) => Promise<R>): Promise<R> => {
+  const projectIds = [...new Set(mentions.map((m) => m.projectId))];
+  for (let attempt = 1; ; attempt++) {
+    const indexes = new Map<string, StoryIndex>();
+    for (const projectId of projectIds) indexes.set(projectId, await deps.stories.indexFor(deps, projectId));
+    const now = deps.clock.now().getTime();
+    for (const index of indexes.values()) index.prune(now);
+    const heads = new Map([...indexes].map(([p, index]) => [p, index.head]));
+    const { joinedBefore, claims } = placeBatch((p) => indexes.get(p)!, mentions);
+    if (joinedBefore.size > 0) {
+      // Mentions joining stories stored before: their events carry the story's size with them counted in.
+      const rows = await deps.collections.mentions.countBy({ projectId: { $in: projectIds }, storyId: { $in: [...joinedBefore] } }, { by: "storyId" });
+      const before = new Map(rows.map((r) => [String(r.key), r.count]));
+      for (const m of mentions) if (before.has(m.storyId!)) sizesAtIngest.set(m, (sizesAtIngest.get(m) ?? 1) + before.get(m.storyId!)!);
+    }
+    const check = (first: FirstSeqs) => {
+      const behind = new Map([...heads].filter(([p, head]) => first.get(p) !== undefined && first.get(p)! - 1 !== head).map(([p]) => [p, first.get(p)! - 1]));
+      if (behind.size > 0) throw new StaleStoryIndex(behind);
+    };
+    let result: R;
+    try {
+      result = await commit(check);
+    } catch (err) {
+      if (!(err instanceof StaleStoryIndex)) throw err;
+      if (attempt >= ATTEMPTS) throw new DomainError("conflict", "Too many changes of this project at once; try again.", { cause: err });
+      await Promise.all([...err.heads].map(([projectId, head]) => deps.stories.catchUp(deps, projectId, head)));
+      continue;
+    }
+    // Committed at the numbers following each head: the index takes the batch's claims, unless a catch-up
+    // of the same project already read them back from the store.
+    const counts = new Map<string, number>();
+    for (const m of mentions) counts.set(m.projectId, (counts.get(m.projectId) ?? 0) + 1);
+    for (const [projectId, index] of indexes) {
+      if (index.head !== heads.get(projectId)) continue;
+      for (const [key, claim] of claims.get(projectId) ?? []) index.set(key, claim);
+      index.head += counts.get(projectId) ?? 0;
+    }
+    return result;
+  }
 };
