@@ -42,9 +42,9 @@ export class StoryIndex {
     this.claims.set(key, claim);
   }
 
-  /** How many keys are held (lapsed ones included until pruned). */
-  get size(): number {
-    return this.claims.size;
+  /** The keys held and their claims (lapsed ones included until pruned). */
+  entries(): IterableIterator<[string, Claim]> {
+    return this.claims.entries();
   }
 
   /** Drops the claims that lapsed, every few minutes: memory follows the window's volume, not the project's history. */
