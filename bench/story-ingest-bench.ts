@@ -1,19 +1,50 @@
 // Ingest throughput with story grouping on and off: the mention service's ingest (matching, sentiment,
 // relevance, stories, one commit per batch) on the embedded store, fed the generated syndicated and
-// unrelated posts of bench/story-data.ts in batches of 500. Each run is a child process on a fresh store;
-// in an "off" run the story step is a no-op (its module replaced before ingest loads it, in this bench
-// only), so the difference is exactly what grouping costs: its signals, placing each post against the
-// project's story index in memory, the index's first replay and the story fields stored. Runs alternate off/on.
+// unrelated posts of bench/story-data.ts in batches of 500, after two batches of another project that warm
+// the process. Each run is a child process on a fresh store, in one of three arms: "on" (everything),
+// "off" (the story step replaced with a plain commit, in this bench only: the difference is exactly what
+// grouping costs, its signals, placing each post against the project's index in memory and the story
+// fields stored) and "neither" (relevance scoring replaced as well: the issue's aim compares ingest with
+// scoring and grouping on to ingest with both off). Arms alternate within each round. An "on" run also
+// times what a replica starting then pays on the project's first post: its story index replayed.
+// Processor time a post is counted for the whole process and for its main thread alone (V8's collector
+// and SQLite's flushes run on others): on a shared machine both move far less than posts a second.
 // Usage: node services/platform/test/ts-child.js bench/story-ingest-bench.ts (BENCH_POSTS, default 20,000;
 // BENCH_ROUNDS, default 5)
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { runBench } from "./bench-support";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 20_000);
 const BATCH = 500;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ARMS = ["off", "on", "neither"] as const;
+type Arm = (typeof ARMS)[number];
+
+interface Run {
+  rate: number;
+  cpuMicros: number;
+  mainMicros: number;
+  stories: number;
+  replayMs: number;
+  replayed: number;
+}
+
+/** Processor time (µs, at the kernel's tick) of this process's main thread. */
+const mainThreadMicros = (): number => {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / Number(process.env.CLK_TCK ?? 100);
+};
 
 /* eslint-disable @typescript-eslint/no-require-imports -- the story module must be replaced before ingest loads it */
-const runOne = async (on: boolean): Promise<void> => {
+const runOne = async (arm: Arm): Promise<void> => {
+  const on = arm === "on";
+  if (arm === "neither") {
+    const path = require.resolve("../services/mention/src/domain/relevance/ingest-score");
+    const real = require(path) as Record<string, unknown>;
+    require.cache[path]!.exports = { ...real, scoreIngested: async () => undefined };
+  }
   if (!on) {
     const path = require.resolve("../services/mention/src/domain/stories/assign-stories");
     const real = require(path) as Record<string, unknown>;
@@ -36,12 +67,14 @@ const runOne = async (on: boolean): Promise<void> => {
   const posts = postsOf(projectId);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadMicros();
   let created = 0;
   for (let i = 0; i < posts.length; i += BATCH) created += (await ingestPosts(world.deps, posts.slice(i, i + BATCH))).created;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
   // Processor time per post as well as wall time: on a shared machine it moves far less with other load.
   const cpuMicros = (used.user + used.system) / posts.length;
+  const mainMicros = (mainThreadMicros() - mainCpu) / posts.length;
   if (created < posts.length * 0.95) throw new Error(`only ${created} of ${posts.length} posts became mentions`);
   const stories = new Set((await world.deps.collections.mentions.find({ projectId })).map((m) => m.storyId)).size;
   // What a replica starting now pays on the project's first post: its story index replayed from the mentions.
@@ -49,40 +82,43 @@ const runOne = async (on: boolean): Promise<void> => {
   const replayStarted = process.hrtime.bigint();
   if (on) await replica.stories.indexFor(replica, projectId);
   const replayMs = Number(process.hrtime.bigint() - replayStarted) / 1e6;
-  console.log(JSON.stringify({ rate: posts.length / seconds, cpuMicros, stories, replayMs, replayed: replica.stories.replayed }));
+  const run: Run = { rate: posts.length / seconds, cpuMicros, mainMicros, stories, replayMs, replayed: replica.stories.replayed };
+  console.log(JSON.stringify(run));
   await world.close();
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const child = (on: boolean) => {
+const child = (arm: Arm): Run => {
   const res = spawnSync(process.execPath, [...process.execArgv, "services/platform/test/ts-child.js", __filename], {
-    env: { ...process.env, BENCH_STORY_RUN: on ? "on" : "off" },
+    env: { ...process.env, BENCH_STORY_RUN: arm },
     encoding: "utf8",
   });
   if (res.status !== 0) throw new Error(res.stderr);
-  return JSON.parse(res.stdout.trim().split("\n").at(-1)!) as { rate: number; cpuMicros: number; stories: number; replayMs: number; replayed: number };
+  return JSON.parse(res.stdout.trim().split("\n").at(-1)!) as Run;
 };
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const pct = (more: number, base: number) => `${((more / base - 1) * 100).toFixed(1)}%`;
 
 const main = async () => {
-  if (process.env.BENCH_STORY_RUN) return runOne(process.env.BENCH_STORY_RUN === "on");
-  const off: Array<{ rate: number; cpuMicros: number }> = [];
-  const on: Array<{ rate: number; cpuMicros: number; replayMs: number; replayed: number }> = [];
+  if (process.env.BENCH_STORY_RUN) return runOne(process.env.BENCH_STORY_RUN as Arm);
+  const runs: Record<Arm, Run[]> = { off: [], on: [], neither: [] };
+  const show = (r: Run) => `${r.rate.toFixed(0)} posts/s, ${r.cpuMicros.toFixed(0)} CPU µs a post (main thread ${r.mainMicros.toFixed(0)})`;
   for (let round = 0; round < ROUNDS; round++) {
-    const a = child(false);
-    const b = child(true);
-    off.push(a);
-    on.push(b);
-    console.log(`round ${round + 1}: off ${a.rate.toFixed(0)} posts/s, ${a.cpuMicros.toFixed(0)} CPU µs a post; on ${b.rate.toFixed(0)} posts/s, ${b.cpuMicros.toFixed(0)} CPU µs a post (${b.stories} stories; a new replica's replay of ${b.replayed} mentions ${b.replayMs.toFixed(0)} ms)`);
+    for (const arm of ARMS) runs[arm].push(child(arm));
+    const [off, on, neither] = ARMS.map((arm) => runs[arm].at(-1)!) as [Run, Run, Run];
+    console.log(`round ${round + 1}: off ${show(off)}; on ${show(on)}; neither ${show(neither)} (${on.stories} stories; a new replica replays ${on.replayed} mentions in ${on.replayMs.toFixed(0)} ms)`);
   }
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  const [offRate, onRate] = [median(off.map((r) => r.rate)), median(on.map((r) => r.rate))];
-  const [offCpu, onCpu] = [median(off.map((r) => r.cpuMicros)), median(on.map((r) => r.cpuMicros))];
+  const m = (arm: Arm, k: "rate" | "cpuMicros" | "mainMicros" | "replayMs") => median(runs[arm].map((r) => r[k]));
+  console.log(`${POSTS} posts, medians of ${ROUNDS}:`);
+  for (const arm of ARMS) console.log(`  ${arm}: ${m(arm, "rate").toFixed(0)} posts/s, ${m(arm, "cpuMicros").toFixed(0)} CPU µs a post, main thread ${m(arm, "mainMicros").toFixed(0)}`);
   console.log(
-    `${POSTS} posts, medians of ${ROUNDS}: off ${offRate.toFixed(0)} posts/s (${offCpu.toFixed(0)} CPU µs a post), on ${onRate.toFixed(0)} posts/s (${onCpu.toFixed(0)} CPU µs a post): ` +
-      `${((1 - onRate / offRate) * 100).toFixed(1)}% fewer posts/s, ${((onCpu / offCpu - 1) * 100).toFixed(1)}% more CPU a post`,
+    `  grouping (on vs off): ${((1 - m("on", "rate") / m("off", "rate")) * 100).toFixed(1)}% fewer posts/s, ${pct(m("on", "cpuMicros"), m("off", "cpuMicros"))} more CPU a post, ${pct(m("on", "mainMicros"), m("off", "mainMicros"))} on the main thread`,
   );
+  console.log(
+    `  scoring and grouping (on vs neither): ${((1 - m("on", "rate") / m("neither", "rate")) * 100).toFixed(1)}% fewer posts/s, ${pct(m("on", "cpuMicros"), m("neither", "cpuMicros"))} more CPU a post, ${pct(m("on", "mainMicros"), m("neither", "mainMicros"))} on the main thread`,
+  );
+  console.log(`  a new replica's replay: ${m("on", "replayMs").toFixed(0)} ms for ${runs.on[0]!.replayed} mentions`);
 };
 
 runBench(main);
