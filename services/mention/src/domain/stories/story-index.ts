@@ -15,7 +15,7 @@ export const storyIdOf = (firstMentionId: string) => `sto_${firstMentionId.slice
 
 export interface Claim {
   storyId: string;
-  /** The claimant's text signature, on a band's claim: a band is only a candidate until compared. */
+  /** The claimant's text signature, if it has enough text: a band is only a candidate until compared. */
   signature?: string;
   /** When the claimant was published (ms): a post joins only within the window of it. */
   at: number;
@@ -94,10 +94,12 @@ export const place = (m: Placeable, s: StorySignals, lookup: Lookup, storyId?: s
     }
   }
   const story = storyId ?? joined?.storyId ?? storyIdOf(m._id);
+  // One claim for all the keys a mention claims (a link's join never reads the signature): the index
+  // holds days of a busy project's keys, and their size is what the collector walks.
+  const claim: Claim = { storyId: story, signature: s.signature, at, expiresAt: Math.max(decidedAt, at) + STORY_WINDOW_MS };
   const claims: Array<[string, Claim]> = [];
-  const expiresAt = Math.max(decidedAt, at) + STORY_WINDOW_MS;
-  for (const key of s.links) if (!held(key)) claims.push([key, { storyId: story, at, expiresAt }]);
-  for (const key of s.textKeys) if (!held(key)) claims.push([key, { storyId: story, signature: s.signature, at, expiresAt }]);
+  for (const key of s.links) if (!held(key)) claims.push([key, claim]);
+  for (const key of s.textKeys) if (!held(key)) claims.push([key, claim]);
   return { storyId: story, joined, claims };
 };
 
