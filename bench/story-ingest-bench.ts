@@ -118,6 +118,14 @@ const main = async () => {
   console.log(
     `  scoring and grouping (on vs neither): ${((1 - m("on", "rate") / m("neither", "rate")) * 100).toFixed(1)}% fewer posts/s, ${pct(m("on", "cpuMicros"), m("neither", "cpuMicros"))} more CPU a post, ${pct(m("on", "mainMicros"), m("neither", "mainMicros"))} on the main thread`,
   );
+  // Each round's arms ran one after another: the median of the rounds' own ratios cancels most of what
+  // other load on the machine does between rounds.
+  const paired = (arm: Arm, base: Arm, k: "rate" | "cpuMicros" | "mainMicros") => median(runs[arm].map((r, i) => r[k] / runs[base][i]![k]));
+  console.log(
+    `  medians of each round's ratios: grouping ${((1 - paired("on", "off", "rate")) * 100).toFixed(1)}% fewer posts/s, ${((paired("on", "off", "cpuMicros") - 1) * 100).toFixed(1)}% more CPU, ` +
+      `${((paired("on", "off", "mainMicros") - 1) * 100).toFixed(1)}% on the main thread; scoring and grouping ${((1 - paired("on", "neither", "rate")) * 100).toFixed(1)}% fewer posts/s, ` +
+      `${((paired("on", "neither", "cpuMicros") - 1) * 100).toFixed(1)}% more CPU, ${((paired("on", "neither", "mainMicros") - 1) * 100).toFixed(1)}% on the main thread`,
+  );
   console.log(`  a new replica's replay: ${m("on", "replayMs").toFixed(0)} ms for ${runs.on[0]!.replayed} mentions`);
 };
 

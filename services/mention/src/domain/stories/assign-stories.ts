@@ -19,17 +19,6 @@ export { STORY_WINDOW_MS, storyIdOf } from "./story-index";
 
 export const firstMentionIdOf = (storyId: string) => `men_${storyId.slice(storyId.indexOf("_") + 1)}`;
 
-// Placing a batch again (after a commit found the index behind) reuses each mention's signals.
-const signalsCache = new WeakMap<MentionDoc, StorySignals>();
-const signalsOf = (m: MentionDoc): StorySignals => {
-  let s = signalsCache.get(m);
-  if (!s) {
-    s = storySignalsOf(m.title, m.text);
-    signalsCache.set(m, s);
-  }
-  return s;
-};
-
 const sizesAtIngest = new WeakMap<MentionDoc, number>();
 
 /** The size of a mention's story: counted by the read that presents it, or as its ingest found it, or 1. */
@@ -45,10 +34,16 @@ export interface BatchPlacement {
 /**
  * Sets `storyId` and `storyLead` (true on a story's first mention, false on the others, so a collapsed read
  * can keep mentions stored before stories, which have neither, with the first ones) on each mention,
- * earliest published first, against the indexes (which it does not change). Sorts `mentions` in place.
+ * earliest published first, against the indexes (which it does not change). Sorts `mentions` in place;
+ * `signals` keeps each mention's signals for placing the batch again.
  */
-export const placeBatch = (indexOf: (projectId: string) => StoryIndex, mentions: MentionDoc[]): BatchPlacement => {
+export const placeBatch = (indexOf: (projectId: string) => StoryIndex, mentions: MentionDoc[], signals = new Map<MentionDoc, StorySignals>()): BatchPlacement => {
   mentions.sort(byPublication);
+  const signalsOf = (m: MentionDoc): StorySignals => {
+    let s = signals.get(m);
+    if (!s) signals.set(m, (s = storySignalsOf(m.title, m.text)));
+    return s;
+  };
   const claims = new Map<string, Map<string, Claim>>();
   const started = new Set<string>();
   const joinedBefore = new Set<string>();
@@ -87,13 +82,14 @@ const ATTEMPTS = 32;
  */
 export const storeWithStories = async <R>(deps: MentionDeps, mentions: MentionDoc[], commit: (check: (first: FirstSeqs) => void) => Promise<R>): Promise<R> => {
   const projectIds = [...new Set(mentions.map((m) => m.projectId))];
+  const signals = new Map<MentionDoc, StorySignals>();
   for (let attempt = 1; ; attempt++) {
     const indexes = new Map<string, StoryIndex>();
     for (const projectId of projectIds) indexes.set(projectId, await deps.stories.indexFor(deps, projectId));
     const now = deps.clock.now().getTime();
     for (const index of indexes.values()) index.prune(now);
     const heads = new Map([...indexes].map(([p, index]) => [p, index.head]));
-    const { joinedBefore, claims } = placeBatch((p) => indexes.get(p)!, mentions);
+    const { joinedBefore, claims } = placeBatch((p) => indexes.get(p)!, mentions, signals);
     if (joinedBefore.size > 0) {
       // Mentions joining stories stored before: their events carry the story's size with them counted in.
       const rows = await deps.collections.mentions.countBy({ projectId: { $in: projectIds }, storyId: { $in: [...joinedBefore] } }, { by: "storyId" });
