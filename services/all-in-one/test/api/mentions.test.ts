@@ -377,7 +377,16 @@ describe("export_mentions", () => {
     "groupIds",
     "groupNames",
     "matchedAt",
+    "relevanceScore",
+    "relevanceLabel",
+    "relevanceReasons",
+    "storyId",
+    "storySize",
   ];
+  const relevanceAndStoryCells = (m: MentionData): string[] => {
+    const { relevance, story } = m as MentionData & { relevance: { score: number; label: string; reasons: Array<{ feature: string }> } | null; story: { id: string; size: number } | null };
+    return [relevance ? String(relevance.score) : "", relevance?.label ?? "", relevance ? relevance.reasons.map((r) => r.feature).join(";") : "", story?.id ?? "", story ? String(story.size) : ""];
+  };
   // Names by id, as the project's lists give them.
   const names = new Map<string, string>();
   // Texts that CSV must quote, and one a spreadsheet would run as a formula.
@@ -452,6 +461,7 @@ describe("export_mentions", () => {
             m.groupIds.join(";"),
             m.groupIds.map((id) => names.get(id)).join(";"),
             m.matchedAt,
+            ...relevanceAndStoryCells(m),
           ].map((cell) => defused(cell!)),
         ),
       );

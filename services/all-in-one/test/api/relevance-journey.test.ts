@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { makeTempDir, waitFor } from "@earshot/platform/testing";
+import { parse } from "csv-parse/sync";
 import { simpleParser } from "mailparser";
 import { Webhook } from "standardwebhooks";
 import { type Receiver, startReceiver } from "../../../webhook/src/receiver-test-support";
@@ -262,6 +263,12 @@ describe("a brand named with a common word, rated, then alerted about what matte
           .map((line) => JSON.parse(line) as Row)
           .map((r) => [r.id, r]),
       );
+      // The CSV a person opens in a spreadsheet says the same, and why.
+      const csv = await h.api("GET", h.pathOf("export_mentions", { projectId, format: "csv", minRelevance: BOUND }), { key: owner.key });
+      const [header, ...records] = parse(csv.text) as string[][];
+      const csvRows = records.map((r) => Object.fromEntries(header!.map((c, i) => [c, r[i]!])));
+      expect(csvRows.every((r) => r.relevanceLabel === "relevant" && r.relevanceReasons !== "")).toBe(true);
+      expect(csvRows.filter((r) => r.storySize === "2").map((r) => r.sourceId).sort()).toEqual(["story-reddit", "story-x"]);
       for (const sourceId of ["story-x", "story-reddit"]) {
         const row = created.get(sourceId)!;
         const rest = (await h.call("get_mention", { mentionId: row.id }, owner.key)).body.data as Row;

@@ -70,4 +70,14 @@ describe("export CSV rows", () => {
     expect(rowOf(mention({ categoryId: null, groupIds: ["kwg_gone", "kwg_rivals"] }))).toMatchObject({ categoryId: "", categoryName: "", groupNames: ";Competitors" });
     expect(rowOf(mention({ categoryId: "cat_gone" }))).toMatchObject({ categoryId: "cat_gone", categoryName: "" });
   });
+
+  it("ends with the relevance (reasons as features, most influential first) and the story, empty when the mention has none", () => {
+    const scored = mention({
+      relevance: { score: 0.91, label: "relevant", model: "nb1.3.abc", reasons: [{ feature: "word:composer", weight: 1.2 }, { feature: "pair:_ agent", weight: 0.4 }] },
+      story: { id: "sto_1", size: 2, firstMentionId: "men_0" },
+    });
+    expect(MENTION_CSV_COLUMNS.slice(-5)).toEqual(["relevanceScore", "relevanceLabel", "relevanceReasons", "storyId", "storySize"]);
+    expect(rowOf(scored)).toMatchObject({ relevanceScore: "0.91", relevanceLabel: "relevant", relevanceReasons: "word:composer;pair:_ agent", storyId: "sto_1", storySize: "2" });
+    expect(rowOf(mention())).toMatchObject({ relevanceScore: "", relevanceLabel: "", relevanceReasons: "", storyId: "", storySize: "" });
+  });
 });

@@ -4,7 +4,9 @@ import type { ExportNames } from "./export-names";
 
 // What export_mentions writes for each mention: a JSON line (the Mention list_mentions returns) or a CSV
 // record of fixed columns. A CSV is read by people in a spreadsheet, so each id column has the names
-// beside it; lists are `;`-separated, names in the order of their ids.
+// beside it; lists are `;`-separated, names in the order of their ids. Relevance and story come last, so
+// a sheet built on the earlier columns keeps its places; they let a filtered export (minRelevance) show
+// why each row was kept and which rows are copies of one story.
 
 export const MENTION_CSV_COLUMNS = [
   "id",
@@ -26,6 +28,11 @@ export const MENTION_CSV_COLUMNS = [
   "groupIds",
   "groupNames",
   "matchedAt",
+  "relevanceScore",
+  "relevanceLabel",
+  "relevanceReasons",
+  "storyId",
+  "storySize",
 ] as const;
 
 const namesOf = (ids: readonly string[], names: ReadonlyMap<string, string>) => ids.map((id) => names.get(id) ?? "").join(";");
@@ -50,6 +57,11 @@ const cells = (m: Mention, names: ExportNames): Record<(typeof MENTION_CSV_COLUM
   groupIds: m.groupIds.join(";"),
   groupNames: namesOf(m.groupIds, names.groups),
   matchedAt: m.matchedAt,
+  relevanceScore: m.relevance ? String(m.relevance.score) : "",
+  relevanceLabel: m.relevance?.label ?? "",
+  relevanceReasons: m.relevance ? m.relevance.reasons.map((r) => r.feature).join(";") : "",
+  storyId: m.story?.id ?? "",
+  storySize: m.story ? String(m.story.size) : "",
 });
 
 export const mentionCsvHeader = (): string => csvRecord(MENTION_CSV_COLUMNS);
