@@ -167,12 +167,21 @@ const minRelevance = z
       "0 or left out: every mention. Other event types are not affected.",
   );
 
+const oncePerStory = z
+  .boolean({ message: "must be true or false" })
+  .describe(
+    "true delivers mention.created only for a mention that starts a story (the first copy of an article or near-identical text to arrive, " +
+      "across sources, within 72 hours), so a story shared on several sources is delivered once; with minRelevance, that first copy must reach the bound. " +
+      "false or left out: every mention. Other event types are not affected.",
+  );
+
 export const webhookFields = {
   name,
   url,
   eventTypes,
   format,
   minRelevance,
+  oncePerStory,
   active: z.boolean().describe("false stops deliveries to the endpoint; true resumes them."),
   rotateSecret: z
     .boolean()
@@ -187,7 +196,7 @@ const createEventTypes = eventTypes.describe(
 
 /** Create's fields; `formatEventTypesRule` relates two of them (the edge spreads the shape and adds the rule again). */
 export const createWebhookSchema = z
-  .object({ name, url, eventTypes: createEventTypes.optional(), format: format.optional(), minRelevance: minRelevance.optional() })
+  .object({ name, url, eventTypes: createEventTypes.optional(), format: format.optional(), minRelevance: minRelevance.optional(), oncePerStory: oncePerStory.optional() })
   .strict()
   .superRefine(formatEventTypesRule);
 export const updateWebhookSchema = z
@@ -198,5 +207,6 @@ export const updateWebhookSchema = z
     active: webhookFields.active.optional(),
     rotateSecret: webhookFields.rotateSecret.optional(),
     minRelevance: minRelevance.optional(),
+    oncePerStory: oncePerStory.optional(),
   })
   .strict();

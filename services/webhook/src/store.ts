@@ -24,6 +24,8 @@ export interface EndpointDoc extends Doc {
   format?: WebhookFormat;
   /** mention.created goes out only for mentions scoring at least this; absent (or 0): every mention. */
   minRelevance?: number;
+  /** mention.created goes out only for a mention that starts a story; absent: every copy. */
+  oncePerStory?: boolean;
   active: boolean;
   /** Why it is inactive: the person who turned it off, or 5 days of failed deliveries. */
   deactivatedReason?: "user" | "failing";

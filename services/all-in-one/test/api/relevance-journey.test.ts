@@ -56,6 +56,7 @@ let receiver: Receiver;
 let mcp: Client;
 let webhookSecret = "";
 let webhookId = "";
+let onceId = "";
 let cleanup: () => Promise<void>;
 let n = 0;
 
@@ -108,6 +109,17 @@ describe("a brand named with a common word, rated, then alerted about what matte
     const hook = await h.call("create_webhook", { projectId, name: "Editor news", url: receiver.url, eventTypes: ["mention.created"], minRelevance: BOUND }, owner.key);
     expect(hook.status).toBe(201);
     ({ id: webhookId, secret: webhookSecret } = hook.body.data as { id: string; secret: string });
+    // A second endpoint takes each story once: the first copy to arrive, when it reaches the bound.
+    const onceInput = { projectId, name: "Editor stories", url: `${receiver.url}?once`, eventTypes: ["mention.created"], minRelevance: BOUND, oncePerStory: true };
+    const bad = await h.call("create_webhook", { ...onceInput, oncePerStory: "yes" }, owner.key);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errors: [expect.objectContaining({ path: "oncePerStory" })] });
+    const once = await h.call("create_webhook", onceInput, owner.key, { idempotencyKey: "journey-once" });
+    expect(once.status).toBe(201);
+    expect(once.body.data).toMatchObject({ oncePerStory: true, minRelevance: BOUND });
+    onceId = (once.body.data as { id: string }).id;
+    expect((await h.call("create_webhook", onceInput, owner.key, { idempotencyKey: "journey-once" })).body.data).toMatchObject({ id: onceId });
+    expect((await h.call("get_webhook", { endpointId: webhookId }, owner.key)).body.data).toMatchObject({ oncePerStory: false });
     const rule = await h.call("create_alert", { projectId, name: "Editor signal", instant: true, filters: { minRelevance: BOUND } }, owner.key);
     expect(rule.status).toBe(201);
     before = new Map((await list({})).map((r) => [r.id, r.relevance]));
@@ -235,7 +247,7 @@ describe("a brand named with a common word, rated, then alerted about what matte
 
     it("the webhook gets the relevant new mentions and no other, and REST, MCP, the export and the payload agree", async () => {
       const relevantIds = ["story-x", "story-reddit", "new-ed"].map((s) => created.get(s)!.id);
-      await waitFor(() => relevantIds.every((id) => receiver.received.some((r) => r.body.includes(id))), 15_000);
+      await waitFor(() => relevantIds.every((id) => receiver.received.some((r) => !r.path.includes("once") && r.body.includes(id))), 15_000);
       // A later relevant post is the barrier: the endpoint's fan-out runs in order, so once this one is in the
       // delivery log every delivery of the earlier batch is too.
       await ingestPosts(h, [post(projectId, { sourceId: "new-ed-barrier", text: "Cursor agent refactored my python repo" })]);
@@ -243,16 +255,22 @@ describe("a brand named with a common word, rated, then alerted about what matte
       let deliveries: Array<{ eventId: string }> = [];
       await waitFor(async () => {
         deliveries = (await h.call("list_webhook_deliveries", { endpointId: webhookId, limit: 100 }, owner.key)).body.data as typeof deliveries;
-        return receiver.received.some((r) => r.body.includes(barrier.id));
+        return ["once", "main"].every((which) => receiver.received.some((r) => r.path.includes("once") === (which === "once") && r.body.includes(barrier.id)));
       }, 15_000);
       deliveries = (await h.call("list_webhook_deliveries", { endpointId: webhookId, limit: 100 }, owner.key)).body.data as typeof deliveries;
       expect(deliveries).toHaveLength(4);
-      const payloads = receiver.received.map((r) => {
+      const main = receiver.received.filter((r) => !r.path.includes("once"));
+      const payloads = main.map((r) => {
         const headers = { "webhook-id": String(r.headers["webhook-id"]), "webhook-timestamp": String(r.headers["webhook-timestamp"]), "webhook-signature": String(r.headers["webhook-signature"]) };
         return new Webhook(webhookSecret).verify(r.body, headers) as { type: string; data: Row & { mention?: Row } };
       });
       const delivered = (p: (typeof payloads)[number]) => p.data.mention ?? p.data;
       expect(payloads.map((p) => delivered(p).id).sort()).toEqual([...relevantIds, barrier.id].sort());
+      // The endpoint with oncePerStory got the story by its first copy alone.
+      const onceDeliveries = (await h.call("list_webhook_deliveries", { endpointId: onceId, limit: 100 }, owner.key)).body.data as unknown[];
+      expect(onceDeliveries).toHaveLength(3);
+      const onceIds = receiver.received.filter((r) => r.path.includes("once")).map((r) => (JSON.parse(r.body) as { data: Row }).data.id);
+      expect(onceIds.sort()).toEqual([created.get("story-x")!.id, created.get("new-ed")!.id, barrier.id].sort());
 
       const exported = await h.api("GET", h.pathOf("export_mentions", { projectId, format: "ndjson" }), { key: owner.key });
       expect(exported.status).toBe(200);

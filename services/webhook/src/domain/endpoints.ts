@@ -65,6 +65,7 @@ export interface CreateWebhookInput {
   eventTypes?: string[];
   format?: WebhookFormat;
   minRelevance?: number;
+  oncePerStory?: boolean;
 }
 
 export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: CreateWebhookInput, effectKey?: string): Promise<EndpointWithSecret> => {
@@ -74,6 +75,7 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: Cr
     ...(input.eventTypes && input.eventTypes.length > 0 ? { eventTypes: input.eventTypes } : {}),
     ...(input.format ? { format: input.format } : {}),
     ...(input.minRelevance !== undefined ? { minRelevance: input.minRelevance } : {}),
+    ...(input.oncePerStory !== undefined ? { oncePerStory: input.oncePerStory } : {}),
   });
   const chat = isChatFormat(fields.format);
   const workspaceId = input.projectId ? (await accessEndpointProject(caller, input.projectId, "editor")).workspaceId : caller.workspaceId;
@@ -99,6 +101,7 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: Cr
       eventTypes: [...new Set(fields.eventTypes ?? CHAT_EVENT_TYPES)],
       ...(fields.format && fields.format !== "standard" ? { format: fields.format } : {}),
       ...(fields.minRelevance ? { minRelevance: fields.minRelevance } : {}),
+      ...(fields.oncePerStory ? { oncePerStory: true } : {}),
       active: true,
       secrets: secret ? [sealSecret(deps, secret, now)] : [],
       dailyBudget: caller.allowances.webhookDeliveriesPerDay,
@@ -133,6 +136,7 @@ export interface UpdateWebhookInput {
   rotateSecret?: boolean;
   /** 0 removes the bound. */
   minRelevance?: number;
+  oncePerStory?: boolean;
 }
 
 /** What a chat endpoint may not take: event types other than mention.created, a signing secret. */
@@ -159,11 +163,14 @@ export const updateWebhook = async (deps: WebhookDeps, caller: Caller, endpointI
     // Turned back on: a success is needed to prove it healthy again, but the old failure streak no longer counts.
     const { failingSince: _streak, ...rest } = current;
     const kept = fields.active === true ? rest : current;
-    // 0 bounds nothing: it is stored as no bound, as an endpoint made without one.
-    const { minRelevance: _bound, ...unbounded } = kept;
+    // 0 bounds nothing and false collapses nothing: stored as absent, as on an endpoint made without them.
+    const { minRelevance: _bound, oncePerStory: _once, ...plain } = kept;
+    const minRelevance = fields.minRelevance ?? kept.minRelevance;
+    const oncePerStory = fields.oncePerStory ?? kept.oncePerStory;
     const next: EndpointDoc = {
-      ...(fields.minRelevance === 0 ? unbounded : kept),
-      ...(fields.minRelevance ? { minRelevance: fields.minRelevance } : {}),
+      ...plain,
+      ...(minRelevance ? { minRelevance } : {}),
+      ...(oncePerStory ? { oncePerStory: true } : {}),
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.url !== undefined ? { url: fields.url } : {}),
       ...(fields.eventTypes !== undefined ? { eventTypes: [...new Set(fields.eventTypes)] } : {}),

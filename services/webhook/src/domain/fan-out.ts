@@ -84,6 +84,16 @@ const scoreOf = (event: DeliverableEvent): number => {
 };
 
 /**
+ * Whether a mention.created event's mention started its story when it was stored: the first copy to arrive
+ * has a story of size 1 (a later copy, even one published earlier, arrives into a story already there). A
+ * mention without a story is one of its own.
+ */
+const startsStory = (event: DeliverableEvent): boolean => {
+  const size = (event.body().data as { story?: { size?: unknown } | null } | null)?.story?.size;
+  return typeof size !== "number" || size <= 1;
+};
+
+/**
  * Published events (project, keyword, mention, LinkedIn): one delivery per matching endpoint. A batch of
  * events costs one read of its workspaces, one of their endpoints, one of the deliveries made already and
  * one commit, however many events and endpoints it holds.
@@ -108,7 +118,9 @@ export const fanOutBatch = async (deps: DeliveryDeps, events: readonly Deliverab
     if (bodyFor === undefined) continue;
     // A relevance bound applies to mention.created alone; the score is read only when some endpoint has one.
     const score = event.type === "mention.created" && matching.some((e) => e.minRelevance) ? scoreOf(event) : 1;
-    for (const endpoint of matching.filter((e) => !e.minRelevance || score >= e.minRelevance)) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0));
+    const firstOfStory = event.type === "mention.created" && matching.some((e) => e.oncePerStory) ? startsStory(event) : true;
+    const bounded = matching.filter((e) => (!e.minRelevance || score >= e.minRelevance) && (!e.oncePerStory || firstOfStory));
+    for (const endpoint of bounded) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0));
   }
   await createDeliveries(deps, deliveries);
 };

@@ -25,6 +25,7 @@ export const toWebhookMessage = (e: EndpointDoc, options: { wholeUrl?: boolean }
   url: isChatFormat(e.format) && !options.wholeUrl ? maskedUrl(e.url) : e.url,
   format: enumValueOf(WEBHOOK_FORMAT_WORDS, e.format ?? "standard"),
   ...(e.minRelevance !== undefined ? { minRelevance: e.minRelevance } : {}),
+  oncePerStory: e.oncePerStory === true,
   eventTypes: [...e.eventTypes],
   active: e.active,
   createdAt: e.createdAt,
@@ -62,6 +63,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
         // An enum value this build does not know is a word the verb refuses, naming the field.
         ...(req.format ? { format: enumWordOf(WEBHOOK_FORMAT_WORDS, req.format) as WebhookFormat } : {}),
         ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
+        ...(req.oncePerStory !== undefined ? { oncePerStory: req.oncePerStory } : {}),
       },
       ctx.idempotencyKey,
     );
@@ -86,6 +88,7 @@ export const webhookRpc = (deps: WebhookDeps) => ({
       ...(req.active !== undefined ? { active: req.active } : {}),
       ...(req.rotateSecret ? { rotateSecret: true } : {}),
       ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
+      ...(req.oncePerStory !== undefined ? { oncePerStory: req.oncePerStory } : {}),
     });
     return { webhook: toWebhookMessage(endpoint, { wholeUrl }), secret: secret ?? "" };
   },

@@ -37,7 +37,7 @@ const CHAT =
   "(author, source, text, sentiment, keyword, link), several mentions to a message when they come together, paced to the provider's rate limits. " +
   "Chat endpoints are not signed: the URL is the secret, answered whole only here and masked (scheme, host, last 4 characters) in every later read.";
 const RELEVANCE =
-  "minRelevance (0 to 1) delivers mention.created only for mentions whose relevance score, as stored with the mention, is at least this (a mention without a score counts as 0.5); other event types are not affected.";
+  "minRelevance (0 to 1) delivers mention.created only for mentions whose relevance score, as stored with the mention, is at least this (a mention without a score counts as 0.5); oncePerStory (true) delivers it only for a mention that starts a story, so an article shared on several sources is delivered once; other event types are not affected by either.";
 
 export const webhookOperations = [
   defineOperation({
@@ -87,6 +87,7 @@ export const webhookOperations = [
         eventTypes: input.eventTypes ?? [],
         format: wireValue(WEBHOOK_FORMAT_WORDS, input.format ?? "standard"),
         minRelevance: input.minRelevance,
+        oncePerStory: input.oncePerStory,
       });
       return { data: presentWebhookWithSecret(res.webhook, res.secret) };
     },
@@ -111,7 +112,7 @@ export const webhookOperations = [
   defineOperation({
     name: "update_webhook",
     title: "Update a webhook endpoint",
-    description: `Changes any of name, url, eventTypes and minRelevance (0 removes the bound), turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). The format is fixed at create. A chat endpoint (slack, discord) has no secret to rotate (400 naming rotateSecret): give it a new url, answered whole this once; its eventTypes stay ["mention.created"]. ${WHO}`,
+    description: `Changes any of name, url, eventTypes, minRelevance (0 removes the bound) and oncePerStory, turns the endpoint off or on (active), or rotates its secret (rotateSecret: the new one is returned once; the old one keeps signing beside it for 24 hours). The format is fixed at create. A chat endpoint (slack, discord) has no secret to rotate (400 naming rotateSecret): give it a new url, answered whole this once; its eventTypes stay ["mention.created"]. ${WHO}`,
     method: "PATCH",
     path: "/webhooks/:endpointId",
     scope: "webhooks:write",
@@ -130,6 +131,7 @@ export const webhookOperations = [
         active: input.active,
         rotateSecret: input.rotateSecret ?? false,
         minRelevance: input.minRelevance,
+        oncePerStory: input.oncePerStory,
       });
       return { data: presentWebhookWithSecret(res.webhook, res.secret) };
     },

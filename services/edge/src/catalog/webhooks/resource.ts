@@ -23,6 +23,9 @@ export const webhookSchema = z
       .number()
       .nullable()
       .describe("mention.created is delivered only for mentions scoring at least this (0 to 1; unscored mentions count as 0.5); null: every mention."),
+    oncePerStory: z
+      .boolean()
+      .describe("true: mention.created is delivered only for a mention that starts a story (the first copy of an article or text to arrive), so a story is delivered once."),
     active: z.boolean(),
     deactivatedReason: z
       .enum(["user", "failing"])
@@ -103,6 +106,7 @@ export const presentWebhook = (message: webhookV1.Webhook | undefined): Webhook 
     format: oneOf(WEBHOOK_FORMATS, apiWord(WEBHOOK_FORMAT_WORDS, w.format) ?? "standard", "webhook format"),
     eventTypes: w.eventTypes.map((t) => oneOf(SUBSCRIBABLE_EVENT_TYPES, t, "event type")),
     minRelevance: w.minRelevance ?? null,
+    oncePerStory: w.oncePerStory,
     active: w.active,
     deactivatedReason: w.active ? null : oneOf(["user", "failing"] as const, w.deactivatedReason || "user", "deactivated reason"),
     createdAt: at(w.createdAt, "webhook createdAt"),
