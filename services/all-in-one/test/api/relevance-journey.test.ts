@@ -210,6 +210,8 @@ describe("a brand named with a common word, rated, then alerted about what matte
         post(projectId, { sourceId: "story-x", publishedAt: new Date(Date.now() - 60_000), text: `Cursor agent refactored my typescript codebase overnight ${article}?utm_source=twitter&utm_medium=social` }),
         post(projectId, { source: "reddit", sourceId: "story-reddit", publishedAt: new Date(Date.now() - 30_000), text: `Cursor agent autocomplete now writes the python extension http://www.blog.example/2026/cursor-agent-launch/?ref=reddit` }),
         post(projectId, { source: "youtube", sourceId: "new-ed", text: "Cursor composer autocomplete in my rust repo" }),
+        // The same article in another project of the workspace: a story of that project alone.
+        post(otherProjectId, { sourceId: "theirs-story", publishedAt: new Date(Date.now() - 90_000), text: `Cursor agent launch notes ${article}` }),
         post(projectId, { sourceId: "new-pt-1", text: "the cursor mouse pointer frozen on monitor" }),
         post(projectId, { source: "linkedin", sourceId: "new-pt-2", text: "Cursor blinking arrow hover on my trackpad" }),
       ]);
@@ -222,6 +224,8 @@ describe("a brand named with a common word, rated, then alerted about what matte
       const story = created.get("story-x")!.story!;
       expect(created.get("story-reddit")!.story).toEqual(story);
       expect(story).toMatchObject({ size: 2, firstMentionId: created.get("story-x")!.id });
+      const theirs = ((await h.call("list_mentions", { projectId: otherProjectId }, owner.key)).body.data as Row[]).find((r) => r.sourceId === "theirs-story")!;
+      expect(theirs.story).toMatchObject({ size: 1, firstMentionId: theirs.id });
     });
 
     it("collapse=story with minRelevance shows the story once, by its first mention, over REST and MCP", async () => {
