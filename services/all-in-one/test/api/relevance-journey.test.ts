@@ -14,7 +14,8 @@ import { createKeyword, createProject, ingestPosts, type KeywordData, postFor, t
 // common word ("Cursor": the code editor, not the mouse pointer) rates a few dozen mentions over REST and
 // MCP, then reads only the editor's mentions with the reasons naming the rated words, sorted and collapsed
 // by story; new posts are scored as they arrive, and a webhook endpoint and an instant alert rule with
-// minRelevance get the relevant ones, a story counted once. Assertions are on labels, the 0.65 bound and
+// minRelevance get the relevant ones (an endpoint with oncePerStory and the email counting a story once),
+// and the export, MCP and the payload say the same. Assertions are on labels, the 0.65 bound and
 // membership, never on exact scores, so a better model keeps them true: the two senses use words that
 // never overlap.
 
@@ -127,7 +128,7 @@ describe("a brand named with a common word, rated, then alerted about what matte
     expect(theirsBefore).toHaveLength(2);
   });
 
-  it("rates 30 mentions over REST and 2 over MCP, each answer already rescored", async () => {
+  it("rates 30 mentions over REST and 2 over MCP, each answer carrying its feedback and a score", async () => {
     const rows = await list({});
     const bySource = new Map(rows.map((r) => [r.sourceId, r]));
     const ratings = [
