@@ -8,6 +8,8 @@ import { featuresOf, type RelevanceInput } from "../services/mention/src/domain/
 import { emptyCounts, learn, type LearnedCounts } from "../services/mention/src/domain/relevance/model";
 import { priorOf } from "../services/mention/src/domain/relevance/prior";
 import { compileScorer } from "../services/mention/src/domain/relevance/score";
+import { selfTrain } from "../services/mention/src/domain/relevance/semi-supervised";
+import { HAND_BRANDS } from "./relevance-handset";
 import { BRANDS, type BrandSpec, labelledPosts, type LabelledPost } from "./relevance-data";
 
 const PER_BRAND = Number(process.env.BENCH_PER_BRAND ?? 400);
@@ -63,6 +65,10 @@ const mentionsOf = (posts: LabelledPost[]) =>
     .filter((x): x is { post: LabelledPost; mention: RelevanceInput } => x.mention !== null)
     .map((x) => ({ ...x, features: featuresOf(x.mention) }));
 
+/** The project's unrated feed: posts of every phrasing, labels unseen, none of them held out. */
+const POOL = Number(process.env.BENCH_POOL ?? 300);
+const SEMI = process.env.BENCH_SEMI !== "0";
+
 const evaluate = (brand: BrandSpec, seed: number, variant: Variant): Row => {
   const base = seed * 7919 + brand.name.length;
   let rated;
@@ -79,6 +85,7 @@ const evaluate = (brand: BrandSpec, seed: number, variant: Variant): Row => {
   }
   const prior = priorOf({ description: brand.description, keywords: [{ value: brand.name, aliases: brand.aliases, excludedTerms: brand.excludedTerms }] });
   const labels = held.map((h) => h.post.relevant);
+  const pool = mentionsOf(labelledPosts(brand, POOL, base + 2, { brandCapital: variant === "unseen phrasings, no case cue" ? 0.5 : 0.75 })).map((p) => p.features);
   const auc: number[] = [];
   let counts: LearnedCounts = emptyCounts();
   let learned = 0;
@@ -89,7 +96,9 @@ const evaluate = (brand: BrandSpec, seed: number, variant: Variant): Row => {
       counts = learn(counts, rated[learned]!.features, rated[learned]!.post.relevant, 1);
       learned += 1;
     }
-    const scorer = compileScorer(counts, step, prior);
+    const ratedCounts = counts;
+    const unrated = SEMI ? selfTrain(pool, (fs, soft) => compileScorer(ratedCounts, step, prior, soft).scoreFeatures(fs).score) : undefined;
+    const scorer = compileScorer(counts, step, prior, unrated);
     const scored = held.map((h) => scorer.scoreFeatures(h.features));
     auc.push(aucOf(scored.map((s) => s.score), labels));
     if (step === RATED) {
@@ -117,6 +126,42 @@ const all = (f: (r: Row) => number) => rows.reduce((s, r) => s + f(r), 0) / rows
 console.log(`| all | ${STEPS.map((_, i) => pct(all((r) => r.auc[i]!))).join(" | ")} | ${pct(all((r) => r.precision))} | ${pct(all((r) => r.recall))} | ${pct(all((r) => r.baselinePrecision))} |`);
 }
 console.log("keyword-only baseline AUC: 0.500 (every post scores the same)");
+
+// The hand-written set: per brand and shuffle (5 seeds), the first k posts rated, the rest held out and
+// also the project's unrated feed (they are the mentions a rescore pass reads).
+const HAND_STEPS = [0, 10, 20];
+for (const semi of [false, true]) {
+  console.log(`\nrelevance (hand-written set, ${semi ? "with" : "without"} the unrated feed): AUC after ${HAND_STEPS.join(", ")} ratings`);
+  console.log(`| brand | posts | ${HAND_STEPS.map((k) => `AUC ${k}`).join(" | ")} |`);
+  console.log(`|---|---|${HAND_STEPS.map(() => "---").join("|")}|`);
+  const totals = HAND_STEPS.map(() => 0);
+  for (const hb of HAND_BRANDS) {
+    const posts: LabelledPost[] = [
+      ...hb.relevant.map((text, i) => ({ brand: hb.name, text, source: (["x", "reddit"] as const)[i % 2]!, author: `u${i}`, relevant: true })),
+      ...hb.irrelevant.map((text, i) => ({ brand: hb.name, text, source: (["x", "reddit"] as const)[(i + 1) % 2]!, author: `v${i}`, relevant: false })),
+    ].filter((p) => !hb.excludedTerms.some((e) => p.text.toLowerCase().includes(e)));
+    const all = mentionsOf(posts);
+    const prior = priorOf({ description: hb.description, keywords: [{ value: hb.name, aliases: hb.aliases, excludedTerms: hb.excludedTerms }] });
+    const sums = HAND_STEPS.map(() => 0);
+    const SHUFFLES = [1, 2, 3, 4, 5];
+    for (const seed of SHUFFLES) {
+      let x = seed;
+      const order = all.map((m, i) => ({ m, key: ((x = (Math.imul(x, 1103515245) + 12345 + i) >>> 0), x) })).sort((a, b) => a.key - b.key).map((o) => o.m);
+      HAND_STEPS.forEach((k, si) => {
+        let counts = emptyCounts();
+        for (const r of order.slice(0, k)) counts = learn(counts, r.features, r.post.relevant, 1);
+        const held = order.slice(k);
+        const ratedCounts = counts;
+        const unrated = semi ? selfTrain(held.map((h) => h.features), (fs, soft) => compileScorer(ratedCounts, k, prior, soft).scoreFeatures(fs).score) : undefined;
+        const scorer = compileScorer(counts, k, prior, unrated);
+        sums[si]! += aucOf(held.map((h) => scorer.scoreFeatures(h.features).score), held.map((h) => h.post.relevant));
+      });
+    }
+    sums.forEach((s, i) => (totals[i]! += s / SHUFFLES.length / HAND_BRANDS.length));
+    console.log(`| ${hb.name} | ${all.length} | ${sums.map((s) => pct(s / SHUFFLES.length)).join(" | ")} |`);
+  }
+  console.log(`| all | | ${totals.map(pct).join(" | ")} |`);
+}
 
 // Cost: a mention's features and score, on one core.
 const brand = BRANDS[0]!;

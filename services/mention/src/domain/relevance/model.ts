@@ -58,10 +58,13 @@ export const learnedBias = (model: LearnedCounts): number => DAMPING * Math.log(
  * A feature's learned weight in log-odds (positive: relevant). Zero for a feature no rated mention had:
  * what the ratings never saw says nothing.
  */
-export const learnedWeight = (model: LearnedCounts, feature: string): number => {
-  const pair = model.counts[hashFeature(feature)];
-  if (!pair) return 0;
-  const pRelevant = (pair[0] + SMOOTHING) / (model.relevant + 2 * SMOOTHING);
-  const pIrrelevant = (pair[1] + SMOOTHING) / (model.irrelevant + 2 * SMOOTHING);
+export const learnedWeight = (model: LearnedCounts, feature: string, unrated?: LearnedCounts): number => {
+  const key = hashFeature(feature);
+  const pair = model.counts[key];
+  const soft = unrated?.counts[key];
+  if (!pair && !soft) return 0;
+  // Unrated mentions' soft counts (semi-supervised.ts) add to the ratings' as more, lighter, observations.
+  const pRelevant = ((pair?.[0] ?? 0) + (soft?.[0] ?? 0) + SMOOTHING) / (model.relevant + (unrated?.relevant ?? 0) + 2 * SMOOTHING);
+  const pIrrelevant = ((pair?.[1] ?? 0) + (soft?.[1] ?? 0) + SMOOTHING) / (model.irrelevant + (unrated?.irrelevant ?? 0) + 2 * SMOOTHING);
   return DAMPING * Math.log(pRelevant / pIrrelevant);
 };

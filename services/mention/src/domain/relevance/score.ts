@@ -33,14 +33,14 @@ const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 *
 
 export const modelVersion = (revision: number, prior: PriorWeights): string => `${MODEL_FAMILY}.${revision}.${priorFingerprint(prior)}`;
 
-export const compileScorer = (learned: LearnedCounts, revision: number, prior: PriorWeights): Scorer => {
+export const compileScorer = (learned: LearnedCounts, revision: number, prior: PriorWeights, unrated?: LearnedCounts): Scorer => {
   const model = modelVersion(revision, prior);
   const bias = learnedBias(learned);
   const scoreFeatures = (features: readonly string[]): Relevance => {
     let logit = bias;
     const moved: RelevanceReason[] = [];
     for (const feature of features) {
-      const weight = (prior.get(feature) ?? 0) + learnedWeight(learned, feature);
+      const weight = (prior.get(feature) ?? 0) + learnedWeight(learned, feature, unrated);
       if (weight === 0) continue;
       logit += weight;
       moved.push({ feature, weight });
