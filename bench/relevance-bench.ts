@@ -97,7 +97,7 @@ const evaluate = (brand: BrandSpec, seed: number, variant: Variant): Row => {
       learned += 1;
     }
     const ratedCounts = counts;
-    const unrated = SEMI ? selfTrain(pool, (fs, soft) => compileScorer(ratedCounts, step, prior, soft).scoreFeatures(fs).score) : undefined;
+    const unrated = SEMI ? selfTrain(pool, (soft) => { const s = compileScorer(ratedCounts, step, prior, soft); return (fs) => s.scoreFeatures(fs).score; }) : undefined;
     const scorer = compileScorer(counts, step, prior, unrated);
     const scored = held.map((h) => scorer.scoreFeatures(h.features));
     auc.push(aucOf(scored.map((s) => s.score), labels));
@@ -152,7 +152,7 @@ for (const semi of [false, true]) {
         for (const r of order.slice(0, k)) counts = learn(counts, r.features, r.post.relevant, 1);
         const held = order.slice(k);
         const ratedCounts = counts;
-        const unrated = semi ? selfTrain(held.map((h) => h.features), (fs, soft) => compileScorer(ratedCounts, k, prior, soft).scoreFeatures(fs).score) : undefined;
+        const unrated = semi ? selfTrain(held.map((h) => h.features), (soft) => { const s = compileScorer(ratedCounts, k, prior, soft); return (fs) => s.scoreFeatures(fs).score; }) : undefined;
         const scorer = compileScorer(counts, k, prior, unrated);
         sums[si]! += aucOf(held.map((h) => scorer.scoreFeatures(h.features).score), held.map((h) => h.post.relevant));
       });

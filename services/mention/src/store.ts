@@ -114,6 +114,10 @@ export interface RelevanceModelDoc extends Doc {
   irrelevant: number;
   /** Hashed feature -> [relevant, irrelevant] rated mentions that had it. */
   counts: Record<string, [number, number]>;
+  /** Soft counts the project's unrated mentions teach (relevance/semi-supervised.ts), set by the rescore pass. */
+  unrated?: { relevant: number; irrelevant: number; counts: Record<string, [number, number]> };
+  /** Moves on each time the rescore pass stores new `unrated` counts: part of the model version. */
+  unratedRevision?: number;
   updatedAt: Date;
 }
 

@@ -86,7 +86,9 @@ describe("rating a mention's relevance", () => {
     expect(sprint.reasons.map((r) => r.feature)).toContain("word:sprint");
     expect(equation.label).toBe("irrelevant");
     expect(equation.reasons.map((r) => r.feature)).toContain("word:equation");
-    expect(equation.model).toBe(sprint.model);
+    // Both rescored by the learned model; a later pass that moves a score by less than MIN_MOVE (each pass
+    // also relearns from the unrated mentions) leaves the version it was stored with.
+    expect(Number(equation.model.split(".")[1])).toBeGreaterThan(0);
     // Tenancy: the other project's mentions keep the scores and model they were stored with.
     for (const [text, m] of theirs) expect(await after(text, otherProject)).toEqual(m.relevance);
     expect(await world.deps.collections.relevanceModels.findById(otherProject)).toBeNull();

@@ -65,7 +65,7 @@ const commitRating = async (deps: MentionDeps, caller: Caller, mention: MentionD
   const learned = learn(unlearned, features, relevant, 1);
   const now = deps.clock.now();
   const nextModel: RelevanceModelDoc = { ...model, ...learned, revision: model.revision + 1, updatedAt: now, _v: (model._v ?? 1) + 1 };
-  const scorer = compileScorer(learned, nextModel.revision, current.prior);
+  const scorer = compileScorer(learned, nextModel.revision, current.prior, current.unrated, current.unratedRevision);
   const next: MentionDoc = {
     ...mention,
     feedback: reason === undefined ? { relevant, byUserId: caller.userId, at: now } : { relevant, reason, byUserId: caller.userId, at: now },

@@ -11,6 +11,9 @@ import { compileScorer, type Scorer } from "./score";
 export interface ProjectRelevance {
   doc: RelevanceModelDoc | null;
   learned: LearnedCounts;
+  /** What the project's unrated mentions taught at the last rescore pass. */
+  unrated: LearnedCounts | undefined;
+  unratedRevision: number;
   revision: number;
   prior: PriorWeights;
   scorer: Scorer;
@@ -43,5 +46,7 @@ export const loadProjectRelevance = async (deps: MentionDeps, projectId: string,
   const prior = await deps.relevance.priors.priorFor(deps, projectId, projectState);
   const learned = learnedOf(doc);
   const revision = doc?.revision ?? 0;
-  return { doc, learned, revision, prior, scorer: compileScorer(learned, revision, prior) };
+  const unrated = doc?.unrated;
+  const unratedRevision = doc?.unratedRevision ?? 0;
+  return { doc, learned, unrated, unratedRevision, revision, prior, scorer: compileScorer(learned, revision, prior, unrated, unratedRevision) };
 };

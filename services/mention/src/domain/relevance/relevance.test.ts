@@ -4,6 +4,7 @@ import { labelOf } from "./label";
 import { emptyCounts, learn, type LearnedCounts } from "./model";
 import { priorOf } from "./prior";
 import { compileScorer } from "./score";
+import { MAX_UNRATED_FEATURES, selfTrain } from "./semi-supervised";
 
 // The model on its own: features, the prior, exact learning and unlearning, and determinism.
 
@@ -95,5 +96,39 @@ describe("relevance learning", () => {
       }),
       { seed: 33, numRuns: 80 },
     );
+  });
+});
+
+describe("learning from unrated mentions", () => {
+  const rated = [
+    ["our sprint board lives in Linear", true],
+    ["solve the linear equation first", false],
+  ] as const;
+  const counts = rated.reduce<LearnedCounts>((c, [t, r]) => learn(c, featuresOf(mention(t)), r, 1), emptyCounts());
+  // "backlog" and "matrix" were never rated: they only keep company with rated words in the unrated feed.
+  const feed = [
+    "sprint board and backlog in Linear", "the backlog view in Linear sprint", "Linear backlog grooming for the sprint board",
+    "linear equation with a matrix", "a matrix and a linear equation", "linear equation homework, matrix again",
+  ].map((t) => featuresOf(mention(t)));
+  const train = (fs: ReadonlyArray<readonly string[]>) =>
+    selfTrain(fs, (soft) => {
+      const s = compileScorer(counts, 2, noPrior, soft);
+      return (f) => s.scoreFeatures(f).score;
+    });
+
+  it("makes words that keep company with rated ones evidence, the same way every time", () => {
+    const unrated = train(feed);
+    const before = compileScorer(counts, 2, noPrior);
+    const after = compileScorer(counts, 2, noPrior, unrated, 1);
+    expect(after.score(mention("Linear backlog is tidy")).score).toBeGreaterThan(before.score(mention("Linear backlog is tidy")).score + 0.02);
+    expect(after.score(mention("a matrix is linear")).score).toBeLessThan(before.score(mention("a matrix is linear")).score - 0.02);
+    expect(after.model).toMatch(/\.u1$/);
+    expect(train(feed)).toEqual(unrated);
+    expect(train([])).toBeUndefined();
+  });
+
+  it("keeps a bounded number of features whatever the feed's size", () => {
+    const big = Array.from({ length: 1200 }, (_, i) => featuresOf(mention(`Linear w${i % 3000} w${(i * 7) % 3001} w${(i * 13) % 2999} v${i % 1500} x${i % 2100}`)));
+    expect(Object.keys(train(big)!.counts).length).toBeLessThanOrEqual(MAX_UNRATED_FEATURES);
   });
 });

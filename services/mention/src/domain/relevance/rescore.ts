@@ -2,8 +2,10 @@ import { isVersionConflict, type Write } from "@earshot/platform/core";
 import { MENTIONS, type MentionDoc } from "../../store";
 import { commitChanges, numbered } from "../change-sequence";
 import type { MentionDeps } from "../deps";
+import { featuresOf } from "./features";
 import { loadProjectRelevance } from "./project-model";
-import type { Relevance } from "./score";
+import { compileScorer, type Relevance, type Scorer } from "./score";
+import { MAX_UNRATED_MENTIONS, selfTrain } from "./semi-supervised";
 
 // When a project's model changes (a rating), the mentions it published in the last 30 days are scored
 // again in the background, so filters and sorts by relevance follow the ratings without a job to run.
@@ -62,10 +64,43 @@ const commitRescored = async (deps: MentionDeps, projectId: string, updates: Arr
   });
 };
 
+/**
+ * Teaches the project's model what its unrated mentions of the last RESCORE_DAYS say (semi-supervised.ts)
+ * and stores it with the model; the scorer to rescore with. A rating committed meanwhile wins (the pass it
+ * queued learns again), so this never overwrites a newer model.
+ */
+const learnFromUnrated = async (deps: MentionDeps, projectId: string, since: Date): Promise<Scorer> => {
+  const current = await loadProjectRelevance(deps, projectId);
+  if (!current.doc) return current.scorer;
+  const lists: string[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: MentionDoc[]; nextCursor: string | null } = await deps.collections.mentions.findPage(
+      { projectId, publishedAt: { $gte: since } },
+      { limit: PAGE, cursor, sortField: "publishedAt", direction: -1 },
+    );
+    for (const m of page.items) if (!m.feedback && lists.length < MAX_UNRATED_MENTIONS) lists.push(featuresOf(m));
+    cursor = lists.length < MAX_UNRATED_MENTIONS ? page.nextCursor : null;
+  } while (cursor);
+  const unrated = selfTrain(lists, (soft) => {
+    const scorer = compileScorer(current.learned, current.revision, current.prior, soft);
+    return (features) => scorer.scoreFeatures(features).score;
+  });
+  if (!unrated) return current.scorer;
+  const unratedRevision = current.unratedRevision + 1;
+  try {
+    await deps.collections.relevanceModels.updateVersioned(projectId, current.doc._v ?? 1, { $set: { unrated, unratedRevision } });
+  } catch (err) {
+    if (!isVersionConflict(err)) throw err;
+    return (await loadProjectRelevance(deps, projectId)).scorer;
+  }
+  return compileScorer(current.learned, current.revision, current.prior, unrated, unratedRevision);
+};
+
 /** Scores the project's mentions of the last RESCORE_DAYS with its model as stored now; returns how many moved. */
 export const rescoreProject = async (deps: MentionDeps, projectId: string): Promise<number> => {
-  const { scorer } = await loadProjectRelevance(deps, projectId);
   const since = new Date(deps.clock.now().getTime() - RESCORE_DAYS * 86_400_000);
+  const scorer = await learnFromUnrated(deps, projectId, since);
   let cursor: string | null = null;
   let changed = 0;
   do {

@@ -31,10 +31,11 @@ export interface Scorer {
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
-export const modelVersion = (revision: number, prior: PriorWeights): string => `${MODEL_FAMILY}.${revision}.${priorFingerprint(prior)}`;
+export const modelVersion = (revision: number, prior: PriorWeights, unratedRevision = 0): string =>
+  `${MODEL_FAMILY}.${revision}.${priorFingerprint(prior)}${unratedRevision > 0 ? `.u${unratedRevision}` : ""}`;
 
-export const compileScorer = (learned: LearnedCounts, revision: number, prior: PriorWeights, unrated?: LearnedCounts): Scorer => {
-  const model = modelVersion(revision, prior);
+export const compileScorer = (learned: LearnedCounts, revision: number, prior: PriorWeights, unrated?: LearnedCounts, unratedRevision = 0): Scorer => {
+  const model = modelVersion(revision, prior, unratedRevision);
   const bias = learnedBias(learned);
   const scoreFeatures = (features: readonly string[]): Relevance => {
     let logit = bias;

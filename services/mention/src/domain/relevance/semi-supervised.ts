@@ -1,5 +1,4 @@
 import { hashFeature, type LearnedCounts } from "./model";
-import type { PriorWeights } from "./prior";
 
 // What a project's unrated mentions teach: naive Bayes EM (self-training with soft labels). The model as
 // rated scores the project's recent unrated mentions; each then adds its features to both sides in
@@ -20,12 +19,13 @@ export const MAX_UNRATED_FEATURES = 4000;
 /** Mentions read: the newest, enough to learn the feed's vocabulary. */
 export const MAX_UNRATED_MENTIONS = 3000;
 
-export type ScoreOf = (features: readonly string[], unrated: LearnedCounts | undefined) => number;
+/** The model's score of a mention's features given the soft counts so far (none in the first round). */
+export type ScorerWith = (unrated: LearnedCounts | undefined) => (features: readonly string[]) => number;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** The soft counts of `unrated` (each mention's features) under the model `scoreOf` computes. */
-export const selfTrain = (unrated: ReadonlyArray<readonly string[]>, scoreOf: ScoreOf): LearnedCounts | undefined => {
+export const selfTrain = (unrated: ReadonlyArray<readonly string[]>, scorerWith: ScorerWith): LearnedCounts | undefined => {
   if (unrated.length === 0) return undefined;
   // Keywords are the same on every mention of a single-keyword project; sources and authors are left to
   // the ratings (a prolific author's unrated posts would otherwise decide for them).
@@ -42,8 +42,9 @@ export const selfTrain = (unrated: ReadonlyArray<readonly string[]>, scoreOf: Sc
   let soft: LearnedCounts | undefined;
   for (let round_ = 0; round_ < ROUNDS; round_++) {
     const next: LearnedCounts = { relevant: 0, irrelevant: 0, counts: {} };
+    const scoreOf = scorerWith(soft);
     for (const fs of lists) {
-      const p = scoreOf(fs, soft);
+      const p = scoreOf(fs);
       next.relevant += UNRATED_WEIGHT * p;
       next.irrelevant += UNRATED_WEIGHT * (1 - p);
       for (const f of fs) {
@@ -63,5 +64,3 @@ export const selfTrain = (unrated: ReadonlyArray<readonly string[]>, scoreOf: Sc
   }
   return { relevant: round(soft!.relevant), irrelevant: round(soft!.irrelevant), counts };
 };
-
-export type { PriorWeights };
