@@ -7,8 +7,8 @@ import { loadProjectRelevance } from "./project-model";
 import { compileScorer, type Relevance, type Scorer } from "./score";
 import { MAX_UNRATED_MENTIONS, selfTrain } from "./semi-supervised";
 
-// When a project's model changes (a rating), the mentions it published in the last 30 days are scored
-// again in the background, so filters and sorts by relevance follow the ratings without a job to run.
+// When a project's model changes (a rating), it first learns from the project's unrated mentions
+// (semi-supervised.ts), then the mentions it published in the last 30 days are scored again in the background, so filters and sorts by relevance follow the ratings without a job to run.
 // Requests coalesce: however many ratings arrive during a pass, one more pass follows it. A rescored
 // mention takes a number in the change feed (a reader filtering by relevance must see it move) but stages
 // no `mention.updated`: the model moved, no person changed the mention, and a burst of ratings would
