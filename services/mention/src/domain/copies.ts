@@ -3,6 +3,7 @@ import { applyProjectChange, type ProjectChange, projectChangeOf, sourcesIn } fr
 import type { GroupCopyDoc, KeywordCopyDoc, ProjectStateDoc } from "../store";
 import type { MentionDeps } from "./deps";
 import { dropDeletedGroup, regroupKeywordMentions } from "./regroup";
+import { requestRescore } from "./relevance/rescore";
 
 // What this service keeps of other services' events (each handled once, in order per project):
 // - projects (project events): the platform's project copy (workspace and status; archived is final, an
@@ -34,7 +35,10 @@ export const handleProjectEvent = async (deps: MentionDeps, event: ProjectEvent)
   const timezone = event.type === "project.created" || event.type === "project.updated" ? event.data.digestTimezone : undefined;
   // The description is the relevance prior's context; the event carries the project as it is afterwards.
   const description = event.type === "project.created" || event.type === "project.updated" ? event.data.project?.description : undefined;
+  const before = event.type === "project.updated" && description ? await deps.collections.projects.findById(change.projectId) : null;
   await apply(deps, change, { timezone, description });
+  // A new description is a new relevance prior: the last 30 days are rescored with it in the background.
+  if (before && (before.description ?? "") !== description) void requestRescore(deps, change.projectId);
   if (change.status === "archived") deps.matchers.drop(change.projectId);
 };
 
@@ -51,6 +55,9 @@ const keywordCopyOf = (d: KeywordChanged, now: Date): Omit<KeywordCopyDoc, "_id"
   updatedAt: now,
 });
 
+/** Keyword fields the relevance prior reads (prior.ts). */
+const PRIOR_FIELDS = ["value", "aliases", "excludedTerms"];
+
 const handleKeyword = async (deps: MentionDeps, type: string, data: KeywordChanged) => {
   if (!data.keywordId || !data.projectId) return;
   // A deactivation carries the keyword as it is afterwards; said once more so no reading depends on it.
@@ -62,6 +69,8 @@ const handleKeyword = async (deps: MentionDeps, type: string, data: KeywordChang
   // The event's own list of changes, not a comparison with the copy: a redelivery after a crash between
   // the copy and this finds the copy already moved, and still regroups.
   if (data.fields.includes("groupId")) await regroupKeywordMentions(deps, data.projectId, data.keywordId);
+  // The keyword's value, aliases and exclusions are the relevance prior's inputs: rescored in the background.
+  if (type === "keyword.deactivated" || PRIOR_FIELDS.some((f) => data.fields.includes(f))) void requestRescore(deps, data.projectId);
 };
 
 const handleGroup = async (deps: MentionDeps, type: string, data: KeywordGroupChanged) => {

@@ -94,6 +94,28 @@ describe("rating a mention's relevance", () => {
     expect(await world.deps.collections.relevanceModels.findById(otherProject)).toBeNull();
   });
 
+  it("rescores the last 30 days in the background when the project's description or a keyword's aliases change, and only that project", async () => {
+    const { ours, theirs } = await ingestAll();
+    const sprint = ours.get(TEXTS.unrated[0]!)!.relevance!;
+    await world.projectEvent("project.updated", { projectId, workspaceId: "wsp_1", fields: ["description"], project: { description: "Sprint planning and issue tracking" } });
+    await world.deps.relevance.rescores.settled(projectId);
+    const after = async (text: string, p = projectId) => (await world.deps.collections.mentions.findOne({ projectId: p, text }))!.relevance!;
+    const described = await after(TEXTS.unrated[0]!);
+    expect(described.score).toBeGreaterThan(sprint.score);
+    expect(described.model).not.toBe(sprint.model);
+    expect(described.reasons.map((r) => r.feature)).toContain("word:sprint");
+    // The same description again changes nothing.
+    await world.projectEvent("project.updated", { projectId, workspaceId: "wsp_1", fields: ["name"], project: { description: "Sprint planning and issue tracking" } });
+    await world.deps.relevance.rescores.settled(projectId);
+    expect(await after(TEXTS.unrated[0]!)).toEqual(described);
+    // An exclusion's words weigh against: a keyword update naming excludedTerms rescores.
+    const keyword = (await world.deps.collections.keywords.find({ projectId }))[0]!;
+    await world.keywordEvent("keyword.updated", { ...keyword, keywordId: keyword._id, workspaceId: "wsp_1", excludedTerms: ["equation solver"], fields: ["excludedTerms"] });
+    await world.deps.relevance.rescores.settled(projectId);
+    expect((await after(TEXTS.unrated[1]!)).score).toBeLessThan(ours.get(TEXTS.unrated[1]!)!.relevance!.score);
+    for (const [text, m] of theirs) expect(await after(text, otherProject)).toEqual(m.relevance);
+  });
+
   it("scores mentions ingested after ratings with the learned model at once", async () => {
     const { ours } = await ingestAll();
     for (const t of TEXTS.product) await rateMention(world.deps, editor(), ours.get(t)!._id, { relevant: true });
