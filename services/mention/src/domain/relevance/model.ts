@@ -33,6 +33,26 @@ export const hashFeature = (feature: string): string => {
   return (h >>> 0).toString(36);
 };
 
+/** Features kept from the ratings: the document stays bounded however many ratings a project gives. */
+export const MAX_RATED_FEATURES = 20_000;
+/** Pruned to this share of the cap, so a project at the cap does not sort its counts at every rating. */
+const PRUNED_TO = 0.9;
+
+/**
+ * The rarest features dropped down to PRUNED_TO of the cap (fewest rated mentions, ties by key: the same
+ * counts prune the same way). A feature seen once in a thousand ratings moves no score; taking back a
+ * rating whose feature was pruned leaves it at zero (counts never go below).
+ */
+const pruned = (counts: Record<string, [number, number]>): Record<string, [number, number]> => {
+  const keys = Object.keys(counts);
+  if (keys.length <= MAX_RATED_FEATURES) return counts;
+  const kept = keys
+    .map((k) => [k, counts[k]![0] + counts[k]![1]] as const)
+    .sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, Math.floor(MAX_RATED_FEATURES * PRUNED_TO));
+  return Object.fromEntries(kept.map(([k]) => [k, counts[k]!]));
+};
+
 /** The counts after adding (sign 1) or taking back (sign -1) one rated mention's features; a new object. */
 export const learn = (model: LearnedCounts, features: readonly string[], relevant: boolean, sign: 1 | -1): LearnedCounts => {
   const counts = { ...model.counts };
@@ -47,7 +67,7 @@ export const learn = (model: LearnedCounts, features: readonly string[], relevan
   return {
     relevant: Math.max(0, model.relevant + (relevant ? sign : 0)),
     irrelevant: Math.max(0, model.irrelevant + (relevant ? 0 : sign)),
-    counts,
+    counts: pruned(counts),
   };
 };
 

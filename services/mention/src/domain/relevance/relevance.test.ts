@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { featuresOf, type RelevanceInput } from "./features";
 import { labelOf } from "./label";
-import { emptyCounts, learn, type LearnedCounts } from "./model";
+import { emptyCounts, hashFeature, learn, type LearnedCounts, MAX_RATED_FEATURES } from "./model";
 import { priorOf } from "./prior";
 import { compileScorer } from "./score";
 import { MAX_UNRATED_FEATURES, selfTrain } from "./semi-supervised";
@@ -130,5 +130,19 @@ describe("learning from unrated mentions", () => {
   it("keeps a bounded number of features whatever the feed's size", () => {
     const big = Array.from({ length: 1200 }, (_, i) => featuresOf(mention(`Linear w${i % 3000} w${(i * 7) % 3001} w${(i * 13) % 2999} v${i % 1500} x${i % 2100}`)));
     expect(Object.keys(train(big)!.counts).length).toBeLessThanOrEqual(MAX_UNRATED_FEATURES);
+  });
+});
+
+describe("the rated counts' size", () => {
+  it("stays under the cap, dropping the rarest features the same way every time", () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `word:w${i}`);
+    let counts = learn(emptyCounts(), ["word:common"], true, 1);
+    counts = learn(counts, ["word:common"], true, 1);
+    counts = learn(counts, many(MAX_RATED_FEATURES), false, 1);
+    expect(Object.keys(counts.counts).length).toBeLessThanOrEqual(MAX_RATED_FEATURES);
+    expect(counts.counts[hashFeature("word:common")]).toEqual([2, 0]);
+    expect(learn(learn(emptyCounts(), ["word:common"], true, 1), [...many(MAX_RATED_FEATURES), "word:common"], false, 1).counts).toEqual(
+      learn(learn(emptyCounts(), ["word:common"], true, 1), [...many(MAX_RATED_FEATURES), "word:common"], false, 1).counts,
+    );
   });
 });
