@@ -29,7 +29,7 @@ interface ObjectSchema {
 const CREATES: Record<string, { required: string[]; defaults: Record<string, unknown> }> = {
   create_project: {
     required: ["name"],
-    defaults: { description: "", color: "#7e47eb", icon: "📡", enabledSources: ["x", "reddit", "youtube", "linkedin"], digestTimezone: "UTC" },
+    defaults: { description: "", color: "#7e47eb", icon: "📡", enabledSources: ["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"], digestTimezone: "UTC" },
   },
   create_keyword: {
     required: ["projectId", "value"],
@@ -88,7 +88,7 @@ it("creates a keyword over MCP from projectId and value alone, right after the p
   const projectId = (created.structuredContent as { data: { id: string } }).data.id;
   const result = await client.callTool({ name: "create_keyword", arguments: { projectId, value: "Acme" } });
   expect(result.isError).toBeFalsy();
-  expect((result.structuredContent as { data: unknown }).data).toMatchObject({ projectId, value: "Acme", sources: ["x", "reddit", "youtube", "linkedin"], ...KEYWORD_DEFAULTS });
+  expect((result.structuredContent as { data: unknown }).data).toMatchObject({ projectId, value: "Acme", sources: ["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"], ...KEYWORD_DEFAULTS });
 });
 
 it("answers a keyword without sources on a project the caller cannot see with 404, as with them", async () => {

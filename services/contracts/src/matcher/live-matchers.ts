@@ -25,7 +25,7 @@ export interface LiveKeyword {
   updatedAt?: string;
 }
 
-const SOURCES = new Set<string>(["x", "reddit", "youtube", "linkedin"]);
+const SOURCES = new Set<string>(["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"]);
 
 /** The matcher's view of a keyword state (empty filter lists mean no filter). */
 export const keywordFromEvent = (d: Omit<LiveKeyword, "projectId">): MatcherKeyword => {

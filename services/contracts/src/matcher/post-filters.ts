@@ -3,7 +3,16 @@ import type { MatchablePost, MatcherKeyword, MatchSource } from "./types";
 // The non-text conditions of a keyword (sources and filters), compiled into sets once so that a
 // candidate keyword costs a few lookups per post. `allOf` is text and lives with the phrases.
 
-const SOURCE_BITS: Readonly<Record<MatchSource, number>> = { x: 1, reddit: 2, youtube: 4, linkedin: 8 };
+const SOURCE_BITS: Readonly<Record<MatchSource, number>> = {
+  x: 1,
+  reddit: 2,
+  youtube: 4,
+  linkedin: 8,
+  hackernews: 16,
+  bluesky: 32,
+  rss: 64,
+  github: 128,
+};
 
 export const sourceBit = (source: string): number =>
   Object.prototype.hasOwnProperty.call(SOURCE_BITS, source) ? SOURCE_BITS[source as MatchSource] : 0;

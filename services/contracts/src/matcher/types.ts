@@ -1,7 +1,7 @@
 // The matcher's contract with the keyword and mention services. Plain data in, plain data out, so the
 // module has no dependency and any service can compile and run it.
 
-export type MatchSource = "x" | "reddit" | "youtube" | "linkedin";
+export type MatchSource = "x" | "reddit" | "youtube" | "linkedin" | "hackernews" | "bluesky" | "rss" | "github";
 
 export interface MatcherKeyword {
   id: string;

@@ -2,6 +2,7 @@ import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
 import { createLinkedinCollector } from "./linkedin";
+import { createNotCollected } from "./not-collected";
 import { createRedditCollector } from "./reddit";
 import { createXCollector } from "./x";
 import { createYoutubeCollector } from "./youtube";
@@ -14,4 +15,8 @@ export const createCollectors = (deps: CollectorDeps): Record<Source, Collector>
   reddit: createRedditCollector(deps),
   youtube: createYoutubeCollector(deps),
   linkedin: createLinkedinCollector(deps),
+  hackernews: createNotCollected("hackernews"),
+  bluesky: createNotCollected("bluesky"),
+  rss: createNotCollected("rss"),
+  github: createNotCollected("github"),
 });

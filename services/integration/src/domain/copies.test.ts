@@ -66,12 +66,12 @@ describe("replicas", () => {
     expect(await enabledSources(projectId)).toEqual([]);
   });
 
-  it("enables only the project's enabled sources, all four when the event names none", async () => {
+  it("enables only the project's enabled sources, every source when the event names none", async () => {
     const some = await world.newProject({ enabledSources: ["reddit"] });
     await world.addKeyword(some, "acme");
     expect(await enabledSources(some)).toEqual(["reddit"]);
     const all = await world.newProject({ enabledSources: undefined });
-    expect((await world.deps.collections.projects.findById(all))?.enabledSources).toEqual(["x", "reddit", "youtube", "linkedin"]);
+    expect((await world.deps.collections.projects.findById(all))?.enabledSources).toEqual(["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"]);
   });
 
   it("leaves a source whose collector has no credentials idle", async () => {

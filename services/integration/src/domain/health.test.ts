@@ -64,14 +64,14 @@ describe("source health", () => {
     await world.addKeyword(projectId, "acme", { sources: ["youtube", "linkedin"] });
     await world.deps.quota.take("youtube", 300, world.clock.now());
     let health = await healthOf(projectId);
-    expect(Object.keys(health)).toEqual(["x", "reddit", "youtube", "linkedin"]);
+    expect(Object.keys(health)).toEqual(["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"]);
     expect(health.youtube).toMatchObject({ state: "collecting", quotaLeft: 700 });
     expect(health.x!.state).toBe("idle");
     expect(health.reddit!.state).toBe("idle");
     expect(health.linkedin!.state).toBe("idle");
     await world.projectEvent("project.updated", { projectId, workspaceId: "wsp_1", status: "paused" });
     health = await healthOf(projectId);
-    expect(Object.values(health).map((h) => h.state)).toEqual(["stopped", "stopped", "stopped", "stopped"]);
+    expect(Object.values(health).map((h) => h.state)).toEqual(Array(8).fill("stopped"));
     expect(health.youtube!.nextPollAt).toBeUndefined();
   });
 
@@ -80,6 +80,6 @@ describe("source health", () => {
     const other = await world.newProject();
     expect((await refusalOf(getSourceHealth(world.deps, world.caller({}), projectId))).code).toBe("not_found");
     expect((await refusalOf(getSourceHealth(world.deps, world.caller({ [other]: "owner" }), projectId))).code).toBe("not_found");
-    expect(await getSourceHealth(world.deps, world.caller({ [projectId]: "viewer" }), projectId)).toHaveLength(4);
+    expect(await getSourceHealth(world.deps, world.caller({ [projectId]: "viewer" }), projectId)).toHaveLength(8);
   });
 });

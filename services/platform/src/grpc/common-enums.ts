@@ -1,4 +1,5 @@
 import { commonV1 } from "@earshot/proto";
+import type { Source as SourceWord } from "../core/sources";
 
 // The shared enums of earshot.common.v1 and the words the JSON API and the domain use for them. Both
 // directions live here so that every service and the edge translate the same way.
@@ -44,9 +45,13 @@ export const MEMBER_TYPE_WORDS: EnumWords<commonV1.MemberType, "member" | "invit
   [commonV1.MemberType.MEMBER_TYPE_INVITE, "invite"],
 ] as const);
 
-export const SOURCE_WORDS: EnumWords<commonV1.Source, "x" | "reddit" | "youtube" | "linkedin"> = enumWords([
+export const SOURCE_WORDS: EnumWords<commonV1.Source, SourceWord> = enumWords([
   [commonV1.Source.SOURCE_X, "x"],
   [commonV1.Source.SOURCE_REDDIT, "reddit"],
   [commonV1.Source.SOURCE_YOUTUBE, "youtube"],
   [commonV1.Source.SOURCE_LINKEDIN, "linkedin"],
+  [commonV1.Source.SOURCE_HACKERNEWS, "hackernews"],
+  [commonV1.Source.SOURCE_BLUESKY, "bluesky"],
+  [commonV1.Source.SOURCE_RSS, "rss"],
+  [commonV1.Source.SOURCE_GITHUB, "github"],
 ] as const);

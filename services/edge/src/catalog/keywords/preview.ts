@@ -1,6 +1,6 @@
 import { type KeywordFilters, keywordFields, updateKeywordSchema } from "@earshot/keyword/fields";
 import { analyticsFields } from "@earshot/mention/fields";
-import { notFound, SOURCE_WORDS, validationFailed } from "@earshot/platform";
+import { notFound, SOURCE_WORDS, SOURCES, validationFailed } from "@earshot/platform";
 import type { commonV1, integrationV1, keywordV1, mentionV1 } from "@earshot/proto";
 import { z } from "zod";
 import { defineOperation, type HandlerContext } from "../operation";
@@ -62,7 +62,7 @@ const listSchema = (what: string) =>
   });
 
 const samplePostSchema = z.object({
-  source: z.enum(["x", "reddit", "youtube", "linkedin"]),
+  source: z.enum(SOURCES),
   sourceId: z.string().describe("The post's id on the platform."),
   url: z.string(),
   title: z.string().nullable(),
@@ -79,7 +79,7 @@ const liveSampleSchema = z
     total: z.number().int().describe("Most posts shown in all."),
     sources: z.array(
       z.object({
-        source: z.enum(["x", "reddit", "youtube", "linkedin"]),
+        source: z.enum(SOURCES),
         status: z
           .enum(["ok", "unavailable", "skipped"])
           .describe("ok: searched; unavailable: could not be searched now (reason: no credentials, rate limited, quota spent, timeout, error); skipped: not searched (reason: not a source of the definition, not enabled for the project, not searched by keyword)."),
@@ -168,7 +168,7 @@ const presentList = (l: mentionV1.PreviewMatchList | undefined, keywordId: strin
 };
 
 const SAMPLE_STATUSES = ["ok", "unavailable", "skipped"] as const;
-const SOURCE_NAMES = ["x", "reddit", "youtube", "linkedin"] as const;
+const SOURCE_NAMES = SOURCES;
 
 const sourceWord = (s: commonV1.Source) => oneOf(SOURCE_NAMES, SOURCE_WORDS.word(s) ?? "", "sample source");
 

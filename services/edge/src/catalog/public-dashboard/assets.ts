@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 
 export const DASHBOARD_CSS = `
 :root{--ink:#1f2328;--muted:#59636e;--line:#d8dee4;--card:#fff;--bg:#f6f8fa;--accent:#6639ba;
---x:#24292f;--reddit:#c2410c;--youtube:#c4161c;--linkedin:#0a66c2;--positive:#1a7f37;--neutral:#8c959f;--negative:#cf222e;--group:#6639ba}
+--x:#24292f;--reddit:#c2410c;--youtube:#c4161c;--linkedin:#0a66c2;--hackernews:#c2410c;--bluesky:#0560d4;--rss:#b45309;--github:#1f2328;--positive:#1a7f37;--neutral:#8c959f;--negative:#cf222e;--group:#6639ba}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
@@ -38,7 +38,7 @@ main{padding:1rem 0 2rem}
 .chart .grid{stroke:var(--line);stroke-width:1}
 .chart.split{height:2.5rem}
 #chart-volume{aspect-ratio:3/1}
-.fill-x{fill:var(--x);background:var(--x)}.fill-reddit{fill:var(--reddit);background:var(--reddit)}.fill-youtube{fill:var(--youtube);background:var(--youtube)}.fill-linkedin{fill:var(--linkedin);background:var(--linkedin)}
+.fill-x{fill:var(--x);background:var(--x)}.fill-reddit{fill:var(--reddit);background:var(--reddit)}.fill-youtube{fill:var(--youtube);background:var(--youtube)}.fill-linkedin{fill:var(--linkedin);background:var(--linkedin)}.fill-hackernews{fill:var(--hackernews);background:var(--hackernews)}.fill-bluesky{fill:var(--bluesky);background:var(--bluesky)}.fill-rss{fill:var(--rss);background:var(--rss)}.fill-github{fill:var(--github);background:var(--github)}
 .fill-positive{fill:var(--positive);background:var(--positive)}.fill-neutral{fill:var(--neutral);background:var(--neutral)}.fill-negative{fill:var(--negative);background:var(--negative)}
 .fill-group,.fill-bar{fill:var(--group)}.fill-bar{fill:#0969da}.fill-empty{fill:var(--line)}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:0 0 .5rem;font-size:.875rem}

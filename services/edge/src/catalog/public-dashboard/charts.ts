@@ -5,8 +5,17 @@ import { escapeHtml } from "../../pages/html";
 // each chart carries a text alternative (its <title>) and a data table beside it for screen readers and
 // for reading exact numbers.
 
-export const SOURCE_ORDER = ["x", "reddit", "youtube", "linkedin"] as const;
-export const SOURCE_NAMES: Record<string, string> = { x: "X", reddit: "Reddit", youtube: "YouTube", linkedin: "LinkedIn" };
+export const SOURCE_ORDER = ["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"] as const;
+export const SOURCE_NAMES: Record<string, string> = {
+  x: "X",
+  reddit: "Reddit",
+  youtube: "YouTube",
+  linkedin: "LinkedIn",
+  hackernews: "Hacker News",
+  bluesky: "Bluesky",
+  rss: "Feeds",
+  github: "GitHub",
+};
 export const SENTIMENT_ORDER = ["positive", "neutral", "negative"] as const;
 
 export interface DayCounts {

@@ -87,7 +87,7 @@ export const highlighted = (text: string, ranges: Array<{ start: number; end: nu
   return out;
 };
 
-const SOURCE_GLYPH: Record<string, string> = { x: "X", reddit: "r/", youtube: "▶", linkedin: "in" };
+const SOURCE_GLYPH: Record<string, string> = { x: "X", reddit: "r/", youtube: "▶", linkedin: "in", hackernews: "Y", bluesky: "bs", rss: "RSS", github: "GH" };
 
 /** A small badge naming the source, drawn (no image requests). */
 export const sourceIcon = (source: string): string =>
