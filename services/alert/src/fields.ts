@@ -34,7 +34,7 @@ const id = () => textField(TEXT_LIMITS.id).describe("An id, at most 64 bytes of 
 export const alertFilterFields = {
   keywordIds: listOf(id(), "keywords").describe("Mentions matching any of these keywords of the project (kw_…)."),
   groupIds: listOf(id(), "groups").describe("Mentions matching a keyword of any of these groups of the project (kwg_…)."),
-  sources: listOf(z.enum(SOURCES), "sources").describe("x, reddit, youtube, linkedin (any of them)."),
+  sources: listOf(z.enum(SOURCES), "sources").describe("x, reddit, youtube, linkedin, hackernews, bluesky, rss, github (any of them)."),
   sentiments: listOf(z.enum(SENTIMENTS), "sentiments").describe("positive, neutral, negative (any of them)."),
   minRelevance: z
     .number({ message: "must be a number from 0 to 1" })

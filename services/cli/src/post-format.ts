@@ -16,7 +16,7 @@ const INSTANT = "ISO 8601 date-time with seconds and a zone (2026-11-20T09:00:00
 const COUNT = "a whole number, at least 0 (default 0)";
 
 export const POST_FIELDS: readonly PostFieldDoc[] = [
-  { path: "source", required: true, about: "x, reddit, youtube or linkedin" },
+  { path: "source", required: true, about: "x, reddit, youtube, linkedin, hackernews, bluesky, rss or github" },
   { path: "sourceId", required: true, about: `the post's id on its source, ${chars(POST_LIMITS.sourceId)}; a post already imported or collected for the project is a duplicate` },
   { path: "url", required: true, about: `the post's http(s) link, ${chars(POST_LIMITS.url)}` },
   { path: "text", required: true, about: `the body, ${chars(POST_LIMITS.text)}; may be "" (a post that is only a title)` },

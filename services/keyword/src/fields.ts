@@ -114,7 +114,7 @@ export const keywordFields = {
     .max(SOURCES.length)
     .refine(unique, { message: "must not repeat a source" })
     .meta({ uniqueItems: true })
-    .describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin."),
+    .describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin, hackernews, bluesky, rss, github."),
   aliases: listOf(phrase(), LIST_LIMITS.aliases, "aliases").describe("Other phrases that count as the keyword (at most 20, none repeated once trimmed)."),
   excludedTerms: listOf(phrase(), LIST_LIMITS.excludedTerms, "phrases").describe(
     "A post containing any of these phrases does not match (at most 20, none repeated once trimmed).",
@@ -138,7 +138,7 @@ export const keywordGroupFields = {
 export const createKeywordSchema = z
   .object({
     value: keywordFields.value,
-    sources: keywordFields.sources.optional().describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin; default: every source the project has enabled."),
+    sources: keywordFields.sources.optional().describe("Where to listen: a non-empty subset of x, reddit, youtube, linkedin, hackernews, bluesky, rss, github; default: every source the project has enabled."),
     aliases: keywordFields.aliases.default([]),
     excludedTerms: keywordFields.excludedTerms.default([]),
     filters: keywordFields.filters.default({}),

@@ -59,7 +59,7 @@ export const mentionFilterFields = {
   status: listOf(z.enum(MENTION_STATUSES), "statuses").describe("open, done, follow_up (any of them)."),
   keywordId: listOf(id(), "keywords").describe("Mentions matching any of these keywords (kw_…)."),
   groupId: listOf(id(), "groups").describe("Mentions matching a keyword of any of these groups (kwg_…)."),
-  source: listOf(z.enum(SOURCES), "sources").describe("x, reddit, youtube, linkedin (any of them)."),
+  source: listOf(z.enum(SOURCES), "sources").describe("x, reddit, youtube, linkedin, hackernews, bluesky, rss, github (any of them)."),
   categoryId: listOf(id(), "categories").describe(`Mentions in any of these categories (cat_…); "${UNCATEGORIZED}" means uncategorized.`),
   sentiment: listOf(z.enum(SENTIMENTS), "sentiments").describe("positive, neutral, negative (any of them)."),
   q: textField({ ...TEXT_LIMITS.q, trim: true }).describe("Words that must all appear in the text or title (case and accents ignored)."),

@@ -32,6 +32,9 @@ export const PROJECT_DEFAULTS = {
   description: "",
   color: "#7e47eb",
   icon: "📡",
+  // Every source rather than the ones this instance can reach now: the project service cannot see the
+  // collectors' credentials, and a source the instance cannot reach simply idles ("no credentials
+  // configured" in source health) and starts collecting once it is configured, with no project change.
   enabledSources: [...SOURCES] as Source[],
   digestTimezone: "UTC",
 };
@@ -94,7 +97,7 @@ export const projectFields = {
     .max(SOURCES.length)
     .refine(unique, { message: "must not repeat a source" })
     .meta({ uniqueItems: true })
-    .describe("Sources to track: x, reddit, youtube, linkedin; each at most once."),
+    .describe("Sources to track: x, reddit, youtube, linkedin, hackernews, bluesky, rss, github; each at most once."),
   digestTimezone: textField({
     ...TEXT_LIMITS.timezone,
     rule: [patternRule(ZONE_SHAPE, "must be an IANA time zone such as Europe/Paris"), { test: isIanaTimezone, message: "must be an IANA time zone such as Europe/Paris" }],

@@ -2,7 +2,7 @@ import type { KeywordHit, MatchablePost, MatcherKeyword, MatchSource } from "./t
 
 // Test support: builders for keywords and posts with neutral defaults, and a readable view of hits.
 
-export const ALL_SOURCES: readonly MatchSource[] = ["x", "reddit", "youtube", "linkedin"];
+export const ALL_SOURCES: readonly MatchSource[] = ["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"];
 
 export const keyword = (value: string, over: Partial<MatcherKeyword> = {}): MatcherKeyword => ({
   id: "k",

@@ -12,7 +12,7 @@ import { localTime } from "./local-time";
 export const LISTED_MENTIONS = 10;
 const EXCERPT_CHARS = 200;
 
-const SOURCE_NAMES: Record<string, string> = { x: "X", reddit: "Reddit", youtube: "YouTube", linkedin: "LinkedIn" };
+const SOURCE_NAMES: Record<string, string> = { x: "X", reddit: "Reddit", youtube: "YouTube", linkedin: "LinkedIn", hackernews: "Hacker News", bluesky: "Bluesky", rss: "Feeds", github: "GitHub" };
 const sourceName = (s: string) => SOURCE_NAMES[s] ?? s;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);

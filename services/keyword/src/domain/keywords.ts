@@ -228,7 +228,7 @@ export interface KeywordListInput {
 export const listKeywords = async (deps: KeywordDeps, caller: Caller, input: KeywordListInput): Promise<Page<KeywordDoc>> => {
   const limit = pageLimit(input.limit);
   const errors = required(input.projectId);
-  if (input.source !== undefined && !(SOURCES as readonly string[]).includes(input.source)) errors.push({ path: "source", message: "must be one of x, reddit, youtube, linkedin" });
+  if (input.source !== undefined && !(SOURCES as readonly string[]).includes(input.source)) errors.push({ path: "source", message: "must be one of x, reddit, youtube, linkedin, hackernews, bluesky, rss, github" });
   if (errors.length > 0) throw validationFailed(errors);
   await accessProject(deps, caller, input.projectId, "viewer");
   const filter: Record<string, unknown> = { projectId: input.projectId };

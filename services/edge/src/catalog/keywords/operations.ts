@@ -43,7 +43,7 @@ export const keywordOperations = [
     name: "list_keywords",
     title: "List keywords",
     description:
-      "Lists a project's keywords, active and inactive, newest first. Filters: groupId (one group), active (true: tracked ones, false: deactivated ones), source (keywords listening on x, reddit, youtube or linkedin).",
+      "Lists a project's keywords, active and inactive, newest first. Filters: groupId (one group), active (true: tracked ones, false: deactivated ones), source (keywords listening on x, reddit, youtube, linkedin, hackernews, bluesky, rss or github).",
     method: "GET",
     path: "/keywords",
     scope: "keywords:read",

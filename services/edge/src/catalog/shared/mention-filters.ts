@@ -64,7 +64,7 @@ export const sinceBeforeUntil = (input: { since?: string | undefined; until?: st
 export const listQuerySchema = <S extends z.ZodRawShape>(shape: S) => z.object(shape).superRefine(sinceBeforeUntil);
 
 const FILTERS =
-  "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin), categoryId (\"none\" for uncategorized), " +
+  "status (open, done, follow_up), keywordId, groupId, source (x, reddit, youtube, linkedin, hackernews, bluesky, rss, github), categoryId (\"none\" for uncategorized), " +
   "sentiment (positive, neutral, negative), q (words that must all appear in the title or text, case and accents ignored), " +
   "author (handles, with or without @, or author ids), minRelevance (a relevance score from 0 to 1: mentions scoring at least this), " +
   "relevance (relevant, uncertain, irrelevant: mentions with any of these labels; a mention stored before scoring counts as uncertain with score 0.5)";

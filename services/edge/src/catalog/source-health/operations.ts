@@ -7,7 +7,7 @@ export const sourceHealthOperations = [
     name: "get_source_health",
     title: "Get source health",
     description:
-      "Reports, per source of the project (x, reddit, youtube, linkedin), how collection is going: state, last successful poll, last error, posts found in the last 24 h, backoff, quota left, detection lag p50/p95 over the last 24 h, the next poll and whether the source is simulated. Any member may read it.",
+      "Reports, per source of the project (x, reddit, youtube, linkedin, hackernews, bluesky, rss, github), how collection is going: state, last successful poll, last error, posts found in the last 24 h, backoff, quota left, detection lag p50/p95 over the last 24 h, the next poll and whether the source is simulated. Any member may read it.",
     method: "GET",
     path: "/projects/:projectId/source-health",
     scope: "integrations:read",

@@ -41,7 +41,7 @@ export const sourceHealthSchema = z
       }),
     ),
   })
-  .register(resourceSchemas, { id: "SourceHealth", description: "Per source of a project (x, reddit, youtube, linkedin), how collection is going." });
+  .register(resourceSchemas, { id: "SourceHealth", description: "Per source of a project (x, reddit, youtube, linkedin, hackernews, bluesky, rss, github), how collection is going." });
 
 export type SourceHealthData = z.output<typeof sourceHealthSchema>;
 
