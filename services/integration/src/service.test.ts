@@ -67,6 +67,10 @@ describe("integration service over gRPC", () => {
       [S.SOURCE_REDDIT, "idle"],
       [S.SOURCE_YOUTUBE, "idle"],
       [S.SOURCE_LINKEDIN, "idle"],
+      [S.SOURCE_HACKERNEWS, "idle"],
+      [S.SOURCE_BLUESKY, "idle"],
+      [S.SOURCE_RSS, "idle"],
+      [S.SOURCE_GITHUB, "idle"],
     ]);
     expect(sources[3]).toMatchObject({ simulated: false, postsLast24h: "0", lastSuccessAt: undefined });
     const stranger = testCaller({ id: "usr_eve", workspaceId: "wsp_eve", email: "eve@example.com" });
