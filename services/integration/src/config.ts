@@ -19,6 +19,8 @@ export const integrationSettingsShape = {
   EARSHOT_REDDIT_CLIENT_SECRET: optionalSecret,
   /** Reddit requires `<platform>:<app id>:<version> (by /u/<user>)`. */
   EARSHOT_REDDIT_USER_AGENT: z.string().min(1).default("server:earshot:0.1.0 (by /u/earshot)"),
+  /** The Algolia Hacker News Search API; it needs no key, so Hacker News is always reachable. */
+  EARSHOT_HACKERNEWS_API_URL: url.default("https://hn.algolia.com/api/v1"),
   EARSHOT_YOUTUBE_API_URL: url.default("https://www.googleapis.com/youtube/v3"),
   EARSHOT_YOUTUBE_API_KEY: optionalSecret,
   /** Quota units a day the YouTube key may spend (search.list costs 100). */

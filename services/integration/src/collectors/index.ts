@@ -1,6 +1,7 @@
 import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
+import { createHackernewsCollector } from "./hackernews";
 import { createLinkedinCollector } from "./linkedin";
 import { createNotCollected } from "./not-collected";
 import { createRedditCollector } from "./reddit";
@@ -15,7 +16,7 @@ export const createCollectors = (deps: CollectorDeps): Record<Source, Collector>
   reddit: createRedditCollector(deps),
   youtube: createYoutubeCollector(deps),
   linkedin: createLinkedinCollector(deps),
-  hackernews: createNotCollected("hackernews"),
+  hackernews: createHackernewsCollector(deps),
   bluesky: createNotCollected("bluesky"),
   rss: createNotCollected("rss"),
   github: createNotCollected("github"),
