@@ -21,6 +21,9 @@ export const integrationSettingsShape = {
   EARSHOT_REDDIT_USER_AGENT: z.string().min(1).default("server:earshot:0.1.0 (by /u/earshot)"),
   /** The Algolia Hacker News Search API; it needs no key, so Hacker News is always reachable. */
   EARSHOT_HACKERNEWS_API_URL: url.default("https://hn.algolia.com/api/v1"),
+  EARSHOT_GITHUB_API_URL: url.default("https://api.github.com"),
+  /** Optional: without it GitHub allows 10 search requests a minute, with it 30. */
+  EARSHOT_GITHUB_TOKEN: optionalSecret,
   EARSHOT_YOUTUBE_API_URL: url.default("https://www.googleapis.com/youtube/v3"),
   EARSHOT_YOUTUBE_API_KEY: optionalSecret,
   /** Quota units a day the YouTube key may spend (search.list costs 100). */

@@ -1,6 +1,7 @@
 import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
+import { createGithubCollector } from "./github";
 import { createHackernewsCollector } from "./hackernews";
 import { createLinkedinCollector } from "./linkedin";
 import { createNotCollected } from "./not-collected";
@@ -19,5 +20,5 @@ export const createCollectors = (deps: CollectorDeps): Record<Source, Collector>
   hackernews: createHackernewsCollector(deps),
   bluesky: createNotCollected("bluesky"),
   rss: createNotCollected("rss"),
-  github: createNotCollected("github"),
+  github: createGithubCollector(deps),
 });

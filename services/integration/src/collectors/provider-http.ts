@@ -65,9 +65,11 @@ export const resetOf = (headers: Headers, now: number): Date | undefined => {
   // X: epoch seconds.
   const xReset = num(headers.get("x-rate-limit-reset"));
   if (xReset !== undefined) return new Date(Math.max(now, xReset * 1000));
-  // Reddit: seconds until the window resets (header names are case-insensitive).
-  const redditReset = num(headers.get("x-ratelimit-reset"));
-  if (redditReset !== undefined) return new Date(now + Math.max(0, redditReset) * 1000);
+  // Reddit: seconds until the window resets (at most its 10-minute window); GitHub: epoch seconds. The
+  // same header name, told apart by size (header names are case-insensitive).
+  const sharedReset = num(headers.get("x-ratelimit-reset"));
+  if (sharedReset !== undefined && sharedReset > 1e9) return new Date(Math.max(now, sharedReset * 1000));
+  if (sharedReset !== undefined) return new Date(now + Math.max(0, sharedReset) * 1000);
   return undefined;
 };
 
