@@ -70,6 +70,9 @@ export const resetOf = (headers: Headers, now: number): Date | undefined => {
   const sharedReset = num(headers.get("x-ratelimit-reset"));
   if (sharedReset !== undefined && sharedReset > 1e9) return new Date(Math.max(now, sharedReset * 1000));
   if (sharedReset !== undefined) return new Date(now + Math.max(0, sharedReset) * 1000);
+  // Bluesky's AppView and PDS (atproto): RateLimit-Reset in epoch seconds.
+  const atprotoReset = num(headers.get("ratelimit-reset"));
+  if (atprotoReset !== undefined && atprotoReset > 1e9) return new Date(Math.max(now, atprotoReset * 1000));
   return undefined;
 };
 
