@@ -74,7 +74,16 @@ describe("all-in-one", () => {
         name: "Acme launch",
         role: Role.ROLE_OWNER,
         color: "#7e47eb",
-        enabledSources: [Source.SOURCE_X, Source.SOURCE_REDDIT, Source.SOURCE_YOUTUBE, Source.SOURCE_LINKEDIN],
+        enabledSources: [
+          Source.SOURCE_X,
+          Source.SOURCE_REDDIT,
+          Source.SOURCE_YOUTUBE,
+          Source.SOURCE_LINKEDIN,
+          Source.SOURCE_HACKERNEWS,
+          Source.SOURCE_BLUESKY,
+          Source.SOURCE_RSS,
+          Source.SOURCE_GITHUB,
+        ],
       });
       account2.close();
       project2.close();
