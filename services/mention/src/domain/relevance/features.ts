@@ -38,6 +38,10 @@ interface Token {
 
 // Links are read as domains (below), not as words: blanked to the same length so offsets still hold.
 const URL_SPAN = /https?:\/\/\S+/giu;
+// Hoisted: this runs for every ingested mention, and a literal inside a function is a new object each call.
+const NON_LETTER = /[^\p{L}]/gu;
+const SENTENCE_END = /[.!?:]$/u;
+const NON_WORD_CHAR = /[^\p{L}\p{N}]/gu;
 
 const tokensOf = (text: string): Token[] => {
   const tokens: Token[] = [];
@@ -51,12 +55,12 @@ const tokensOf = (text: string): Token[] => {
 /** How the matched words are written: a capitalized word mid-sentence reads as a name, a lower-case one as a common word. */
 const caseOf = (fieldText: string, start: number, end: number): string => {
   const surface = fieldText.slice(start, end);
-  const letters = surface.replace(/[^\p{L}]/gu, "");
+  const letters = surface.replace(NON_LETTER, "");
   if (!letters) return "case:other";
   if (letters.length > 1 && letters === letters.toUpperCase()) return "case:upper";
   if (letters === letters.toLowerCase()) return "case:lower";
   const before = fieldText.slice(0, start).trimEnd();
-  if (before === "" || /[.!?:]$/u.test(before)) return "case:sentence-start";
+  if (before === "" || SENTENCE_END.test(before)) return "case:sentence-start";
   return "case:proper";
 };
 
@@ -72,7 +76,9 @@ export const featuresOf = (input: RelevanceInput): string[] => {
   const fields = { title: input.title ?? "", text: input.text };
   const tokens = { title: tokensOf(fields.title), text: tokensOf(fields.text) };
   const termKeys = new Set<string>();
-  for (const match of input.matches.slice(0, MAX_MATCHES)) {
+  const matchCount = Math.min(input.matches.length, MAX_MATCHES);
+  for (let mi = 0; mi < matchCount; mi += 1) {
+    const match = input.matches[mi]!;
     const fieldTokens = tokens[match.field];
     const inside = (t: Token) => t.start >= match.start && t.end <= match.end;
     for (const t of fieldTokens) if (inside(t)) termKeys.add(t.word);
@@ -99,8 +105,13 @@ export const featuresOf = (input: RelevanceInput): string[] => {
     for (const m of field.matchAll(LINK)) {
       const domain = domainOf(m[1]!);
       features.add(`domain:${domain}`);
-      const bare = domain.replace(/[^\p{L}\p{N}]/gu, "");
-      if ([...termKeys].some((w) => w.length > 2 && bare.includes(w))) features.add("domain:names-keyword");
+      const bare = domain.replace(NON_WORD_CHAR, "");
+      for (const w of termKeys) {
+        if (w.length > 2 && bare.includes(w)) {
+          features.add("domain:names-keyword");
+          break;
+        }
+      }
     }
   }
   return [...features];
