@@ -1,4 +1,4 @@
-import type { RunningSimulators } from "@earshot/simulators";
+import { CREDENTIALED_PLATFORMS, FREE_PLATFORMS, type RunningSimulators } from "@earshot/simulators";
 import type { RunningEarshot } from "./all-in-one";
 
 /**
@@ -18,12 +18,20 @@ export const startupBanner = (
     `  docs: ${running.url}/docs`,
     "",
   ];
-  if (simulators && simulators.platforms.length > 0) {
+  const credentialed = simulators?.platforms.filter((p) => CREDENTIALED_PLATFORMS.includes(p)) ?? [];
+  const free = simulators?.platforms.filter((p) => FREE_PLATFORMS.includes(p)) ?? [];
+  if (simulators && credentialed.length > 0) {
     lines.push(
-      `Simulated sources (no credentials configured): ${simulators.platforms.join(", ")}, served by local simulators at ${simulators.origin}.`,
+      `Simulated sources (no credentials configured): ${credentialed.join(", ")}, served by local simulators at ${simulators.origin}.`,
       "  Mentions they produce are generated. Configure a platform's credentials (README: Sources) to collect from it for real.",
       "",
     );
+  }
+  if (simulators && free.length > 0) {
+    lines.push(`Simulated too (EARSHOT_SIMULATORS=all): ${free.join(", ")}, at ${simulators.origin}. Set EARSHOT_SIMULATORS=auto to read them for real.`, "");
+  } else if (simulators) {
+    // Without internet these would only report connection errors: say how to keep a demo whole.
+    lines.push("Hacker News and GitHub are read from their public APIs (no key needed). Without internet, set EARSHOT_SIMULATORS=all to simulate them.", "");
   }
   if (running.bootstrap) {
     const file = `${running.dataDir}/bootstrap.json`;

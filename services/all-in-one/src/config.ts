@@ -12,8 +12,12 @@ const allInOneOwnShape = {
   PORT: configPort.default(8080),
   /** First loopback gRPC port; each service takes the next one. 0 = any free ports. */
   EARSHOT_GRPC_BASE_PORT: configPort.default(0),
-  /** `auto`: platforms without credentials are served by local simulators (make run); `off`: they are not polled. */
-  EARSHOT_SIMULATORS: z.enum(["auto", "off"]).default("auto"),
+  /**
+   * `auto`: platforms without credentials are served by local simulators (make run) and Hacker News and
+   * GitHub are read for real; `all`: Hacker News and GitHub are simulated too (no internet, demos, tests);
+   * `off`: nothing is simulated (platforms without credentials are not polled).
+   */
+  EARSHOT_SIMULATORS: z.enum(["auto", "all", "off"]).default("auto"),
   /** Loopback port of the simulators (0 = any free port). */
   EARSHOT_SIMULATOR_PORT: configPort.default(0),
   /**

@@ -1,3 +1,5 @@
+import { githubSimulator } from "./github";
+import { hackernewsSimulator } from "./hackernews";
 import { linkedinSimulator } from "./linkedin";
 import { SIM_PLATFORMS, type SimPlatform } from "./platform-simulator";
 import { redditSimulator } from "./reddit";
@@ -7,7 +9,7 @@ import { xSimulator } from "./x";
 import { youtubeSimulatorWith } from "./youtube";
 
 export type { PlatformSimulator, SimPlatform } from "./platform-simulator";
-export { SIM_PLATFORMS } from "./platform-simulator";
+export { CREDENTIALED_PLATFORMS, FREE_PLATFORMS, SIM_PLATFORMS } from "./platform-simulator";
 export type { SimulatorServer } from "./server";
 export { SIM_CREDENTIALS, SIM_PREFIXES, simulatedSettings } from "./settings";
 export type { Fault, LoggedRequest, PublishInput, SimAuthor, SimPost } from "./world";
@@ -21,13 +23,13 @@ export interface RunningSimulators extends SimulatorServer {
   settings: Record<string, string>;
 }
 
-/** Starts the simulators of the given platforms (default all four) on one loopback HTTP server. */
+/** Starts the simulators of the given platforms (default all six) on one loopback HTTP server. */
 export const startSimulators = async (options: Omit<SimulatorOptions, "factories"> & { youtubeDailyQuota?: number } = {}): Promise<RunningSimulators> => {
   const platforms = options.platforms ?? SIM_PLATFORMS;
   const server = await startSimulatorServer({
     ...options,
     platforms,
-    factories: { x: xSimulator, reddit: redditSimulator, youtube: youtubeSimulatorWith({ dailyQuota: options.youtubeDailyQuota }), linkedin: linkedinSimulator },
+    factories: { x: xSimulator, reddit: redditSimulator, youtube: youtubeSimulatorWith({ dailyQuota: options.youtubeDailyQuota }), linkedin: linkedinSimulator, hackernews: hackernewsSimulator, github: githubSimulator },
   });
   return { ...server, platforms, settings: simulatedSettings(server.origin, platforms) };
 };

@@ -4,9 +4,13 @@ import type { SimWorld } from "./world";
 // What each platform's simulator gives the shared server: the path prefixes it answers under (a base URL
 // of the platform, as DESIGN.md's EARSHOT_*_URL settings name them) and a handler for requests under them.
 
-export type SimPlatform = "x" | "reddit" | "youtube" | "linkedin";
+export type SimPlatform = "x" | "reddit" | "youtube" | "linkedin" | "hackernews" | "github";
 
-export const SIM_PLATFORMS: readonly SimPlatform[] = ["x", "reddit", "youtube", "linkedin"];
+/** The platforms that need credentials: without them Earshot cannot read the real ones. */
+export const CREDENTIALED_PLATFORMS: readonly SimPlatform[] = ["x", "reddit", "youtube", "linkedin"];
+/** The platforms Earshot reads without credentials: simulated only when asked (no internet, demos, tests). */
+export const FREE_PLATFORMS: readonly SimPlatform[] = ["hackernews", "github"];
+export const SIM_PLATFORMS: readonly SimPlatform[] = [...CREDENTIALED_PLATFORMS, ...FREE_PLATFORMS];
 
 export interface SimRequest {
   req: IncomingMessage;

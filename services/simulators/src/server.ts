@@ -17,7 +17,7 @@ import { type PublishInput, SimWorld, type WorldOptions } from "./world";
 export interface SimulatorOptions extends WorldOptions {
   host?: string;
   port?: number;
-  /** Which platforms to serve (default all four). */
+  /** Which platforms to serve (default all six). */
   platforms?: readonly SimPlatform[];
   /** Platform simulators by platform; the package's own by default. */
   factories: Partial<Record<SimPlatform, PlatformSimulatorFactory>>;

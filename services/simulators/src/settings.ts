@@ -10,6 +10,8 @@ export const SIM_PREFIXES = {
   youtubeApi: "/youtube/v3",
   linkedinApi: "/linkedin/api/rest",
   linkedinAuth: "/linkedin/www",
+  hackernewsApi: "/hackernews/api/v1",
+  githubApi: "/github",
 } as const;
 
 export const SIM_CREDENTIALS = {
@@ -41,6 +43,9 @@ export const simulatedSettings = (origin: string, platforms: readonly SimPlatfor
         EARSHOT_LINKEDIN_CLIENT_ID: SIM_CREDENTIALS.linkedinClientId,
         EARSHOT_LINKEDIN_CLIENT_SECRET: SIM_CREDENTIALS.linkedinClientSecret,
       });
+    if (p === "hackernews") out.EARSHOT_HACKERNEWS_API_URL = origin + SIM_PREFIXES.hackernewsApi;
+    // No token: the simulator answers with GitHub's anonymous search limit, as Earshot reads it by default.
+    if (p === "github") out.EARSHOT_GITHUB_API_URL = origin + SIM_PREFIXES.githubApi;
   }
   return out;
 };

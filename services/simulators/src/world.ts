@@ -87,8 +87,11 @@ export interface WorldOptions {
   /** Whether searches create posts for the terms they name (off: only published posts exist). */
   generate?: boolean;
   generateEveryMs?: number;
-  /** Requests per rate window the X (15 min, default 450) and Reddit (10 min, default 1,000) simulators allow. */
-  rateLimits?: { x?: number; reddit?: number };
+  /**
+   * Requests per rate window the X (15 min, default 450), Reddit (10 min, default 1,000) and GitHub (a
+   * minute, default 10 without a token; three times that with one) simulators allow.
+   */
+  rateLimits?: { x?: number; reddit?: number; github?: number };
   backfill?: number;
   seed?: number;
 }
@@ -115,7 +118,7 @@ export class SimWorld {
   readonly generateEveryMs: number;
   readonly backfill: number;
   readonly seed: number;
-  readonly rateLimits: { x?: number; reddit?: number };
+  readonly rateLimits: { x?: number; reddit?: number; github?: number };
   private readonly published = new Map<SimPlatform, SimPost[]>();
   private readonly firstSeen = new Map<string, number>();
   private readonly faults = new Map<SimPlatform, Fault[]>();
@@ -241,7 +244,7 @@ export class SimWorld {
       key: this.keyAt(createdAtMs, fnv1a(`${platform}:${term}`) & 0x1fffff),
       createdAtMs,
       kind: spec.kind ?? "post",
-      title: platform === "reddit" || platform === "youtube" ? title : undefined,
+      title: platform === "x" || platform === "linkedin" ? undefined : title,
       text,
       lang: spec.lang?.[0] ?? "en",
       author: { id: `${100000 + n}`, handle: `sim_${platform}_${n}`, name: `Simulated ${platform} user ${n}`, followers: (h >>> 8) % 50_000 },

@@ -76,3 +76,23 @@ it("finds the last day's posts of a keyword added after the pollers ran, and say
   expect(sources.find((s) => s.source === "x")?.firstSearchAt).toEqual(expect.any(String));
   expect(sources.find((s) => s.source === "linkedin")?.firstSearchAt).toBeNull();
 }, 60_000);
+
+it("lists mentions of a keyword from simulated Hacker News and GitHub, as EARSHOT_SIMULATORS=all serves them", async () => {
+  const owner = await h.newActor();
+  const projectId = await createProject(h, owner);
+  const FREE = ["hackernews", "github"] as const;
+  const mentionOf = (source: string) => (e: MentionEvent) => e.type === "mention.created" && e.data.projectId === projectId && SOURCE_WORDS.word(e.data.mention?.source ?? 0) === source;
+  const stored = Promise.all(FREE.map((source) => busEvents(h, MENTION_EVENTS, 1, mentionOf(source))));
+  const keyword = await h.call("create_keyword", { projectId, value: "Larkspurrow", sources: [...FREE], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
+  expect(keyword.status).toBe(201);
+  await stored;
+
+  const mentions = await listAllMentions(h, owner, projectId);
+  expect(new Set(mentions.map((m) => m.source))).toEqual(new Set(FREE));
+  for (const m of mentions) expect(`${m.title ?? ""} ${m.text}`.toLowerCase()).toContain("larkspurrow");
+  expect(mentions.find((m) => m.source === "hackernews")?.url).toMatch(/^https:\/\/news\.ycombinator\.com\/item\?id=\d+$/);
+  expect(mentions.find((m) => m.source === "github")?.url).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/(issues|pull)\/\d+$/);
+  // Every request reached the simulators, none the real hosts (the settings point there alone).
+  expect(sims.world.requestCount("hackernews")).toBeGreaterThan(0);
+  expect(sims.world.requestCount("github")).toBeGreaterThan(0);
+}, 60_000);

@@ -107,3 +107,14 @@ it("creates a category and a saved view from projectId and name alone", async ()
   expect(view.status).toBe(201);
   expect(view.body.data).toMatchObject({ name: "Everything", filters: {} });
 });
+
+it("points no collector of the default test instance at a host beyond this machine", () => {
+  // A keyword created without sources reaches every source, so a test instance must not leave any
+  // polled source on a real platform: the free ones (no credentials needed) are served by simulators,
+  // the others are not polled, having no credentials.
+  const settings = h.config as Record<string, unknown>;
+  const loopback = (u: unknown) => typeof u === "string" && ["127.0.0.1", "localhost", "[::1]"].includes(new URL(u).hostname);
+  expect({ hackernews: loopback(settings.EARSHOT_HACKERNEWS_API_URL), github: loopback(settings.EARSHOT_GITHUB_API_URL) }).toEqual({ hackernews: true, github: true });
+  const credentials = ["EARSHOT_X_BEARER_TOKEN", "EARSHOT_REDDIT_CLIENT_ID", "EARSHOT_YOUTUBE_API_KEY", "EARSHOT_LINKEDIN_CLIENT_ID", "EARSHOT_GITHUB_TOKEN"];
+  for (const name of credentials) expect({ name, value: settings[name] }).toEqual({ name, value: undefined });
+});

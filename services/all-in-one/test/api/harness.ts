@@ -8,7 +8,8 @@ import { testCaller } from "../../../platform/src/testing/caller";
 import { contractCheck } from "./contract";
 import { makeTempDir } from "../../../platform/src/testing/tmp";
 import { type RunningEarshot, startAllInOne } from "../../src/all-in-one";
-import { loadAllInOneConfig } from "../../src/config";
+import { offlineFreeSources } from "./offline-sources";
+import { type AllInOneConfig, loadAllInOneConfig } from "../../src/config";
 
 // A running Earshot (all-in-one, real gRPC hops, embedded store) with a real SMTP server catching its
 // mail, and helpers to call operations the way a client would. Every answer to `call` is checked against
@@ -40,6 +41,8 @@ export type Harness = ServiceClients & HarnessHelpers;
 
 export interface HarnessHelpers {
   running: RunningEarshot;
+  /** The settings the all-in-one was started with (defaults filled in). */
+  config: AllInOneConfig;
   url: string;
   mail: CapturedMail[];
   newActor(options?: { scopes?: string[]; name?: string }): Promise<Actor>;
@@ -86,6 +89,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
   });
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
+  const offline = await offlineFreeSources(env);
   const config = loadAllInOneConfig({
     EARSHOT_DATA_DIR: tmp.dir,
     PORT: "0",
@@ -98,6 +102,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
     EARSHOT_AUTH_FAILURES_PER_MINUTE: "100000",
     // Test webhook receivers listen on this machine.
     EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    ...offline.settings,
     ...env,
   });
   const running = await startAllInOne(config, silentLogger(), clock);
@@ -184,6 +189,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
 
   return {
     running,
+    config,
     url: running.url,
     mail,
     ...services.clients,
@@ -199,6 +205,7 @@ export const startHarness = async (env: Record<string, string> = {}, clock?: Clo
       services.close();
       await running.stop();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await offline.close();
       await tmp.cleanup();
     },
   };
