@@ -6,13 +6,14 @@ import { type RunningEarshot, startAllInOne } from "../src/all-in-one";
 import { loadAllInOneConfig } from "../src/config";
 import { ingestPosts, postFor } from "./api/world";
 import type { Harness } from "./api/harness";
+import { FREE_SOURCES_NOWHERE } from "./api/offline-sources";
 
 // What the change feed is for: an agent without subscriptions keeps its cursor, Earshot restarts (every
 // process, the same data directory), and the agent carries on from the cursor, getting every change made
 // since it last read, each once, and nothing it had already.
 
 const configFor = (dataDir: string) =>
-  loadAllInOneConfig({ EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", EARSHOT_STORE_SYNC: "normal", EARSHOT_SIMULATORS: "off" });
+  loadAllInOneConfig({ EARSHOT_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", EARSHOT_STORE_SYNC: "normal", EARSHOT_SIMULATORS: "off", ...FREE_SOURCES_NOWHERE });
 
 interface Change {
   id: string;

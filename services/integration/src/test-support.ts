@@ -40,7 +40,7 @@ export interface IntegrationWorld {
 }
 
 export interface WorldOptions {
-  /** Platforms the simulators serve and the collectors are pointed at (default all four). */
+  /** Platforms the simulators serve and the collectors are pointed at (default all six: no test reaches a real host). */
   platforms?: readonly SimPlatform[];
   /** Simulators generate posts for searched terms (default false: only published posts exist). */
   generate?: boolean;
