@@ -72,7 +72,7 @@ describe("earshot posts import", () => {
     expect(res.code).toBe(1);
     expect(res.err).toEqual([
       expect.stringMatching(/^line 3: not JSON \(.+\)$/),
-      "line 6: source: must be one of x, reddit, youtube, linkedin",
+      "line 6: source: must be one of x, reddit, youtube, linkedin, hackernews, bluesky, rss, github",
       "line 7: author.followers: must not be negative",
       "line 9: post: must be an object",
     ]);

@@ -173,7 +173,7 @@ describe("mention service over gRPC and the bus", () => {
       unmatched: 1,
       skipped: 1,
       refused: [
-        { index: 4, problems: [{ path: "source", message: "must be one of x, reddit, youtube, linkedin" }] },
+        { index: 4, problems: [{ path: "source", message: "must be one of x, reddit, youtube, linkedin, hackernews, bluesky, rss, github" }] },
         { index: 5, problems: [{ path: "publishedAt", message: "is required" }] },
       ],
     });

@@ -163,7 +163,7 @@ describe("ingesting posts", () => {
     ]);
     expect(result.created).toBe(1);
     expect(result.refused).toEqual([
-      { index: 1, problems: [{ path: "source", message: "must be one of x, reddit, youtube, linkedin" }] },
+      { index: 1, problems: [{ path: "source", message: "must be one of x, reddit, youtube, linkedin, hackernews, bluesky, rss, github" }] },
       { index: 2, problems: [{ path: "author.handle", message: "is required" }] },
       { index: 3, problems: [{ path: "publishedAt", message: expect.stringContaining("ISO 8601") }] },
       { index: 4, problems: [{ path: "url", message: "must be an http(s) URL" }] },
