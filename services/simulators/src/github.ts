@@ -14,7 +14,8 @@ import type { SimPost } from "./world";
 const ORG = "simulated-org";
 const REPO = "sim-project";
 
-const isPullRequest = (p: SimPost): boolean => ((p.key >> 22n) & 1n) === 1n;
+/** Mixes the millisecond (varies between a term's generated posts) and the salt (varies between published ones). */
+const isPullRequest = (p: SimPost): boolean => ((p.key ^ (p.key >> 22n)) & 1n) === 1n;
 /** GitHub ids are JSON numbers: the key's low 53 bits keep them exact and unique within a world. */
 const idOf = (p: SimPost): number => Number(p.key & 0x1fffffffffffffn);
 
