@@ -108,7 +108,7 @@ describe("MCP tools", () => {
     expect(got.isError).toBeFalsy();
     const data = (got.structuredContent as { data: { projectId: string; sources: Array<{ source: string }> } }).data;
     expect(data.projectId).toBe(projectId);
-    expect(data.sources.map((s) => s.source)).toEqual(["x", "reddit", "youtube", "linkedin"]);
+    expect(data.sources.map((s) => s.source)).toEqual(["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"]);
     const rest = await h.call("get_source_health", { projectId }, owner.key);
     expect(rest.body.data).toEqual(data);
     const validate = strictAjv().compile(tools.find((t) => t.name === "get_source_health")!.outputSchema!);

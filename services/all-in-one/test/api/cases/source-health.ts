@@ -9,7 +9,7 @@ export const sourceHealthCases: Cases = {
       check: (b) => {
         const data = b.data as { projectId: string; sources: Array<{ source: string; state: string; postsLast24h: number }> };
         expect(data.projectId).toBe(w.projectId);
-        expect(data.sources.map((s) => s.source)).toEqual(["x", "reddit", "youtube", "linkedin"]);
+        expect(data.sources.map((s) => s.source)).toEqual(["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky", "rss", "github"]);
         for (const s of data.sources) expect(["collecting", "idle", "stopped", "backing_off"]).toContain(s.state);
       },
     }),
