@@ -1,5 +1,4 @@
-import { isDomainError } from "@earshot/platform";
-import { testProjectCaller } from "@earshot/platform/testing";
+import { refusalOf, testProjectCaller } from "@earshot/platform/testing";
 import { type DeliveryWorld, openDeliveryWorld } from "./delivery-test-support";
 import { createWebhook, getWebhook, updateWebhook } from "./domain/endpoints";
 import { toWebhookMessage } from "./rpc/webhook-rpc";
@@ -18,14 +17,10 @@ const owner = testProjectCaller({ prj_a: "owner" }, { workspaceId: "wsp_1" });
 const stranger = testProjectCaller({ prj_z: "owner" }, { workspaceId: "wsp_2" });
 const viewer = testProjectCaller({ prj_a: "viewer" }, { workspaceId: "wsp_1" });
 
+/** A refusal's code and the fields it names. */
 const refusal = async (run: Promise<unknown>) => {
-  try {
-    await run;
-  } catch (err) {
-    if (isDomainError(err)) return { code: err.code, errors: err.errors.map((e) => e.path) };
-    throw err;
-  }
-  throw new Error("expected a refusal");
+  const err = await refusalOf(run);
+  return { code: err.code, errors: err.errors.map((e) => e.path) };
 };
 
 const mention = (id: string, story: { id: string; size: number } | null, score = 0.9) => ({
