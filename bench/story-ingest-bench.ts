@@ -76,6 +76,11 @@ const runOne = async (arm: Arm): Promise<void> => {
   const cpuMicros = (used.user + used.system) / posts.length;
   const mainMicros = (mainThreadMicros() - mainCpu) / posts.length;
   if (created < posts.length * 0.95) throw new Error(`only ${created} of ${posts.length} posts became mentions`);
+  // A profile of the measured ingest alone (node --cpu-prof with BENCH_STORY_RUN set) stops here.
+  if (process.env.BENCH_INGEST_ONLY) {
+    console.log(JSON.stringify({ rate: posts.length / seconds, cpuMicros, mainMicros }));
+    process.exit(0);
+  }
   const stories = new Set((await world.deps.collections.mentions.find({ projectId })).map((m) => m.storyId)).size;
   // What a replica starting now pays on the project's first post: its story index replayed from the mentions.
   const replica = world.replica();

@@ -12,7 +12,11 @@ const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 export const MAX_WORD_LENGTH = 64;
 
 /** One word folded: lower case, accents removed (empty when nothing matchable is left). */
-export const foldWord = (word: string): string => canonicalPhrase(word, false);
+export const foldWord = (word: string): string => (ASCII_WORD.test(word) ? word.toLowerCase() : canonicalPhrase(word, false));
+
+// Most words are plain ASCII letters and digits, which fold to their lower case: the general fold reads
+// every character's class, and this runs for every word of every ingested post.
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
 
 /** The folded words of `texts`, each once, in order of first appearance. */
 export const wordsOf = (...texts: Array<string | undefined>): string[] => {

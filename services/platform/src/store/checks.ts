@@ -65,17 +65,51 @@ export const assertUpdate = (update: Update): void => {
 // A written document holds no `undefined`: MongoDB would store null (which sparse indexes do index and
 // `$exists` does match), nedb keeps it in memory but not on disk. Fields are left out instead; inside an
 // array there is no leaving out (MongoDB and nedb's file would both turn it into null), so it is refused.
-const stripUndefined = (value: unknown, path: string): unknown => {
+// Every written document passes through here, so the walk builds no path strings: the path is only
+// worked out, by a second walk, for the error message of a document that is refused.
+const UNDEFINED_IN_ARRAY = Symbol("undefined inside an array");
+
+const strip = (value: unknown): unknown => {
   if (Array.isArray(value)) {
-    return value.map((v, i) => {
-      if (v === undefined) throw new UnsupportedQueryError(`undefined inside the array at ${path}`);
-      return stripUndefined(v, `${path}.${i}`);
+    return value.map((v) => {
+      if (v === undefined) throw UNDEFINED_IN_ARRAY;
+      return strip(v);
     });
   }
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = stripUndefined(v, path ? `${path}.${k}` : k);
+  for (const k of Object.keys(value)) {
+    const v = value[k];
+    if (v !== undefined) out[k] = strip(v);
+  }
   return out;
+};
+
+/** The path of the first array (in strip's order) holding an undefined element. */
+const arrayWithUndefined = (value: unknown, path: string): string | undefined => {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === undefined) return path;
+      const found = arrayWithUndefined(value[i], `${path}.${i}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = v === undefined ? undefined : arrayWithUndefined(v, path ? `${path}.${k}` : k);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+};
+
+const stripUndefined = (value: unknown, path: string): unknown => {
+  try {
+    return strip(value);
+  } catch (err) {
+    if (err !== UNDEFINED_IN_ARRAY) throw err;
+    throw new UnsupportedQueryError(`undefined inside the array at ${arrayWithUndefined(value, path) ?? path}`);
+  }
 };
 
 /** The document as every adapter stores it: without its undefined fields, at any depth. */

@@ -233,6 +233,11 @@ export const describeStoreContract = (adapterName: string, factory: () => Promis
         () => items().insertOne({ _id: "itm_2", name: "b", n: 2, tags: [undefined as unknown as string] }),
       ];
       for (const call of refused) await expect(call()).rejects.toBeInstanceOf(UnsupportedQueryError);
+      // The refusal names the array that held it, however deep.
+      await expect(items().updateOne({ _id: "itm_1" }, { $set: { tags: ["x", undefined] } })).rejects.toThrow(/undefined inside the array at tags$/);
+      await expect(
+        items().insertOne({ _id: "itm_3", name: "c", n: 3, owner: { id: "usr_1", seen: [[1], [2, undefined]] } as unknown as { id: string } }),
+      ).rejects.toThrow(/undefined inside the array at owner\.seen\.1$/);
       expect(await items().findById("itm_1")).toMatchObject({ n: 1, tags: [], _v: 1 });
       expect(await items().findById("itm_2")).toBeNull();
     });

@@ -38,6 +38,7 @@ interface Token {
 
 // Links are read as domains (below), not as words: blanked to the same length so offsets still hold.
 const URL_SPAN = /https?:\/\/\S+/giu;
+const HTTP = /http/i;
 // Hoisted: this runs for every ingested mention, and a literal inside a function is a new object each call.
 const NON_LETTER = /[^\p{L}]/gu;
 const SENTENCE_END = /[.!?:]$/u;
@@ -45,7 +46,9 @@ const NON_WORD_CHAR = /[^\p{L}\p{N}]/gu;
 
 const tokensOf = (text: string): Token[] => {
   const tokens: Token[] = [];
-  for (const m of text.replace(URL_SPAN, (u) => " ".repeat(u.length)).matchAll(WORD_RUN)) {
+  // Most posts hold no link, and blanking copies the text.
+  const read = HTTP.test(text) ? text.replace(URL_SPAN, (u) => " ".repeat(u.length)) : text;
+  for (const m of read.matchAll(WORD_RUN)) {
     const word = foldWord(m[0]);
     if (word) tokens.push({ word, start: m.index, end: m.index + m[0].length });
   }

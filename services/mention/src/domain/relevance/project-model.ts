@@ -19,9 +19,22 @@ export interface ProjectRelevance {
   scorer: Scorer;
 }
 
-/** This process's priors, by project: rebuilt when the project's keywords or description change. */
+/**
+ * This process's priors, by project: rebuilt when the project's keywords or description change; and the
+ * scorer compiled from the prior and the stored model, kept until either moves (ingest scores every batch
+ * with it, and a kept scorer remembers its features' weights).
+ */
 export class RelevancePriors {
   private readonly cache = new Map<string, { key: string; prior: PriorWeights }>();
+  private readonly scorers = new Map<string, { key: string; prior: PriorWeights; scorer: Scorer }>();
+
+  scorerFor(projectId: string, key: string, prior: PriorWeights, compile: () => Scorer): Scorer {
+    const cached = this.scorers.get(projectId);
+    if (cached?.key === key && cached.prior === prior) return cached.scorer;
+    const scorer = compile();
+    this.scorers.set(projectId, { key, prior, scorer });
+    return scorer;
+  }
 
   async priorFor(deps: MentionDeps, projectId: string, state: ProjectStateDoc | null): Promise<PriorWeights> {
     const key = `${state?.keywordsRevision ?? 0}|${state?.description ?? ""}`;
@@ -48,5 +61,9 @@ export const loadProjectRelevance = async (deps: MentionDeps, projectId: string,
   const revision = doc?.revision ?? 0;
   const unrated = doc?.unrated;
   const unratedRevision = doc?.unratedRevision ?? 0;
-  return { doc, learned, unrated, unratedRevision, revision, prior, scorer: compileScorer(learned, revision, prior, unrated, unratedRevision) };
+  // The document's version moves with every write of it (a rating, a rescore pass's unrated counts).
+  const scorer = deps.relevance.priors.scorerFor(projectId, `${doc?._v ?? 0}|${revision}|${unratedRevision}`, prior, () =>
+    compileScorer(learned, revision, prior, unrated, unratedRevision),
+  );
+  return { doc, learned, unrated, unratedRevision, revision, prior, scorer };
 };

@@ -29,6 +29,9 @@ export interface Scorer {
   scoreFeatures(features: readonly string[]): Relevance;
 }
 
+/** Feature weights a scorer remembers; past it, it starts over (bounded memory for a long-lived model). */
+const MAX_REMEMBERED_WEIGHTS = 50_000;
+
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
 export const modelVersion = (revision: number, prior: PriorWeights, unratedRevision = 0): string =>
@@ -37,11 +40,23 @@ export const modelVersion = (revision: number, prior: PriorWeights, unratedRevis
 export const compileScorer = (learned: LearnedCounts, revision: number, prior: PriorWeights, unrated?: LearnedCounts, unratedRevision = 0): Scorer => {
   const model = modelVersion(revision, prior, unratedRevision);
   const bias = learnedBias(learned);
+  // A scorer lives while its model does (project-model.ts caches it), and posts repeat most of their
+  // features (source, keyword, case, common words), so each feature's weight is worked out once.
+  const weights = new Map<string, number>();
+  const weightOf = (feature: string): number => {
+    let weight = weights.get(feature);
+    if (weight === undefined) {
+      if (weights.size >= MAX_REMEMBERED_WEIGHTS) weights.clear();
+      weight = (prior.get(feature) ?? 0) + learnedWeight(learned, feature, unrated);
+      weights.set(feature, weight);
+    }
+    return weight;
+  };
   const scoreFeatures = (features: readonly string[]): Relevance => {
     let logit = bias;
     const moved: RelevanceReason[] = [];
     for (const feature of features) {
-      const weight = (prior.get(feature) ?? 0) + learnedWeight(learned, feature, unrated);
+      const weight = weightOf(feature);
       if (weight === 0) continue;
       logit += weight;
       moved.push({ feature, weight });

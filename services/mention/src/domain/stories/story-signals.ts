@@ -34,6 +34,8 @@ export const normalizeUrl = (link: string): string | null => {
 };
 
 const LINK = /https?:\/\/[^\s<>"'`]+/giu;
+const SCHEME = /http/i;
+const mayLink = (s: string) => SCHEME.test(s);
 
 /**
  * The distinct pages a post's title and text link. Not the post's own address: every source's posts are
@@ -41,6 +43,8 @@ const LINK = /https?:\/\/[^\s<>"'`]+/giu;
  */
 export const linksOf = (title: string | undefined, text: string): string[] => {
   const found = new Set<string>();
+  // Most posts link nothing: a case-blind look for the scheme's letters spares them the scan.
+  if (!mayLink(text) && !(title && mayLink(title))) return [];
   for (const [raw] of `${title ?? ""} ${text}`.matchAll(LINK)) {
     const key = normalizeUrl(raw.replace(/[.,;:!?)\]}>»”’]+$/u, ""));
     if (key) found.add(key);
@@ -63,12 +67,16 @@ export const signatureWordsOf = (title: string | undefined, text: string): strin
   return body.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 };
 
-// A 32-bit FNV-1a hash of a string, and a second one, for the exact-text key.
-const fnv = (s: string, seed: number): number => {
-  let h = seed;
+// 32-bit FNV-1a, continued from a state: a shingle's hash is its words' hashed in turn with the space
+// between them, the same value as hashing the joined text, without building that text for every pair.
+const FNV_OFFSET = 0x811c9dc5;
+const SPACE = 0x20;
+const fnvOn = (h: number, s: string): number => {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h;
 };
+const shingleHash = (first: string, second: string | undefined): number =>
+  (second === undefined ? fnvOn(FNV_OFFSET, first) : fnvOn(Math.imul(fnvOn(FNV_OFFSET, first) ^ SPACE, 0x01000193), second)) >>> 0;
 
 /** Words per shingle: pairs keep word order in the signature without letting one changed word change many shingles. */
 const SHINGLE = 2;
@@ -79,6 +87,8 @@ export const SIGNATURE_HASHES = 16;
 const BAND_ROWS = 2;
 /** Bands looked up and claimed: each is a key written per story, so few; the rest of the signature is for comparing. */
 const BANDS = 4;
+const MINS = new Uint32Array(SIGNATURE_HASHES);
+const HEX_PAD = "00000000";
 const SEEDS = Array.from({ length: SIGNATURE_HASHES }, (_, i) => Math.imul(i + 1, 0x9e3779b1) >>> 0);
 
 const mix = (x: number, seed: number): number => {
@@ -90,16 +100,22 @@ const mix = (x: number, seed: number): number => {
 
 /** MinHash signature (SIGNATURE_HASHES values, as hex) of the words' shingles. */
 export const signatureOf = (words: readonly string[]): string => {
-  const mins = new Array<number>(SIGNATURE_HASHES).fill(0xffffffff);
+  // Typed and reused: this runs for every ingested post, and ingest cost is budgeted (bench/README.md).
+  const mins = MINS.fill(0xffffffff);
   const n = Math.max(1, words.length - SHINGLE + 1);
   for (let i = 0; i < n; i++) {
-    const shingle = fnv(words[i + 1] === undefined ? words[i]! : `${words[i]} ${words[i + 1]}`, 0x811c9dc5);
+    const shingle = shingleHash(words[i] ?? "", words[i + 1]);
     for (let k = 0; k < SIGNATURE_HASHES; k++) {
       const h = mix(shingle, SEEDS[k]!);
       if (h < mins[k]!) mins[k] = h;
     }
   }
-  return mins.map((m) => m.toString(16).padStart(8, "0")).join("");
+  let hex = "";
+  for (let k = 0; k < SIGNATURE_HASHES; k++) {
+    const digits = mins[k]!.toString(16);
+    hex += HEX_PAD.slice(digits.length) + digits;
+  }
+  return hex;
 };
 
 /** The share of the signatures' values that agree: an estimate of the texts' shingle Jaccard similarity. */
