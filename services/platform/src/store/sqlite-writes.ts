@@ -1,6 +1,7 @@
 import * as model from "@seald-io/nedb/lib/model.js";
 import { assertFilter, assertUpsertFilter, normalizeUpdate, withoutUndefined } from "./checks";
 import { type Doc, type Filter, UniqueViolationError, type Update, VersionConflictError, type Write } from "./port";
+import { serializeDocument } from "./sqlite-documents";
 import type { SqliteReads } from "./sqlite-reads";
 import type { SqliteSchema, Stored, Table } from "./sqlite-schema";
 
@@ -33,7 +34,7 @@ export class SqliteWrites {
 
   private serialize(table: Table, doc: Stored): string {
     this.schema.observe(table, doc);
-    return model.serialize(doc);
+    return serializeDocument(doc, model.serialize);
   }
 
   insert(table: Table, doc: Stored): void {
