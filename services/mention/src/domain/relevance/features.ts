@@ -59,23 +59,39 @@ const tokensOf = (text: string): Token[] => {
 const caseOf = (fieldText: string, start: number, end: number): string => {
   const surface = fieldText.slice(start, end);
   const letters = surface.replace(NON_LETTER, "");
-  if (!letters) return "case:other";
-  if (letters.length > 1 && letters === letters.toUpperCase()) return "case:upper";
-  if (letters === letters.toLowerCase()) return "case:lower";
+  if (!letters) return "other";
+  if (letters.length > 1 && letters === letters.toUpperCase()) return "upper";
+  if (letters === letters.toLowerCase()) return "lower";
   const before = fieldText.slice(0, start).trimEnd();
-  if (before === "" || SENTENCE_END.test(before)) return "case:sentence-start";
-  return "case:proper";
+  if (before === "" || SENTENCE_END.test(before)) return "sentence-start";
+  return "proper";
 };
 
 /** A link's host without `www.`, lower case. */
 export const domainOf = (host: string): string => host.toLowerCase().replace(/^www\./u, "").replace(/[.:]+$/u, "");
 
+/**
+ * Where a feature goes as it is found: its kind and one or two parts, named `kind:first` or
+ * `kind:first second`. Scoring hashes the parts without building names (score.ts); featuresOf names them.
+ */
+export type FeatureSink = (kind: FeatureKind, first: string, second?: string) => void;
+export type FeatureKind = "source" | "author" | "keyword" | "case" | "word" | "pair" | "domain";
+
+export const featureName = (kind: FeatureKind, first: string, second?: string): string =>
+  second === undefined ? `${kind}:${first}` : `${kind}:${first} ${second}`;
+
 /** The mention's features, each once, in a stable order. */
 export const featuresOf = (input: RelevanceInput): string[] => {
   const features = new Set<string>();
-  features.add(`source:${input.source}`);
-  if (input.authorKey) features.add(`author:${input.authorKey}`);
-  for (const k of input.keywordIds) features.add(`keyword:${k}`);
+  visitFeatures(input, (kind, first, second) => features.add(featureName(kind, first, second)));
+  return [...features];
+};
+
+/** Hands the mention's features to `add` in featuresOf's order, possibly more than once each. */
+export const visitFeatures = (input: RelevanceInput, add: FeatureSink): void => {
+  add("source", input.source);
+  if (input.authorKey) add("author", input.authorKey);
+  for (const k of input.keywordIds) add("keyword", k);
   const fields = { title: input.title ?? "", text: input.text };
   const tokens = { title: tokensOf(fields.title), text: tokensOf(fields.text) };
   const termKeys = new Set<string>();
@@ -85,7 +101,7 @@ export const featuresOf = (input: RelevanceInput): string[] => {
     const fieldTokens = tokens[match.field];
     const inside = (t: Token) => t.start >= match.start && t.end <= match.end;
     for (const t of fieldTokens) if (inside(t)) termKeys.add(t.word);
-    features.add(caseOf(fields[match.field], match.start, match.end));
+    add("case", caseOf(fields[match.field], match.start, match.end));
     const first = fieldTokens.findIndex((t) => t.end > match.start);
     if (first < 0) continue;
     let last = first;
@@ -95,27 +111,27 @@ export const featuresOf = (input: RelevanceInput): string[] => {
     for (const side of [before, after]) {
       side.forEach((t, i) => {
         // The keyword's own words say nothing: every mention has them.
-        if (!STOP_WORDS.has(t.word) && t.word.length > 1 && !termKeys.has(t.word)) features.add(`word:${t.word}`);
+        if (!STOP_WORDS.has(t.word) && t.word.length > 1 && !termKeys.has(t.word)) add("word", t.word);
         const next = side[i + 1];
-        if (next) features.add(`pair:${t.word} ${next.word}`);
+        if (next) add("pair", t.word, next.word);
       });
     }
     // The words right beside the match, with their side: "the linear" and "linear algebra" differ most here.
-    if (before.length > 0) features.add(`pair:${before.at(-1)!.word} _`);
-    if (after.length > 0) features.add(`pair:_ ${after[0]!.word}`);
+    if (before.length > 0) add("pair", before.at(-1)!.word, "_");
+    if (after.length > 0) add("pair", "_", after[0]!.word);
   }
   for (const field of [fields.title, fields.text]) {
+    if (!HTTP.test(field)) continue;
     for (const m of field.matchAll(LINK)) {
       const domain = domainOf(m[1]!);
-      features.add(`domain:${domain}`);
+      add("domain", domain);
       const bare = domain.replace(NON_WORD_CHAR, "");
       for (const w of termKeys) {
         if (w.length > 2 && bare.includes(w)) {
-          features.add("domain:names-keyword");
+          add("domain", "names-keyword");
           break;
         }
       }
     }
   }
-  return [...features];
 };

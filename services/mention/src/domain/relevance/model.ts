@@ -23,15 +23,22 @@ const SMOOTHING = 1;
 /** Naive Bayes adds up correlated evidence as if independent; this damps the sum so scores stay graded. */
 const DAMPING = 0.5;
 
-/** FNV-1a, 32 bits, in base 36: a stable short key for a feature name. */
-export const hashFeature = (feature: string): string => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i);
+/** FNV-1a, 32 bits, from a state: hashing a name in parts (fnvOn(fnvOn(FNV_OFFSET, a), b)) is hashing a + b. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const fnvOn = (state: number, text: string): number => {
+  let h = state;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0).toString(36);
+  return h;
 };
+
+/** A feature name's hash as a number: what its key (hashFeature) writes in base 36. */
+export const featureHash = (feature: string): number => fnvOn(FNV_OFFSET, feature) >>> 0;
+
+/** FNV-1a, 32 bits, in base 36: a stable short key for a feature name. */
+export const hashFeature = (feature: string): string => featureHash(feature).toString(36);
 
 /** Features kept from the ratings: the document stays bounded however many ratings a project gives. */
 export const MAX_RATED_FEATURES = 20_000;
@@ -78,8 +85,10 @@ export const learnedBias = (model: LearnedCounts): number => DAMPING * Math.log(
  * A feature's learned weight in log-odds (positive: relevant). Zero for a feature no rated mention had:
  * what the ratings never saw says nothing.
  */
-export const learnedWeight = (model: LearnedCounts, feature: string, unrated?: LearnedCounts): number => {
-  const key = hashFeature(feature);
+export const learnedWeight = (model: LearnedCounts, feature: string, unrated?: LearnedCounts): number => learnedWeightOfKey(model, hashFeature(feature), unrated);
+
+/** learnedWeight of the feature whose key (hashFeature) is `key`. */
+export const learnedWeightOfKey = (model: LearnedCounts, key: string, unrated?: LearnedCounts): number => {
   const pair = model.counts[key];
   const soft = unrated?.counts[key];
   if (!pair && !soft) return 0;

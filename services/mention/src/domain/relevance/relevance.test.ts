@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { featuresOf, type RelevanceInput } from "./features";
 import { labelOf } from "./label";
-import { emptyCounts, hashFeature, learn, type LearnedCounts, MAX_RATED_FEATURES } from "./model";
+import { emptyCounts, hashFeature, learn, learnedBias, type LearnedCounts, learnedWeight, MAX_RATED_FEATURES } from "./model";
 import { priorOf } from "./prior";
 import { compileScorer } from "./score";
 import { MAX_UNRATED_FEATURES, selfTrain } from "./semi-supervised";
@@ -95,6 +95,33 @@ describe("relevance learning", () => {
         expect(a.reasons.length).toBeLessThanOrEqual(5);
       }),
       { seed: 33, numRuns: 80 },
+    );
+  });
+
+  it("scores a mention as its named features' prior and learned weights add up, reasons included (seeded)", () => {
+    const prior = priorOf({
+      description: "Linear, the issue tracker for software teams: sprint planning, roadmaps",
+      keywords: [{ value: "Linear", aliases: ["linear.app"], excludedTerms: ["linear algebra", "regression"] }],
+    });
+    fc.assert(
+      fc.property(ratings, ratings, text, (rs, soft, t) => {
+        const counts = rs.reduce<LearnedCounts>((c, [x, r]) => learn(c, featuresOf(mention(x)), r, 1), emptyCounts());
+        const unrated = soft.reduce<LearnedCounts>((c, [x, r]) => learn(c, featuresOf(mention(x)), r, 1), emptyCounts());
+        const scorer = compileScorer(counts, rs.length, prior, unrated, 1);
+        const input = mention(`${t} https://linear.app/x Linear sprint`, { title: "Linear roadmap" });
+        // The meaning, written out: each distinct feature's prior weight plus its learned weight, in log-odds.
+        let logit = learnedBias(counts);
+        const moved = featuresOf(input)
+          .map((feature) => ({ feature, weight: (prior.get(feature) ?? 0) + learnedWeight(counts, feature, unrated) }))
+          .filter((r) => r.weight !== 0);
+        for (const r of moved) logit += r.weight;
+        const scored = scorer.score(input);
+        expect(scored.score).toBe(Math.round((1 / (1 + Math.exp(-logit))) * 1e4) / 1e4);
+        expect(scored).toEqual(scorer.scoreFeatures(featuresOf(input)));
+        const top = [...moved].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.feature < b.feature ? -1 : 1)).slice(0, 5);
+        expect(scored.reasons.map((r) => r.feature)).toEqual(top.map((r) => r.feature));
+      }),
+      { seed: 20261128, numRuns: 80 },
     );
   });
 });

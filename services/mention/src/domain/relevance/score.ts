@@ -1,6 +1,6 @@
-import { featuresOf, type RelevanceInput } from "./features";
+import { type FeatureKind, featureName, type RelevanceInput, visitFeatures } from "./features";
 import { labelOf, type RelevanceLabel } from "./label";
-import { learnedBias, learnedWeight, type LearnedCounts, MODEL_FAMILY } from "./model";
+import { featureHash, FNV_OFFSET, fnvOn, learnedBias, type LearnedCounts, learnedWeightOfKey, MODEL_FAMILY } from "./model";
 import { priorFingerprint, type PriorWeights } from "./prior";
 
 // A mention's relevance under a project's model: the prior's and the ratings' weights of its features
@@ -29,9 +29,6 @@ export interface Scorer {
   scoreFeatures(features: readonly string[]): Relevance;
 }
 
-/** Feature weights a scorer remembers; past it, it starts over (bounded memory for a long-lived model). */
-const MAX_REMEMBERED_WEIGHTS = 50_000;
-
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
 export const modelVersion = (revision: number, prior: PriorWeights, unratedRevision = 0): string =>
@@ -40,31 +37,68 @@ export const modelVersion = (revision: number, prior: PriorWeights, unratedRevis
 export const compileScorer = (learned: LearnedCounts, revision: number, prior: PriorWeights, unrated?: LearnedCounts, unratedRevision = 0): Scorer => {
   const model = modelVersion(revision, prior, unratedRevision);
   const bias = learnedBias(learned);
-  // A scorer lives while its model does (project-model.ts caches it), and posts repeat most of their
-  // features (source, keyword, case, common words), so each feature's weight is worked out once.
-  const weights = new Map<string, number>();
-  const weightOf = (feature: string): number => {
-    let weight = weights.get(feature);
-    if (weight === undefined) {
-      if (weights.size >= MAX_REMEMBERED_WEIGHTS) weights.clear();
-      weight = (prior.get(feature) ?? 0) + learnedWeight(learned, feature, unrated);
-      weights.set(feature, weight);
-    }
-    return weight;
-  };
-  const scoreFeatures = (features: readonly string[]): Relevance => {
-    let logit = bias;
-    const moved: RelevanceReason[] = [];
-    for (const feature of features) {
-      const weight = weightOf(feature);
-      if (weight === 0) continue;
-      logit += weight;
-      moved.push({ feature, weight });
-    }
+  const weights = weightsByHash(learned, prior, unrated);
+  const finish = (logit: number, moved: RelevanceReason[]): Relevance => {
     // Largest moves first; ties by name so the reasons are stable.
     moved.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.feature < b.feature ? -1 : 1));
     const score = round(1 / (1 + Math.exp(-logit)), 4);
     return { score, label: labelOf(score), reasons: moved.slice(0, MAX_REASONS).map((r) => ({ feature: r.feature, weight: round(r.weight, 3) })), model };
   };
-  return { model, score: (input) => scoreFeatures(featuresOf(input)), scoreFeatures };
+  const scoreFeatures = (features: readonly string[]): Relevance => {
+    let logit = bias;
+    const moved: RelevanceReason[] = [];
+    for (const feature of features) {
+      const weight = weights.get(featureHash(feature));
+      if (weight === undefined) continue;
+      logit += weight;
+      moved.push({ feature, weight });
+    }
+    return finish(logit, moved);
+  };
+  // Every ingested mention is scored here, so its features are hashed as they are found, in parts, without
+  // building their names; only a feature with a weight is named (for the reasons), and each counts once.
+  const score = (input: RelevanceInput): Relevance => {
+    let logit = bias;
+    const moved: RelevanceReason[] = [];
+    const seen = new Set<number>();
+    visitFeatures(input, (kind, first, second) => {
+      let h = fnvOn(KIND_STATES[kind], first);
+      if (second !== undefined) h = fnvOn(Math.imul(h ^ SPACE, 0x01000193), second);
+      h >>>= 0;
+      if (seen.has(h)) return;
+      seen.add(h);
+      const weight = weights.get(h);
+      if (weight === undefined) return;
+      logit += weight;
+      moved.push({ feature: featureName(kind, first, second), weight });
+    });
+    return finish(logit, moved);
+  };
+  return { model, score, scoreFeatures };
+};
+
+const SPACE = 0x20;
+const KINDS: readonly FeatureKind[] = ["source", "author", "keyword", "case", "word", "pair", "domain"];
+/** Each kind's name prefix (`word:`) hashed once. */
+const KIND_STATES = Object.fromEntries(KINDS.map((kind) => [kind, fnvOn(FNV_OFFSET, `${kind}:`)])) as Record<FeatureKind, number>;
+
+/**
+ * Every feature with a weight, by its hash: the prior's (by name) plus what the ratings and the unrated
+ * mentions taught (already kept by hash). Features sharing a hash share their counts in the model anyway.
+ */
+const weightsByHash = (learned: LearnedCounts, prior: PriorWeights, unrated?: LearnedCounts): Map<number, number> => {
+  const learnedByHash = new Map<number, number>();
+  for (const key of new Set([...Object.keys(learned.counts), ...Object.keys(unrated?.counts ?? {})])) {
+    learnedByHash.set(parseInt(key, 36), learnedWeightOfKey(learned, key, unrated));
+  }
+  const weights = new Map<number, number>();
+  for (const [h, w] of learnedByHash) if (w !== 0) weights.set(h, w);
+  for (const [feature, w] of prior) {
+    const h = featureHash(feature);
+    // As a feature's weight is its prior plus its learned weight, in that order.
+    const sum = w + (learnedByHash.get(h) ?? 0);
+    if (sum === 0) weights.delete(h);
+    else weights.set(h, sum);
+  }
+  return weights;
 };
