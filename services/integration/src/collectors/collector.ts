@@ -89,6 +89,8 @@ export interface Collector {
    * (its first search). LinkedIn is not: it reads the Page's notifications whatever the keywords are.
    */
   readonly searchesKeywords: boolean;
+  /** What source health says of this collector as configured: a limit it runs under, a part that is off. */
+  readonly notes?: readonly string[];
   poll(input: PollInput): Promise<PollOutcome>;
 }
 

@@ -39,6 +39,14 @@ const termsOf = (input: PollInput): string[] => {
   return [...terms].filter((t) => t !== '""');
 };
 
+/** What source health says of GitHub: without a token, its lower limit; discussions are not searched yet. */
+export const githubNotes = (withToken: boolean): string[] => [
+  ...(withToken
+    ? []
+    : ["Searched without a token: GitHub allows 10 searches a minute from this address (30 with EARSHOT_GITHUB_TOKEN), so polls of many keywords wait for the limit."]),
+  "Only issues and pull requests are collected: GitHub searches discussions only through its GraphQL API, which Earshot does not read yet.",
+];
+
 export const createGithubCollector = (deps: CollectorDeps): Collector => {
   const { settings, http, logger } = deps;
   const token = settings.EARSHOT_GITHUB_TOKEN;
@@ -105,5 +113,5 @@ export const createGithubCollector = (deps: CollectorDeps): Collector => {
     return { posts: [...posts.values()], cursor: cursorOf(states), skipped, ...budget.outcome() };
   };
 
-  return { source: "github", configured: true, searchesKeywords: true, poll };
+  return { source: "github", configured: true, searchesKeywords: true, notes: githubNotes(Boolean(token)), poll };
 };

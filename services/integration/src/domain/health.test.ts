@@ -69,10 +69,31 @@ describe("source health", () => {
     expect(health.x!.state).toBe("idle");
     expect(health.reddit!.state).toBe("idle");
     expect(health.linkedin!.state).toBe("idle");
+    // An idle source says why; a collecting one has nothing to say.
+    expect(health.x!.notes).toEqual(["Idle: no active keyword on this source."]);
+    expect(health.reddit!.notes).toEqual(["Idle: source not enabled for the project."]);
+    expect(health.youtube!.notes).toEqual([]);
     await world.projectEvent("project.updated", { projectId, workspaceId: "wsp_1", status: "paused" });
     health = await healthOf(projectId);
     expect(Object.values(health).map((h) => h.state)).toEqual(Array(8).fill("stopped"));
+    expect(health.x!.notes).toEqual([]);
     expect(health.youtube!.nextPollAt).toBeUndefined();
+  });
+
+  it("says GitHub runs at the unauthenticated search limit without a token, and not with one", async () => {
+    const projectId = await world.newProject({ enabledSources: ["github"] });
+    await world.addKeyword(projectId, "acme", { sources: ["github"] });
+    const health = await healthOf(projectId);
+    expect(health.github!.notes).toEqual(expect.arrayContaining([expect.stringMatching(/without a token: GitHub allows 10 searches a minute.*EARSHOT_GITHUB_TOKEN/)]));
+    const tokened = await openIntegrationWorld({ settings: { EARSHOT_GITHUB_TOKEN: "ghp_test" } });
+    try {
+      const other = await tokened.newProject({ enabledSources: ["github"] });
+      await tokened.addKeyword(other, "acme", { sources: ["github"] });
+      const sources = await getSourceHealth(tokened.deps, tokened.caller({ [other]: "viewer" }), other);
+      expect(sources.find((s) => s.source === "github")!.notes.join(" ")).not.toMatch(/without a token/);
+    } finally {
+      await tokened.close();
+    }
   });
 
   it("answers 404 to a non-member and to another project's member, and serves a viewer", async () => {

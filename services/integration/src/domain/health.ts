@@ -24,6 +24,8 @@ export interface SourceHealth {
   /** When the last first search of a new or changed keyword ran on this source. */
   firstSearchAt?: Date;
   simulated: boolean;
+  /** What an operator should know: why the source is idle, a limit it runs under, a part of it that is off. */
+  notes: string[];
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -51,7 +53,8 @@ export const getSourceHealth = async (deps: IntegrationDeps, caller: Caller, pro
     const poller = pollers.find((p) => p.source === source);
     const mine = records.filter((r) => r.source === source);
     const backoffUntil = poller?.backoffUntil && poller.backoffUntil > now ? poller.backoffUntil : undefined;
-    const collecting = poller?.enabled === true && idleReason(deps, facts, source) === null;
+    const idle = idleReason(deps, facts, source);
+    const collecting = poller?.enabled === true && idle === null;
     const state: SourceState = stopped ? "stopped" : !collecting ? "idle" : backoffUntil ? "backing_off" : "collecting";
     const quotaLeft = source === "youtube" ? (await deps.quota.left(source, now)).left : poller?.quotaLeft;
     out.push({
@@ -66,6 +69,7 @@ export const getSourceHealth = async (deps: IntegrationDeps, caller: Caller, pro
       nextPollAt: collecting ? poller.nextPollAt : undefined,
       firstSearchAt: poller?.firstSearchAt,
       simulated: deps.simulated.has(source),
+      notes: [...(!stopped && idle !== null ? [`Idle: ${idle}.`] : []), ...(deps.collectors[source].notes ?? [])],
     });
   }
   return out;

@@ -22,6 +22,7 @@ export const toSourceHealthMessage = (h: SourceHealth): integrationV1.SourceHeal
   nextPollAt: h.nextPollAt,
   firstSearchAt: h.firstSearchAt,
   simulated: h.simulated,
+  notes: h.notes,
 });
 
 export const healthRpc = (deps: IntegrationDeps): Handlers => ({

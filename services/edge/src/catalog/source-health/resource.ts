@@ -38,6 +38,11 @@ export const sourceHealthSchema = z
             "When a new or changed keyword (value, aliases or sources) was last searched on this source at once, looking back the first-search window (24 h by default), instead of waiting for the next poll; null when none has run. LinkedIn has no keyword search, so none runs there.",
           ),
         simulated: z.boolean().describe("Served by a local simulator, not the platform."),
+        notes: z
+          .array(z.string())
+          .describe(
+            "What an operator should know about the source here, a sentence each: why it is idle, a limit it runs under (GitHub without a token), a part of it that is off. Empty when there is nothing to say.",
+          ),
       }),
     ),
   })
@@ -61,5 +66,6 @@ export const presentSourceHealth = (projectId: string, res: integrationV1.GetSou
     nextPollAt: atOrNull(s.nextPollAt),
     firstSearchAt: atOrNull(s.firstSearchAt),
     simulated: s.simulated,
+    notes: s.notes,
   })),
 });
