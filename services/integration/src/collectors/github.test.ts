@@ -2,9 +2,9 @@ import { createLogger } from "@earshot/platform";
 import { integrationSettingsOf } from "../config";
 import type { CollectorDeps } from "./collector-deps";
 import { createGithubCollector } from "./github";
-import { type FakeIssue, type GithubFake, startGithubFake } from "./github-fake";
+import { type FakeDiscussion, type FakeIssue, type GithubFake, startGithubFake } from "./github-fake";
 import { postProblems } from "./post-check-test-support";
-import { ProviderRateLimited, ProviderUnavailable } from "./provider-errors";
+import { ProviderRateLimited, ProviderRejected, ProviderUnavailable } from "./provider-errors";
 import { ProviderHttp } from "./provider-http";
 import { keyword, seededRandom, TEST_NOW } from "./query-test-support";
 
@@ -22,6 +22,11 @@ const issue = (title: string, msAgo: number, pr = false): FakeIssue => {
     created_at: iso(msAgo),
     ...(pr ? { pull_request: { url: `https://api.github.com/repos/acme/app/pulls/${id}` } } : {}),
   };
+};
+
+const discussion = (title: string, msAgo: number, author: FakeDiscussion["author"] = { login: "hubot", url: "https://github.com/hubot" }): FakeDiscussion => {
+  const n = nextId++;
+  return { id: `D_kwDOAcme${n}`, url: `https://github.com/acme/app/discussions/${n}`, title, body: `${title} body`, createdAt: iso(msAgo), author };
 };
 
 describe("GitHub collector", () => {
@@ -42,6 +47,10 @@ describe("GitHub collector", () => {
     fake.requests.length = 0;
     fake.failures.length = 0;
     fake.window = { remaining: 1000, reset: Math.floor(TEST_NOW / 1000) + 60 };
+    fake.discussions.length = 0;
+    fake.graphqlRequests.length = 0;
+    fake.graphqlErrors.length = 0;
+    fake.graphqlWindow = { remaining: 5000, resetAt: new Date(TEST_NOW + 3_600_000).toISOString() };
   });
   const input = (cursor?: unknown, more: { lookbackMs?: number; now?: number } = {}) => ({
     projectId: "prj_test",
@@ -78,9 +87,12 @@ describe("GitHub collector", () => {
   it("searches a new keyword 24 h back through every page, and a restart from the cursor finds only new items, once", async () => {
     for (let k = 0; k < 130; k++) fake.items.push(issue(`Acme report ${k}`, 3_600_000 + k * 1000));
     fake.items.push(issue("Acme too old", 86_400_000 + 60_000));
+    fake.discussions.push(discussion("Acme discussion nobody reads without a token", 60_000));
     const first = await createGithubCollector(depsOf()).poll(input(undefined, { lookbackMs: 86_400_000 }));
     expect(first.posts).toHaveLength(130);
     expect(fake.requests[0]!.authorization).toBeUndefined();
+    // GraphQL serves signed-in callers only: without a token no discussion search is sent.
+    expect(fake.graphqlRequests).toEqual([]);
     const later = issue("Acme later", -5_000);
     fake.items.push(later);
     const cursor = JSON.parse(JSON.stringify(first.cursor)) as unknown;
@@ -103,5 +115,49 @@ describe("GitHub collector", () => {
     expect((limited as ProviderRateLimited).retryAt.getTime()).toBe(TEST_NOW + 90_000);
     fake.failures.push({ status: 502 }, { status: 502 });
     expect(await createGithubCollector(depsOf()).poll(input()).catch((e: unknown) => e)).toBeInstanceOf(ProviderUnavailable);
+  });
+
+  it("with a token searches discussions through GraphQL too: every page by end cursor, mapped by node id, resumed from the newest", async () => {
+    for (let k = 0; k < 60; k++) fake.discussions.push(discussion(`Acme idea ${k}`, 3_600_000 + k * 1000));
+    const ghost = discussion("Acme question from a deleted account", 120_000, null);
+    fake.discussions.push(ghost, discussion("something else", 60_000), discussion("Acme too old", 86_400_000 + 60_000));
+    const tokened = depsOf({ EARSHOT_GITHUB_TOKEN: "ghp_test" });
+    const first = await createGithubCollector(tokened).poll(input(undefined, { lookbackMs: 86_400_000 }));
+    expect(first.posts).toHaveLength(61);
+    expect(first.posts.find((p) => p.sourceId === ghost.id)).toEqual({
+      source: "github",
+      sourceId: ghost.id,
+      url: ghost.url,
+      title: ghost.title,
+      text: `${ghost.title} body`,
+      author: { id: "ghost", handle: "ghost", name: "ghost", url: "https://github.com/ghost" },
+      publishedAt: new Date(ghost.createdAt).toISOString(),
+    });
+    for (const x of first.posts) expect(postProblems(x)).toEqual([]);
+    expect(fake.graphqlRequests.map((r) => [r.q, r.first, r.after === null])).toEqual([
+      [`"acme" created:>${iso(86_400_000)}`, 50, true],
+      [`"acme" created:>${iso(86_400_000)}`, 50, false],
+    ]);
+    expect(fake.graphqlRequests[0]!.authorization).toBe("Bearer ghp_test");
+    const later = discussion("Acme later", -5_000);
+    fake.discussions.push(later);
+    const cursor = JSON.parse(JSON.stringify(first.cursor)) as unknown;
+    const second = await createGithubCollector(tokened).poll(input(cursor, { now: TEST_NOW + 10_000 }));
+    expect(ids(second)).toEqual([later.id]);
+    // The newest discussion of the first pass (the deleted account's) is where the next pass starts.
+    expect(fake.graphqlRequests.at(-1)!.q).toBe(`"acme" created:>${iso(120_000)}`);
+  });
+
+  it("backs off a GraphQL RATE_LIMITED answer until its reset, and reports another GraphQL error as a refusal", async () => {
+    fake.discussions.push(discussion("Acme idea", 60_000));
+    const tokened = depsOf({ EARSHOT_GITHUB_TOKEN: "ghp_test" });
+    fake.graphqlErrors.push("RATE_LIMITED");
+    const limited = await createGithubCollector(tokened).poll(input()).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(ProviderRateLimited);
+    expect((limited as ProviderRateLimited).retryAt.getTime()).toBe(Math.floor(Date.parse(fake.graphqlWindow.resetAt) / 1000) * 1000);
+    fake.graphqlErrors.push("INTERNAL");
+    const refused = await createGithubCollector(tokened).poll(input()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderRejected);
+    expect((refused as Error).message).toMatch(/GraphQL: fake INTERNAL/);
   });
 });

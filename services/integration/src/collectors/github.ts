@@ -1,5 +1,6 @@
 import type { CollectedPost, Collector, PollInput, PollOutcome } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
+import { DISCUSSION_QUERY, DISCUSSIONS_PER_PAGE, graphqlUrlOf, readDiscussionPage } from "./github-discussions";
 import { githubPostOf } from "./github-map";
 import { ProviderMalformed, ProviderRateLimited, ProviderRejected } from "./provider-errors";
 import { resetOf } from "./provider-http";
@@ -12,7 +13,9 @@ import { cursorOf, isRecordValue as isRecord, queryStates } from "./query-cursor
 // pages of 100 newest first, continued across polls like the other collectors. The token is optional:
 // without it GitHub allows 10 search requests a minute per IP, with it 30; X-RateLimit-Remaining 0 stops
 // the poll until X-RateLimit-Reset, and a 403/429 rate-limit answer backs off until Retry-After or the
-// reset. Discussions need GraphQL, which GitHub only serves to authenticated callers: not collected yet.
+// reset. Discussions need GraphQL, which GitHub only serves to authenticated callers: with a token each
+// term is also searched there (github-discussions.ts), resuming the same way from `created:>T`, pages
+// followed by GraphQL's end cursor; GraphQL's own budget (points an hour) stops only the discussions.
 
 export const GITHUB_MAX_PAGES = 3;
 const PER_PAGE = 100;
@@ -24,11 +27,17 @@ interface GithubQueryState {
   /** created_at (ISO, seconds) of the newest item of the last complete pass. */
   since: string;
   page?: number;
+  /** A discussions query's next page: GraphQL's end cursor. */
+  after?: string;
   passNewest?: string;
 }
 
 const isState = (v: unknown): v is GithubQueryState =>
-  isRecord(v) && typeof v.since === "string" && (v.page === undefined || Number.isInteger(v.page)) && (v.passNewest === undefined || typeof v.passNewest === "string");
+  isRecord(v) &&
+  typeof v.since === "string" &&
+  (v.page === undefined || Number.isInteger(v.page)) &&
+  (v.after === undefined || typeof v.after === "string") &&
+  (v.passNewest === undefined || typeof v.passNewest === "string");
 
 const isoSeconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -39,13 +48,14 @@ const termsOf = (input: PollInput): string[] => {
   return [...terms].filter((t) => t !== '""');
 };
 
-/** What source health says of GitHub: without a token, its lower limit; discussions are not searched yet. */
-export const githubNotes = (withToken: boolean): string[] => [
-  ...(withToken
+/** What source health says of GitHub without a token: its lower limit, and the discussions it cannot search. */
+export const githubNotes = (withToken: boolean): string[] =>
+  withToken
     ? []
-    : ["Searched without a token: GitHub allows 10 searches a minute from this address (30 with EARSHOT_GITHUB_TOKEN), so polls of many keywords wait for the limit."]),
-  "Only issues and pull requests are collected: GitHub searches discussions only through its GraphQL API, which Earshot does not read yet.",
-];
+    : [
+        "Searched without a token: GitHub allows 10 searches a minute from this address (30 with EARSHOT_GITHUB_TOKEN), so polls of many keywords wait for the limit.",
+        "Discussions are not collected: GitHub searches them only for signed-in callers (set EARSHOT_GITHUB_TOKEN).",
+      ];
 
 export const createGithubCollector = (deps: CollectorDeps): Collector => {
   const { settings, http, logger } = deps;
@@ -68,6 +78,20 @@ export const createGithubCollector = (deps: CollectorDeps): Collector => {
       throw err;
     }
   };
+
+  const graphqlUrl = graphqlUrlOf(settings.EARSHOT_GITHUB_API_URL);
+  const searchDiscussions = async (q: string, after: string | undefined, first: number, signal: AbortSignal) =>
+    readDiscussionPage(
+      await http.request<unknown>({
+        source: "github",
+        url: graphqlUrl,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ query: DISCUSSION_QUERY, variables: { q, first, after: after ?? null } }),
+        signal,
+      }),
+      deps.now(),
+    );
 
   const poll = async (input: PollInput): Promise<PollOutcome> => {
     const previous = queryStates(input.cursor, isState);
@@ -108,6 +132,32 @@ export const createGithubCollector = (deps: CollectorDeps): Collector => {
           delete state.passNewest;
           break;
         }
+      }
+    }
+    // Discussions, with a token only (GraphQL serves no one else).
+    const graphqlBudget = new QueryBudget();
+    for (const term of token ? termsOf(input) : []) {
+      const key = `${term} discussions`;
+      const state: GithubQueryState = { ...(previous.get(key) ?? { since: isoSeconds(input.now.getTime() - (input.lookbackMs ?? intervalMs)) }) };
+      states.set(key, state);
+      for (let n = 0; n < (input.sample ? 1 : GITHUB_MAX_PAGES) && !graphqlBudget.exhausted; n++) {
+        const page = await searchDiscussions(`${term} created:>${state.since}`, state.after, input.sample ? 10 : DISCUSSIONS_PER_PAGE, input.signal);
+        graphqlBudget.note({ remaining: page.remaining, resetAt: page.resetAt });
+        for (const post of page.posts) {
+          posts.set(post.sourceId, post);
+          const at = isoSeconds(Date.parse(post.publishedAt));
+          if (at > (state.passNewest ?? state.since)) state.passNewest = at;
+        }
+        if (page.skipped) logger.warn({ source: "github", projectId: input.projectId, skipped: page.skipped }, "github: skipped discussions that could not be read");
+        skipped += page.skipped;
+        if (page.hasNextPage && page.endCursor) {
+          state.after = page.endCursor;
+          continue;
+        }
+        if (state.passNewest !== undefined) state.since = state.passNewest;
+        delete state.after;
+        delete state.passNewest;
+        break;
       }
     }
     return { posts: [...posts.values()], cursor: cursorOf(states), skipped, ...budget.outcome() };
