@@ -7,8 +7,9 @@ import type { AllInOneConfig } from "./config";
 // integration service is pointed at it. Configured platforms are never simulated; EARSHOT_SIMULATORS=off
 // turns simulation off altogether (those platforms are then simply not polled).
 //
-// Hacker News and GitHub need no credentials, and reading them for real is the point of listening where
-// access is free, so `auto` leaves them on their public APIs. `all` simulates them too, for a machine
+// Hacker News, Bluesky (its Jetstream firehose and public AppView) and GitHub need no credentials, and
+// reading them for real is the point of listening where access is free, so `auto` leaves them on their
+// public APIs. `all` simulates them too, for a machine
 // without internet (where the real hosts would only show connection errors in source health), demos and
 // tests; GitHub stays real when a token is configured, since a token says the operator wants it read.
 
@@ -26,7 +27,7 @@ export const platformsToSimulate = (config: AllInOneConfig): SimPlatform[] => {
   if (config.EARSHOT_SIMULATORS === "off") return [];
   const missing = platformsWithoutCredentials(config);
   if (config.EARSHOT_SIMULATORS !== "all") return missing;
-  return [...missing, "hackernews", ...(config.EARSHOT_GITHUB_TOKEN ? [] : (["github"] as const))];
+  return [...missing, "hackernews", "bluesky", ...(config.EARSHOT_GITHUB_TOKEN ? [] : (["github"] as const))];
 };
 
 export interface SimulatedSources {
@@ -38,7 +39,7 @@ export interface SimulatedSources {
 export const simulateMissingSources = async (config: AllInOneConfig, logger: Logger): Promise<SimulatedSources> => {
   const platforms = platformsToSimulate(config);
   if (platforms.length === 0) return { config, stop: async () => undefined };
-  const simulators = await startSimulators({ platforms, host: "127.0.0.1", port: config.EARSHOT_SIMULATOR_PORT });
+  const simulators = await startSimulators({ platforms, host: "127.0.0.1", port: config.EARSHOT_SIMULATOR_PORT, streamEveryMs: 5_000 });
   logger.info({ platforms, url: simulators.origin }, "simulating sources");
   return {
     config: { ...config, ...simulators.settings, EARSHOT_SIMULATED_SOURCES: platforms.join(",") },

@@ -33,20 +33,22 @@ describe("simulated sources at start-up", () => {
     expect(simulated.config.EARSHOT_SIMULATED_SOURCES).toBe("");
   });
 
-  it("simulates Hacker News and GitHub too with EARSHOT_SIMULATORS=all, GitHub only while no token says to read it for real", async () => {
+  it("simulates Hacker News, Bluesky and GitHub too with EARSHOT_SIMULATORS=all, GitHub only while no token says to read it for real", async () => {
     const simulated = await simulateMissingSources(loadAllInOneConfig({ LOG_LEVEL: "silent", EARSHOT_SIMULATORS: "all", EARSHOT_X_BEARER_TOKEN: "real-token" }), silentLogger());
     try {
-      expect(simulated.simulators?.platforms).toEqual(["reddit", "youtube", "linkedin", "hackernews", "github"]);
+      expect(simulated.simulators?.platforms).toEqual(["reddit", "youtube", "linkedin", "hackernews", "bluesky", "github"]);
       const origin = simulated.simulators?.origin ?? "";
       expect(simulated.config.EARSHOT_HACKERNEWS_API_URL).toBe(`${origin}/hackernews/api/v1`);
       expect(simulated.config.EARSHOT_GITHUB_API_URL).toBe(`${origin}/github`);
-      expect(simulated.config.EARSHOT_SIMULATED_SOURCES).toBe("reddit,youtube,linkedin,hackernews,github");
+      expect(simulated.config.EARSHOT_BLUESKY_JETSTREAM_URL).toBe(`${origin.replace("http", "ws")}/bluesky/jetstream/subscribe`);
+      expect(simulated.config.EARSHOT_BLUESKY_PUBLIC_API_URL).toBe(`${origin}/bluesky/appview`);
+      expect(simulated.config.EARSHOT_SIMULATED_SOURCES).toBe("reddit,youtube,linkedin,hackernews,bluesky,github");
       const banner = startupBanner({ url: "http://127.0.0.1:1", dataDir: "/data", services: [], bootstrap: undefined }, simulated.simulators);
-      expect(banner).toContain("Simulated too (EARSHOT_SIMULATORS=all): hackernews, github");
+      expect(banner).toContain("Simulated too (EARSHOT_SIMULATORS=all): hackernews, bluesky, github");
     } finally {
       await simulated.stop();
     }
-    expect(platformsToSimulate(loadAllInOneConfig({ LOG_LEVEL: "silent", EARSHOT_SIMULATORS: "all", EARSHOT_GITHUB_TOKEN: "ghp_real" }))).toEqual(["x", "reddit", "youtube", "linkedin", "hackernews"]);
+    expect(platformsToSimulate(loadAllInOneConfig({ LOG_LEVEL: "silent", EARSHOT_SIMULATORS: "all", EARSHOT_GITHUB_TOKEN: "ghp_real" }))).toEqual(["x", "reddit", "youtube", "linkedin", "hackernews", "bluesky"]);
   });
 
   it("refuses an EARSHOT_SIMULATORS value it does not know, naming the setting", () => {

@@ -21,6 +21,16 @@ export const integrationSettingsShape = {
   EARSHOT_REDDIT_USER_AGENT: z.string().min(1).default("server:earshot:0.1.0 (by /u/earshot)"),
   /** The Algolia Hacker News Search API; it needs no key, so Hacker News is always reachable. */
   EARSHOT_HACKERNEWS_API_URL: url.default("https://hn.algolia.com/api/v1"),
+  /** Bluesky's public firehose, posts only; it needs no account. */
+  EARSHOT_BLUESKY_JETSTREAM_URL: url.default("wss://jetstream2.us-east.bsky.network/subscribe"),
+  /** Where Earshot signs in and searches (a PDS, which forwards searchPosts to the AppView); only with an app password. */
+  EARSHOT_BLUESKY_API_URL: url.default("https://bsky.social"),
+  /** Bluesky's public AppView: authors' handles and names (getProfiles), no account needed. */
+  EARSHOT_BLUESKY_PUBLIC_API_URL: url.default("https://public.api.bsky.app"),
+  /** Optional, with the app password: turns on the search of a new keyword 24 h back (backfill). */
+  EARSHOT_BLUESKY_IDENTIFIER: z.string().min(1).optional(),
+  /** An app password (Settings, Privacy and security, App passwords), never the account's password. */
+  EARSHOT_BLUESKY_APP_PASSWORD: optionalSecret,
   EARSHOT_GITHUB_API_URL: url.default("https://api.github.com"),
   /** Optional: without it GitHub allows 10 search requests a minute, with it 30. */
   EARSHOT_GITHUB_TOKEN: optionalSecret,

@@ -7,7 +7,7 @@ import { healthRpc } from "./rpc/health-rpc";
 import { linkedinRpc } from "./rpc/linkedin-rpc";
 import { sampleRpc } from "./rpc/sample-rpc";
 import { openIntegrationCollections } from "./store";
-import { wireIntegration } from "./wiring";
+import { wireBlueskyStream, wireIntegration } from "./wiring";
 
 export const INTEGRATION_SERVICE_NAME = "earshot.integration.v1.IntegrationService";
 
@@ -24,12 +24,25 @@ export const integrationService: ServiceModule<IntegrationConsumerDomain> = {
     const key = await resolveEncryptionKey({ configured: settings.EARSHOT_ENCRYPTION_KEY, dataDir: deps.config.EARSHOT_DATA_DIR, embedded: !deps.config.MONGO_URL });
     const domain = wireIntegration({ collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, settings, key });
     const scheduler = new Scheduler(domain);
+    const bluesky = wireBlueskyStream(domain);
     const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain), ...sampleRpc(domain) };
     return {
-      domain: { deps: domain, changed: (projectId) => void scheduler.projectChanged(projectId) },
+      domain: {
+        deps: domain,
+        changed: (projectId) => {
+          void scheduler.projectChanged(projectId);
+          bluesky.wake();
+        },
+      },
       grpc: [{ name: INTEGRATION_SERVICE_NAME, definition: integrationV1.IntegrationServiceService, handlers }],
-      start: async () => scheduler.start(),
-      stop: () => scheduler.stop(),
+      start: async () => {
+        await scheduler.start();
+        bluesky.start();
+      },
+      stop: async () => {
+        await bluesky.stop();
+        await scheduler.stop();
+      },
     };
   },
 };

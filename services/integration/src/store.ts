@@ -127,6 +127,23 @@ export interface LinkedinSyncDayDoc extends Doc {
   updatedAt: Date;
 }
 
+/**
+ * A live stream read by one replica at a time (Bluesky's Jetstream: `_id` "bluesky"): who holds it and
+ * until when, the cursor handed on so far (time_us), and how the stream was doing when last saved, so
+ * any replica's source health can say.
+ */
+export interface StreamDoc extends Doc {
+  leaseOwner?: string;
+  leaseUntil?: Date;
+  /** The last frame's time_us (microseconds since the epoch) whose posts were handed on. */
+  cursorUs?: number;
+  connected: boolean;
+  /** When the holder last saved (its health is as of then). */
+  savedAt: Date;
+  lastError?: string;
+  reconnects: number;
+}
+
 export interface IntegrationCollections {
   projects: Collection<ProjectCopyDoc>;
   keywords: Collection<KeywordCopyDoc>;
@@ -137,6 +154,7 @@ export interface IntegrationCollections {
   linkedin: Collection<LinkedinConnectionDoc>;
   linkedinStates: Collection<LinkedinStateDoc>;
   linkedinSyncs: Collection<LinkedinSyncDayDoc>;
+  streams: Collection<StreamDoc>;
 }
 
 export const PROJECTS = "projects";
@@ -148,6 +166,9 @@ export const QUOTAS = "quotas";
 export const LINKEDIN = "linkedin_connections";
 export const LINKEDIN_STATES = "linkedin_states";
 export const LINKEDIN_SYNCS = "linkedin_syncs";
+export const STREAMS = "streams";
+/** The Bluesky firehose's stream document. */
+export const BLUESKY_STREAM_ID = "bluesky";
 
 export const openIntegrationCollections = async (store: DocumentStore): Promise<IntegrationCollections> => {
   const c: IntegrationCollections = {
@@ -160,6 +181,7 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
     linkedin: store.collection<LinkedinConnectionDoc>(LINKEDIN),
     linkedinStates: store.collection<LinkedinStateDoc>(LINKEDIN_STATES),
     linkedinSyncs: store.collection<LinkedinSyncDayDoc>(LINKEDIN_SYNCS),
+    streams: store.collection<StreamDoc>(STREAMS),
   };
   await c.keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
   await c.pollers.ensureIndex({ fields: { enabled: 1, nextPollAt: 1 } });

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Clock, Logger, Outbox, Source } from "@earshot/platform/core";
 import { SOURCES, TokenSealer } from "@earshot/platform/core";
+import { BlueskyProfiles } from "./bluesky/profiles";
+import { BlueskyStream, type BlueskyStreamOptions } from "./bluesky/stream-runner";
 import { createCollectors } from "./collectors";
 import { ProviderHttp, type ProviderHttpOptions } from "./collectors/provider-http";
 import type { IntegrationSettings } from "./config";
 import type { IntegrationDeps } from "./domain/deps";
 import { createQuotaLedger } from "./domain/quota-ledger";
 import { LinkedinApi } from "./linkedin/linkedin-api";
-import type { IntegrationCollections } from "./store";
+import { BLUESKY_STREAM_ID, type IntegrationCollections } from "./store";
 
 // How the service's parts are put together from its settings: the service and the domain tests build
 // them the same way.
@@ -38,6 +40,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     quota: createQuotaLedger(input.collections, input.settings),
     logger: input.logger,
     now,
+    streamDoc: () => input.collections.streams.findById(BLUESKY_STREAM_ID),
   };
   return {
     collections: input.collections,
@@ -52,4 +55,13 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     replicaId: input.replicaId ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
     simulated: simulatedSourcesOf(input.settings),
   };
+};
+
+/** The Bluesky firehose reader for these parts (started by the service; tests drive its ticks). */
+export const wireBlueskyStream = (deps: IntegrationDeps, http: ProviderHttpOptions = {}, options: BlueskyStreamOptions = {}): BlueskyStream => {
+  const now = () => deps.clock.now().getTime();
+  const profiles = new BlueskyProfiles(new ProviderHttp({ ...http, now }), deps.settings.EARSHOT_BLUESKY_PUBLIC_API_URL, now, (err) =>
+    deps.logger.warn({ err, source: "bluesky" }, "bluesky: profiles not read; authors stay DIDs"),
+  );
+  return new BlueskyStream(deps, profiles, options);
 };

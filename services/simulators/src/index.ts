@@ -1,3 +1,4 @@
+import { blueskySimulator } from "./bluesky";
 import { githubSimulator } from "./github";
 import { hackernewsSimulator } from "./hackernews";
 import { linkedinSimulator } from "./linkedin";
@@ -8,6 +9,7 @@ import { simulatedSettings } from "./settings";
 import { xSimulator } from "./x";
 import { youtubeSimulatorWith } from "./youtube";
 
+export type { BlueskySimulator } from "./bluesky";
 export type { PlatformSimulator, SimPlatform } from "./platform-simulator";
 export { CREDENTIALED_PLATFORMS, FREE_PLATFORMS, SIM_PLATFORMS } from "./platform-simulator";
 export type { SimulatorServer } from "./server";
@@ -23,13 +25,21 @@ export interface RunningSimulators extends SimulatorServer {
   settings: Record<string, string>;
 }
 
-/** Starts the simulators of the given platforms (default all six) on one loopback HTTP server. */
+/** Starts the simulators of the given platforms (default all seven) on one loopback HTTP server. */
 export const startSimulators = async (options: Omit<SimulatorOptions, "factories"> & { youtubeDailyQuota?: number } = {}): Promise<RunningSimulators> => {
   const platforms = options.platforms ?? SIM_PLATFORMS;
   const server = await startSimulatorServer({
     ...options,
     platforms,
-    factories: { x: xSimulator, reddit: redditSimulator, youtube: youtubeSimulatorWith({ dailyQuota: options.youtubeDailyQuota }), linkedin: linkedinSimulator, hackernews: hackernewsSimulator, github: githubSimulator },
+    factories: {
+      x: xSimulator,
+      reddit: redditSimulator,
+      youtube: youtubeSimulatorWith({ dailyQuota: options.youtubeDailyQuota }),
+      linkedin: linkedinSimulator,
+      hackernews: hackernewsSimulator,
+      bluesky: blueskySimulator,
+      github: githubSimulator,
+    },
   });
   return { ...server, platforms, settings: simulatedSettings(server.origin, platforms) };
 };

@@ -107,6 +107,13 @@ export const startSimulatorServer = async (options: SimulatorOptions): Promise<S
       else res.destroy();
     });
   });
+  // WebSockets (Bluesky's Jetstream) are handed to the simulator whose prefix they name.
+  server.on("upgrade", (req, socket, head) => {
+    const url = new URL(req.url ?? "/", "http://simulator.local");
+    const route = routes.find((r) => url.pathname.startsWith(`${r.prefix}/`));
+    if (!route?.sim.upgrade) return void socket.destroy();
+    route.sim.upgrade(req, socket, head, url.pathname.slice(route.prefix.length));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
@@ -119,6 +126,7 @@ export const startSimulatorServer = async (options: SimulatorOptions): Promise<S
     simulators,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const sim of simulators) sim.close?.();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

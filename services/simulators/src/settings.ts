@@ -11,6 +11,8 @@ export const SIM_PREFIXES = {
   linkedinApi: "/linkedin/api/rest",
   linkedinAuth: "/linkedin/www",
   hackernewsApi: "/hackernews/api/v1",
+  blueskyJetstream: "/bluesky/jetstream",
+  blueskyPublicApi: "/bluesky/appview",
   githubApi: "/github",
 } as const;
 
@@ -44,6 +46,11 @@ export const simulatedSettings = (origin: string, platforms: readonly SimPlatfor
         EARSHOT_LINKEDIN_CLIENT_SECRET: SIM_CREDENTIALS.linkedinClientSecret,
       });
     if (p === "hackernews") out.EARSHOT_HACKERNEWS_API_URL = origin + SIM_PREFIXES.hackernewsApi;
+    if (p === "bluesky")
+      Object.assign(out, {
+        EARSHOT_BLUESKY_JETSTREAM_URL: `${origin.replace(/^http/, "ws")}${SIM_PREFIXES.blueskyJetstream}/subscribe`,
+        EARSHOT_BLUESKY_PUBLIC_API_URL: origin + SIM_PREFIXES.blueskyPublicApi,
+      });
     // No token: the simulator answers with GitHub's anonymous search limit, as Earshot reads it by default.
     if (p === "github") out.EARSHOT_GITHUB_API_URL = origin + SIM_PREFIXES.githubApi;
   }

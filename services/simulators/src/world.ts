@@ -94,6 +94,11 @@ export interface WorldOptions {
   rateLimits?: { x?: number; reddit?: number; github?: number };
   backfill?: number;
   seed?: number;
+  /**
+   * Streams (Bluesky's firehose) publish a post about one of the searched terms this often; unset, they
+   * carry only what is published (tests).
+   */
+  streamEveryMs?: number;
 }
 
 /** Requests of each platform the log keeps (the newest). */
@@ -118,6 +123,7 @@ export class SimWorld {
   readonly generateEveryMs: number;
   readonly backfill: number;
   readonly seed: number;
+  readonly streamEveryMs: number | undefined;
   readonly rateLimits: { x?: number; reddit?: number; github?: number };
   private readonly published = new Map<SimPlatform, SimPost[]>();
   private readonly firstSeen = new Map<string, number>();
@@ -126,6 +132,7 @@ export class SimWorld {
   private readonly logs = new Map<SimPlatform, LoggedRequest[]>();
   private readonly counts = new Map<SimPlatform, number>();
   private counter = 0;
+  private readonly listeners = new Map<SimPlatform, Set<(post: SimPost) => void>>();
 
   constructor(options: WorldOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -134,6 +141,7 @@ export class SimWorld {
     this.rateLimits = options.rateLimits ?? {};
     this.backfill = options.backfill ?? 3;
     this.seed = options.seed ?? 20261123;
+    this.streamEveryMs = options.streamEveryMs;
   }
 
   /** A key for a post created at `ms`: ordered by time, unique by `salt` within a millisecond. */
@@ -162,7 +170,16 @@ export class SimWorld {
     const list = this.published.get(platform) ?? [];
     list.push(post);
     this.published.set(platform, list);
+    for (const listener of this.listeners.get(platform) ?? []) listener(post);
     return post;
+  }
+
+  /** Calls `listener` with each post published on `platform` from now on (a stream's subscribers); returns the unsubscribe. */
+  onPublish(platform: SimPlatform, listener: (post: SimPost) => void): () => void {
+    const set = this.listeners.get(platform) ?? new Set();
+    set.add(listener);
+    this.listeners.set(platform, set);
+    return () => set.delete(listener);
   }
 
   /** Every post of a platform matching the search, newest first (published and generated). */

@@ -1,6 +1,6 @@
 import { MENTION_EVENTS, type MentionEvent } from "@earshot/contracts/events";
 import { SOURCE_WORDS } from "@earshot/platform";
-import { type RunningSimulators, startSimulators } from "@earshot/simulators";
+import { type BlueskySimulator, type RunningSimulators, startSimulators } from "@earshot/simulators";
 import { type Harness, startHarness } from "./harness";
 import { ACME, authorizeLinkedin, selectPage } from "./linkedin-flow";
 import { busEvents } from "./membership-events";
@@ -95,4 +95,21 @@ it("lists mentions of a keyword from simulated Hacker News and GitHub, as EARSHO
   // Every request reached the simulators, none the real hosts (the settings point there alone).
   expect(sims.world.requestCount("hackernews")).toBeGreaterThan(0);
   expect(sims.world.requestCount("github")).toBeGreaterThan(0);
+}, 60_000);
+
+it("lists a Bluesky post from the live stream as a mention, with its author's handle, once a keyword listens there", async () => {
+  const owner = await h.newActor();
+  const projectId = await createProject(h, owner);
+  const bluesky = sims.simulators.find((s) => s.platform === "bluesky") as BlueskySimulator;
+  const subscribed = bluesky.subscribed(1);
+  const stored = busEvents(h, MENTION_EVENTS, 1, (e: MentionEvent) => e.type === "mention.created" && e.data.projectId === projectId);
+  const keyword = await h.call("create_keyword", { projectId, value: "Foxglovian", sources: ["bluesky"], aliases: [], excludedTerms: [], filters: {}, caseSensitive: false }, owner.key);
+  expect(keyword.status).toBe(201);
+  // The stream opens once a keyword listens on Bluesky; it reads from then on, as the firehose does.
+  await subscribed;
+  sims.world.publish("bluesky", { text: "Foxglovian is the best thing I tried this week", author: { handle: "petra", name: "Petra K" } });
+  await stored;
+  const [mention] = await listAllMentions(h, owner, projectId);
+  expect(mention).toMatchObject({ source: "bluesky", text: "Foxglovian is the best thing I tried this week", author: { handle: "petra.bsky.social", name: "Petra K" } });
+  expect(mention!.url).toMatch(/^https:\/\/bsky\.app\/profile\/petra\.bsky\.social\/post\/3k[0-9a-v]+$/);
 }, 60_000);

@@ -114,7 +114,12 @@ it("points no collector of the default test instance at a host beyond this machi
   // the others are not polled, having no credentials.
   const settings = h.config as Record<string, unknown>;
   const loopback = (u: unknown) => typeof u === "string" && ["127.0.0.1", "localhost", "[::1]"].includes(new URL(u).hostname);
-  expect({ hackernews: loopback(settings.EARSHOT_HACKERNEWS_API_URL), github: loopback(settings.EARSHOT_GITHUB_API_URL) }).toEqual({ hackernews: true, github: true });
+  expect({
+    hackernews: loopback(settings.EARSHOT_HACKERNEWS_API_URL),
+    github: loopback(settings.EARSHOT_GITHUB_API_URL),
+    blueskyStream: loopback(settings.EARSHOT_BLUESKY_JETSTREAM_URL),
+    blueskyProfiles: loopback(settings.EARSHOT_BLUESKY_PUBLIC_API_URL),
+  }).toEqual({ hackernews: true, github: true, blueskyStream: true, blueskyProfiles: true });
   const credentials = ["EARSHOT_X_BEARER_TOKEN", "EARSHOT_REDDIT_CLIENT_ID", "EARSHOT_YOUTUBE_API_KEY", "EARSHOT_LINKEDIN_CLIENT_ID", "EARSHOT_GITHUB_TOKEN"];
   for (const name of credentials) expect({ name, value: settings[name] }).toEqual({ name, value: undefined });
 });

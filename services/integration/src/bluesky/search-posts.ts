@@ -33,7 +33,7 @@ export class BlueskySearch {
 
   /** One page of posts newer than `since`, newest first; `cursor` from the previous page. */
   async page(q: string, since: Date, cursor?: string, signal?: AbortSignal): Promise<SearchPostsPage> {
-    const url = new URL("/xrpc/app.bsky.feed.searchPosts", this.apiUrl);
+    const url = new URL(`${this.apiUrl.replace(/\/+$/, "")}/xrpc/app.bsky.feed.searchPosts`);
     url.searchParams.set("q", q);
     url.searchParams.set("since", since.toISOString());
     url.searchParams.set("sort", "latest");
@@ -59,13 +59,13 @@ export class BlueskySearch {
     if (this.access && !renew) return this.access;
     if (this.refresh && renew) {
       try {
-        return this.keep(await this.http.request({ source: "bluesky", url: new URL("/xrpc/com.atproto.server.refreshSession", this.apiUrl).toString(), method: "POST", headers: { authorization: `Bearer ${this.refresh}` }, signal }));
+        return this.keep(await this.http.request({ source: "bluesky", url: new URL(`${this.apiUrl.replace(/\/+$/, "")}/xrpc/com.atproto.server.refreshSession`).toString(), method: "POST", headers: { authorization: `Bearer ${this.refresh}` }, signal }));
       } catch (err) {
         if (!(err instanceof ProviderRejected)) throw err;
       }
     }
     const body = JSON.stringify({ identifier: this.credentials.identifier, password: this.credentials.appPassword });
-    return this.keep(await this.http.request({ source: "bluesky", url: new URL("/xrpc/com.atproto.server.createSession", this.apiUrl).toString(), method: "POST", headers: { "content-type": "application/json" }, body, signal }));
+    return this.keep(await this.http.request({ source: "bluesky", url: new URL(`${this.apiUrl.replace(/\/+$/, "")}/xrpc/com.atproto.server.createSession`).toString(), method: "POST", headers: { "content-type": "application/json" }, body, signal }));
   }
 
   private keep(res: { json: unknown }): string {

@@ -91,6 +91,8 @@ export interface Collector {
   readonly searchesKeywords: boolean;
   /** What source health says of this collector as configured: a limit it runs under, a part that is off. */
   readonly notes?: readonly string[];
+  /** What source health says of it as it runs (read when asked; Bluesky's live stream). */
+  status?(): Promise<string[]>;
   poll(input: PollInput): Promise<PollOutcome>;
 }
 

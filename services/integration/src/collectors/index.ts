@@ -1,5 +1,6 @@
 import type { Source } from "@earshot/platform/core";
 import type { Collector } from "./collector";
+import { createBlueskyCollector } from "./bluesky";
 import type { CollectorDeps } from "./collector-deps";
 import { createGithubCollector } from "./github";
 import { createHackernewsCollector } from "./hackernews";
@@ -18,7 +19,7 @@ export const createCollectors = (deps: CollectorDeps): Record<Source, Collector>
   youtube: createYoutubeCollector(deps),
   linkedin: createLinkedinCollector(deps),
   hackernews: createHackernewsCollector(deps),
-  bluesky: createNotCollected("bluesky"),
+  bluesky: createBlueskyCollector(deps),
   rss: createNotCollected("rss"),
   github: createGithubCollector(deps),
 });

@@ -69,7 +69,7 @@ export const getSourceHealth = async (deps: IntegrationDeps, caller: Caller, pro
       nextPollAt: collecting ? poller.nextPollAt : undefined,
       firstSearchAt: poller?.firstSearchAt,
       simulated: deps.simulated.has(source),
-      notes: [...(!stopped && idle !== null ? [`Idle: ${idle}.`] : []), ...(deps.collectors[source].notes ?? [])],
+      notes: [...(!stopped && idle !== null ? [`Idle: ${idle}.`] : []), ...(deps.collectors[source].notes ?? []), ...(collecting ? ((await deps.collectors[source].status?.()) ?? []) : [])],
     });
   }
   return out;
