@@ -146,6 +146,11 @@ export interface GuardedRequestOptions extends GuardedFetchOptions {
   /** Keep the first `maxBytes` of a longer body instead of refusing it (a webhook receiver's answer). */
   truncate?: boolean;
   /**
+   * Follow up to this many redirects of a GET (default 0: a redirect is an error). Each hop's URL is
+   * resolved and checked like the first, so a redirect cannot lead to an address the first could not.
+   */
+  maxRedirects?: number;
+  /**
    * Reuse connections: a request goes over an idle connection to the same origin at the same checked address
    * (with the same CA and time limit) when there is one. Every request still resolves and checks the host
    * first, and a host that now resolves elsewhere gets a connection of its own. Webhook deliveries use it:
@@ -184,7 +189,16 @@ export const guardedFetch = (url: string | URL, options: GuardedFetchOptions = {
  * the headers and the body alike.
  */
 export const guardedRequest = async (url: string | URL, options: GuardedRequestOptions = {}): Promise<GuardedResponse> => {
-  const target = new URL(url);
+  let target = new URL(url);
+  for (let hops = options.maxRedirects ?? 0; ; hops--) {
+    const res = await requestOnce(target, options, hops > 0);
+    if (!("location" in res)) return res;
+    target = res.location;
+  }
+};
+
+/** One request; a redirect it may follow comes back as the location to go to next. */
+const requestOnce = async (target: URL, options: GuardedRequestOptions, follow: boolean): Promise<GuardedResponse | { location: URL }> => {
   const [address] = await resolveUrlAddresses(target, options);
   const timeoutMs = options.timeoutMs ?? 5000;
   const maxBytes = options.maxBytes ?? 64 * 1024;
@@ -200,9 +214,12 @@ export const guardedRequest = async (url: string | URL, options: GuardedRequestO
       ...(options.body !== undefined ? { body: options.body } : {}),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    if (res.statusCode >= 300 && res.statusCode < 400) {
+    // 304 Not Modified answers a conditional GET: not a redirect, and without a body.
+    if (res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304) {
       await res.body.dump();
-      throw new GuardedFetchError(`${target.href} redirects (${res.statusCode}); redirects are not followed`);
+      const location = res.headers.location;
+      if (follow && typeof location === "string" && (options.method ?? "GET") === "GET") return { location: new URL(location, target) };
+      throw new GuardedFetchError(`${target.href} redirects (${res.statusCode}); ${follow ? "without a Location" : "redirects are not followed"}`);
     }
     const declared = Number(res.headers["content-length"] ?? 0);
     if (declared > maxBytes && !options.truncate) {
