@@ -60,7 +60,8 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
 /** The Bluesky firehose reader for these parts (started by the service; tests drive its ticks). */
 export const wireBlueskyStream = (deps: IntegrationDeps, http: ProviderHttpOptions = {}, options: BlueskyStreamOptions = {}): BlueskyStream => {
   const now = () => deps.clock.now().getTime();
-  const profiles = new BlueskyProfiles(new ProviderHttp({ ...http, now }), deps.settings.EARSHOT_BLUESKY_PUBLIC_API_URL, now, (err) =>
+  // Lookups run inside the stream's hand-off: a slow AppView must not hold the firehose back, so one short try each.
+  const profiles = new BlueskyProfiles(new ProviderHttp({ retries: 0, timeoutMs: 5_000, ...http, now }), deps.settings.EARSHOT_BLUESKY_PUBLIC_API_URL, now, (err) =>
     deps.logger.warn({ err, source: "bluesky" }, "bluesky: profiles not read; authors stay DIDs"),
   );
   return new BlueskyStream(deps, profiles, options);
