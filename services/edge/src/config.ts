@@ -81,6 +81,10 @@ export const edgeSettingsShape = {
   EARSHOT_DASHBOARD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /** Port of the admin listener (/metrics, /readyz per service) on the same host; unset = none. */
   EARSHOT_METRICS_PORT: metricsPortSetting,
+  /** The web app (/app): a session unused this many minutes ends (sign in again). */
+  EARSHOT_WEB_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(43_200).default(120),
+  /** The web app: a session ends this many hours after sign-in, however much it is used. */
+  EARSHOT_WEB_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(168),
 };
 
 export const gatewayConfigSchema = z.object({

@@ -36,6 +36,8 @@ export interface GatewayAppOptions {
   surfaces: { rest: boolean; mcp: boolean };
   /** The OAuth authorization server's routes (metadata, endpoints, sign-in and consent pages). */
   oauth?: Router;
+  /** The web app under /app (sessions, sign-in, the signed-in pages); after the pages, so a page of PAGES under /app answers first. */
+  web?: Router;
   /** The HTTP metrics this app records (served on the admin port); a fresh registry when absent. */
   metrics?: HttpMetrics;
   /** express "trust proxy": only these proxies may name the client address (per-IP limits rely on it). */
@@ -103,6 +105,7 @@ export const createGatewayApp = (options: GatewayAppOptions): RequestListener =>
         dashboards: options.dashboards ?? { state: new DashboardState({ load: loadPublicFace(options.backends.project), maxAgeMs: 1000 }) },
       }),
     );
+    if (options.web) app.use(options.web);
   }
 
   app.use((req: Request, res: Response) => {

@@ -28,6 +28,8 @@ import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
 import type { WaitSlots } from "./pipeline/wait-slots";
 import { MembershipCache } from "./pipeline/memberships";
+import { webApp } from "./web/web-app";
+import { WebSessionStore, type WebSessionTimes } from "./web/session-store";
 import { RateLimiter } from "./pipeline/rate-limit";
 
 export interface StartedGateway {
@@ -98,6 +100,8 @@ export interface GatewayOptions {
   dashboardRateLimitPerMinute?: number;
   /** The services hosted in this process (the all-in-one): calls to them skip the loopback socket. */
   inProcess?: InProcessChannel;
+  /** The web app's session lifetimes; default EARSHOT_WEB_SESSION_IDLE_MINUTES and EARSHOT_WEB_SESSION_MAX_HOURS of `config`. */
+  webSessions?: WebSessionTimes;
 }
 
 /** Without events, the cache's age is all that bounds how long a removed member keeps a stale membership. */
@@ -171,6 +175,15 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const surfaces = options.surfaces ?? { rest: true, mcp: true };
   const sessionStore = surfaces.mcp ? new McpSessionStore(store, clock) : undefined;
   if (sessionStore) await sessionStore.ensureIndexes();
+  const webConfig = options.config as { EARSHOT_WEB_SESSION_IDLE_MINUTES?: number; EARSHOT_WEB_SESSION_MAX_HOURS?: number };
+  const webSessions = surfaces.rest
+    ? new WebSessionStore(
+        store,
+        clock,
+        options.webSessions ?? { idleMs: (webConfig.EARSHOT_WEB_SESSION_IDLE_MINUTES ?? 120) * 60_000, absoluteMs: (webConfig.EARSHOT_WEB_SESSION_MAX_HOURS ?? 168) * 3_600_000 },
+      )
+    : undefined;
+  if (webSessions) await webSessions.ensureIndexes();
   let mcpSessions: McpSessions | undefined;
   let waitSlots: WaitSlots | undefined;
   let mentionEvents: Subscription | undefined;
@@ -255,6 +268,9 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       isDraining: () => draining,
       surfaces,
       oauth,
+      ...(webSessions
+        ? { web: webApp({ sessions: webSessions, pipeline, operations: OPERATIONS, backends, logger: options.logger, origins, secureCookies: url.startsWith("https:") }) }
+        : {}),
       trustProxy: options.trustProxy,
       metrics,
       publicOrigins: origins,

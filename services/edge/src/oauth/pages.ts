@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { isDomainError, type Logger } from "@earshot/platform";
+import type { Logger } from "@earshot/platform";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import express, { type Request, type Response, Router } from "express";
 import type { Backends } from "../backends";
@@ -8,7 +8,7 @@ import type { OAuthCollections } from "./oauth-store";
 import type { EarshotOAuthProvider } from "./provider";
 import type { PublicOrigins } from "./public-origins";
 import { readCookie } from "../http/cookies";
-import { addressKeyOf } from "../pipeline/address-key";
+import { signInWithPassword, signInFormHtml } from "../pages/sign-in";
 
 // The person's side of the authorization flow: sign in with email and password, then approve or deny
 // what the application asks for. Server-rendered, no scripts, CSRF-protected forms; redirects go only to
@@ -80,19 +80,18 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
 
   const requestId = (req: Request): string => String((req.method === "GET" ? req.query.request : req.body?.request) ?? "");
 
-  const signInForm = (req: Request, res: Response, request: string, status = 200, error?: string) =>
+  const signInForm = (req: Request, res: Response, request: string, status = 200, error?: string, email?: string) =>
     sendPage(
       res,
       status,
       "Sign in to Earshot",
-      `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<form method="post" action="/oauth/sign-in">
-  <input type="hidden" name="csrf" value="${csrfToken(req, res, "/oauth", o.secureCookies)}">
-  <input type="hidden" name="request" value="${escapeHtml(request)}">
-  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
-  <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Sign in</button>
-</form>`,
+      signInFormHtml({
+        action: "/oauth/sign-in",
+        csrf: csrfToken(req, res, "/oauth", o.secureCookies),
+        hidden: { request },
+        ...(email !== undefined ? { email } : {}),
+        ...(error !== undefined ? { error } : {}),
+      }),
     );
 
   const expired = (res: Response) =>
@@ -128,29 +127,17 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
     const id = requestId(req);
     if (!checkCsrf(req)) return sendPage(res, 403, "Form expired", `<p>Please <a href="/oauth/consent?request=${encodeURIComponent(id)}">try again</a>.</p>`);
     if (!(await o.collections.requests.findById(id))) return expired(res);
-    try {
-      // The account service throttles per (email, address), per address and per email. The address is
-      // req.ip (as trust proxy allows) counted as the pipeline counts it: an IPv6 client by its /64, which
-      // one host can rotate through at will.
-      const { user } = await o.backends.account.authenticate({
-        email: String(req.body?.email ?? ""),
-        password: String(req.body?.password ?? ""),
-        clientAddress: req.ip === undefined ? undefined : addressKeyOf(req.ip),
-      });
-      if (!user) throw new Error("no user");
-      const sid = randomBytes(24).toString("base64url");
-      await o.collections.sessions.insertOne({ _id: sid, userId: user.id, email: user.email, name: user.name, expiresAt: new Date(o.now().getTime() + SESSION_MS) });
-      res.append("Set-Cookie", `${SESSION_COOKIE}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax${o.secureCookies ? "; Secure" : ""}; Max-Age=${SESSION_MS / 1000}`);
-      res.redirect(303, `/oauth/consent?request=${encodeURIComponent(id)}`);
-    } catch (err) {
-      if (isDomainError(err) && err.code === "unauthorized") return signInForm(req, res, id, 401, err.message);
-      if (isDomainError(err) && err.code === "rate_limited") {
-        res.setHeader("Retry-After", String(err.details.retryAfter ?? 1));
-        return signInForm(req, res, id, 429, err.message);
-      }
-      o.logger.error({ err }, "sign-in failed");
-      sendPage(res, 503, "Try again later", "<p>Earshot could not sign you in right now.</p>");
+    const outcome = await signInWithPassword(o.backends, o.logger, req);
+    if (!outcome.ok) {
+      if (outcome.status === 503) return sendPage(res, 503, "Try again later", `<p>${escapeHtml(outcome.message)}</p>`);
+      if (outcome.retryAfter !== undefined) res.setHeader("Retry-After", String(outcome.retryAfter));
+      return signInForm(req, res, id, outcome.status, outcome.message, String(req.body?.email ?? ""));
     }
+    const { user } = outcome;
+    const sid = randomBytes(24).toString("base64url");
+    await o.collections.sessions.insertOne({ _id: sid, userId: user.id, email: user.email, name: user.name, expiresAt: new Date(o.now().getTime() + SESSION_MS) });
+    res.append("Set-Cookie", `${SESSION_COOKIE}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax${o.secureCookies ? "; Secure" : ""}; Max-Age=${SESSION_MS / 1000}`);
+    res.redirect(303, `/oauth/consent?request=${encodeURIComponent(id)}`);
   });
 
   router.post("/oauth/consent", async (req: Request, res: Response) => {

@@ -43,6 +43,11 @@ export interface OperationRequest extends RawInput {
   accepts?: (mediaTypes: string[]) => string | false;
   /** Aborted when the client goes away before the answer (its connection closed). */
   signal?: AbortSignal;
+  /**
+   * Set by a transport that authenticated the caller itself (the web app's session cookie): used instead
+   * of the Authorization header; every later step (rate limit, scope, idempotency, caller) is the same.
+   */
+  principal?: Principal;
 }
 
 export interface OperationResponse {
@@ -156,7 +161,7 @@ export const createPipeline = (options: PipelineOptions): Pipeline => {
     let complete: ((r: StoredResponse) => Promise<void>) | undefined;
     let effectKey: string | undefined;
     try {
-      const principal = await authenticate(request.authorization, request.clientAddress);
+      const principal = request.principal ?? (await authenticate(request.authorization, request.clientAddress));
       if (principal.audience !== undefined && principal.audience !== request.audience) {
         throw new DomainError("unauthorized", "This access token was issued for another resource.");
       }

@@ -1,0 +1,36 @@
+import type { Logger } from "@earshot/platform";
+import type { Router } from "express";
+import type { Backends } from "../backends";
+import type { Operation } from "../catalog/operation";
+import type { PublicOrigins } from "../oauth/public-origins";
+import type { Pipeline } from "../pipeline/execute";
+import { type AppPage, webAppRoutes } from "./app-routes";
+import { operationRunner } from "./run-operation";
+import type { WebSessionStore } from "./session-store";
+import { TRIAGE_PAGES } from "./triage-pages";
+
+// The web app's pages. A new page (the management pages) is an AppPage added to APP_PAGES.
+
+export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES];
+
+export interface WebAppDeps {
+  sessions: WebSessionStore;
+  pipeline: Pipeline;
+  operations: readonly Operation[];
+  backends: Backends;
+  logger: Logger;
+  origins: PublicOrigins;
+  secureCookies: boolean;
+  pages?: readonly AppPage[];
+}
+
+export const webApp = (d: WebAppDeps): Router =>
+  webAppRoutes({
+    sessions: d.sessions,
+    runner: operationRunner({ operations: d.operations, pipeline: d.pipeline, backends: d.backends, origin: (req) => d.origins.of(req) }),
+    backends: d.backends,
+    logger: d.logger,
+    origins: d.origins,
+    secureCookies: d.secureCookies,
+    pages: d.pages ?? APP_PAGES,
+  });
