@@ -1,4 +1,4 @@
-import { ENCRYPTION_KEY_SETTING, secret } from "@earshot/platform";
+import { ALLOW_PRIVATE_NETWORKS_SETTING, ENCRYPTION_KEY_SETTING, secret } from "@earshot/platform";
 import { z } from "zod";
 
 // The integration service's settings (DESIGN.md "Collection"). The URLs default to the real platforms;
@@ -31,6 +31,13 @@ export const integrationSettingsShape = {
   EARSHOT_BLUESKY_IDENTIFIER: z.string().min(1).optional(),
   /** An app password (Settings, Privacy and security, App passwords), never the account's password. */
   EARSHOT_BLUESKY_APP_PASSWORD: optionalSecret,
+  /** Largest feed document read, in bytes: a bigger one is refused at the bound, not read whole. */
+  EARSHOT_FEED_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(5 * 1024 * 1024),
+  /**
+   * `true` lets feeds (like webhook endpoints) be fetched from loopback, private and other non-public
+   * addresses, and over plain http there: tests and closed networks only. The webhook service reads the same setting.
+   */
+  EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: ALLOW_PRIVATE_NETWORKS_SETTING,
   EARSHOT_GITHUB_API_URL: url.default("https://api.github.com"),
   /** Optional: without it GitHub allows 10 search requests a minute, with it 30. */
   EARSHOT_GITHUB_TOKEN: optionalSecret,

@@ -3,6 +3,7 @@ import { integrationV1 } from "@earshot/proto";
 import { integrationSettingsOf, integrationSettingsShape } from "./config";
 import { INTEGRATION_CONSUMERS, type IntegrationConsumerDomain } from "./consumers";
 import { Scheduler } from "./domain/scheduler";
+import { feedsRpc } from "./rpc/feeds-rpc";
 import { healthRpc } from "./rpc/health-rpc";
 import { linkedinRpc } from "./rpc/linkedin-rpc";
 import { sampleRpc } from "./rpc/sample-rpc";
@@ -25,7 +26,7 @@ export const integrationService: ServiceModule<IntegrationConsumerDomain> = {
     const domain = wireIntegration({ collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, settings, key });
     const scheduler = new Scheduler(domain);
     const bluesky = wireBlueskyStream(domain);
-    const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain), ...sampleRpc(domain) };
+    const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain), ...sampleRpc(domain), ...feedsRpc(domain) };
     return {
       domain: {
         deps: domain,

@@ -144,6 +144,26 @@ export interface StreamDoc extends Doc {
   reconnects: number;
 }
 
+/** A feed a project reads (RSS or Atom): the `feeds` resource, with how its fetching goes. */
+export interface FeedDoc extends Doc {
+  projectId: string;
+  workspaceId: string;
+  url: string;
+  /** The name given, or the feed's own title once read, or its host. */
+  name: string;
+  createdAt: Date;
+  createdBy: string;
+  lastFetchedAt?: Date;
+  lastSuccessAt?: Date;
+  lastError?: { at: Date; message: string; status: number };
+  /** When the current run of failures began; unset once a fetch succeeds. */
+  failingSince?: Date;
+  /** When the owner was told the feed keeps failing (once per run of failures). */
+  failureReportedAt?: Date;
+  /** Entries handed on, in all. */
+  entriesFound: number;
+}
+
 export interface IntegrationCollections {
   projects: Collection<ProjectCopyDoc>;
   keywords: Collection<KeywordCopyDoc>;
@@ -155,6 +175,7 @@ export interface IntegrationCollections {
   linkedinStates: Collection<LinkedinStateDoc>;
   linkedinSyncs: Collection<LinkedinSyncDayDoc>;
   streams: Collection<StreamDoc>;
+  feeds: Collection<FeedDoc>;
 }
 
 export const PROJECTS = "projects";
@@ -167,6 +188,7 @@ export const LINKEDIN = "linkedin_connections";
 export const LINKEDIN_STATES = "linkedin_states";
 export const LINKEDIN_SYNCS = "linkedin_syncs";
 export const STREAMS = "streams";
+export const FEEDS = "feeds";
 /** The Bluesky firehose's stream document. */
 export const BLUESKY_STREAM_ID = "bluesky";
 
@@ -182,6 +204,7 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
     linkedinStates: store.collection<LinkedinStateDoc>(LINKEDIN_STATES),
     linkedinSyncs: store.collection<LinkedinSyncDayDoc>(LINKEDIN_SYNCS),
     streams: store.collection<StreamDoc>(STREAMS),
+    feeds: store.collection<FeedDoc>(FEEDS),
   };
   await c.keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
   await c.pollers.ensureIndex({ fields: { enabled: 1, nextPollAt: 1 } });
@@ -193,6 +216,7 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
   await c.pollRecords.ensureIndex({ fields: { projectId: 1, at: -1 } });
   await c.pollRecords.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   await c.linkedin.ensureIndex({ fields: { ownerId: 1 } });
+  await c.feeds.ensureIndex({ fields: { projectId: 1, createdAt: 1 } });
   await c.linkedinStates.ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   await c.linkedinStates.ensureIndex({ fields: { pageChoiceId: 1 }, sparse: true });
   return c;

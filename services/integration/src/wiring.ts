@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock, Logger, Outbox, Source } from "@earshot/platform/core";
 import { SOURCES, TokenSealer } from "@earshot/platform/core";
+import { urlRefusal } from "@earshot/platform";
 import { BlueskyProfiles } from "./bluesky/profiles";
 import { BlueskyStream, type BlueskyStreamOptions } from "./bluesky/stream-runner";
 import { createCollectors } from "./collectors";
@@ -41,6 +42,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     logger: input.logger,
     now,
     streamDoc: () => input.collections.streams.findById(BLUESKY_STREAM_ID),
+    feeds: input.collections.feeds,
   };
   return {
     collections: input.collections,
@@ -54,6 +56,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     sealer: new TokenSealer(input.key),
     replicaId: input.replicaId ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
     simulated: simulatedSourcesOf(input.settings),
+    refusedUrl: urlRefusal({ allowPrivateNetworks: input.settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS }),
   };
 };
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 
 // Prefixed, sortable ids (DESIGN.md): the prefix says what the id names, the ULID sorts by creation time.
 export const ID_PREFIXES = [
-  "usr", "wsp", "key", "prj", "mbr", "inv", "kw", "kwg", "men", "cat", "view", "alr", "whk", "dlv", "evt", "req", "fam",
+  "usr", "wsp", "key", "prj", "mbr", "inv", "kw", "kwg", "men", "cat", "view", "alr", "whk", "dlv", "evt", "req", "fam", "feed",
 ] as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[number];
@@ -60,7 +60,7 @@ const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
 export const ID_NAMES: Readonly<Record<IdPrefix, string>> = {
   usr: "user", wsp: "workspace", key: "API key", prj: "project", mbr: "member", inv: "invitation", kw: "keyword",
   kwg: "keyword group", men: "mention", cat: "category", view: "saved view", alr: "alert rule", whk: "webhook endpoint",
-  dlv: "webhook delivery", evt: "event", req: "request", fam: "token family",
+  dlv: "webhook delivery", evt: "event", req: "request", fam: "token family", feed: "feed",
 };
 
 /**

@@ -48,6 +48,7 @@ export * from "./text/email";
 export * from "./text/text-field";
 export * from "./net/address-policy";
 export * from "./net/guarded-fetch";
+export * from "./net/url-reach";
 export * from "./secrets/encryption-key";
 export * from "./secrets/call-keys";
 export * from "./core/token-sealer";

@@ -1,4 +1,4 @@
-import { ENCRYPTION_KEY_SETTING, publicUrlSetting } from "@earshot/platform";
+import { ALLOW_PRIVATE_NETWORKS_SETTING, ENCRYPTION_KEY_SETTING, publicUrlSetting } from "@earshot/platform";
 import { z } from "zod";
 
 // The webhook service's settings, for its two deployables. The `webhook` API's: the encryption key (it
@@ -11,12 +11,7 @@ import { z } from "zod";
 /** The store both deployables open. */
 export const WEBHOOK_STORE = "webhook";
 
-/** `true` lets endpoints on loopback, private and other non-public addresses through: tests and closed networks only. */
-export const ALLOW_PRIVATE_NETWORKS_SETTING = z.preprocess(
-  // A host hands a service its configuration already loaded: the word, or the boolean it became.
-  (v) => (v === "true" ? true : v === "false" ? false : v),
-  z.boolean({ message: "must be true or false" }).default(false),
-);
+export { ALLOW_PRIVATE_NETWORKS_SETTING };
 
 export const webhookSettingsShape = {
   EARSHOT_ENCRYPTION_KEY: ENCRYPTION_KEY_SETTING,

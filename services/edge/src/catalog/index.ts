@@ -3,6 +3,7 @@ import { accountOperations } from "./account/operations";
 import { alertOperations } from "./alerts/operations";
 import { apiKeyOperations } from "./api-keys/operations";
 import { categoryOperations } from "./categories/operations";
+import { feedOperations } from "./feeds/operations";
 import { homePage } from "./home/home-page";
 import { keywordGroupOperations } from "./keyword-groups/operations";
 import { keywordOperations } from "./keywords/operations";
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...usageOperations,
   ...apiKeyOperations,
   ...sourceHealthOperations,
+  ...feedOperations,
   ...linkedinOperations,
   ...alertOperations,
   ...webhookOperations,

@@ -1,6 +1,7 @@
 import type { Logger } from "@earshot/platform/core";
 import type { IntegrationSettings } from "../config";
-import type { StreamDoc } from "../store";
+import type { Collection } from "@earshot/platform";
+import type { FeedDoc, StreamDoc } from "../store";
 import type { QuotaLedger } from "./collector";
 import type { ProviderHttp } from "./provider-http";
 
@@ -13,4 +14,6 @@ export interface CollectorDeps {
   now: () => Date;
   /** The Bluesky stream's document as stored now (source health reports the stream from it). */
   streamDoc?: () => Promise<StreamDoc | null>;
+  /** The projects' feeds (the rss collector reads and marks them). */
+  feeds?: Collection<FeedDoc>;
 }

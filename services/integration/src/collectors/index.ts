@@ -5,8 +5,8 @@ import type { CollectorDeps } from "./collector-deps";
 import { createGithubCollector } from "./github";
 import { createHackernewsCollector } from "./hackernews";
 import { createLinkedinCollector } from "./linkedin";
-import { createNotCollected } from "./not-collected";
 import { createRedditCollector } from "./reddit";
+import { createRssCollector } from "./rss";
 import { createXCollector } from "./x";
 import { createYoutubeCollector } from "./youtube";
 
@@ -20,6 +20,6 @@ export const createCollectors = (deps: CollectorDeps): Record<Source, Collector>
   linkedin: createLinkedinCollector(deps),
   hackernews: createHackernewsCollector(deps),
   bluesky: createBlueskyCollector(deps),
-  rss: createNotCollected("rss"),
+  rss: createRssCollector(deps),
   github: createGithubCollector(deps),
 });

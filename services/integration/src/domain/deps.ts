@@ -22,6 +22,8 @@ export interface IntegrationDeps {
   replicaId: string;
   /** Sources served by local simulators (reported by get_source_health). */
   simulated: ReadonlySet<Source>;
+  /** Why a feed's URL may not be fetched (the `url` field's message), by the outbound rule webhooks follow; undefined when it may. */
+  refusedUrl(url: string): Promise<string | undefined>;
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

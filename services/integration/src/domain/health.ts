@@ -1,6 +1,7 @@
 import { SOURCES, type Source } from "@earshot/platform/core";
 import type { PollRecordDoc } from "../store";
 import { accessProject } from "./access";
+import { failingFeedNotes } from "./feeds";
 import type { Caller, IntegrationDeps } from "./deps";
 import { idleReason, readPollerFacts } from "./pollers";
 
@@ -69,7 +70,10 @@ export const getSourceHealth = async (deps: IntegrationDeps, caller: Caller, pro
       nextPollAt: collecting ? poller.nextPollAt : undefined,
       firstSearchAt: poller?.firstSearchAt,
       simulated: deps.simulated.has(source),
-      notes: [...(!stopped && idle !== null ? [`Idle: ${idle}.`] : []), ...(deps.collectors[source].notes ?? []), ...(collecting ? ((await deps.collectors[source].status?.()) ?? []) : [])],
+      notes: [
+        ...(!stopped && idle !== null ? [`Idle: ${idle}.`] : []), ...(deps.collectors[source].notes ?? []), ...(collecting ? ((await deps.collectors[source].status?.()) ?? []) : []),
+        ...(source === "rss" ? await failingFeedNotes(deps, projectId, now) : []),
+      ],
     });
   }
   return out;

@@ -12,6 +12,8 @@ export interface PollerFacts {
   project: ProjectCopyDoc | null;
   keywords: KeywordCopyDoc[];
   linkedin: LinkedinConnectionDoc | null;
+  /** How many feeds the project reads (the rss source has nothing to fetch without one). */
+  feeds: number;
 }
 
 /** Why a source is not collected, or null when it is. */
@@ -22,16 +24,18 @@ export const idleReason = (deps: IntegrationDeps, facts: PollerFacts, source: So
   if (!deps.collectors[source].configured) return "no credentials configured";
   if (!facts.keywords.some((k) => k.active && k.sources.includes(source))) return "no active keyword on this source";
   if (source === "linkedin" && !(facts.linkedin?.status === "connected" && facts.linkedin.page)) return "no LinkedIn Page selected";
+  if (source === "rss" && facts.feeds === 0) return "no feed added (create_feed)";
   return null;
 };
 
 export const readPollerFacts = async (deps: IntegrationDeps, projectId: string): Promise<PollerFacts> => {
-  const [project, keywords, linkedin] = await Promise.all([
+  const [project, keywords, linkedin, feeds] = await Promise.all([
     deps.collections.projects.findById(projectId),
     deps.collections.keywords.find({ projectId, active: true }),
     deps.collections.linkedin.findById(projectId),
+    deps.collections.feeds.count({ projectId }),
   ]);
-  return { project, keywords, linkedin };
+  return { project, keywords, linkedin, feeds };
 };
 
 const setEnabled = async (deps: IntegrationDeps, projectId: string, source: Source, enabled: boolean): Promise<void> => {

@@ -11,7 +11,7 @@ import { selectLinkedinPage } from "../domain/linkedin-select";
 import { syncLinkedin } from "../domain/linkedin-sync";
 import { syncsOn } from "../domain/linkedin-sync-allowance";
 
-type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getSourceHealth" | "sampleSearch">;
+type Handlers = Omit<AsyncService<integrationV1.IntegrationServiceServer>, "getSourceHealth" | "sampleSearch" | "createFeed" | "listFeeds" | "deleteFeed">;
 
 // gRPC adapter of the LinkedIn connection: decode, call a domain verb, encode. The caller comes from the
 // call metadata; the callback, the callback page's Page choice and the usage count act for no person (the

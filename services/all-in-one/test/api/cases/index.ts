@@ -5,6 +5,7 @@ import { accountCases } from "./account";
 import { alertsCases } from "./alerts";
 import { apiKeysCases } from "./api-keys";
 import { categoriesCases } from "./categories";
+import { feedsCases } from "./feeds";
 import { keywordGroupsCases } from "./keyword-groups";
 import { keywordsCases } from "./keywords";
 import { linkedinCases } from "./linkedin";
@@ -32,6 +33,7 @@ export const CASES: Cases = {
   ...categoriesCases,
   ...mentionViewsCases,
   ...sourceHealthCases,
+  ...feedsCases,
   ...accountCases,
   ...usageCases,
   ...apiKeysCases,
