@@ -114,6 +114,7 @@ export class JetstreamClient {
         this.schedule();
         void this.draining.then(() => this.connect());
       }, delay);
+      this.retryTimer.unref();
     });
   }
 

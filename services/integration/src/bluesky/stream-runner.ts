@@ -1,6 +1,6 @@
-import { isUniqueViolation, isVersionConflict } from "@earshot/platform/core";
 import type { CollectedPost } from "../collectors/collector";
 import type { IntegrationDeps } from "../domain/deps";
+import { StoreLease } from "../domain/store-lease";
 import { deliverStreamed } from "../domain/stream-delivery";
 import { BLUESKY_STREAM_ID, type StreamDoc } from "../store";
 import { JetstreamClient, type JetstreamCursorStore } from "./jetstream-client";
@@ -8,7 +8,7 @@ import type { BlueskyProfiles } from "./profiles";
 import { compileStreamMatcher, type StreamMatcher } from "./stream-matcher";
 
 // Bluesky's firehose as a source: one Jetstream connection for the whole instance, held by whichever
-// replica holds the stream's lease (a `streams` document: owner and expiry, renewed every tick), and only
+// replica holds the stream's lease (domain/store-lease.ts on the `streams` document, renewed every tick), and only
 // while some active project enables Bluesky with an active keyword on it (the firehose is heavy to read
 // for nobody). Every post goes through one matcher of all those keywords; the posts that match get their
 // authors' profiles and are handed to each matching project's poller as a poll's would be
@@ -35,8 +35,8 @@ export class BlueskyStream {
   private ticking: Promise<void> = Promise.resolve();
   private stopped = true;
   private readonly tickMs: number;
-  private readonly leaseMs: number;
   private readonly saveEveryMs: number;
+  private readonly lease: StoreLease<StreamDoc>;
 
   constructor(
     private readonly deps: IntegrationDeps,
@@ -44,8 +44,15 @@ export class BlueskyStream {
     private readonly options: BlueskyStreamOptions = {},
   ) {
     this.tickMs = options.tickMs ?? 15_000;
-    this.leaseMs = options.leaseMs ?? 60_000;
     this.saveEveryMs = options.saveEveryMs ?? 1_000;
+    this.lease = new StoreLease<StreamDoc>({
+      collection: deps.collections.streams,
+      id: BLUESKY_STREAM_ID,
+      owner: deps.replicaId,
+      ttlMs: options.leaseMs ?? 60_000,
+      now: () => deps.clock.now(),
+      initial: () => ({ connected: false, savedAt: deps.clock.now(), reconnects: 0 }),
+    });
   }
 
   /** Ticks on real timers until stop(). */
@@ -81,6 +88,8 @@ export class BlueskyStream {
           if (!this.stopped) this.schedule(again ? WAKE_DELAY_MS : this.tickMs);
         });
     }, delayMs);
+    // A background loop: it must not keep the process alive once everything else has stopped.
+    this.timer.unref();
   }
 
   /** One step: the keywords read again, the lease taken or renewed (or given back), the connection opened or closed. */
@@ -91,7 +100,7 @@ export class BlueskyStream {
       await this.release();
       return;
     }
-    if (!(await this.holdLease())) {
+    if (!(await this.lease.hold())) {
       await this.closeClient();
       return;
     }
@@ -176,37 +185,8 @@ export class BlueskyStream {
     return this.deps.clock.now();
   }
 
-  /** Takes the lease, or renews it; false while another replica's lease is live. */
-  private async holdLease(): Promise<boolean> {
-    const streams = this.deps.collections.streams;
-    const now = this.now();
-    const until = new Date(now.getTime() + this.leaseMs);
-    const doc = await streams.findById(BLUESKY_STREAM_ID);
-    if (!doc) {
-      try {
-        await streams.insertOne({ _id: BLUESKY_STREAM_ID, leaseOwner: this.deps.replicaId, leaseUntil: until, connected: false, savedAt: now, reconnects: 0 });
-        return true;
-      } catch (err) {
-        if (isUniqueViolation(err)) return false;
-        throw err;
-      }
-    }
-    const free = !doc.leaseOwner || !doc.leaseUntil || doc.leaseUntil <= now;
-    if (doc.leaseOwner !== this.deps.replicaId && !free) return false;
-    try {
-      await streams.updateVersioned(BLUESKY_STREAM_ID, doc._v ?? 1, { $set: { leaseOwner: this.deps.replicaId, leaseUntil: until } });
-      return true;
-    } catch (err) {
-      if (isVersionConflict(err)) return false;
-      throw err;
-    }
-  }
-
   private async release(): Promise<void> {
-    await this.deps.collections.streams.updateOne(
-      { _id: BLUESKY_STREAM_ID, leaseOwner: this.deps.replicaId },
-      { $set: { connected: false, savedAt: this.now() }, $unset: { leaseOwner: true, leaseUntil: true } },
-    );
+    await this.lease.release({ connected: false, savedAt: this.now() });
   }
 
   /** The cursor kept in the lease's document, written only by the lease's holder, at most every saveEveryMs. */
@@ -234,7 +214,7 @@ export class BlueskyStream {
     const health = this.client?.health();
     const fields: Partial<StreamDoc> = { cursorUs: timeUs, connected: health?.connected ?? false, savedAt: now, reconnects: health?.reconnects ?? 0 };
     const res = await this.deps.collections.streams.updateOne(
-      { _id: BLUESKY_STREAM_ID, leaseOwner: this.deps.replicaId },
+      this.lease.heldBy(),
       health?.lastError ? { $set: { ...fields, lastError: health.lastError } } : { $set: fields },
     );
     // Another replica holds the stream now: what this one read is handed on, but the cursor is no longer its own.
