@@ -80,7 +80,7 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
 
   const requestId = (req: Request): string => String((req.method === "GET" ? req.query.request : req.body?.request) ?? "");
 
-  const signInForm = (req: Request, res: Response, request: string, status = 200, error?: string, email?: string) =>
+  const signInForm = (req: Request, res: Response, request: string, status = 200, error?: string) =>
     sendPage(
       res,
       status,
@@ -89,7 +89,6 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
         action: "/oauth/sign-in",
         csrf: csrfToken(req, res, "/oauth", o.secureCookies),
         hidden: { request },
-        ...(email !== undefined ? { email } : {}),
         ...(error !== undefined ? { error } : {}),
       }),
     );
@@ -131,7 +130,7 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
     if (!outcome.ok) {
       if (outcome.status === 503) return sendPage(res, 503, "Try again later", `<p>${escapeHtml(outcome.message)}</p>`);
       if (outcome.retryAfter !== undefined) res.setHeader("Retry-After", String(outcome.retryAfter));
-      return signInForm(req, res, id, outcome.status, outcome.message, String(req.body?.email ?? ""));
+      return signInForm(req, res, id, outcome.status, outcome.message);
     }
     const { user } = outcome;
     const sid = randomBytes(24).toString("base64url");

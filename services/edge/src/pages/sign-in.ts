@@ -7,7 +7,8 @@ import { escapeHtml } from "./html";
 // The one sign-in of Earshot's pages (the OAuth authorization page and the web app): one form, one call
 // to the account service. The account service throttles per (email, address), per address and per email,
 // so a guesser meets the same budget whichever page it posts to; its answer for a wrong password and for an
-// unknown email is the same sentence, so neither page tells which accounts exist.
+// unknown email is the same sentence, and the page after a failure is the same whatever was typed (the
+// email is not echoed), so neither page tells which accounts exist.
 
 export interface SignInFormOptions {
   /** Where the form posts. */
@@ -15,8 +16,6 @@ export interface SignInFormOptions {
   csrf: string;
   /** Further hidden fields (the OAuth request id, the web app's `next`). */
   hidden?: Record<string, string>;
-  /** The email typed before, kept on a failed attempt. */
-  email?: string;
   error?: string;
 }
 
@@ -25,7 +24,7 @@ export const signInFormHtml = (o: SignInFormOptions): string => `${o.error ? `<p
   <input type="hidden" name="csrf" value="${escapeHtml(o.csrf)}">${Object.entries(o.hidden ?? {})
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join("")}
-  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(o.email ?? "")}"${o.error ? ` aria-describedby="sign-in-error"` : ""}>
+  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required${o.error ? ` aria-describedby="sign-in-error"` : ""}>
   <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
   <button type="submit">Sign in</button>
 </form>`;

@@ -48,14 +48,13 @@ export const webAppRoutes = (o: WebAppOptions): Router => {
     res.status(200).type(asset.type).send(asset.body);
   });
 
-  const signInPage = (req: Request, res: Response, status: number, next: string, error?: string, email?: string) =>
+  const signInPage = (req: Request, res: Response, status: number, next: string, error?: string) =>
     sendAppPage(res, status, {
       title: "Sign in to Earshot",
       body: `<div class="narrow">${signInFormHtml({
         action: "/app/sign-in",
         csrf: csrfToken(req, res, "/app", o.secureCookies || req.secure),
         hidden: { next },
-        ...(email !== undefined ? { email } : {}),
         ...(error !== undefined ? { error } : {}),
       })}</div>`,
     });
@@ -74,7 +73,7 @@ export const webAppRoutes = (o: WebAppOptions): Router => {
     const outcome = await signInWithPassword(o.backends, o.logger, req);
     if (!outcome.ok) {
       if (outcome.retryAfter !== undefined) res.setHeader("Retry-After", String(outcome.retryAfter));
-      return signInPage(req, res, outcome.status, next, outcome.message, String(req.body?.email ?? ""));
+      return signInPage(req, res, outcome.status, next, outcome.message);
     }
     // A new session at every sign-in, and the one the browser held before ends: an id planted by someone
     // else is never promoted to a signed-in one.

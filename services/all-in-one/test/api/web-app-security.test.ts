@@ -1,0 +1,213 @@
+import { ManualClock } from "@earshot/platform";
+import { type Harness, startHarness } from "./harness";
+import { fieldOf, PASSWORD, WebClient } from "./web-client";
+import { buildWorld, keywordWithMentions, type MentionData, type World } from "./world";
+
+// The web app over HTTP: sessions (HttpOnly cookie, a new id at each sign-in, idle and absolute expiry on
+// the harness's clock), CSRF and Origin checks on every post, a viewer's forged post, another workspace's
+// ids, open redirects, and the sign-in throttle shared with the OAuth page. One all-in-one for the suite.
+
+const clock = new ManualClock(new Date());
+let h: Harness;
+let w: World;
+let mentions: MentionData[];
+beforeAll(async () => {
+  h = await startHarness({ EARSHOT_TRUST_PROXY: "loopback", EARSHOT_WEB_SESSION_IDLE_MINUTES: "30", EARSHOT_WEB_SESSION_MAX_HOURS: "8" }, clock);
+  w = await buildWorld(h);
+  mentions = (await keywordWithMentions(h, w.owner, w.projectId, 3)).mentions;
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const signedIn = async (email: string, headers: Record<string, string> = {}) => {
+  const c = new WebClient(h, headers);
+  const { res } = await c.signIn(email);
+  expect(res.status).toBe(303);
+  return c;
+};
+
+const triageForm = (html: string, mentionId: string) => {
+  const at = html.indexOf(`action="/app/projects/${w.projectId}/mentions/${mentionId}/triage"`);
+  return at < 0 ? "" : html.slice(at, html.indexOf("</form>", at));
+};
+
+describe("sign-in and the session cookie", () => {
+  test("a page without a session is a 303 to sign-in naming it; signing in returns there", async () => {
+    const c = new WebClient(h);
+    const inbox = `/app/projects/${w.projectId}?status=open`;
+    const first = await c.get(inbox);
+    expect(first.res.status).toBe(303);
+    expect(first.res.headers.get("location")).toBe(`/app/sign-in?next=${encodeURIComponent(inbox)}`);
+    const signIn = await c.signIn(w.owner.email, undefined, inbox);
+    expect(signIn.res.status).toBe(303);
+    expect(signIn.res.headers.get("location")).toBe(inbox);
+    const cookie = signIn.res.headers.getSetCookie().find((s) => s.startsWith("earshot_app="))!;
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).toMatch(/; Path=\/app/);
+    const page = await c.get(inbox);
+    expect(page.res.status).toBe(200);
+    expect(page.res.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(page.html).toContain(mentions[0]!.id);
+  });
+
+  test("behind an https proxy the cookie is Secure", async () => {
+    const c = new WebClient(h, { "X-Forwarded-Proto": "https" });
+    const { res } = await c.signIn(w.owner.email);
+    expect(res.headers.getSetCookie().find((s) => s.startsWith("earshot_app="))).toMatch(/; Secure/);
+  });
+
+  test("a wrong password is 401 with the form again; the message does not tell whether the account exists", async () => {
+    const wrong = await new WebClient(h).signIn(w.owner.email, "not the password");
+    const unknown = await new WebClient(h).signIn("nobody-here@example.com", "not the password");
+    expect(wrong.res.status).toBe(401);
+    expect(unknown.res.status).toBe(401);
+    const message = (html: string) => /role="alert"[^>]*>([^<]*)</.exec(html)?.[1];
+    expect(message(wrong.html)).toBe(message(unknown.html));
+  });
+
+  test("next is only ever a path under /app (no open redirect)", async () => {
+    for (const next of ["https://evil.example/app", "//evil.example/app", "/\\evil.example", "/api/v1/projects", "/appx"]) {
+      const { res } = await new WebClient(h).signIn(w.owner.email, undefined, next);
+      expect(res.headers.get("location")).toBe("/app");
+    }
+  });
+
+  test("session fixation: an id planted before sign-in is not the one after, and it is ended", async () => {
+    const attacker = await signedIn(w.stranger.email);
+    const planted = attacker.cookies.get("earshot_app")!;
+    const victim = new WebClient(h);
+    const { html } = await victim.get("/app/sign-in");
+    victim.cookies.set("earshot_app", planted);
+    const res = await victim.post("/app/sign-in", { csrf: fieldOf(html, "csrf"), next: "/app", email: w.owner.email, password: PASSWORD });
+    expect(res.res.status).toBe(303);
+    expect(victim.cookies.get("earshot_app")).not.toBe(planted);
+    expect((await victim.get("/app")).html).toContain(w.projectId);
+    expect((await attacker.get("/app")).res.status).toBe(303);
+  });
+
+  test("forged and malformed cookies are no session", async () => {
+    for (const value of ["x".repeat(43), "not a session", ""]) {
+      const c = new WebClient(h);
+      c.cookies.set("earshot_app", value);
+      expect((await c.get("/app")).res.status).toBe(303);
+    }
+  });
+
+  test("idle expiry and absolute expiry, on the clock", async () => {
+    const idle = await signedIn(w.owner.email);
+    clock.advance(29 * 60_000);
+    expect((await idle.get("/app")).res.status).toBe(200);
+    clock.advance(29 * 60_000); // used a minute ago, so its idle period moved on
+    expect((await idle.get("/app")).res.status).toBe(200);
+    clock.advance(31 * 60_000);
+    expect((await idle.get("/app")).res.status).toBe(303);
+
+    const busy = await signedIn(w.owner.email);
+    for (let i = 0; i < 17; i++) {
+      clock.advance(28 * 60_000);
+      expect((await busy.get("/app")).res.status).toBe(200);
+    }
+    clock.advance(28 * 60_000); // 8 h 24 min after sign-in: past the absolute end however busy
+    expect((await busy.get("/app")).res.status).toBe(303);
+  });
+
+  test("sign-out ends the session on the server", async () => {
+    const c = await signedIn(w.owner.email);
+    const id = c.cookies.get("earshot_app")!;
+    const { html } = await c.get("/app");
+    const out = await c.post("/app/sign-out", { csrf: fieldOf(html, "csrf") });
+    expect(out.res.status).toBe(303);
+    const replay = new WebClient(h);
+    replay.cookies.set("earshot_app", id);
+    expect((await replay.get("/app")).res.status).toBe(303);
+  });
+
+  test("the sign-in throttle is the OAuth page's: guesses here count there", async () => {
+    const from = { "X-Forwarded-For": "203.0.113.77" };
+    let last = 0;
+    for (let i = 0; i < 12 && last !== 429; i++) last = (await new WebClient(h, from).signIn(w.editor.email, "wrong")).res.status;
+    expect(last).toBe(429);
+    // The right password from that address is refused too, and so would be the OAuth page (same account call).
+    const { res } = await new WebClient(h, from).signIn(w.editor.email);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    clock.advance(2 * 3600_000);
+  });
+});
+
+describe("forms: CSRF, origin, roles, tenancy", () => {
+  test("an editor triages through the pipeline; the change is in the mention's history", async () => {
+    const c = await signedIn(w.editor.email);
+    const { html } = await c.get(`/app/projects/${w.projectId}`);
+    const form = triageForm(html, mentions[0]!.id);
+    const back = `/app/projects/${w.projectId}`;
+    const res = await c.post(`/app/projects/${w.projectId}/mentions/${mentions[0]!.id}/triage`, { csrf: fieldOf(form, "csrf"), back, idem: fieldOf(form, "idem"), status: "done" });
+    expect(res.res.status).toBe(303);
+    expect(res.res.headers.get("location")).toBe(`${back}#${mentions[0]!.id}`);
+    const got = await h.call("get_mention", { mentionId: mentions[0]!.id }, w.owner.key);
+    expect((got.body.data as { status: string }).status).toBe("done");
+    // The same form sent again (a double click) replays: one change in the history.
+    await c.post(`/app/projects/${w.projectId}/mentions/${mentions[0]!.id}/triage`, { csrf: fieldOf(form, "csrf"), back, idem: fieldOf(form, "idem"), status: "done" });
+    const history = (await h.call("get_mention", { mentionId: mentions[0]!.id }, w.owner.key)).body.data as { history: Array<{ field: string }> };
+    expect(history.history.filter((x) => x.field === "status")).toHaveLength(1);
+  });
+
+  test("a post without the session's CSRF token, or from another origin, is 403 and changes nothing", async () => {
+    const c = await signedIn(w.editor.email);
+    const { html } = await c.get(`/app/projects/${w.projectId}`);
+    const path = `/app/projects/${w.projectId}/mentions/${mentions[1]!.id}/triage`;
+    expect((await c.post(path, { status: "follow_up" })).res.status).toBe(403);
+    expect((await c.post(path, { csrf: "A".repeat(32), status: "follow_up" })).res.status).toBe(403);
+    expect((await c.post(path, { csrf: fieldOf(html, "csrf"), status: "follow_up" }, { Origin: "https://evil.example" })).res.status).toBe(403);
+    expect((await c.post(path, { csrf: fieldOf(html, "csrf"), status: "follow_up" }, { Origin: "null" })).res.status).toBe(403);
+    const got = await h.call("get_mention", { mentionId: mentions[1]!.id }, w.owner.key);
+    expect((got.body.data as { status: string }).status).toBe("open");
+  });
+
+  test("a bad value is a 400 page naming the field, never a 500", async () => {
+    const c = await signedIn(w.editor.email);
+    const { html } = await c.get(`/app/projects/${w.projectId}`);
+    const path = `/app/projects/${w.projectId}/mentions/${mentions[1]!.id}/triage`;
+    const bad = await c.post(path, { csrf: fieldOf(html, "csrf"), status: "archived" });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain("<code>status</code>");
+    const filter = await c.get(`/app/projects/${w.projectId}?minRelevance=7`);
+    expect(filter.res.status).toBe(400);
+    expect(filter.html).toContain("<code>minRelevance</code>");
+  });
+
+  test("a viewer sees no triage forms, and a viewer's forged post is refused with 403", async () => {
+    const c = await signedIn(w.viewer.email);
+    const { res, html } = await c.get(`/app/projects/${w.projectId}`);
+    expect(res.status).toBe(200);
+    expect(html).toContain(mentions[2]!.id);
+    expect(html).not.toContain("/triage");
+    const forged = await c.post(`/app/projects/${w.projectId}/mentions/${mentions[2]!.id}/triage`, { csrf: fieldOf(html, "csrf"), status: "done" });
+    expect(forged.res.status).toBe(403);
+    const got = await h.call("get_mention", { mentionId: mentions[2]!.id }, w.owner.key);
+    expect((got.body.data as { status: string }).status).toBe("open");
+  });
+
+  test("another workspace's project and mentions answer 404", async () => {
+    const c = await signedIn(w.stranger.email);
+    const { html } = await c.get("/app");
+    expect(html).not.toContain(w.projectId);
+    expect((await c.get(`/app/projects/${w.projectId}`)).res.status).toBe(404);
+    expect((await c.get(`/app/projects/${w.projectId}/mentions/${mentions[0]!.id}`)).res.status).toBe(404);
+    // Its own project's address with the other project's mention is no way in either.
+    expect((await c.get(`/app/projects/${w.strangerProjectId}/mentions/${mentions[0]!.id}`)).res.status).toBe(404);
+    const post = await c.post(`/app/projects/${w.strangerProjectId}/mentions/${mentions[0]!.id}/triage`, { csrf: fieldOf(html, "csrf"), status: "done" });
+    expect(post.res.status).toBe(404);
+  });
+
+  test("the mention page shows provenance, relevance and history", async () => {
+    const c = await signedIn(w.owner.email);
+    const { res, html } = await c.get(`/app/projects/${w.projectId}/mentions/${mentions[0]!.id}`);
+    expect(res.status).toBe(200);
+    expect(html).toContain("Why it matched");
+    expect(html).toContain("History");
+    expect(html).toMatch(/status open → done/);
+  });
+});
