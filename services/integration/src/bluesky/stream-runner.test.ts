@@ -113,6 +113,35 @@ describe("Bluesky's live stream, wired to projects", () => {
     expect((await world.deps.collections.streams.findById("bluesky"))?.cursorUs).toBe(T0_US + 8000);
   });
 
+  it("after a crash, the replica taking over replays from the last saved cursor, and what was handed on already is dropped", async () => {
+    const a = await listening("earshot");
+    // Cursors saved at most once a minute of the test's clock, which stands still: only the first batch's is written.
+    const crashing = wireBlueskyStream(world.deps, { retries: 0 }, { saveEveryMs: 60_000, backoff: { initialMs: 10, maxMs: 50 } });
+    streams.push(crashing);
+    await crashing.tick();
+    fake.publish([1, 2].map((i) => postFrame(i, `earshot ${i}`)));
+    await crashing.until(2);
+    fake.publish([3, 4, 5].map((i) => postFrame(i, `earshot ${i}`)));
+    await crashing.until(5);
+    expect((await world.deps.collections.streams.findById("bluesky"))?.cursorUs).toBe(T0_US + 2000);
+    // It stops renewing (it died, still connected): once its lease lapses another replica takes over and
+    // reads from post 2's cursor, so 3 to 5 come again, while the dead one may still hand on 6 too.
+    world.clock.advance(61_000);
+    const nextDeps = world.replica();
+    const next = stream(nextDeps);
+    await next.tick();
+    expect(next.reading).toBe(true);
+    await next.until(3);
+    fake.publish([postFrame(6, "earshot 6")]);
+    await next.until(4);
+    await crashing.until(6);
+    expect((await collected(a)).map((p) => p.sourceId.split("/").pop())).toEqual([1, 2, 3, 4, 5, 6].map(rkey));
+    // The dead one learns at its next tick that the stream is no longer its own, and closes it.
+    await crashing.tick();
+    expect(crashing.reading).toBe(false);
+    expect((await world.deps.collections.streams.findById("bluesky"))?.leaseOwner).toBe(nextDeps.replicaId);
+  });
+
   it("is read by one replica at a time, taken over when the holder's lease lapses, and not read while no project listens", async () => {
     const idle = stream();
     await idle.tick();
