@@ -38,6 +38,8 @@ export interface GatewayAppOptions {
   oauth?: Router;
   /** The web app under /app (sessions, sign-in, the signed-in pages); after the pages, so a page of PAGES under /app answers first. */
   web?: Router;
+  /** Starts a web app session (the invitation page signs the new member in). */
+  appSignIn?: PageDeps["appSignIn"];
   /** The HTTP metrics this app records (served on the admin port); a fresh registry when absent. */
   metrics?: HttpMetrics;
   /** express "trust proxy": only these proxies may name the client address (per-IP limits rely on it). */
@@ -103,6 +105,7 @@ export const createGatewayApp = (options: GatewayAppOptions): RequestListener =>
         publicUrl: options.publicUrl,
         secureCookies: options.publicUrl.startsWith("https:"),
         dashboards: options.dashboards ?? { state: new DashboardState({ load: loadPublicFace(options.backends.project), maxAgeMs: 1000 }) },
+        ...(options.appSignIn ? { appSignIn: options.appSignIn } : {}),
       }),
     );
     if (options.web) app.use(options.web);

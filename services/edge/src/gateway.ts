@@ -28,6 +28,7 @@ import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
 import type { WaitSlots } from "./pipeline/wait-slots";
 import { MembershipCache } from "./pipeline/memberships";
+import { appSignIn } from "./web/app-sign-in";
 import { webApp } from "./web/web-app";
 import { WebSessionStore, type WebSessionTimes } from "./web/session-store";
 import { RateLimiter } from "./pipeline/rate-limit";
@@ -269,7 +270,10 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       surfaces,
       oauth,
       ...(webSessions
-        ? { web: webApp({ sessions: webSessions, pipeline, operations: OPERATIONS, backends, logger: options.logger, origins, secureCookies: url.startsWith("https:") }) }
+        ? {
+            web: webApp({ sessions: webSessions, pipeline, operations: OPERATIONS, backends, logger: options.logger, origins, secureCookies: url.startsWith("https:") }),
+            appSignIn: appSignIn(webSessions, url.startsWith("https:")),
+          }
         : {}),
       trustProxy: options.trustProxy,
       metrics,

@@ -45,8 +45,14 @@ describe("invitations", () => {
     expect(page.html).toContain("Launch week");
     expect(page.html).toContain("newcomer@example.com");
     const accepted = await submit(h, token, page.cookie, { csrf: page.csrf, action: "signup", name: "Nia Newcomer", password: "a long password" });
-    expect(accepted.status).toBe(200);
-    expect(await accepted.text()).toContain("editor");
+    // The new member lands signed in to the web app, in the project they joined.
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get("location")).toBe(`/app/projects/${projectId}`);
+    const session = accepted.headers.getSetCookie().find((c) => c.startsWith("earshot_app="))!;
+    expect(session).toMatch(/HttpOnly/);
+    const projects = await fetch(`${h.url}/app`, { headers: { Cookie: session.split(";")[0]! }, redirect: "manual" });
+    expect(projects.status).toBe(200);
+    expect(await projects.text()).toContain("You are editor");
     const members = await h.call("list_project_members", { projectId }, owner.key);
     expect(members.body.data).toEqual(
       expect.arrayContaining([expect.objectContaining({ email: "newcomer@example.com", role: "editor", memberType: "member", name: "Nia Newcomer" })]),
@@ -65,7 +71,8 @@ describe("invitations", () => {
     const wrong = await submit(h, token, page.cookie, { csrf: page.csrf, action: "signin", password: "not the password" });
     expect(wrong.status).toBe(401);
     const right = await submit(h, token, page.cookie, { csrf: page.csrf, action: "signin", password: "correct horse battery" });
-    expect(right.status).toBe(200);
+    expect(right.status).toBe(303);
+    expect(right.headers.get("location")).toBe(`/app/projects/${projectId}`);
     const got = await h.call("get_project", { projectId }, existing.key);
     expect(got.body.data).toMatchObject({ role: "viewer" });
   });

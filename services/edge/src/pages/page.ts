@@ -3,6 +3,7 @@ import type { Request, Response } from "express";
 import type { Backends } from "../backends";
 import type { DashboardState } from "../catalog/public-dashboard/dashboard-state";
 import type { RateLimiter } from "../pipeline/rate-limit";
+import type { AppSignIn } from "../web/app-sign-in";
 
 // A browser page of the edge (an invitation's acceptance, the LinkedIn callback, a public dashboard): not
 // an operation (no Bearer credential, an HTML answer), but declared the same way, beside the operations of
@@ -18,6 +19,8 @@ export interface PageDeps {
   secureCookies: boolean;
   /** Public dashboards: the edge's copy of their state, and the per-address budget of their routes (none: unlimited). */
   dashboards: { state: DashboardState; limiter?: RateLimiter };
+  /** Signs the person in to the web app (/app) once a page has checked their password; absent without the web app. */
+  appSignIn?: AppSignIn;
 }
 
 export interface Page {

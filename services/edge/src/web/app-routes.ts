@@ -8,7 +8,8 @@ import { type AppContext, appContext } from "./app-context";
 import { APP_ASSETS } from "./assets";
 import { sendAppPage } from "./layout";
 import type { OperationRunner } from "./run-operation";
-import { clearSessionCookie, readSessionId, safeNext, sameSitePost, setSessionCookie, tokenMatches } from "./session-http";
+import { appSignIn } from "./app-sign-in";
+import { clearSessionCookie, readSessionId, safeNext, sameSitePost, tokenMatches } from "./session-http";
 import type { WebSession, WebSessionStore } from "./session-store";
 
 // The web app under /app: sign-in and sign-out, then every page with a session. A page reached without
@@ -75,11 +76,7 @@ export const webAppRoutes = (o: WebAppOptions): Router => {
       if (outcome.retryAfter !== undefined) res.setHeader("Retry-After", String(outcome.retryAfter));
       return signInPage(req, res, outcome.status, next, outcome.message);
     }
-    // A new session at every sign-in, and the one the browser held before ends: an id planted by someone
-    // else is never promoted to a signed-in one.
-    await o.sessions.end(readSessionId(req));
-    const { id } = await o.sessions.create(outcome.user);
-    setSessionCookie(req, res, id, o.secureCookies);
+    await appSignIn(o.sessions, o.secureCookies)(req, res, outcome.user);
     res.redirect(303, next);
   });
 

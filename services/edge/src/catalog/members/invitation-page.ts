@@ -96,6 +96,11 @@ export const invitationPages = [
             : (await backends.account.authenticate({ email: preview.email, password, clientAddress: req.ip === undefined ? undefined : addressKeyOf(req.ip) })).user;
         if (!user) throw new Error("no user");
         const accepted = await backends.project.acceptInvitation({ token, userId: user.id, userEmail: user.email, userName: user.name });
+        // The new member lands signed in, in the project they joined (the web app), when this edge serves it.
+        if (deps.appSignIn && accepted.project?.id) {
+          await deps.appSignIn(req, res, { id: user.id, email: user.email, name: user.name });
+          return void res.redirect(303, `/app/projects/${encodeURIComponent(accepted.project.id)}`);
+        }
         sendPage(
           res,
           200,
