@@ -1,0 +1,99 @@
+import type { Browser, Page } from "playwright-core";
+import { describeInChromium, launchChromium, seriousViolations, watchConsole } from "./chromium";
+import { type Harness, startHarness } from "./harness";
+import { PASSWORD } from "./web-client";
+import { buildWorld, keywordWithMentions, type MentionData, type World } from "./world";
+
+// The web app as a person uses it, in real Chromium with JavaScript on and off: an email link to the
+// inbox asks for sign-in first and returns there, three mentions are triaged (status, relevance,
+// category) with the pages' own forms, the mention page shows the change, sign-out ends it. No page logs
+// an error; with JavaScript on (at phone width) every page passes axe-core (no serious or critical
+// violation) and needs no sideways scrolling.
+
+describeInChromium("web app in Chromium", () => {
+  let h: Harness;
+  let w: World;
+  let browser: Browser;
+  let categoryId: string;
+  const mentionsFor: Record<string, MentionData[]> = {};
+
+  beforeAll(async () => {
+    h = await startHarness();
+    w = await buildWorld(h);
+    const category = await h.call("create_category", { projectId: w.projectId, name: "Praise" }, w.owner.key);
+    categoryId = (category.body.data as { id: string }).id;
+    const { mentions } = await keywordWithMentions(h, w.owner, w.projectId, 6);
+    mentionsFor.on = mentions.slice(0, 3);
+    mentionsFor.off = mentions.slice(3, 6);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.stop();
+  });
+
+  /** No errors logged; with JavaScript on (that run is at phone width), axe-core clean and no sideways scrolling. */
+  const expectClean = async (page: Page, errors: string[], javaScript: boolean) => {
+    expect(errors).toEqual([]);
+    // axe runs in the page's JavaScript, so only the run with it on can check; the HTML is the same.
+    if (!javaScript) return;
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  };
+
+  for (const javaScript of [true, false]) {
+    it(`signs in from a link, triages three mentions and signs out, JavaScript ${javaScript ? "on" : "off"}`, async () => {
+      const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width: javaScript ? 390 : 1280, height: 900 } });
+      const page = await context.newPage();
+      const errors = watchConsole(page);
+      const inbox = `${h.url}/app/projects/${w.projectId}`;
+      await page.goto(`${inbox}?status=open`);
+      await page.waitForURL(/\/app\/sign-in\?next=/);
+      await expectClean(page, errors, javaScript);
+      await page.getByLabel("Email").fill(w.editor.email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${inbox}?status=open`);
+      await expectClean(page, errors, javaScript);
+      const cookies = await context.cookies();
+      expect(cookies.find((c) => c.name === "earshot_app")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+      if (javaScript) expect(await page.evaluate(() => document.cookie)).not.toContain("earshot_app");
+
+      const [first, second, third] = mentionsFor[javaScript ? "on" : "off"]!;
+      const card = (m: MentionData) => page.locator(`article[id="${m.id}"]`);
+      await card(first!).getByRole("button", { name: /^Done/ }).click();
+      await page.waitForLoadState();
+      await card(second!).getByRole("button", { name: /^Relevant/ }).click();
+      await page.waitForLoadState();
+      await card(third!).getByLabel("Category").selectOption(categoryId);
+      await card(third!).getByRole("button", { name: "Set category" }).click();
+      await page.waitForLoadState();
+      await expectClean(page, errors, javaScript);
+
+      const state = async (m: MentionData) => (await h.call("get_mention", { mentionId: m.id }, w.owner.key)).body.data as { status: string; categoryId: string | null; feedback: { relevant: boolean } | null };
+      expect((await state(first!)).status).toBe("done");
+      expect((await state(second!)).feedback).toMatchObject({ relevant: true });
+      expect((await state(third!)).categoryId).toBe(categoryId);
+
+      if (javaScript) {
+        await page.locator("body").press("j");
+        expect(await page.evaluate(() => document.activeElement?.className)).toBe("m-open");
+      }
+      await card(third!).getByRole("link", { name: /^Details/ }).click();
+      await page.waitForURL(`${inbox}/mentions/${third!.id}`);
+      await page.getByRole("heading", { name: "History" }).waitFor();
+      expect(await page.textContent("main")).toContain(`categoryId none → ${categoryId}`);
+      await expectClean(page, errors, javaScript);
+
+      await page.getByRole("link", { name: "Projects" }).click();
+      await page.waitForURL(`${h.url}/app`);
+      await expectClean(page, errors, javaScript);
+
+      await page.getByRole("button", { name: /^Sign out/ }).click();
+      await page.waitForURL(`${h.url}/app/sign-in`);
+      await page.goto(inbox);
+      await page.waitForURL(/\/app\/sign-in\?next=/);
+      await context.close();
+    });
+  }
+});
