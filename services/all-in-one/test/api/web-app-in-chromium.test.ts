@@ -2,11 +2,12 @@ import type { Browser, Page } from "playwright-core";
 import { describeInChromium, launchChromium, seriousViolations, watchConsole } from "./chromium";
 import { type Harness, startHarness } from "./harness";
 import { PASSWORD } from "./web-client";
-import { buildWorld, keywordWithMentions, type MentionData, type World } from "./world";
+import { buildWorld, createKeyword, keywordWithMentions, type MentionData, uniqueName, type World } from "./world";
 
 // The web app as a person uses it, in real Chromium with JavaScript on and off: an email link to the
 // inbox asks for sign-in first and returns there, three mentions are triaged (status, relevance,
-// category) with the pages' own forms, the mention page shows the change, sign-out ends it. No page logs
+// category) with the pages' own forms, the mention page shows the change, a keyword moves to another
+// group, the Daily Digest is turned off (and on), sign-out ends it. No page logs
 // an error; with JavaScript on (at phone width) every page passes axe-core (no serious or critical
 // violation) and needs no sideways scrolling.
 
@@ -42,9 +43,11 @@ describeInChromium("web app in Chromium", () => {
   };
 
   for (const javaScript of [true, false]) {
-    it(`signs in from a link, triages three mentions and signs out, JavaScript ${javaScript ? "on" : "off"}`, async () => {
+    it(`signs in from a link, triages three mentions, moves a keyword, toggles an alert and signs out, JavaScript ${javaScript ? "on" : "off"}`, async () => {
       const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width: javaScript ? 390 : 1280, height: 900 } });
       const page = await context.newPage();
+      // A step that cannot happen fails in seconds with its locator named, not at the test's timeout.
+      page.setDefaultTimeout(5000);
       const errors = watchConsole(page);
       const inbox = `${h.url}/app/projects/${w.projectId}`;
       await page.goto(`${inbox}?status=open`);
@@ -84,6 +87,25 @@ describeInChromium("web app in Chromium", () => {
       await page.getByRole("heading", { name: "History" }).waitFor();
       expect(await page.textContent("main")).toContain(`categoryId none → ${categoryId}`);
       await expectClean(page, errors, javaScript);
+
+      // Move a keyword to Competitors, then toggle the Daily Digest (off in one run, on again in the other).
+      const keyword = await createKeyword(h, w.owner, w.projectId, { value: uniqueName("Gizmo") });
+      await page.getByRole("link", { name: "Keywords" }).click();
+      await page.waitForURL(`${inbox}/keywords`);
+      await expectClean(page, errors, javaScript);
+      await page.getByLabel(`Group of ${keyword.value}`).selectOption({ label: "Competitors" });
+      await page.getByRole("button", { name: `Move ${keyword.value}` }).click();
+      await page.waitForURL(`${inbox}/keywords#${keyword.id}`);
+      const groups = (await h.call("list_keyword_groups", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>;
+      const moved = (await h.call("get_keyword", { keywordId: keyword.id }, w.owner.key)).body.data as { groupId: string };
+      expect(moved.groupId).toBe(groups.find((g) => g.name === "Competitors")!.id);
+      await page.getByRole("link", { name: "Alerts" }).click();
+      await page.waitForURL(`${inbox}/alerts`);
+      await expectClean(page, errors, javaScript);
+      const digest = ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; active: boolean }>)[0]!;
+      await page.getByRole("button", { name: `Turn ${digest.active ? "off" : "on"} Daily Digest` }).click();
+      await page.waitForURL(`${inbox}/alerts#${digest.id}`);
+      expect(((await h.call("get_alert", { alertId: digest.id }, w.owner.key)).body.data as { active: boolean }).active).toBe(!digest.active);
 
       await page.getByRole("link", { name: "Projects" }).click();
       await page.waitForURL(`${h.url}/app`);

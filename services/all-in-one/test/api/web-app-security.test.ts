@@ -211,3 +211,55 @@ describe("forms: CSRF, origin, roles, tenancy", () => {
     expect(html).toMatch(/status open → done/);
   });
 });
+
+describe("keywords and alerts pages", () => {
+  const keywordsOf = async () => (await h.call("list_keywords", { projectId: w.projectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; value: string; groupId: string; active: boolean }>;
+  const groupsOf = async () => (await h.call("list_keyword_groups", { projectId: w.projectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; name: string }>;
+
+  test("an editor adds a keyword, moves it to another group and deactivates it; a bad phrase is a 400 naming value", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/keywords`;
+    const { res, html } = await c.get(page);
+    expect(res.status).toBe(200);
+    const csrf = fieldOf(html, "csrf");
+    const bad = await c.post(page, { csrf, back: page, value: "   " });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain("<code>value</code>");
+    expect((await c.post(page, { csrf, back: page, value: "Webapp Widget" })).res.status).toBe(303);
+    const kw = (await keywordsOf()).find((k) => k.value === "Webapp Widget")!;
+    const competitors = (await groupsOf()).find((g) => g.name === "Competitors")!;
+    expect((await c.post(`${page}/${kw.id}`, { csrf, back: page, action: "move", groupId: competitors.id })).res.status).toBe(303);
+    expect((await c.post(`${page}/${kw.id}`, { csrf, back: page, action: "deactivate" })).res.status).toBe(303);
+    expect((await keywordsOf()).find((k) => k.id === kw.id)).toMatchObject({ groupId: competitors.id, active: false });
+  });
+
+  test("a viewer sees keywords and alerts without forms; a forged post is 403; a stranger gets 404", async () => {
+    const viewer = await signedIn(w.viewer.email);
+    const page = `/app/projects/${w.projectId}/keywords`;
+    const { html } = await viewer.get(page);
+    expect(html).not.toContain('name="action"');
+    const kw = (await keywordsOf())[0]!;
+    expect((await viewer.post(`${page}/${kw.id}`, { csrf: fieldOf(html, "csrf"), back: page, action: "deactivate" })).res.status).toBe(403);
+    expect((await viewer.get(`/app/projects/${w.projectId}/alerts`)).html).not.toContain("Turn off");
+    const stranger = await signedIn(w.stranger.email);
+    const own = await stranger.get(`/app/projects/${w.strangerProjectId}/keywords`);
+    expect((await stranger.get(page)).res.status).toBe(404);
+    expect((await stranger.post(`/app/projects/${w.strangerProjectId}/keywords/${kw.id}`, { csrf: fieldOf(own.html, "csrf"), action: "deactivate" })).res.status).toBe(404);
+  });
+
+  test("an editor turns an alert off and sets its digest hour; hour 25 is a 400 naming it", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/alerts`;
+    const { html } = await c.get(page);
+    const csrf = fieldOf(html, "csrf");
+    const alert = ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string }>)[0]!;
+    expect((await c.post(`${page}/${alert.id}`, { csrf, back: page, active: "false" })).res.status).toBe(303);
+    const bad = await c.post(`${page}/${alert.id}`, { csrf, back: page, settings: "1", hour: "25", digest: "true" });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain("digest.hour");
+    const ok = await c.post(`${page}/${alert.id}`, { csrf, back: page, settings: "1", hour: "6", digest: "true", sources: "reddit" });
+    expect(ok.res.status).toBe(303);
+    const got = (await h.call("get_alert", { alertId: alert.id }, w.owner.key)).body.data;
+    expect(got).toMatchObject({ active: false, digest: { enabled: true, hour: 6 }, filters: { sources: ["reddit"] } });
+  });
+});

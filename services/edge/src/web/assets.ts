@@ -11,7 +11,8 @@ const APP_RULES = `
 .top form{margin:0}.top button{font:inherit;background:none;border:1px solid #fff;color:#fff;border-radius:6px;padding:.125rem .625rem;cursor:pointer}
 h1{font-size:1.5rem;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 .triage{display:flex;flex-wrap:wrap;gap:.375rem .75rem;align-items:center;margin-top:.5rem}
-.triage form{display:inline-flex;gap:.25rem;align-items:center;margin:0}
+.triage form{display:inline-flex;flex-wrap:wrap;gap:.25rem;align-items:center;margin:0;max-width:100%}
+main input:not([type=checkbox]),main select{max-width:100%;min-width:0;font:inherit}
 .triage select,.filters select,.filters input[type=search],.filters input[type=number]{font:inherit;padding:.25rem;border:1px solid var(--line);border-radius:6px;background:#fff;max-width:100%}
 .btn{font:inherit;font-size:.875rem;background:#fff;color:var(--accent);border:1px solid var(--accent);border-radius:6px;padding:.125rem .625rem;cursor:pointer}
 .btn.primary{background:var(--accent);color:#fff}

@@ -7,11 +7,12 @@ import type { Pipeline } from "../pipeline/execute";
 import { type AppPage, webAppRoutes } from "./app-routes";
 import { operationRunner } from "./run-operation";
 import type { WebSessionStore } from "./session-store";
+import { MANAGE_PAGES } from "./manage-pages";
 import { TRIAGE_PAGES } from "./triage-pages";
 
 // The web app's pages. A new page (the management pages) is an AppPage added to APP_PAGES.
 
-export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES];
+export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES, ...MANAGE_PAGES];
 
 export interface WebAppDeps {
   sessions: WebSessionStore;
