@@ -1,3 +1,4 @@
+import { waitFor } from "@earshot/platform/testing";
 import type { Browser, Page } from "playwright-core";
 import { describeInChromium, launchChromium, seriousViolations, watchConsole } from "./chromium";
 import { type Harness, startHarness } from "./harness";
@@ -7,7 +8,7 @@ import { buildWorld, createKeyword, keywordWithMentions, type MentionData, uniqu
 // The web app as a person uses it, in real Chromium with JavaScript on and off: an email link to the
 // inbox asks for sign-in first and returns there, three mentions are triaged (status, relevance,
 // category) with the pages' own forms, the mention page shows the change, a keyword moves to another
-// group, the Daily Digest is turned off (and on), sign-out ends it. No page logs
+// group, the Daily Digest is turned off (and on), a webhook delivery is redelivered, sign-out ends it. No page logs
 // an error; with JavaScript on (at phone width) every page passes axe-core (no serious or critical
 // violation) and needs no sideways scrolling.
 
@@ -16,6 +17,7 @@ describeInChromium("web app in Chromium", () => {
   let w: World;
   let browser: Browser;
   let categoryId: string;
+  let webhookId: string;
   const mentionsFor: Record<string, MentionData[]> = {};
 
   beforeAll(async () => {
@@ -26,6 +28,10 @@ describeInChromium("web app in Chromium", () => {
     const { mentions } = await keywordWithMentions(h, w.owner, w.projectId, 6);
     mentionsFor.on = mentions.slice(0, 3);
     mentionsFor.off = mentions.slice(3, 6);
+    const webhook = await h.call("create_webhook", { projectId: w.projectId, name: "Web hook", url: "https://127.0.0.1:9/hook", eventTypes: ["mention.created"] }, w.owner.key);
+    webhookId = (webhook.body.data as { id: string }).id;
+    await h.call("test_webhook", { endpointId: webhookId }, w.owner.key);
+    await waitFor(async () => ((await h.call("list_webhook_deliveries", { endpointId: webhookId }, w.owner.key)).body.data as unknown[]).length > 0, 10_000);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -43,7 +49,7 @@ describeInChromium("web app in Chromium", () => {
   };
 
   for (const javaScript of [true, false]) {
-    it(`signs in from a link, triages three mentions, moves a keyword, toggles an alert and signs out, JavaScript ${javaScript ? "on" : "off"}`, async () => {
+    it(`signs in from a link, triages three mentions, moves a keyword, toggles an alert, redelivers a webhook delivery and signs out, JavaScript ${javaScript ? "on" : "off"}`, async () => {
       const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width: javaScript ? 390 : 1280, height: 900 } });
       const page = await context.newPage();
       // A step that cannot happen fails in seconds with its locator named, not at the test's timeout.
@@ -106,6 +112,17 @@ describeInChromium("web app in Chromium", () => {
       await page.getByRole("button", { name: `Turn ${digest.active ? "off" : "on"} Daily Digest` }).click();
       await page.waitForURL(`${inbox}/alerts#${digest.id}`);
       expect(((await h.call("get_alert", { alertId: digest.id }, w.owner.key)).body.data as { active: boolean }).active).toBe(!digest.active);
+
+      // Redeliver the test send from the endpoint's delivery log.
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      await page.waitForURL(`${inbox}/webhooks`);
+      await expectClean(page, errors, javaScript);
+      await page.getByRole("link", { name: "Web hook" }).click();
+      await page.waitForURL(`${inbox}/webhooks/${webhookId}`);
+      await expectClean(page, errors, javaScript);
+      await page.getByRole("button", { name: /^Redeliver webhook\.test/ }).click();
+      await page.waitForURL(`${inbox}/webhooks/${webhookId}`);
+      await page.getByRole("heading", { name: "Deliveries, newest first" }).waitFor();
 
       await page.getByRole("link", { name: "Projects" }).click();
       await page.waitForURL(`${h.url}/app`);

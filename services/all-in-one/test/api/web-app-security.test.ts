@@ -1,4 +1,6 @@
 import { ManualClock } from "@earshot/platform";
+import { waitFor } from "@earshot/platform/testing";
+import { createWebhook } from "./cases/webhooks";
 import { type Harness, startHarness } from "./harness";
 import { fieldOf, PASSWORD, WebClient } from "./web-client";
 import { buildWorld, keywordWithMentions, type MentionData, type World } from "./world";
@@ -261,5 +263,36 @@ describe("keywords and alerts pages", () => {
     expect(ok.res.status).toBe(303);
     const got = (await h.call("get_alert", { alertId: alert.id }, w.owner.key)).body.data;
     expect(got).toMatchObject({ active: false, digest: { enabled: true, hour: 6 }, filters: { sources: ["reddit"] } });
+  });
+});
+
+describe("webhook pages", () => {
+  test("the delivery log lists a test send; an editor redelivers it; a viewer cannot; a stranger gets 404", async () => {
+    const webhook = await createWebhook(h, w.owner, w.projectId);
+    expect((await h.call("test_webhook", { endpointId: webhook.id }, w.owner.key)).status).toBe(202);
+    let deliveryId = "";
+    await waitFor(async () => {
+      const list = await h.call("list_webhook_deliveries", { endpointId: webhook.id }, w.owner.key);
+      deliveryId = (list.body.data as Array<{ id: string }>)[0]?.id ?? "";
+      return deliveryId !== "";
+    }, 10_000);
+    const page = `/app/projects/${w.projectId}/webhooks/${webhook.id}`;
+    const editor = await signedIn(w.editor.email);
+    expect((await editor.get(`/app/projects/${w.projectId}/webhooks`)).html).toContain(webhook.id);
+    const { res, html } = await editor.get(page);
+    expect(res.status).toBe(200);
+    expect(html).toContain(deliveryId);
+    expect(html).toContain("webhook.test");
+    const redeliver = await editor.post(`${page}/deliveries/${deliveryId}/redeliver`, { csrf: fieldOf(html, "csrf") });
+    expect(redeliver.res.status).toBe(303);
+    expect(redeliver.res.headers.get("location")).toBe(page);
+
+    const viewer = await signedIn(w.viewer.email);
+    const seen = await viewer.get(page);
+    expect(seen.html).not.toContain("/redeliver");
+    expect((await viewer.post(`${page}/deliveries/${deliveryId}/redeliver`, { csrf: fieldOf(seen.html, "csrf") })).res.status).toBe(403);
+    const stranger = await signedIn(w.stranger.email);
+    expect((await stranger.get(page)).res.status).toBe(404);
+    expect((await stranger.get(`/app/projects/${w.strangerProjectId}/webhooks/${webhook.id}`)).res.status).toBe(404);
   });
 });

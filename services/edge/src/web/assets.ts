@@ -22,6 +22,7 @@ main input:not([type=checkbox]),main select{max-width:100%;min-width:0;font:inhe
 .narrow{max-width:28rem}.error{color:#b00020;border-left:3px solid #b00020;padding-left:.5rem}.flash{background:#dafbe1;border:1px solid #1a7f37;border-radius:8px;padding:.5rem 1rem}
 .projects{list-style:none;padding:0;display:grid;gap:.75rem}.projects li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem}
 .pager{margin:1rem 0}.mention article:focus-within,.mention article.current{border-color:var(--accent);box-shadow:0 0 0 2px var(--accent)}
+table.deliveries{table-layout:fixed}table.deliveries th,table.deliveries td{overflow-wrap:anywhere;font-size:.875rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 `;
 
