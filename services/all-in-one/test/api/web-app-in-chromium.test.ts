@@ -124,6 +124,10 @@ describeInChromium("web app in Chromium", () => {
       await page.waitForURL(`${inbox}/webhooks/${webhookId}`);
       await page.getByRole("heading", { name: "Deliveries, newest first" }).waitFor();
 
+      await page.getByRole("link", { name: "Members" }).click();
+      await page.waitForURL(`${inbox}/members`);
+      await expectClean(page, errors, javaScript);
+
       await page.getByRole("link", { name: "Projects" }).click();
       await page.waitForURL(`${h.url}/app`);
       await expectClean(page, errors, javaScript);

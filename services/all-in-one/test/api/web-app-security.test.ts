@@ -296,3 +296,38 @@ describe("webhook pages", () => {
     expect((await stranger.get(`/app/projects/${w.strangerProjectId}/webhooks/${webhook.id}`)).res.status).toBe(404);
   });
 });
+
+describe("members page", () => {
+  const membersOf = async () => (await h.call("list_project_members", { projectId: w.projectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; email: string; role: string; status: string }>;
+
+  test("the owner invites and withdraws the invitation, and changes a member's role; a bad email is a 400 naming it", async () => {
+    const c = await signedIn(w.owner.email);
+    const page = `/app/projects/${w.projectId}/members`;
+    const { res, html } = await c.get(page);
+    expect(res.status).toBe(200);
+    const csrf = fieldOf(html, "csrf");
+    const bad = await c.post(page, { csrf, email: "not an email", role: "viewer" });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain("<code>email</code>");
+    expect((await c.post(page, { csrf, email: "web-invitee@example.com", role: "viewer" })).res.status).toBe(303);
+    const invited = (await membersOf()).find((m) => m.email === "web-invitee@example.com")!;
+    // Roles are changed on members (an invitation is withdrawn and sent again): the editor becomes a viewer and back.
+    const editor = (await membersOf()).find((m) => m.email === w.editor.email)!;
+    expect((await c.post(`${page}/${editor.id}`, { csrf, action: "role", role: "viewer" })).res.status).toBe(303);
+    expect((await membersOf()).find((m) => m.id === editor.id)?.role).toBe("viewer");
+    expect((await c.post(`${page}/${editor.id}`, { csrf, action: "role", role: "editor" })).res.status).toBe(303);
+    expect((await c.post(`${page}/${invited.id}`, { csrf, action: "remove", memberType: "invite" })).res.status).toBe(303);
+    expect((await membersOf()).find((m) => m.id === invited.id && m.status === "pending")).toBeUndefined();
+  });
+
+  test("an editor sees members without forms and a forged invitation is 403; a stranger gets 404", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/members`;
+    const { html } = await c.get(page);
+    expect(html).toContain(w.viewer.email);
+    expect(html).not.toContain("Send invitation");
+    expect((await c.post(page, { csrf: fieldOf(html, "csrf"), email: "sneaky@example.com", role: "editor" })).res.status).toBe(403);
+    const stranger = await signedIn(w.stranger.email);
+    expect((await stranger.get(page)).res.status).toBe(404);
+  });
+});

@@ -8,12 +8,13 @@ import { type AppPage, webAppRoutes } from "./app-routes";
 import { operationRunner } from "./run-operation";
 import type { WebSessionStore } from "./session-store";
 import { MANAGE_PAGES } from "./manage-pages";
+import { MEMBER_PAGES } from "./member-pages";
 import { TRIAGE_PAGES } from "./triage-pages";
 import { WEBHOOK_PAGES } from "./webhook-pages";
 
 // The web app's pages. A new page (the management pages) is an AppPage added to APP_PAGES.
 
-export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES, ...MANAGE_PAGES, ...WEBHOOK_PAGES];
+export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES, ...MANAGE_PAGES, ...WEBHOOK_PAGES, ...MEMBER_PAGES];
 
 export interface WebAppDeps {
   sessions: WebSessionStore;
