@@ -90,10 +90,22 @@ describe("Bluesky's live stream, wired to projects", () => {
     expect(await collected(onX)).toEqual([]);
     // Only the matched posts' authors were looked up, in one call.
     expect(appview.profileCalls).toEqual([["did:plc:author1", "did:plc:author2", "did:plc:author6"]]);
+    const notes = async () => (await getSourceHealth(world.deps, world.caller({ [a]: "viewer" }), a)).find((h) => h.source === "bluesky")!.notes.join(" ");
     const health = (await getSourceHealth(world.deps, world.caller({ [a]: "viewer" }), a)).find((h) => h.source === "bluesky")!;
     expect(health).toMatchObject({ state: "collecting", postsLast24h: 3 });
-    expect(health.notes.join(" ")).toMatch(/Live stream: connected/);
+    expect(health.notes.join(" ")).toMatch(/Live stream: connected, [0-9.]+ s behind the network/);
+    const lag = async () => Number(/connected, ([0-9.]+) s behind/.exec(await notes())![1]);
+    const before = await lag();
     expect(health.notes.join(" ")).toMatch(/Search and backfill are off/);
+    // Nothing arrives for a minute: the lag grows at the next tick even though no cursor is saved.
+    world.clock.advance(60_000);
+    await s.tick();
+    expect(await lag()).toBeCloseTo(before + 60, 0);
+    // Jetstream goes away: a tick after the client saw its connection close, health says so.
+    await fake.close();
+    // The store answers without I/O, so each try first lets the socket's close event in.
+    while (/connected,/.test(await notes())) await new Promise((r) => setImmediate(r)).then(() => s.tick());
+    expect(await notes()).toMatch(/Live stream: disconnected( \(.+\))?; reconnecting\./);
   });
 
   it("resumes after a restart from the saved cursor: no post missed, none handed on twice", async () => {

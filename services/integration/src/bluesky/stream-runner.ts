@@ -115,6 +115,19 @@ export class BlueskyStream {
       });
       await this.client.start();
     }
+    await this.writeStatus();
+  }
+
+  /**
+   * The connection's state in the lease's document every tick, not only with a cursor: a dropped or stalled
+   * stream hands nothing on, and source health must still see it (its lag keeps growing from the last cursor).
+   */
+  private async writeStatus(): Promise<void> {
+    const health = this.client?.health();
+    if (!health) return;
+    await this.deps.collections.streams.updateOne(this.lease.heldBy(), {
+      $set: { connected: health.connected, savedAt: this.now(), reconnects: health.reconnects, ...(health.lastError ? { lastError: health.lastError } : {}) },
+    });
   }
 
   /** Closes the connection once what it received is handed on, and gives the lease back. */
