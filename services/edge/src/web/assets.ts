@@ -3,7 +3,7 @@ import { DASHBOARD_CSS } from "../catalog/public-dashboard/assets";
 
 // The web app's stylesheet and script, served from the edge itself under a CSP of 'self' only: the
 // public dashboard's stylesheet (one look for Earshot's pages) plus the app's own rules. The script only
-// adds keyboard shortcuts; every page works without it.
+// adds keyboard shortcuts (j/k) and triage in place; every page works without it.
 
 const APP_RULES = `
 .top{background:#2d1b69;color:#fff}.top .wrap{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;padding:.625rem 1rem}
@@ -40,6 +40,24 @@ const APP_JS = `"use strict";
       var link=a.querySelector("a.m-open");if(link)link.focus();
       e.preventDefault();
     }
+  });
+  // Triage in place: the form is posted as the browser would, and the mention is replaced by its new
+  // state from the page the post leads to. Anything unexpected falls back to showing that page.
+  document.addEventListener("submit",function(e){
+    var form=e.target;if(!form.closest||!form.closest(".triage")||!window.fetch||!window.DOMParser)return;
+    var article=form.closest("article");if(!article||!article.id)return;
+    e.preventDefault();
+    var data=new FormData(form,e.submitter||undefined);
+    fetch(form.action,{method:"POST",body:new URLSearchParams(data),credentials:"same-origin"}).then(function(res){
+      return res.text().then(function(html){
+        var doc=new DOMParser().parseFromString(html,"text/html");
+        if(!res.ok){document.documentElement.innerHTML=doc.documentElement.innerHTML;return;}
+        var fresh=doc.getElementById(article.id);
+        // Gone from the page it led to: it no longer matches the inbox's filters (e.g. done under status=open).
+        if(!fresh){var item=article.closest("li")||article;item.remove();return;}
+        article.replaceWith(fresh);var again=fresh.querySelector(".triage button");if(again)again.focus();
+      });
+    }).catch(function(){form.submit();});
   });
 })();
 `;

@@ -53,6 +53,13 @@ export const operationRunner = (o: { operations: readonly Operation[]; pipeline:
       },
     };
   };
+  // A page runs several operations; the account is read once per request, not once per operation.
+  const principals = new WeakMap<Request, Promise<Principal>>();
+  const principalFor = (req: Request, session: WebSession): Promise<Principal> => {
+    let p = principals.get(req);
+    if (!p) principals.set(req, (p = principalOf(session)));
+    return p;
+  };
   return {
     run: async <T>(name: string, input: Record<string, unknown>, req: Request, session: WebSession, idempotencyKey?: string): Promise<OperationResult<T>> => {
       const op = byName.get(name);
@@ -63,7 +70,7 @@ export const operationRunner = (o: { operations: readonly Operation[]; pipeline:
         ...raw,
         requestId: req.requestId,
         authorization: undefined,
-        principal: await principalOf(session),
+        principal: await principalFor(req, session),
         idempotencyKey,
         concretePath,
         audience: `${o.origin(req)}/api/v1`,
