@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { ManualClock } from "@earshot/platform";
 import { waitFor } from "@earshot/platform/testing";
 import { createWebhook } from "./cases/webhooks";
@@ -27,6 +28,36 @@ const signedIn = async (email: string, headers: Record<string, string> = {}) => 
   const { res } = await c.signIn(email);
   expect(res.status).toBe(303);
   return c;
+};
+
+/** Posts the OAuth authorization server's sign-in form (a fresh authorization request) from `address`. */
+const oauthSignIn = async (email: string, address: string): Promise<Response> => {
+  const registered = await fetch(`${h.url}/oauth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ client_name: "web-test", redirect_uris: ["http://localhost:53682/cb"], token_endpoint_auth_method: "none" }),
+  });
+  const { client_id } = (await registered.json()) as { client_id: string };
+  const authorize = new URL(`${h.url}/oauth/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: "code",
+    client_id,
+    redirect_uri: "http://localhost:53682/cb",
+    code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
+    code_challenge_method: "S256",
+    scope: "mcp",
+    resource: `${h.url}/mcp`,
+  }).toString();
+  const redirected = await fetch(authorize, { redirect: "manual" });
+  const page = await fetch(new URL(redirected.headers.get("location") as string, h.url), { redirect: "manual" });
+  const html = await page.text();
+  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return fetch(`${h.url}/oauth/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, "X-Forwarded-For": address },
+    body: new URLSearchParams({ csrf: fieldOf(html, "csrf"), request: fieldOf(html, "request"), email, password: PASSWORD }).toString(),
+  });
 };
 
 const triageForm = (html: string, mentionId: string) => {
@@ -128,13 +159,15 @@ describe("sign-in and the session cookie", () => {
 
   test("the sign-in throttle is the OAuth page's: guesses here count there", async () => {
     const from = { "X-Forwarded-For": "203.0.113.77" };
+    expect((await oauthSignIn(w.editor.email, "198.51.100.77")).status).toBe(303);
     let last = 0;
     for (let i = 0; i < 12 && last !== 429; i++) last = (await new WebClient(h, from).signIn(w.editor.email, "wrong")).res.status;
     expect(last).toBe(429);
-    // The right password from that address is refused too, and so would be the OAuth page (same account call).
+    // The right password from that address is refused too, here and on the OAuth sign-in page.
     const { res } = await new WebClient(h, from).signIn(w.editor.email);
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await oauthSignIn(w.editor.email, from["X-Forwarded-For"])).status).toBe(429);
     clock.advance(2 * 3600_000);
   });
 });
