@@ -268,6 +268,32 @@ describe("keywords and alerts pages", () => {
     expect((await keywordsOf()).find((k) => k.id === kw.id)).toMatchObject({ groupId: competitors.id, active: false });
   });
 
+  test("an editor edits a keyword's aliases and excluded terms, and adds, renames and deletes a group", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/keywords`;
+    const { html } = await c.get(page);
+    const csrf = fieldOf(html, "csrf");
+    const kw = (await keywordsOf()).find((k) => k.active)!;
+    const edited = await c.post(`${page}/${kw.id}`, { csrf, back: page, action: "edit", value: kw.value, aliases: " Widgetco, widget co ,", excludedTerms: "widget pie" });
+    expect(edited.res.status).toBe(303);
+    expect((await h.call("get_keyword", { keywordId: kw.id }, w.owner.key)).body.data).toMatchObject({ aliases: ["Widgetco", "widget co"], excludedTerms: ["widget pie"] });
+    expect((await c.post(`${page}/groups`, { csrf, back: page, name: "Web partners" })).res.status).toBe(303);
+    const group = (await groupsOf()).find((g) => g.name === "Web partners")!;
+    expect((await c.post(`${page}/groups/${group.id}`, { csrf, back: page, action: "rename", name: "Web allies" })).res.status).toBe(303);
+    expect((await groupsOf()).find((g) => g.id === group.id)?.name).toBe("Web allies");
+    expect((await c.post(`${page}/groups/${group.id}`, { csrf, back: page, action: "delete" })).res.status).toBe(303);
+    expect((await groupsOf()).find((g) => g.id === group.id)).toBeUndefined();
+    // The fixed groups refuse, and the page says why (a 4xx, never a 500).
+    const brand = (await groupsOf()).find((g) => g.name === "My brand")!;
+    const refused = await c.post(`${page}/groups/${brand.id}`, { csrf, back: page, action: "delete" });
+    expect(refused.res.status).toBeGreaterThanOrEqual(400);
+    expect(refused.res.status).toBeLessThan(500);
+    expect(refused.html).toContain('role="alert"');
+    // A group of another project is 404 here.
+    const foreign = ((await h.call("list_keyword_groups", { projectId: w.strangerProjectId }, w.stranger.key)).body.data as Array<{ id: string }>)[0]!;
+    expect((await c.post(`${page}/groups/${foreign.id}`, { csrf, back: page, action: "rename", name: "Mine" })).res.status).toBe(404);
+  });
+
   test("a viewer sees keywords and alerts without forms; a forged post is 403; a stranger gets 404", async () => {
     const viewer = await signedIn(w.viewer.email);
     const page = `/app/projects/${w.projectId}/keywords`;

@@ -3,8 +3,8 @@ import type { AppContext } from "./app-context";
 import type { AppPage } from "./app-routes";
 import type { Problem } from "./run-operation";
 
-// The owner's and editors' daily work: keywords and their groups (create, rename, move between groups,
-// deactivate and reactivate) and alert rules (on/off, instant, digest hour, filters). Each action is a
+// The owner's and editors' daily work: keywords and their groups (create; edit a keyword's phrase,
+// aliases and excluded terms; move between groups; deactivate and reactivate; rename and delete a group) and alert rules (on/off, instant, digest hour, filters). Each action is a
 // catalog operation; a viewer sees the lists without forms. A refused value renders the page again with
 // each field's message beside the form that sent it (400), never a 500.
 
@@ -18,10 +18,13 @@ interface Keyword {
   projectId: string;
   groupId: string;
   value: string;
+  aliases: string[];
+  excludedTerms: string[];
   active: boolean;
 }
 interface Group {
   id: string;
+  projectId: string;
   name: string;
 }
 interface Alert {
@@ -76,7 +79,10 @@ const renderKeywords = async (ctx: AppContext, project: Project, status = 200, p
   const row = (k: Keyword) => {
     const action = `${back}/${encodeURIComponent(k.id)}`;
     const forms = canWrite
-      ? `<form method="post" action="${action}">${hidden(ctx, back)}<label for="v-${k.id}">Phrase</label><input id="v-${k.id}" name="value" value="${escapeHtml(k.value)}" required><button class="btn" type="submit" name="action" value="rename">Save<span class="visually-hidden"> ${escapeHtml(k.value)}</span></button></form>
+      ? `<form method="post" action="${action}">${hidden(ctx, back)}<label for="v-${k.id}">Phrase</label><input id="v-${k.id}" name="value" value="${escapeHtml(k.value)}" required>
+<label for="a-${k.id}">Aliases (comma-separated)</label><input id="a-${k.id}" name="aliases" value="${escapeHtml(k.aliases.join(", "))}">
+<label for="x-${k.id}">Excluded terms (comma-separated)</label><input id="x-${k.id}" name="excludedTerms" value="${escapeHtml(k.excludedTerms.join(", "))}">
+<button class="btn" type="submit" name="action" value="edit">Save<span class="visually-hidden"> ${escapeHtml(k.value)}</span></button></form>
 <form method="post" action="${action}">${hidden(ctx, back)}<label for="g-${k.id}">Group of ${escapeHtml(k.value)}</label><select id="g-${k.id}" name="groupId">${groupOptions(k.groupId)}</select><button class="btn" type="submit" name="action" value="move">Move<span class="visually-hidden"> ${escapeHtml(k.value)}</span></button></form>
 <form method="post" action="${action}">${hidden(ctx, back)}<button class="btn" type="submit" name="action" value="${k.active ? "deactivate" : "reactivate"}">${k.active ? "Deactivate" : "Track again"}<span class="visually-hidden"> ${escapeHtml(k.value)}</span></button></form>`
       : "";
@@ -85,7 +91,10 @@ const renderKeywords = async (ctx: AppContext, project: Project, status = 200, p
   const sections = groups.data
     .map((g) => {
       const items = keywords.data.filter((k) => k.groupId === g.id);
-      return `<section aria-labelledby="grp-${escapeHtml(g.id)}"><h2 id="grp-${escapeHtml(g.id)}">${escapeHtml(g.name)}</h2>${items.length ? `<ul class="projects">${items.map(row).join("")}</ul>` : "<p class=\"muted\">No keywords.</p>"}</section>`;
+      const groupForms = canWrite
+        ? `<div class="triage"><form method="post" action="${back}/groups/${encodeURIComponent(g.id)}">${hidden(ctx, back)}<label for="gn-${escapeHtml(g.id)}">Name of group ${escapeHtml(g.name)}</label><input id="gn-${escapeHtml(g.id)}" name="name" value="${escapeHtml(g.name)}" required><button class="btn" type="submit" name="action" value="rename">Rename<span class="visually-hidden"> ${escapeHtml(g.name)}</span></button></form><form method="post" action="${back}/groups/${encodeURIComponent(g.id)}">${hidden(ctx, back)}<button class="btn" type="submit" name="action" value="delete">Delete group<span class="visually-hidden"> ${escapeHtml(g.name)}</span></button></form></div>`
+        : "";
+      return `<section aria-labelledby="grp-${escapeHtml(g.id)}"><h2 id="grp-${escapeHtml(g.id)}">${escapeHtml(g.name)}</h2>${groupForms}${items.length ? `<ul class="projects">${items.map(row).join("")}</ul>` : "<p class=\"muted\">No keywords.</p>"}</section>`;
     })
     .join("");
   const create = canWrite
@@ -128,6 +137,33 @@ const groupCreate: AppPage = {
   },
 };
 
+/** A comma-separated field as the list of phrases it names (blank entries dropped). */
+const phrases = (v: unknown): string[] =>
+  typeof v === "string"
+    ? v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [];
+
+/** Renames or deletes a group of the project (the fixed My brand and Competitors refuse, shown on the page). */
+const groupChange: AppPage = {
+  method: "POST",
+  path: "/app/projects/:projectId/keywords/groups/:groupId",
+  handler: async (ctx) => {
+    const project = await projectOf(ctx);
+    if (!project) return;
+    const groupId = String(ctx.req.params.groupId);
+    const groups = await ctx.run<Group[]>("list_keyword_groups", { projectId: project.id, limit: 100 });
+    if (!groups.ok) return ctx.problem(groups.problem);
+    // The group must be of the project in the address.
+    if (!groups.data.some((g) => g.id === groupId)) return ctx.problem({ status: 404 });
+    const body = ctx.req.body as Record<string, unknown>;
+    const r = body.action === "delete" ? await ctx.run("delete_keyword_group", { groupId }) : await ctx.run("update_keyword_group", { groupId, name: body.name });
+    await afterPost(ctx, r, keywordsPath(project.id), (p) => renderKeywords(ctx, project, p.status, p));
+  },
+};
+
 const keywordChange: AppPage = {
   method: "POST",
   path: "/app/projects/:projectId/keywords/:keywordId",
@@ -140,7 +176,13 @@ const keywordChange: AppPage = {
     if (!found.ok || found.data.projectId !== project.id) return ctx.problem(found.ok ? { status: 404 } : found.problem);
     const body = ctx.req.body as Record<string, unknown>;
     const change: Record<string, unknown> =
-      body.action === "move" ? { groupId: body.groupId } : body.action === "deactivate" ? { active: false } : body.action === "reactivate" ? { active: true } : { value: body.value };
+      body.action === "move"
+        ? { groupId: body.groupId }
+        : body.action === "deactivate"
+          ? { active: false }
+          : body.action === "reactivate"
+            ? { active: true }
+            : { value: body.value, aliases: phrases(body.aliases), excludedTerms: phrases(body.excludedTerms) };
     const r = await ctx.run("update_keyword", { keywordId, ...change });
     await afterPost(ctx, r, `${keywordsPath(project.id)}#${encodeURIComponent(keywordId)}`, (p) => renderKeywords(ctx, project, p.status, p));
   },
@@ -219,4 +261,4 @@ const alertChange: AppPage = {
   },
 };
 
-export const MANAGE_PAGES: readonly AppPage[] = [keywordsPage, groupCreate, keywordCreate, keywordChange, alertsPage, alertChange];
+export const MANAGE_PAGES: readonly AppPage[] = [keywordsPage, groupCreate, groupChange, keywordCreate, keywordChange, alertsPage, alertChange];
