@@ -2,6 +2,7 @@ import { ACCOUNT_EVENTS, KEYWORD_EVENTS, type KeywordEvent, PROJECT_EVENTS, type
 import { consume, consumeBatches } from "@earshot/platform";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvents, handleProjectEvent } from "./domain/copies";
+import { handleOwnerEvent } from "./domain/feeds";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 
 // What the integration service consumes, each group from the earliest retained event, each event handled
@@ -42,5 +43,12 @@ export const INTEGRATION_CONSUMERS = [
   consume(PROJECT_EVENTS, { group: GROUPS.projects, handle: onProject }),
   // In batches: a project's keywords created together reconcile its pollers once.
   consumeBatches([KEYWORD_EVENTS], { group: GROUPS.keywords, maxBatch: KEYWORD_BATCH, handle: onKeywords }),
-  consume(ACCOUNT_EVENTS, { group: GROUPS.accounts, types: ["user.deactivated"], handle: ({ deps }: IntegrationConsumerDomain, event) => handleLinkedinAccountEvent(deps, event) }),
+  consume(ACCOUNT_EVENTS, {
+    group: GROUPS.accounts,
+    types: ["user.created", "user.deactivated"],
+    handle: async ({ deps }: IntegrationConsumerDomain, event) => {
+      await handleOwnerEvent(deps, event as Parameters<typeof handleOwnerEvent>[1]);
+      await handleLinkedinAccountEvent(deps, event);
+    },
+  }),
 ];

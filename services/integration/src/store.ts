@@ -164,6 +164,11 @@ export interface FeedDoc extends Doc {
   entriesFound: number;
 }
 
+/** A workspace's owner, from the account service's user.created: whom to tell of a feed that keeps failing. */
+export interface WorkspaceOwnerDoc extends Doc {
+  ownerEmail: string;
+}
+
 export interface IntegrationCollections {
   projects: Collection<ProjectCopyDoc>;
   keywords: Collection<KeywordCopyDoc>;
@@ -176,6 +181,7 @@ export interface IntegrationCollections {
   linkedinSyncs: Collection<LinkedinSyncDayDoc>;
   streams: Collection<StreamDoc>;
   feeds: Collection<FeedDoc>;
+  workspaceOwners: Collection<WorkspaceOwnerDoc>;
 }
 
 export const PROJECTS = "projects";
@@ -189,6 +195,7 @@ export const LINKEDIN_STATES = "linkedin_states";
 export const LINKEDIN_SYNCS = "linkedin_syncs";
 export const STREAMS = "streams";
 export const FEEDS = "feeds";
+export const WORKSPACE_OWNERS = "workspace_owners";
 /** The Bluesky firehose's stream document. */
 export const BLUESKY_STREAM_ID = "bluesky";
 
@@ -205,6 +212,7 @@ export const openIntegrationCollections = async (store: DocumentStore): Promise<
     linkedinSyncs: store.collection<LinkedinSyncDayDoc>(LINKEDIN_SYNCS),
     streams: store.collection<StreamDoc>(STREAMS),
     feeds: store.collection<FeedDoc>(FEEDS),
+    workspaceOwners: store.collection<WorkspaceOwnerDoc>(WORKSPACE_OWNERS),
   };
   await c.keywords.ensureIndex({ fields: { projectId: 1, active: 1 } });
   await c.pollers.ensureIndex({ fields: { enabled: 1, nextPollAt: 1 } });

@@ -3,11 +3,12 @@ import { ACCOUNT_EVENTS, KEYWORD_EVENTS, type KeywordEvent, PROJECT_EVENTS } fro
 import { type CloudEvent, type DocumentStore, ManualClock, newId, openEmbeddedStore, OUTBOX_COLLECTION, Outbox, type OutboxRecord, silentLogger } from "@earshot/platform";
 import { receivedEvent, testProjectCaller } from "@earshot/platform/testing";
 import { type RunningSimulators, type SimPlatform, startSimulators } from "@earshot/simulators";
-import type { Source } from "@earshot/platform/core";
+import type { MailMessage, Mailer, Source } from "@earshot/platform/core";
 import type { Collector } from "./collectors/collector";
 import { integrationSettingsOf, type IntegrationSettings } from "./config";
 import type { IntegrationDeps } from "./domain/deps";
 import { handleKeywordEvent, handleProjectEvent } from "./domain/copies";
+import { handleOwnerEvent } from "./domain/feeds";
 import { handleLinkedinAccountEvent, handleLinkedinProjectEvent } from "./domain/linkedin-lifecycle";
 import { openIntegrationCollections } from "./store";
 import { wireIntegration } from "./wiring";
@@ -22,6 +23,8 @@ export interface IntegrationWorld {
   sims: RunningSimulators;
   settings: IntegrationSettings;
   deps: IntegrationDeps;
+  /** Mail the service sent, in order. */
+  sent: MailMessage[];
   /** Another process over the same store (its own outbox queue, collectors and replica id). */
   replica(): IntegrationDeps;
   caller: typeof testProjectCaller;
@@ -58,8 +61,17 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
   const settings = integrationSettingsOf({ EARSHOT_POLL_INTERVAL_SECONDS: "60", ...sims.settings, ...options.settings });
   const collections = await openIntegrationCollections(store);
   const key = randomBytes(32);
+  // Mail is kept, not sent: tests read what went out.
+  const sent: MailMessage[] = [];
+  const mailer: Mailer = {
+    send: (message) => {
+      sent.push(message);
+      return Promise.resolve({ messageId: `<${sent.length}@test>`, via: "memory" });
+    },
+    close: () => undefined,
+  };
   const replica = (): IntegrationDeps => {
-    const wired = wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 } });
+    const wired = wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 }, mailer });
     return { ...wired, collectors: { ...wired.collectors, ...options.collectors } };
   };
   const deps = replica();
@@ -70,11 +82,17 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
     await handleLinkedinProjectEvent(to, event);
   };
   const keywordEvent = (type: string, data: Record<string, unknown>, to = deps) => handleKeywordEvent(to, receivedEvent(KEYWORD_EVENTS, type, data, clock));
-  const accountEvent = (type: string, data: Record<string, unknown>, to = deps) => handleLinkedinAccountEvent(to, receivedEvent(ACCOUNT_EVENTS, type, data, clock));
+  // As the service's account consumer: the owner's address first, then the LinkedIn connections.
+  const accountEvent = async (type: string, data: Record<string, unknown>, to = deps) => {
+    const event = receivedEvent(ACCOUNT_EVENTS, type, data, clock);
+    await handleOwnerEvent(to, event as Parameters<typeof handleOwnerEvent>[1]);
+    await handleLinkedinAccountEvent(to, event);
+  };
   return {
     store,
     clock,
     sims,
+    sent,
     settings,
     deps,
     replica,

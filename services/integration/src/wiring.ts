@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Clock, Logger, Outbox, Source } from "@earshot/platform/core";
+import type { Clock, Logger, Mailer, Outbox, Source } from "@earshot/platform/core";
 import { SOURCES, TokenSealer } from "@earshot/platform/core";
 import { urlRefusal } from "@earshot/platform";
 import { BlueskyProfiles } from "./bluesky/profiles";
@@ -24,6 +24,8 @@ export interface WiringInput {
   key: Buffer;
   http?: ProviderHttpOptions;
   replicaId?: string;
+  /** Mail to people; tests capture it. */
+  mailer: Mailer;
 }
 
 export const simulatedSourcesOf = (settings: IntegrationSettings): Set<Source> =>
@@ -57,6 +59,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     replicaId: input.replicaId ?? `${process.pid}-${randomUUID().slice(0, 8)}`,
     simulated: simulatedSourcesOf(input.settings),
     refusedUrl: urlRefusal({ allowPrivateNetworks: input.settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS }),
+    mailer: input.mailer,
   };
 };
 

@@ -30,6 +30,7 @@ const UNEXPRESSIBLE: ReadonlyArray<[RegExp, string]> = [
   [/^must name a host that resolves/, "webhook url: the description (its host must resolve)"],
   [/^must reach a public address/, "webhook url: the description (where its host resolves)"],
   [/^is required for the standard format/, "webhook eventTypes: the description (required unless format is a chat format: compares two fields)"],
+  [/^must not hold a user name or password$/, "feed url: the description (no user name or password in it)"],
   [/^chat formats \(slack, discord\) carry mention\.created only/, "webhook eventTypes: the description (what a chat format takes: compares two fields)"],
 ];
 

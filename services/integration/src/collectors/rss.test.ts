@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getSourceHealth } from "../domain/health";
-import { createFeed, deleteFeed, FEED_FAILING_MS, listFeeds } from "../domain/feeds";
+import { createFeed, deleteFeed, FEED_FAILING_MS, listFeeds, reportFailingFeeds } from "../domain/feeds";
 import { type IntegrationWorld, openIntegrationWorld, refusalOf } from "../test-support";
 import type { PollInput } from "./collector";
 
@@ -126,6 +126,15 @@ describe("RSS and Atom feeds", () => {
     world.clock.advance(FEED_FAILING_MS);
     await poll(projectId, out.cursor);
     expect((await notes()).join(" ")).toMatch(new RegExp(`Feed "127.0.0.1" \\(${base}/gone.xml\\) has failed since .*answered 410`));
+    // The workspace's owner hears of it once per run of failures, whichever replica polls.
+    await world.accountEvent("user.created", { userId: "usr_1", workspaceId: "wsp_1", email: "owner@example.com", name: "Owner" });
+    expect(await reportFailingFeeds(world.deps, projectId)).toBeUndefined();
+    await reportFailingFeeds(world.replica(), projectId);
+    expect(world.sent.map((m) => [m.to, m.subject])).toEqual([
+      ["owner@example.com", 'Earshot cannot read the feed "127.0.0.1"'],
+      ["owner@example.com", 'Earshot cannot read the feed "127.0.0.1"'],
+    ]);
+    expect(world.sent.map((m) => m.text).join("\n")).toMatch(/huge\.xml[\s\S]*gone\.xml|gone\.xml[\s\S]*huge\.xml/);
   });
 
   it("refuses a feed on a private address unless the operator allows private networks, naming url", async () => {

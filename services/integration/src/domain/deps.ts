@@ -1,4 +1,4 @@
-import type { Clock, Logger, Outbox, TokenSealer } from "@earshot/platform/core";
+import type { Clock, Logger, Mailer, Outbox, TokenSealer } from "@earshot/platform/core";
 import type { Source } from "@earshot/platform/core";
 import type { Collector, QuotaLedger } from "../collectors/collector";
 import type { IntegrationSettings } from "../config";
@@ -24,6 +24,8 @@ export interface IntegrationDeps {
   simulated: ReadonlySet<Source>;
   /** Why a feed's URL may not be fetched (the `url` field's message), by the outbound rule webhooks follow; undefined when it may. */
   refusedUrl(url: string): Promise<string | undefined>;
+  /** Mail to people (a feed that keeps failing, to its workspace's owner). */
+  mailer: Mailer;
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

@@ -1,4 +1,5 @@
-import { conflict, DomainError, type FieldError, newId, notFound, validationFailed } from "@earshot/platform/core";
+import { conflict, DomainError, newId, notFound, validationFailed, zodFieldErrors } from "@earshot/platform/core";
+import { createFeedSchema } from "../fields";
 import type { FeedDoc } from "../store";
 import { accessProject } from "./access";
 import type { Caller, IntegrationDeps } from "./deps";
@@ -10,8 +11,6 @@ import { reconcileProject } from "./pollers";
 // seconds, and removing the last one stops it.
 
 export const MAX_FEEDS_PER_PROJECT = 50;
-const MAX_URL = 2048;
-const MAX_NAME = 100;
 
 export interface CreateFeedInput {
   projectId: string;
@@ -20,21 +19,10 @@ export interface CreateFeedInput {
 }
 
 const checkFields = (input: CreateFeedInput): { url: string; name: string } => {
-  const errors: FieldError[] = [];
-  let url = "";
-  try {
-    const parsed = new URL(input.url.trim());
-    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") errors.push({ path: "url", message: "must be an http or https URL" });
-    else if (parsed.username || parsed.password) errors.push({ path: "url", message: "must not hold a user name or password" });
-    else url = parsed.toString();
-  } catch {
-    errors.push({ path: "url", message: "must be an absolute http or https URL" });
-  }
-  if (input.url.length > MAX_URL) errors.push({ path: "url", message: `must be at most ${MAX_URL} characters` });
-  const name = (input.name ?? "").trim();
-  if (name.length > MAX_NAME) errors.push({ path: "name", message: `must be at most ${MAX_NAME} characters` });
-  if (errors.length > 0) throw validationFailed(errors);
-  return { url, name };
+  // The very fields the edge publishes and validates with.
+  const parsed = createFeedSchema.safeParse({ url: input.url, ...(input.name !== undefined && input.name !== "" ? { name: input.name } : {}) });
+  if (!parsed.success) throw validationFailed(zodFieldErrors(parsed.error.issues));
+  return { url: new URL(parsed.data.url).toString(), name: parsed.data.name ?? "" };
 };
 
 const hostOf = (url: string): string => new URL(url).hostname.replace(/^www\./, "");
@@ -89,3 +77,43 @@ export const failingFeedNotes = async (deps: IntegrationDeps, projectId: string,
   (await deps.collections.feeds.find({ projectId }, { sort: { createdAt: 1 } }))
     .filter((f) => f.failingSince && now.getTime() - f.failingSince.getTime() >= FEED_FAILING_MS)
     .map((f) => `Feed "${f.name}" (${f.url}) has failed since ${f.failingSince!.toISOString()}: ${f.lastError?.message ?? "unknown error"}.`);
+
+/**
+ * Tells the workspace's owner, once per run of failures, that a feed has failed for FEED_FAILING_MS: the
+ * replica that marks the feed reported sends the mail, so two replicas never both do. Earshot keeps trying
+ * the feed; a success ends the run, and a later run is reported again.
+ */
+export const reportFailingFeed = async (deps: IntegrationDeps, feed: FeedDoc): Promise<boolean> => {
+  const now = deps.clock.now();
+  if (!feed.failingSince || feed.failureReportedAt || now.getTime() - feed.failingSince.getTime() < FEED_FAILING_MS) return false;
+  const owner = (await deps.collections.workspaceOwners.findById(feed.workspaceId))?.ownerEmail;
+  if (!owner) {
+    deps.logger.warn({ feedId: feed._id }, "feed failing for two days; the workspace owner's address is unknown");
+    return false;
+  }
+  const claimed = await deps.collections.feeds.updateOne({ _id: feed._id, failureReportedAt: { $exists: false }, failingSince: feed.failingSince }, { $set: { failureReportedAt: now } });
+  if (claimed.matchedCount === 0) return false;
+  await deps.mailer.send({
+    to: owner,
+    subject: `Earshot cannot read the feed "${feed.name}"`,
+    text:
+      `Every fetch of the feed "${feed.name}" (${feed.url}) in project ${feed.projectId} has failed since ${feed.failingSince.toISOString()}` +
+      `${feed.lastError ? `; the last error: ${feed.lastError.message}` : ""}.\n\n` +
+      "Earshot keeps trying it at every poll, and its entries will arrive once it answers again. If the feed moved, delete it " +
+      "(delete_feed) and add its new address (create_feed); list_feeds shows each feed's last error.\n",
+  });
+  return true;
+};
+
+/** What the workspace owners' copy keeps of the account service's events. */
+export const handleOwnerEvent = async (deps: IntegrationDeps, event: { type: string; data: { workspaceId?: string; email?: string } }): Promise<void> => {
+  if (event.type !== "user.created" || !event.data.workspaceId || !event.data.email) return;
+  await deps.collections.workspaceOwners.updateOne({ _id: event.data.workspaceId }, { $set: { ownerEmail: event.data.email } }, { upsert: true });
+};
+
+/** After a poll of the project's feeds: each feed failing for two days is reported, once (a mail failure is only logged). */
+export const reportFailingFeeds = async (deps: IntegrationDeps, projectId: string): Promise<void> => {
+  for (const feed of await deps.collections.feeds.find({ projectId, failingSince: { $exists: true } })) {
+    await reportFailingFeed(deps, feed).catch((err: unknown) => deps.logger.warn({ err, feedId: feed._id }, "failing feed not reported"));
+  }
+};

@@ -6,6 +6,7 @@ import { postCollectedEvent } from "../events";
 import { needsReauthorization, requireLinkedinReauthorization, usableLinkedinToken } from "./linkedin-token-lifecycle";
 import { type FirstSearchDoc, POLL_RECORDS, POLLERS, type PollerDoc, pollerId, type PollRecordDoc } from "../store";
 import type { IntegrationDeps } from "./deps";
+import { reportFailingFeeds } from "./feeds";
 import { deferFirstSearches, firstSearchLookbackMs, settleFirstSearches } from "./first-search";
 import { readPollerFacts } from "./pollers";
 
@@ -236,6 +237,8 @@ export const runPoll = async (deps: IntegrationDeps, claimed: PollerDoc, signal:
     }
     const postsFound = await commitOutcome(deps, claimed, outcome, firstSearch !== undefined);
     if (firstSearch) await settleFirstSearches(deps, firstSearch);
+    // A feed's failures do not fail the poll (rss.ts writes them on the feed): a long run is told to the owner.
+    if (claimed.source === "rss") await reportFailingFeeds(deps, claimed.projectId);
     return { postsFound, committed: true };
   } catch (err) {
     // The poller changed under the poll (disabled, lease taken over): its new state stands as it is.

@@ -1,3 +1,4 @@
+import { createFeedSchema } from "@earshot/integration/fields";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { projectId, resourceId } from "../shared/schemas";
@@ -17,13 +18,7 @@ export const feedOperations = [
     tag: "Integrations",
     output: feedSchema,
     input: {
-      body: z
-        .object({
-          projectId,
-          url: z.string().min(1).max(2048).describe("The feed's http or https URL."),
-          name: z.string().max(100).optional().describe("A name to show; the feed's host when absent."),
-        })
-        .strict(),
+      body: z.object({ projectId, ...createFeedSchema.shape }).strict(),
     },
     successStatus: 201,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
