@@ -116,14 +116,40 @@ const newPosts = (posts: CollectedPost[], recentIds: string[]): CollectedPost[] 
   return out;
 };
 
-const lagsOf = (posts: CollectedPost[], collectedAt: Date): number[] =>
+
+const laterOf = (a: Date, b: Date | undefined): Date => (b && b > a ? b : a);
+
+/**
+ * What a poll (or a live stream's delivery) found, committed as one unit: the poller replaced at the version
+ * it was read at, a poll record for the day's figures, and one post.collected per post.
+ */
+export const commitFound = async (deps: IntegrationDeps, read: PollerDoc, next: PollerDoc, posts: CollectedPost[], at: Date, lagsMs: number[]): Promise<void> => {
+  const record: PollRecordDoc = {
+    _id: `${read._id}:${at.getTime()}:${randomUUID().slice(0, 8)}`,
+    pollerId: read._id,
+    projectId: read.projectId,
+    source: read.source,
+    at,
+    found: posts.length,
+    lagsMs,
+    expiresAt: new Date(at.getTime() + DAY_MS),
+  };
+  const writes: Write[] = [
+    { kind: "replace", collection: POLLERS, doc: next, expectedVersion: read._v ?? 1 },
+    { kind: "insert", collection: POLL_RECORDS, doc: record },
+  ];
+  await deps.outbox.commit(
+    writes,
+    posts.map((p) => postCollectedEvent(read.projectId, p, at)),
+  );
+};
+
+export const lagsOf = (posts: CollectedPost[], collectedAt: Date): number[] =>
   posts
     .map((p) => collectedAt.getTime() - new Date(p.publishedAt).getTime())
     .filter((lag) => Number.isFinite(lag))
     .map((lag) => Math.max(0, lag))
     .slice(0, LAGS_KEPT);
-
-const laterOf = (a: Date, b: Date | undefined): Date => (b && b > a ? b : a);
 
 const commitOutcome = async (deps: IntegrationDeps, claimed: PollerDoc, outcome: PollOutcome, firstSearch: boolean): Promise<number> => {
   const collectedAt = deps.clock.now();
@@ -144,25 +170,8 @@ const commitOutcome = async (deps: IntegrationDeps, claimed: PollerDoc, outcome:
     leaseUntil: undefined,
     updatedAt: collectedAt,
   };
-  const record: PollRecordDoc = {
-    _id: `${claimed._id}:${collectedAt.getTime()}:${randomUUID().slice(0, 8)}`,
-    pollerId: claimed._id,
-    projectId: claimed.projectId,
-    source: claimed.source,
-    at: collectedAt,
-    found: posts.length,
-    // A first search finds posts up to its window old: their age says nothing of how late they were noticed.
-    lagsMs: firstSearch ? [] : lagsOf(posts, collectedAt),
-    expiresAt: new Date(collectedAt.getTime() + DAY_MS),
-  };
-  const writes: Write[] = [
-    { kind: "replace", collection: POLLERS, doc: poller, expectedVersion: claimed._v ?? 1 },
-    { kind: "insert", collection: POLL_RECORDS, doc: record },
-  ];
-  await deps.outbox.commit(
-    writes,
-    posts.map((p) => postCollectedEvent(claimed.projectId, p, collectedAt)),
-  );
+  // A first search finds posts up to its window old: their age says nothing of how late they were noticed.
+  await commitFound(deps, claimed, poller, posts, collectedAt, firstSearch ? [] : lagsOf(posts, collectedAt));
   return posts.length;
 };
 
