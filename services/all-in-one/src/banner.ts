@@ -31,7 +31,7 @@ export const startupBanner = (
     lines.push(`Simulated too (EARSHOT_SIMULATORS=all): ${free.join(", ")}, at ${simulators.origin}. Set EARSHOT_SIMULATORS=auto to read them for real.`, "");
   } else if (simulators) {
     // Without internet these would only report connection errors: say how to keep a demo whole.
-    lines.push("Hacker News and GitHub are read from their public APIs (no key needed). Without internet, set EARSHOT_SIMULATORS=all to simulate them.", "");
+    lines.push("Hacker News, Bluesky (its live firehose) and GitHub are read from their public APIs (no key needed). Without internet, set EARSHOT_SIMULATORS=all to simulate them.", "");
   }
   if (running.bootstrap) {
     const file = `${running.dataDir}/bootstrap.json`;

@@ -13,8 +13,8 @@ const allInOneOwnShape = {
   /** First loopback gRPC port; each service takes the next one. 0 = any free ports. */
   EARSHOT_GRPC_BASE_PORT: configPort.default(0),
   /**
-   * `auto`: platforms without credentials are served by local simulators (make run) and Hacker News and
-   * GitHub are read for real; `all`: Hacker News and GitHub are simulated too (no internet, demos, tests);
+   * `auto`: platforms without credentials are served by local simulators (make run) and Hacker News,
+   * Bluesky and GitHub are read for real; `all`: those three are simulated too (no internet, demos, tests);
    * `off`: nothing is simulated (platforms without credentials are not polled).
    */
   EARSHOT_SIMULATORS: z.enum(["auto", "all", "off"]).default("auto"),
