@@ -162,6 +162,8 @@ export interface FeedDoc extends Doc {
   failureReportedAt?: Date;
   /** Entries handed on, in all. */
   entriesFound: number;
+  /** The feed answered 429: not asked again before this (its Retry-After). */
+  backoffUntil?: Date;
 }
 
 /** A workspace's owner, from the account service's user.created: whom to tell of a feed that keeps failing. */

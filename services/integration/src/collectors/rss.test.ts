@@ -39,7 +39,14 @@ describe("RSS and Atom feeds", () => {
       const feed = served.get(path);
       if (!feed) return void res.writeHead(404).end();
       if ((feed.etag && req.headers["if-none-match"] === feed.etag) || (feed.lastModified && req.headers["if-modified-since"] === feed.lastModified)) return void res.writeHead(304).end();
-      res.writeHead(feed.status ?? 200, { "content-type": "application/rss+xml", ...(feed.etag ? { etag: feed.etag } : {}), ...(feed.lastModified ? { "last-modified": feed.lastModified } : {}) }).end(feed.body);
+      res
+        .writeHead(feed.status ?? 200, {
+          "content-type": "application/rss+xml",
+          ...(feed.etag ? { etag: feed.etag } : {}),
+          ...(feed.lastModified ? { "last-modified": feed.lastModified } : {}),
+          ...(feed.status === 429 ? { "retry-after": "120" } : {}),
+        })
+        .end(feed.body);
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -135,6 +142,23 @@ describe("RSS and Atom feeds", () => {
       ["owner@example.com", 'Earshot cannot read the feed "127.0.0.1"'],
     ]);
     expect(world.sent.map((m) => m.text).join("\n")).toMatch(/huge\.xml[\s\S]*gone\.xml|gone\.xml[\s\S]*huge\.xml/);
+  });
+
+  it("backs a feed that answers 429 off until its Retry-After, and reads it again after", async () => {
+    const { projectId } = await project();
+    served.set("/busy.xml", { body: "slow down", status: 429 });
+    await createFeed(world.deps, editor(projectId), { projectId, url: `${base}/busy.xml` });
+    const first = await poll(projectId);
+    const [feed] = await listFeeds(world.deps, editor(projectId), projectId);
+    expect(feed).toMatchObject({ lastError: { status: 429 }, backoffUntil: new Date(world.clock.now().getTime() + 120_000) });
+    requests.length = 0;
+    world.clock.advance(60_000);
+    await poll(projectId, first.cursor);
+    expect(requests).toEqual([]);
+    served.set("/busy.xml", { body: rss([{ id: "b1", title: "Acme is back", at: hoursAgo(0.5) }]) });
+    world.clock.advance(61_000);
+    expect((await poll(projectId, first.cursor)).posts.map((p) => p.sourceId)).toEqual(["b1"]);
+    expect((await listFeeds(world.deps, editor(projectId), projectId))[0]).not.toHaveProperty("backoffUntil");
   });
 
   it("refuses a feed on a private address unless the operator allows private networks, naming url", async () => {

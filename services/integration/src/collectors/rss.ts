@@ -6,6 +6,7 @@ import type { FeedEntry } from "../feeds/parse-feed";
 import type { FeedDoc } from "../store";
 import type { CollectedPost, Collector, PollInput, PollOutcome } from "./collector";
 import type { CollectorDeps } from "./collector-deps";
+import { ProviderRateLimited } from "./provider-errors";
 import { isRecordValue as isRecord } from "./query-cursor";
 
 // RSS and Atom feeds, per project (the `feeds` resource): each poll fetches every feed of the project with
@@ -14,7 +15,8 @@ import { isRecordValue as isRecord } from "./query-cursor";
 // default) of entries, so adding a blog does not bring its archive; later fetches take every new entry,
 // whatever its date. What was seen and the validators (ETag, Last-Modified) are the poll's cursor, saved
 // with what it emits. One feed failing fails none of the others: its error, and since when it has been
-// failing, go on the feed (read by list_feeds and source health).
+// failing, go on the feed (read by list_feeds and source health); a 429 also keeps that feed alone from
+// being asked again before its Retry-After.
 
 const SEEN_KEPT = 1000;
 
@@ -71,6 +73,8 @@ export const createRssCollector = (deps: CollectorDeps): Collector => {
       const state = isFeedState(stored) ? stored : undefined;
       if (state) next[feed._id] = state;
       if (input.signal.aborted) break;
+      // A feed that said to come back later (429 with Retry-After) is not asked before then.
+      if (feed.backoffUntil && feed.backoffUntil > deps.now()) continue;
       try {
         const got = await fetchFeed(feed.url, state ?? {}, { maxBytes: settings.EARSHOT_FEED_MAX_BYTES, allowPrivateNetworks: settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS, now: () => deps.now().getTime() });
         const now = deps.now();
@@ -92,7 +96,7 @@ export const createRssCollector = (deps: CollectorDeps): Collector => {
         }
         await feeds().updateOne(
           { _id: feed._id },
-          { $set: { lastFetchedAt: now, lastSuccessAt: now }, $unset: { lastError: true, failingSince: true, failureReportedAt: true }, $inc: { entriesFound: found } },
+          { $set: { lastFetchedAt: now, lastSuccessAt: now }, $unset: { lastError: true, failingSince: true, failureReportedAt: true, backoffUntil: true }, $inc: { entriesFound: found } },
         );
       } catch (err) {
         const now = deps.now();
@@ -100,7 +104,14 @@ export const createRssCollector = (deps: CollectorDeps): Collector => {
         deps.logger.warn({ err, projectId: input.projectId, feedId: feed._id }, "feed fetch failed");
         await feeds().updateOne(
           { _id: feed._id },
-          { $set: { lastFetchedAt: now, lastError: { at: now, message: (err as Error).message.slice(0, 500), status }, failingSince: feed.failingSince ?? now } },
+          {
+            $set: {
+              lastFetchedAt: now,
+              lastError: { at: now, message: (err as Error).message.slice(0, 500), status },
+              failingSince: feed.failingSince ?? now,
+              ...(err instanceof ProviderRateLimited ? { backoffUntil: err.retryAt } : {}),
+            },
+          },
         );
       }
     }
