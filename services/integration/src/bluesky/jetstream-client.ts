@@ -95,6 +95,8 @@ export class JetstreamClient {
     socket.on("open", () => {
       this.attempt = 0;
       this.state.connected = true;
+      // Connected again: the error that dropped the last connection no longer describes the stream.
+      this.state.lastError = undefined;
     });
     socket.on("message", (data: WebSocket.RawData) => this.receive(data.toString()));
     socket.on("error", (err: Error) => {

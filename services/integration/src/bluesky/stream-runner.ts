@@ -125,9 +125,9 @@ export class BlueskyStream {
   private async writeStatus(): Promise<void> {
     const health = this.client?.health();
     if (!health) return;
-    await this.deps.collections.streams.updateOne(this.lease.heldBy(), {
-      $set: { connected: health.connected, savedAt: this.now(), reconnects: health.reconnects, ...(health.lastError ? { lastError: health.lastError } : {}) },
-    });
+    const fields = { connected: health.connected, savedAt: this.now(), reconnects: health.reconnects };
+    // An error is the current connection's: one that reconnected since has none.
+    await this.deps.collections.streams.updateOne(this.lease.heldBy(), health.lastError ? { $set: { ...fields, lastError: health.lastError } } : { $set: fields, $unset: { lastError: true } });
   }
 
   /** Closes the connection once what it received is handed on, and gives the lease back. */
@@ -228,7 +228,7 @@ export class BlueskyStream {
     const fields: Partial<StreamDoc> = { cursorUs: timeUs, connected: health?.connected ?? false, savedAt: now, reconnects: health?.reconnects ?? 0 };
     const res = await this.deps.collections.streams.updateOne(
       this.lease.heldBy(),
-      health?.lastError ? { $set: { ...fields, lastError: health.lastError } } : { $set: fields },
+      health?.lastError ? { $set: { ...fields, lastError: health.lastError } } : { $set: fields, $unset: { lastError: true } },
     );
     // Another replica holds the stream now: what this one read is handed on, but the cursor is no longer its own.
     if (res.matchedCount === 0) throw new Error("the Bluesky stream's lease was lost");
