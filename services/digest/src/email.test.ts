@@ -8,7 +8,7 @@ import { tick } from "./domain/scheduler";
 
 // The emails as a mail client sees them: sent through a real SMTP server to the workspace owner, with a
 // plain-text and an HTML part that parse, the mentions listed with their links, people's text escaped, and
-// a List-Unsubscribe header naming the rule.
+// a List-Unsubscribe header naming the rule's page.
 
 interface Received {
   to: string[];
@@ -61,7 +61,7 @@ describe("digest and alert emails", () => {
       expect(smtp.received[0]?.to).toEqual(["owner@example.com"]);
       const mail = await simpleParser(smtp.received[0]?.raw ?? "");
       expect(mail.subject).toBe("Daily Digest for Launch <b>2027</b>: 2 mentions on 2027-02-10");
-      expect(mail.headers.get("list")).toMatchObject({ unsubscribe: { url: `${PUBLIC_URL}/api/v1/alerts/${dailyDigestId}` } });
+      expect(mail.headers.get("list")).toMatchObject({ unsubscribe: { url: `${PUBLIC_URL}/app/projects/${projectId}/alerts/${dailyDigestId}` } });
 
       expect(mail.text).toContain("2 mentions matched \"Daily Digest\" in Launch <b>2027</b> from 2027-02-09 08:00 to 2027-02-10 08:00 (UTC).");
       expect(mail.text).toContain("Acme: 2");
@@ -69,7 +69,9 @@ describe("digest and alert emails", () => {
       expect(mail.text).toContain("Reddit: 1");
       expect(mail.text).toContain("YouTube · Acme Fans (@acmefans)");
       expect(mail.text).toContain("https://www.youtube.com/watch?v=abc");
-      expect(mail.text).toContain(`${PUBLIC_URL}/api/v1/mentions?projectId=${projectId}`);
+      // Every link opens a page of the web app: the inbox, each mention, the alert.
+      expect(mail.text).toContain(`All of the project's mentions: ${PUBLIC_URL}/app/projects/${projectId}\n`);
+      expect(mail.text).toMatch(new RegExp(`In Earshot \\(triage, match details\\): ${PUBLIC_URL}/app/projects/${projectId}/mentions/men_[0-9A-Z]{26}`));
 
       const html = String(mail.html);
       expect(html).toContain("Acme &lt;script&gt;alert(1)&lt;/script&gt; &amp; friends");
@@ -77,7 +79,9 @@ describe("digest and alert emails", () => {
       expect(html).toContain("Launch &lt;b&gt;2027&lt;/b&gt;");
       expect(html).toContain('href="https://www.reddit.com/r/x/comments/abc/"');
       expect(html).toContain('href="https://www.youtube.com/watch?v=abc"');
-      expect(html).toContain(`href="${PUBLIC_URL}/api/v1/alerts/${dailyDigestId}"`);
+      expect(html).toContain(`href="${PUBLIC_URL}/app/projects/${projectId}/alerts/${dailyDigestId}"`);
+      expect(html.match(new RegExp(`href="${PUBLIC_URL}/app/projects/${projectId}/mentions/men_[0-9A-Z]{26}"`, "g"))).toHaveLength(2);
+      expect(html).not.toContain("/api/v1/");
     } finally {
       mailer.close();
       await smtp.close();

@@ -341,6 +341,9 @@ describe("failing endpoints and deactivated accounts", () => {
     await world.worker.tick();
     expect(await getWebhook(world.api, owner, id)).toMatchObject({ active: false, deactivatedReason: "failing" });
     expect(world.mail).toEqual([expect.objectContaining({ to: "owner@example.com", subject: expect.stringMatching(/failing webhook/) })]);
+    // A workspace-wide endpoint has no page in the web app (a project's links to its own): the mail names the API.
+    expect(world.mail[0]!.text).toContain("list_webhook_deliveries");
+    expect(world.mail[0]!.text).not.toContain("/app/");
     // Nothing more goes to it.
     const sent = receiver.received.length;
     await world.publish("mention.created", { ...mention(), mentionId: "men_3" });

@@ -1,4 +1,4 @@
-import { authorDisplay } from "@earshot/contracts";
+import { appLinks, authorDisplay } from "@earshot/contracts";
 import type { MailMessage } from "@earshot/platform/core";
 import type { MentionDoc, ProjectDoc, RuleDoc } from "../store";
 import { localTime } from "./local-time";
@@ -112,8 +112,11 @@ export const renderEmail = (input: EmailInput): MailMessage => {
   const grouped = content.stories < total;
   const inStories = grouped ? ` in ${stories(content.stories)}` : "";
   const listed = content.latest.slice(0, LISTED_MENTIONS);
-  const mentionsUrl = `${publicUrl}/api/v1/mentions?projectId=${encodeURIComponent(project._id)}`;
-  const ruleUrl = `${publicUrl}/api/v1/alerts/${encodeURIComponent(rule._id)}`;
+  // The web app's pages: a person opening a link signs in if needed and lands on the page itself.
+  const links = appLinks(publicUrl);
+  const mentionsUrl = links.project(project._id);
+  const ruleUrl = links.alert(project._id, rule._id);
+  const inEarshot = (m: MentionDoc) => links.mention(project._id, m._id);
   const subject =
     input.kind === "digest"
       ? `${rule.name} for ${project.name}: ${plural(total, "mention")} on ${input.localDate ?? ""}`
@@ -138,7 +141,14 @@ export const renderEmail = (input: EmailInput): MailMessage => {
     "By source:",
     ...bySource.map(([s, n]) => `  ${s}: ${n}`),
     "",
-    ...listed.flatMap((m) => [`- ${sourceName(m.source)} · ${author(m)}`, `  ${excerpt(m)}`, `  ${safeUrl(m.url) || "(no link)"}`, ...(andMore(m) ? [`  …${andMore(m)}`] : []), ""]),
+    ...listed.flatMap((m) => [
+      `- ${sourceName(m.source)} · ${author(m)}`,
+      `  ${excerpt(m)}`,
+      `  ${safeUrl(m.url) || "(no link)"}`,
+      `  In Earshot (triage, match details): ${inEarshot(m)}`,
+      ...(andMore(m) ? [`  …${andMore(m)}`] : []),
+      "",
+    ]),
     ...(more > 0 ? [`…and ${grouped ? stories(more, "more ") : plural(more, "more mention")}.`, ""] : []),
     `All of the project's mentions: ${mentionsUrl}`,
     `Change or turn off this alert: ${ruleUrl}`,
@@ -153,7 +163,7 @@ export const renderEmail = (input: EmailInput): MailMessage => {
       .join("")}</table>`;
   const item = (m: MentionDoc) => {
     const url = safeUrl(m.url);
-    const link = url ? `<a href="${escapeHtml(url)}" style="color:#1a56db">Open on ${escapeHtml(sourceName(m.source))}</a>` : "";
+    const link = `${url ? `<a href="${escapeHtml(url)}" style="color:#1a56db">Open on ${escapeHtml(sourceName(m.source))}</a> · ` : ""}<a href="${escapeHtml(inEarshot(m))}" style="color:#1a56db">Open in Earshot</a>`;
     return `<li style="margin:0 0 14px"><div style="font-size:13px;color:#555">${escapeHtml(sourceName(m.source))} · ${escapeHtml(author(m))}</div><div style="margin:2px 0">${escapeHtml(excerpt(m))}</div>${link}${andMore(m) ? `<div style="font-size:13px;color:#555">…${escapeHtml(andMore(m))}</div>` : ""}</li>`;
   };
   const html = `<!doctype html>

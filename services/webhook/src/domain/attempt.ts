@@ -1,3 +1,4 @@
+import { appLinks } from "@earshot/contracts";
 import { isVersionConflict } from "@earshot/platform/core";
 import { maskedUrl } from "../chat/url";
 import { isChatFormat } from "../fields";
@@ -62,7 +63,9 @@ const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointDoc, since: Date
       `Every delivery to the webhook endpoint ${endpoint._id} (${isChatFormat(endpoint.format) ? maskedUrl(endpoint.url) : endpoint.url}) has failed since ${since.toISOString()}, ` +
       "so Earshot has deactivated it and stopped sending to it.\n\n" +
       "Fix the receiver, then turn the endpoint back on (update_webhook with active: true). " +
-      "Its delivery log (list_webhook_deliveries) shows each attempt's status and answer, and failed deliveries can be redelivered.\n",
+      "Its delivery log (list_webhook_deliveries) shows each attempt's status and answer, and failed deliveries can be redelivered" +
+      // A project's endpoint has its page in the web app (its delivery log, redelivery); a workspace-wide one only the API.
+      (endpoint.projectId ? `: ${appLinks(deps.publicUrl).webhook(endpoint.projectId, endpoint._id)}\n` : ".\n"),
   });
 };
 
