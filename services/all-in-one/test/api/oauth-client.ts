@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Harness } from "./harness";
@@ -98,4 +99,39 @@ export const signInAndDecide = async (h: Harness, authorizationUrl: URL, email: 
   const decided = await post("/oauth/consent", { csrf: field(consentPage, "csrf"), request, decision });
   if (decided.status !== 303) throw new Error(`consent answered ${decided.status}: ${await decided.text()}`);
   return new URL(decided.headers.get("location") as string);
+};
+
+/**
+ * Opens the OAuth sign-in page for a fresh authorization request (a public client registered for it) and
+ * returns what its form posts: email and password, from a client address (loopback proxies are trusted,
+ * so X-Forwarded-For says it). For tests of the sign-in page's throttles and refusals.
+ */
+export const openOAuthSignIn = async (h: Harness, clientName = "sign-in-test") => {
+  const registered = await fetch(`${h.url}/oauth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ client_name: clientName, redirect_uris: ["http://localhost:53682/cb"], token_endpoint_auth_method: "none" }),
+  });
+  const { client_id } = (await registered.json()) as { client_id: string };
+  const authorize = new URL(`${h.url}/oauth/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: "code",
+    client_id,
+    redirect_uri: "http://localhost:53682/cb",
+    code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
+    code_challenge_method: "S256",
+    scope: "mcp",
+    resource: `${h.url}/mcp`,
+  }).toString();
+  const redirected = await fetch(authorize, { redirect: "manual" });
+  const page = await fetch(new URL(redirected.headers.get("location") as string, h.url), { redirect: "manual" });
+  const html = await page.text();
+  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return (email: string, password: string, from: string) =>
+    fetch(`${h.url}/oauth/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, "X-Forwarded-For": from },
+      body: new URLSearchParams({ csrf: field(html, "csrf"), request: field(html, "request"), email, password }).toString(),
+    });
 };

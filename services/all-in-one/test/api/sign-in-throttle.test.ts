@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
 import { ManualClock } from "@earshot/platform";
 import { type Actor, type Harness, startHarness } from "./harness";
+import { openOAuthSignIn } from "./oauth-client";
 
 // Brute force against the two password pages: the OAuth sign-in page and the invitation page. The clock
 // is the harness's, so waits pass by moving it, never by sleeping. Loopback proxies are trusted, so a
@@ -24,35 +24,10 @@ const OWNER_ADDRESS = "198.51.100.4";
 // Each test starts with no failures remembered (they are forgotten after an hour without one).
 beforeEach(() => clock.advance(2 * 3600_000));
 
-/** Opens the OAuth sign-in page for a fresh authorization request; returns what its form posts. */
+/** Opens the OAuth sign-in page for a fresh authorization request; returns what its form posts (from the guesser by default). */
 const openSignIn = async () => {
-  const registered = await fetch(`${h.url}/oauth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ client_name: "brute", redirect_uris: ["http://localhost:53682/cb"], token_endpoint_auth_method: "none" }),
-  });
-  const { client_id } = (await registered.json()) as { client_id: string };
-  const authorize = new URL(`${h.url}/oauth/authorize`);
-  authorize.search = new URLSearchParams({
-    response_type: "code",
-    client_id,
-    redirect_uri: "http://localhost:53682/cb",
-    code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
-    code_challenge_method: "S256",
-    scope: "mcp",
-    resource: `${h.url}/mcp`,
-  }).toString();
-  const redirected = await fetch(authorize, { redirect: "manual" });
-  const page = await fetch(new URL(redirected.headers.get("location") as string, h.url), { redirect: "manual" });
-  const html = await page.text();
-  const cookie = cookiesOf(page);
-  return (email: string, password: string, from = GUESSER) =>
-    fetch(`${h.url}/oauth/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, "X-Forwarded-For": from },
-      body: new URLSearchParams({ csrf: field(html, "csrf"), request: field(html, "request"), email, password }).toString(),
-    });
+  const post = await openOAuthSignIn(h, "brute");
+  return (email: string, password: string, from = GUESSER) => post(email, password, from);
 };
 
 /** Opens an invitation for `invitee` to a new project; returns the project and what its sign-in form posts. */

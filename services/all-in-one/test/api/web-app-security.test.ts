@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
 import { ManualClock } from "@earshot/platform";
 import { waitFor } from "@earshot/platform/testing";
 import { createWebhook } from "./cases/webhooks";
 import { type Harness, startHarness } from "./harness";
+import { openOAuthSignIn } from "./oauth-client";
 import { fieldOf, PASSWORD, WebClient } from "./web-client";
 import { buildWorld, keywordWithMentions, type MentionData, type World } from "./world";
 
@@ -31,34 +31,7 @@ const signedIn = async (email: string, headers: Record<string, string> = {}) => 
 };
 
 /** Posts the OAuth authorization server's sign-in form (a fresh authorization request) from `address`. */
-const oauthSignIn = async (email: string, address: string): Promise<Response> => {
-  const registered = await fetch(`${h.url}/oauth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ client_name: "web-test", redirect_uris: ["http://localhost:53682/cb"], token_endpoint_auth_method: "none" }),
-  });
-  const { client_id } = (await registered.json()) as { client_id: string };
-  const authorize = new URL(`${h.url}/oauth/authorize`);
-  authorize.search = new URLSearchParams({
-    response_type: "code",
-    client_id,
-    redirect_uri: "http://localhost:53682/cb",
-    code_challenge: createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url"),
-    code_challenge_method: "S256",
-    scope: "mcp",
-    resource: `${h.url}/mcp`,
-  }).toString();
-  const redirected = await fetch(authorize, { redirect: "manual" });
-  const page = await fetch(new URL(redirected.headers.get("location") as string, h.url), { redirect: "manual" });
-  const html = await page.text();
-  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  return fetch(`${h.url}/oauth/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, "X-Forwarded-For": address },
-    body: new URLSearchParams({ csrf: fieldOf(html, "csrf"), request: fieldOf(html, "request"), email, password: PASSWORD }).toString(),
-  });
-};
+const oauthSignIn = async (email: string, address: string): Promise<Response> => (await openOAuthSignIn(h, "web-test"))(email, PASSWORD, address);
 
 const triageForm = (html: string, mentionId: string) => {
   const at = html.indexOf(`action="/app/projects/${w.projectId}/mentions/${mentionId}/triage"`);
