@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnvOn } from "../fnv";
+
 // A project's learned relevance: Bernoulli naive Bayes over the features of the mentions its people rated,
 // kept as counts (how many relevant and irrelevant rated mentions had each feature). Counts make learning
 // exact and order-free: a rating adds its mention's features to one side, and a later rating of the same
@@ -22,17 +24,6 @@ export const emptyCounts = (): LearnedCounts => ({ relevant: 0, irrelevant: 0, c
 const SMOOTHING = 1;
 /** Naive Bayes adds up correlated evidence as if independent; this damps the sum so scores stay graded. */
 const DAMPING = 0.5;
-
-/** FNV-1a, 32 bits, from a state: hashing a name in parts (fnvOn(fnvOn(FNV_OFFSET, a), b)) is hashing a + b. */
-export const FNV_OFFSET = 0x811c9dc5;
-export const fnvOn = (state: number, text: string): number => {
-  let h = state;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h;
-};
 
 /** A feature name's hash as a number: what its key (hashFeature) writes in base 36. */
 export const featureHash = (feature: string): number => fnvOn(FNV_OFFSET, feature) >>> 0;

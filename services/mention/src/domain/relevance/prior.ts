@@ -1,3 +1,4 @@
+import { FNV_OFFSET, fnvOn } from "../fnv";
 import { wordsOf } from "../words";
 import { domainOf } from "./features";
 
@@ -44,13 +45,7 @@ export const priorOf = (context: PriorContext): PriorWeights => {
 
 /** A short stable fingerprint of the prior, part of the model version: a new description or alias rescores. */
 export const priorFingerprint = (weights: PriorWeights): string => {
-  let h = 0x811c9dc5;
-  for (const [f, w] of [...weights].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const s = `${f}=${w.toFixed(3)};`;
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-  }
+  let h = FNV_OFFSET;
+  for (const [f, w] of [...weights].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) h = fnvOn(h, `${f}=${w.toFixed(3)};`);
   return (h >>> 0).toString(36);
 };

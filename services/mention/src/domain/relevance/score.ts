@@ -1,6 +1,7 @@
 import { type FeatureKind, featureName, type RelevanceInput, visitFeatures } from "./features";
 import { labelOf, type RelevanceLabel } from "./label";
-import { featureHash, FNV_OFFSET, fnvOn, learnedBias, type LearnedCounts, learnedWeightOfKey, MODEL_FAMILY } from "./model";
+import { FNV_OFFSET, fnvOn, fnvPair } from "../fnv";
+import { featureHash, learnedBias, type LearnedCounts, learnedWeightOfKey, MODEL_FAMILY } from "./model";
 import { priorFingerprint, type PriorWeights } from "./prior";
 
 // A mention's relevance under a project's model: the prior's and the ratings' weights of its features
@@ -62,9 +63,7 @@ export const compileScorer = (learned: LearnedCounts, revision: number, prior: P
     const moved: RelevanceReason[] = [];
     const seen = new Set<number>();
     visitFeatures(input, (kind, first, second) => {
-      let h = fnvOn(KIND_STATES[kind], first);
-      if (second !== undefined) h = fnvOn(Math.imul(h ^ SPACE, 0x01000193), second);
-      h >>>= 0;
+      const h = (second === undefined ? fnvOn(KIND_STATES[kind], first) : fnvPair(KIND_STATES[kind], first, second)) >>> 0;
       if (seen.has(h)) return;
       seen.add(h);
       const weight = weights.get(h);
@@ -77,7 +76,6 @@ export const compileScorer = (learned: LearnedCounts, revision: number, prior: P
   return { model, score, scoreFeatures };
 };
 
-const SPACE = 0x20;
 const KINDS: readonly FeatureKind[] = ["source", "author", "keyword", "case", "word", "pair", "domain"];
 /** Each kind's name prefix (`word:`) hashed once. */
 const KIND_STATES = Object.fromEntries(KINDS.map((kind) => [kind, fnvOn(FNV_OFFSET, `${kind}:`)])) as Record<FeatureKind, number>;

@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnvOn, fnvPair } from "../fnv";
+
 // What makes two posts one story, computed from a post alone: the pages it links (normalized so that the
 // same page shared through different apps, campaigns and shorteners' tracking reads the same) and a
 // signature of its text (normalized so that a retweet prefix, an added link, a "via @x" or trailing
@@ -67,16 +69,10 @@ export const signatureWordsOf = (title: string | undefined, text: string): strin
   return body.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 };
 
-// 32-bit FNV-1a, continued from a state: a shingle's hash is its words' hashed in turn with the space
-// between them, the same value as hashing the joined text, without building that text for every pair.
-const FNV_OFFSET = 0x811c9dc5;
-const SPACE = 0x20;
-const fnvOn = (h: number, s: string): number => {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
-};
+// A shingle's hash is its words' hashed in turn with the space between them: the same value as hashing the
+// joined text, without building that text for every pair.
 const shingleHash = (first: string, second: string | undefined): number =>
-  (second === undefined ? fnvOn(FNV_OFFSET, first) : fnvOn(Math.imul(fnvOn(FNV_OFFSET, first) ^ SPACE, 0x01000193), second)) >>> 0;
+  (second === undefined ? fnvOn(FNV_OFFSET, first) : fnvPair(FNV_OFFSET, first, second)) >>> 0;
 
 /** Words per shingle: pairs keep word order in the signature without letting one changed word change many shingles. */
 const SHINGLE = 2;
