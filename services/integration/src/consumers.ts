@@ -47,7 +47,7 @@ export const INTEGRATION_CONSUMERS = [
     group: GROUPS.accounts,
     types: ["user.created", "user.deactivated"],
     handle: async ({ deps }: IntegrationConsumerDomain, event) => {
-      await handleOwnerEvent(deps, event as Parameters<typeof handleOwnerEvent>[1]);
+      await handleOwnerEvent(deps, event);
       await handleLinkedinAccountEvent(deps, event);
     },
   }),

@@ -85,7 +85,7 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
   // As the service's account consumer: the owner's address first, then the LinkedIn connections.
   const accountEvent = async (type: string, data: Record<string, unknown>, to = deps) => {
     const event = receivedEvent(ACCOUNT_EVENTS, type, data, clock);
-    await handleOwnerEvent(to, event as Parameters<typeof handleOwnerEvent>[1]);
+    await handleOwnerEvent(to, event);
     await handleLinkedinAccountEvent(to, event);
   };
   return {

@@ -1,3 +1,4 @@
+import type { AccountEvent } from "@earshot/contracts/events";
 import { conflict, DomainError, newId, notFound, validationFailed, zodFieldErrors } from "@earshot/platform/core";
 import { createFeedSchema } from "../fields";
 import type { FeedDoc } from "../store";
@@ -106,7 +107,7 @@ export const reportFailingFeed = async (deps: IntegrationDeps, feed: FeedDoc): P
 };
 
 /** What the workspace owners' copy keeps of the account service's events. */
-export const handleOwnerEvent = async (deps: IntegrationDeps, event: { type: string; data: { workspaceId?: string; email?: string } }): Promise<void> => {
+export const handleOwnerEvent = async (deps: IntegrationDeps, event: AccountEvent): Promise<void> => {
   if (event.type !== "user.created" || !event.data.workspaceId || !event.data.email) return;
   await deps.collections.workspaceOwners.updateOne({ _id: event.data.workspaceId }, { $set: { ownerEmail: event.data.email } }, { upsert: true });
 };
