@@ -1,14 +1,14 @@
 import type { AddressInfo } from "node:net";
-import { createMailer, silentLogger } from "@earshot/platform";
+import { createMailer, silentLogger, verifyUnsubscribeToken } from "@earshot/platform";
 import { makeTempDir } from "@earshot/platform/testing";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { type DigestWorld, openDigestWorld, PUBLIC_URL } from "./test-support";
+import { type DigestWorld, LINK_KEY, openDigestWorld, PUBLIC_URL } from "./test-support";
 import { tick } from "./domain/scheduler";
 
 // The emails as a mail client sees them: sent through a real SMTP server to the workspace owner, with a
 // plain-text and an HTML part that parse, the mentions listed with their links, people's text escaped, and
-// a List-Unsubscribe header naming the rule's page.
+// RFC 8058 one-click unsubscribe headers whose link carries a token signed for this rule and its owner.
 
 interface Received {
   to: string[];
@@ -61,7 +61,12 @@ describe("digest and alert emails", () => {
       expect(smtp.received[0]?.to).toEqual(["owner@example.com"]);
       const mail = await simpleParser(smtp.received[0]?.raw ?? "");
       expect(mail.subject).toBe("Daily Digest for Launch <b>2027</b>: 2 mentions on 2027-02-10");
-      expect(mail.headers.get("list")).toMatchObject({ unsubscribe: { url: `${PUBLIC_URL}/app/projects/${projectId}/alerts/${dailyDigestId}` } });
+      // RFC 8058: an https link in List-Unsubscribe and List-Unsubscribe-Post naming the one-click body.
+      const unsubscribe = (mail.headers.get("list") as { unsubscribe: { url: string } }).unsubscribe.url;
+      expect(unsubscribe).toMatch(new RegExp(`^${PUBLIC_URL}/app/unsubscribe/u1\\.[\\w-]+\\.[\\w-]{43}$`));
+      expect(mail.headerLines.find((l) => l.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      const token = verifyUnsubscribeToken(LINK_KEY, decodeURIComponent(unsubscribe.split("/").pop()!), world.clock.now());
+      expect(token).toMatchObject({ ok: true, claims: { alertId: dailyDigestId, projectId, userId: owner.userId } });
 
       expect(mail.text).toContain("2 mentions matched \"Daily Digest\" in Launch <b>2027</b> from 2027-02-09 08:00 to 2027-02-10 08:00 (UTC).");
       expect(mail.text).toContain("Acme: 2");
@@ -80,6 +85,8 @@ describe("digest and alert emails", () => {
       expect(html).toContain('href="https://www.reddit.com/r/x/comments/abc/"');
       expect(html).toContain('href="https://www.youtube.com/watch?v=abc"');
       expect(html).toContain(`href="${PUBLIC_URL}/app/projects/${projectId}/alerts/${dailyDigestId}"`);
+      expect(html).toContain(`href="${unsubscribe}"`);
+      expect(mail.text).toContain(`Unsubscribe (turns this alert off, no sign-in): ${unsubscribe}\n`);
       expect(html.match(new RegExp(`href="${PUBLIC_URL}/app/projects/${projectId}/mentions/men_[0-9A-Z]{26}"`, "g"))).toHaveLength(2);
       expect(html).not.toContain("/api/v1/");
     } finally {

@@ -1,5 +1,5 @@
 import { ACCOUNT_EVENTS, ALERT_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
-import { type AsyncService, consume, consumeBatches, type ServiceModule } from "@earshot/platform";
+import { type AsyncService, consume, consumeBatches, resolveEncryptionKey, type ServiceModule, unsubscribeLinkKey } from "@earshot/platform";
 import { digestV1 } from "@earshot/proto";
 import { digestSettingsShape, publicUrlOf } from "./config";
 import type { DigestDeps } from "./domain/deps";
@@ -44,7 +44,9 @@ export const digestService: ServiceModule<DigestDeps> = {
   },
   open: async (deps) => {
     const collections = await openDigestCollections(deps.store);
-    const domain = wireDigest({ ...deps, collections, publicUrl: publicUrlOf(deps.config as unknown as Record<string, unknown>) });
+    const settings = deps.config as unknown as { EARSHOT_ENCRYPTION_KEY?: string };
+    const key = await resolveEncryptionKey({ configured: settings.EARSHOT_ENCRYPTION_KEY, dataDir: deps.config.EARSHOT_DATA_DIR, embedded: !deps.config.MONGO_URL });
+    const domain = wireDigest({ ...deps, collections, publicUrl: publicUrlOf(deps.config as unknown as Record<string, unknown>), linkKey: unsubscribeLinkKey(key) });
     const tickMs = Number((deps.config as unknown as Record<string, unknown>).EARSHOT_DIGEST_TICK_SECONDS ?? 15) * 1000;
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> | undefined;

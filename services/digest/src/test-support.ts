@@ -1,6 +1,6 @@
 import { ACCOUNT_EVENTS, ALERT_EVENTS, KEYWORD_EVENTS, MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { MENTION_STATUS_WORDS } from "@earshot/contracts/fields";
-import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, openEmbeddedStore, silentLogger, SOURCE_WORDS } from "@earshot/platform";
+import { type DocumentStore, ManualClock, type Mailer, type MailMessage, newId, openEmbeddedStore, silentLogger, SOURCE_WORDS, unsubscribeLinkKey } from "@earshot/platform";
 import { receivedEvent } from "@earshot/platform/testing";
 import type { DigestDeps } from "./domain/deps";
 import { handleMentionCreated } from "./domain/mentions";
@@ -13,6 +13,8 @@ import { wireDigest } from "./wiring";
 // its consumers as the bus would deliver them, and a mailer that keeps what it was handed (or a real one).
 
 export const PUBLIC_URL = "https://earshot.test";
+/** The unsubscribe links' key of the tests' replicas (what the edge would derive from the same encryption key). */
+export const LINK_KEY = unsubscribeLinkKey(Buffer.alloc(32, 3));
 
 export interface DigestWorld {
   store: DocumentStore;
@@ -48,7 +50,7 @@ export const openDigestWorld = async (start: Date, mailer?: Mailer): Promise<Dig
     },
     close: () => undefined,
   };
-  const replica = (m: Mailer = mailer ?? capturing) => wireDigest({ collections, clock, logger: silentLogger(), mailer: m, publicUrl: PUBLIC_URL });
+  const replica = (m: Mailer = mailer ?? capturing) => wireDigest({ collections, clock, logger: silentLogger(), mailer: m, publicUrl: PUBLIC_URL, linkKey: LINK_KEY });
   const deps = replica();
   const event = async (catalog: "account" | "project" | "alert" | "keyword", type: string, data: Record<string, unknown>) => {
     if (catalog === "account") await handleAccountEvent(deps, receivedEvent(ACCOUNT_EVENTS, type, data, clock));

@@ -5,7 +5,7 @@ import type { DigestCollections } from "./store";
 // How the service's parts are put together: the service (service.ts) and the tests' world
 // (test-support.ts) build them with this one function.
 
-export type DigestWiringInput = Pick<ServiceDeps, "clock" | "logger" | "mailer"> & { collections: DigestCollections; publicUrl: string };
+export type DigestWiringInput = Pick<ServiceDeps, "clock" | "logger" | "mailer"> & { collections: DigestCollections; publicUrl: string; linkKey: Buffer };
 
 export const wireDigest = (input: DigestWiringInput): DigestDeps => ({
   collections: input.collections,
@@ -13,4 +13,5 @@ export const wireDigest = (input: DigestWiringInput): DigestDeps => ({
   logger: input.logger,
   mailer: input.mailer,
   publicUrl: input.publicUrl,
+  linkKey: input.linkKey,
 });

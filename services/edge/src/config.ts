@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { baseConfigShape, configPort, loadConfig, metricsPortSetting, publicUrlSetting } from "@earshot/platform";
+import { baseConfigShape, configPort, ENCRYPTION_KEY_SETTING, loadConfig, metricsPortSetting, publicUrlSetting } from "@earshot/platform";
 import { deployables, type GrpcAddrVar, grpcAddrVar } from "@earshot/registry";
 import { z } from "zod";
 import { parseOriginList } from "./oauth/public-origins";
@@ -85,6 +85,8 @@ export const edgeSettingsShape = {
   EARSHOT_WEB_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(43_200).default(120),
   /** The web app: a session ends this many hours after sign-in, however much it is used. */
   EARSHOT_WEB_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(168),
+  /** The key the alert emails' one-click unsubscribe links are checked with (derived from it, as the digest service signs them). */
+  EARSHOT_ENCRYPTION_KEY: ENCRYPTION_KEY_SETTING,
 };
 
 export const gatewayConfigSchema = z.object({

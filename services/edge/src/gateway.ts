@@ -1,7 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
-import { type BaseConfig, type Clock, grpcTlsFromSettings, type EventBus, type InProcessChannel, type Logger, openServiceStore, type Subscription, subscribeDomainEvents, systemClock } from "@earshot/platform";
+import {
+  type BaseConfig,
+  type Clock,
+  grpcTlsFromSettings,
+  type EventBus,
+  type InProcessChannel,
+  type Logger,
+  openServiceStore,
+  resolveEncryptionKey,
+  type Subscription,
+  subscribeDomainEvents,
+  systemClock,
+  unsubscribeLinkKey,
+} from "@earshot/platform";
 import { MENTION_EVENTS, PROJECT_EVENTS } from "@earshot/contracts/events";
 import { type BackendAddresses, connectBackends } from "./backends";
 import { OPERATIONS } from "./catalog";
@@ -31,6 +44,7 @@ import { MembershipCache } from "./pipeline/memberships";
 import { appSignIn } from "./web/app-sign-in";
 import { webApp } from "./web/web-app";
 import { WebSessionStore, type WebSessionTimes } from "./web/session-store";
+import { UnsubscribeUses } from "./web/unsubscribe-uses";
 import { RateLimiter } from "./pipeline/rate-limit";
 
 export interface StartedGateway {
@@ -185,6 +199,14 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       )
     : undefined;
   if (webSessions) await webSessions.ensureIndexes();
+  const unsubscribeUses = webSessions ? new UnsubscribeUses(store, clock) : undefined;
+  if (unsubscribeUses) await unsubscribeUses.ensureIndexes();
+  // The alert emails' one-click unsubscribe links are signed by the digest service with a key both derive from this one.
+  const linkKey = webSessions
+    ? unsubscribeLinkKey(
+        await resolveEncryptionKey({ configured: (options.config as { EARSHOT_ENCRYPTION_KEY?: string }).EARSHOT_ENCRYPTION_KEY, dataDir: options.config.EARSHOT_DATA_DIR, embedded: !options.config.MONGO_URL }),
+      )
+    : undefined;
   let mcpSessions: McpSessions | undefined;
   let waitSlots: WaitSlots | undefined;
   let mentionEvents: Subscription | undefined;
@@ -269,9 +291,19 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       isDraining: () => draining,
       surfaces,
       oauth,
-      ...(webSessions
+      ...(webSessions && unsubscribeUses && linkKey
         ? {
-            web: webApp({ sessions: webSessions, pipeline, operations: OPERATIONS, backends, logger: options.logger, origins, secureCookies: url.startsWith("https:") }),
+            web: webApp({
+              sessions: webSessions,
+              pipeline,
+              operations: OPERATIONS,
+              backends,
+              logger: options.logger,
+              origins,
+              secureCookies: url.startsWith("https:"),
+              clock,
+              unsubscribe: { linkKey, uses: unsubscribeUses },
+            }),
             appSignIn: appSignIn(webSessions, url.startsWith("https:")),
           }
         : {}),

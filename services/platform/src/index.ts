@@ -6,6 +6,7 @@ export * from "./core/retry";
 export * from "./core/sources";
 export * from "./core/project-caller";
 export * from "./core/project-copy";
+export * from "./core/unsubscribe-token";
 export * from "./config";
 export * from "./settings";
 export * from "./logger";

@@ -8,4 +8,6 @@ export interface DigestDeps {
   mailer: Mailer;
   /** The origin people open links at (`EARSHOT_PUBLIC_URL`). */
   publicUrl: string;
+  /** Signs each email's one-click unsubscribe link (derived from EARSHOT_ENCRYPTION_KEY; the edge checks it). */
+  linkKey: Buffer;
 }

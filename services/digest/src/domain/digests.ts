@@ -1,4 +1,4 @@
-import { isUniqueViolation } from "@earshot/platform/core";
+import { isUniqueViolation, signUnsubscribeToken } from "@earshot/platform/core";
 import type { DigestSendDoc, OwnerDoc, ProjectDoc, RuleDoc } from "../store";
 import type { DigestDeps } from "./deps";
 import { type EmailContent, LISTED_MENTIONS, onePerStory, renderEmail } from "./email";
@@ -33,6 +33,10 @@ interface Due {
   /** When the digest became due: the window ends here. */
   dueAt: Date;
 }
+
+/** The signed token of the rule's one-click unsubscribe link in an email to its owner (a new nonce each email). */
+export const unsubscribeTokenOf = (deps: DigestDeps, rule: RuleDoc, owner: OwnerDoc): string =>
+  signUnsubscribeToken(deps.linkKey, { alertId: rule._id, projectId: rule.projectId, userId: owner.userId, now: deps.clock.now() });
 
 /** Who gets a rule's emails now: nobody for a paused or archived project or a deactivated owner. */
 export const recipientOf = async (deps: DigestDeps, rule: RuleDoc): Promise<{ project: ProjectDoc; owner: OwnerDoc } | undefined> => {
@@ -143,6 +147,7 @@ const sendDue = async (deps: DigestDeps, due: Due): Promise<"sent" | "skipped"> 
       project: due.project,
       rule: due.rule,
       owner: due.owner.email,
+      unsubscribeToken: unsubscribeTokenOf(deps, due.rule, due.owner),
       content,
       publicUrl: deps.publicUrl,
       localDate: due.localDate,
@@ -195,7 +200,13 @@ export const sendDigestNow = async (deps: DigestDeps, projectId: string, localDa
     const window = localDate ? dailyWindow(rule, localDate, timeZone) : { from: new Date(now.getTime() - DAY_MS), until: now };
     const content = await digestContent(deps, rule, window);
     const date = localDate ?? localTime(now, timeZone).date;
-    const mail = renderEmail({ kind: "digest", project: to.project, rule, owner: to.owner.email, content, publicUrl: deps.publicUrl, localDate: date, window: { ...window, timeZone } });
+    const mail = renderEmail({
+      kind: "digest",
+      project: to.project,
+      rule,
+      owner: to.owner.email,
+      unsubscribeToken: unsubscribeTokenOf(deps, rule, to.owner),
+      content, publicUrl: deps.publicUrl, localDate: date, window: { ...window, timeZone } });
     await deps.mailer.send({ ...mail, subject: `[manual send] ${mail.subject}` });
     result.sent += 1;
     result.mentions += content.total;

@@ -97,6 +97,8 @@ export interface EmailInput {
   project: Pick<ProjectDoc, "_id" | "name">;
   rule: Pick<RuleDoc, "_id" | "name">;
   owner: string;
+  /** The one-click unsubscribe link's signed token (this rule, this owner): `List-Unsubscribe` and the footer. */
+  unsubscribeToken: string;
   content: EmailContent;
   publicUrl: string;
   /** The digest's local date (`YYYY-MM-DD`). */
@@ -104,6 +106,13 @@ export interface EmailInput {
   /** The span a digest covers, said in the project's zone: what "N mentions matched" counts. */
   window?: { from: Date; until: Date; timeZone: string };
 }
+
+/**
+ * RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` to the link, which turns
+ * the rule off with no sign-in (the signed token is the permission). RFC 8058 wants an https URL; on an
+ * http public URL (a local install) the header is still given, and mail providers simply ignore it.
+ */
+const oneClickUnsubscribe = (url: string): Record<string, string> => ({ "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
 
 export const renderEmail = (input: EmailInput): MailMessage => {
   const { project, rule, content, publicUrl, window } = input;
@@ -116,6 +125,7 @@ export const renderEmail = (input: EmailInput): MailMessage => {
   const links = appLinks(publicUrl);
   const mentionsUrl = links.project(project._id);
   const ruleUrl = links.alert(project._id, rule._id);
+  const unsubscribeUrl = links.unsubscribe(input.unsubscribeToken);
   const inEarshot = (m: MentionDoc) => links.mention(project._id, m._id);
   const subject =
     input.kind === "digest"
@@ -151,7 +161,8 @@ export const renderEmail = (input: EmailInput): MailMessage => {
     ]),
     ...(more > 0 ? [`…and ${grouped ? stories(more, "more ") : plural(more, "more mention")}.`, ""] : []),
     `All of the project's mentions: ${mentionsUrl}`,
-    `Change or turn off this alert: ${ruleUrl}`,
+    `Change this alert: ${ruleUrl}`,
+    `Unsubscribe (turns this alert off, no sign-in): ${unsubscribeUrl}`,
     "",
     "You get this email as the owner of the workspace.",
   ].join("\n");
@@ -178,8 +189,8 @@ ${counts("By source", bySource)}
 <ul style="padding-left:18px;margin:0">${listed.map(item).join("")}</ul>
 ${more > 0 ? `<p>…and ${grouped ? stories(more, "more ") : plural(more, "more mention")}.</p>` : ""}
 <p style="margin:16px 0 4px"><a href="${escapeHtml(mentionsUrl)}" style="color:#1a56db">All of the project's mentions</a></p>
-<p style="margin:0;font-size:13px;color:#555"><a href="${escapeHtml(ruleUrl)}" style="color:#555">Change or turn off this alert</a>. You get this email as the owner of the workspace.</p>
+<p style="margin:0;font-size:13px;color:#555"><a href="${escapeHtml(ruleUrl)}" style="color:#555">Change this alert</a> · <a href="${escapeHtml(unsubscribeUrl)}" style="color:#555">Unsubscribe</a> (turns this alert off). You get this email as the owner of the workspace.</p>
 </div></body></html>`;
 
-  return { to: input.owner, subject, text, html, headers: { "List-Unsubscribe": `<${ruleUrl}>` } };
+  return { to: input.owner, subject, text, html, headers: oneClickUnsubscribe(unsubscribeUrl) };
 };

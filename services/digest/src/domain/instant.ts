@@ -1,6 +1,6 @@
 import { isUniqueViolation } from "@earshot/platform/core";
 import type { DigestDeps } from "./deps";
-import { recipientOf } from "./digests";
+import { recipientOf, unsubscribeTokenOf } from "./digests";
 import { renderEmail, summarize } from "./email";
 
 // Instant alerts: the mentions queued for a rule go out on the next tick (so the first within a minute
@@ -46,7 +46,7 @@ export const runInstantAlerts = async (deps: DigestDeps): Promise<{ sent: number
       const batch = await deps.collections.pending.find({ ruleId }, { sort: { at: 1 } });
       const mentions = await deps.collections.mentions.find({ _id: { $in: batch.map((p) => p.mentionId) } });
       if (mentions.length > 0) {
-        await deps.mailer.send(renderEmail({ kind: "instant", project: to.project, rule, owner: to.owner.email, content: summarize(mentions), publicUrl: deps.publicUrl }));
+        await deps.mailer.send(renderEmail({ kind: "instant", project: to.project, rule, owner: to.owner.email, unsubscribeToken: unsubscribeTokenOf(deps, rule, to.owner), content: summarize(mentions), publicUrl: deps.publicUrl }));
         sent += 1;
       }
       await deps.collections.pending.deleteMany({ _id: { $in: batch.map((p) => p._id) } });

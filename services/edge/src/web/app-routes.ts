@@ -9,6 +9,7 @@ import { APP_ASSETS } from "./assets";
 import { sendAppPage } from "./layout";
 import type { OperationRunner } from "./run-operation";
 import { appSignIn } from "./app-sign-in";
+import { type UnsubscribeOptions, unsubscribeRoutes } from "./unsubscribe-pages";
 import { clearSessionCookie, readSessionId, safeNext, sameSitePost, tokenMatches } from "./session-http";
 import type { WebSession, WebSessionStore } from "./session-store";
 
@@ -31,6 +32,8 @@ export interface WebAppOptions {
   /** Whether cookies must be Secure whatever the request (the public URL is https). */
   secureCookies: boolean;
   pages: readonly AppPage[];
+  /** One-click unsubscribe from alert emails (no session: the link's signed token is the permission). */
+  unsubscribe: Omit<UnsubscribeOptions, "runner" | "logger">;
 }
 
 const forbidden = (res: Response, why: string) =>
@@ -87,6 +90,8 @@ export const webAppRoutes = (o: WebAppOptions): Router => {
     clearSessionCookie(req, res, o.secureCookies);
     res.redirect(303, "/app/sign-in");
   });
+
+  router.use(unsubscribeRoutes({ ...o.unsubscribe, runner: o.runner, logger: o.logger }));
 
   const withSession = (page: AppPage) => async (req: Request, res: Response) => {
     const session: WebSession | null = await o.sessions.find(readSessionId(req));

@@ -195,9 +195,12 @@ const checkboxes = (name: string, legend: string, values: string[], chosen: stri
     .map((v) => `<label class="chip" for="${prefix}-${name}-${v}"><input type="checkbox" id="${prefix}-${name}-${v}" name="${name}" value="${v}"${chosen.includes(v) ? " checked" : ""}>${v}</label>`)
     .join("")}</fieldset>`;
 
-const renderAlerts = async (ctx: AppContext, project: Project, status = 200, problem?: Problem) => {
+/** The project's alerts, or the one an email links to (`only`: its own page, 404 when not of the project). */
+const renderAlerts = async (ctx: AppContext, project: Project, status = 200, problem?: Problem, only?: string) => {
   const alerts = await ctx.run<Alert[]>("list_alerts", { projectId: project.id, limit: 100 });
   if (!alerts.ok) return ctx.problem(alerts.problem);
+  const shown = only === undefined ? alerts.data : alerts.data.filter((a) => a.id === only);
+  if (only !== undefined && shown.length === 0) return ctx.problem({ status: 404 });
   const canWrite = project.role !== "viewer";
   const back = alertsPath(project.id);
   const item = (a: Alert) => {
@@ -215,7 +218,9 @@ ${checkboxes("sources", "Sources (none: all)", SOURCES, a.filters.sources, a.id)
       : "";
     return `<li class="card" id="${escapeHtml(a.id)}"><h2>${escapeHtml(a.name)}</h2><p>${summary}</p>${forms}</li>`;
   };
-  ctx.page(status, { title: `Alerts · ${project.name}`, project, body: `${problemHtml(problem)}<ul class="projects">${alerts.data.map(item).join("")}</ul>` });
+  const title = only === undefined ? `Alerts · ${project.name}` : `${shown[0]!.name} · ${project.name}`;
+  const all = only === undefined ? "" : `<p><a href="${back}">All of the project's alerts</a></p>`;
+  ctx.page(status, { title, project, body: `${problemHtml(problem)}<ul class="projects">${shown.map(item).join("")}</ul>${all}` });
 };
 
 const alertsPage: AppPage = {
@@ -224,6 +229,16 @@ const alertsPage: AppPage = {
   handler: async (ctx) => {
     const project = await projectOf(ctx);
     if (project) await renderAlerts(ctx, project);
+  },
+};
+
+/** One alert's page: what the alert and digest emails link to ("Change this alert"). */
+const alertPage: AppPage = {
+  method: "GET",
+  path: "/app/projects/:projectId/alerts/:alertId",
+  handler: async (ctx) => {
+    const project = await projectOf(ctx);
+    if (project) await renderAlerts(ctx, project, 200, undefined, String(ctx.req.params.alertId));
   },
 };
 
@@ -261,4 +276,4 @@ const alertChange: AppPage = {
   },
 };
 
-export const MANAGE_PAGES: readonly AppPage[] = [keywordsPage, groupCreate, groupChange, keywordCreate, keywordChange, alertsPage, alertChange];
+export const MANAGE_PAGES: readonly AppPage[] = [keywordsPage, groupCreate, groupChange, keywordCreate, keywordChange, alertsPage, alertPage, alertChange];

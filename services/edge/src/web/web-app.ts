@@ -1,4 +1,4 @@
-import type { Logger } from "@earshot/platform";
+import type { Clock, Logger } from "@earshot/platform";
 import type { Router } from "express";
 import type { Backends } from "../backends";
 import type { Operation } from "../catalog/operation";
@@ -7,6 +7,7 @@ import type { Pipeline } from "../pipeline/execute";
 import { type AppPage, webAppRoutes } from "./app-routes";
 import { operationRunner } from "./run-operation";
 import type { WebSessionStore } from "./session-store";
+import type { UnsubscribeUses } from "./unsubscribe-uses";
 import { MANAGE_PAGES } from "./manage-pages";
 import { MEMBER_PAGES } from "./member-pages";
 import { TRIAGE_PAGES } from "./triage-pages";
@@ -25,6 +26,9 @@ export interface WebAppDeps {
   origins: PublicOrigins;
   secureCookies: boolean;
   pages?: readonly AppPage[];
+  clock: Clock;
+  /** The one-click unsubscribe links: their HMAC key (from EARSHOT_ENCRYPTION_KEY) and the record of their uses. */
+  unsubscribe: { linkKey: Buffer; uses: UnsubscribeUses };
 }
 
 export const webApp = (d: WebAppDeps): Router =>
@@ -36,4 +40,5 @@ export const webApp = (d: WebAppDeps): Router =>
     origins: d.origins,
     secureCookies: d.secureCookies,
     pages: d.pages ?? APP_PAGES,
+    unsubscribe: { ...d.unsubscribe, clock: d.clock },
   });

@@ -51,3 +51,4 @@ export * from "../events/event-catalog";
 export type { Logger } from "../logger";
 export type { MailMessage, Mailer, SentMail } from "../mail/mailer";
 export * from "./token-sealer";
+export * from "./unsubscribe-token";

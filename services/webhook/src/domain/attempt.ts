@@ -56,18 +56,20 @@ const emailOwner = async (deps: DeliveryDeps, endpoint: EndpointDoc, since: Date
     deps.logger.warn({ endpointId: endpoint._id }, "webhook endpoint deactivated after 5 days of failures; the workspace owner's address is unknown");
     return;
   }
-  await deps.mailer.send({
-    to: owner,
-    subject: "Earshot stopped sending to a failing webhook endpoint",
-    text:
-      `Every delivery to the webhook endpoint ${endpoint._id} (${isChatFormat(endpoint.format) ? maskedUrl(endpoint.url) : endpoint.url}) has failed since ${since.toISOString()}, ` +
-      "so Earshot has deactivated it and stopped sending to it.\n\n" +
-      "Fix the receiver, then turn the endpoint back on (update_webhook with active: true). " +
-      "Its delivery log (list_webhook_deliveries) shows each attempt's status and answer, and failed deliveries can be redelivered" +
-      // A project's endpoint has its page in the web app (its delivery log, redelivery); a workspace-wide one only the API.
-      (endpoint.projectId ? `: ${appLinks(deps.publicUrl).webhook(endpoint.projectId, endpoint._id)}\n` : ".\n"),
-  });
+  await deps.mailer.send({ to: owner, ...endpointDeactivatedEmail(endpoint, since, deps.publicUrl) });
 };
+
+/** The mail telling the workspace owner an endpoint was deactivated after failing for 5 days. */
+export const endpointDeactivatedEmail = (endpoint: Pick<EndpointDoc, "_id" | "projectId" | "url" | "format">, since: Date, publicUrl: string): { subject: string; text: string } => ({
+  subject: "Earshot stopped sending to a failing webhook endpoint",
+  text:
+    `Every delivery to the webhook endpoint ${endpoint._id} (${isChatFormat(endpoint.format) ? maskedUrl(endpoint.url) : endpoint.url}) has failed since ${since.toISOString()}, ` +
+    "so Earshot has deactivated it and stopped sending to it.\n\n" +
+    "Fix the receiver, then turn the endpoint back on (update_webhook with active: true). " +
+    "Its delivery log (list_webhook_deliveries) shows each attempt's status and answer, and failed deliveries can be redelivered" +
+    // A project's endpoint has its page in the web app (its delivery log, redelivery); a workspace-wide one only the API.
+    (endpoint.projectId ? `: ${appLinks(publicUrl).webhook(endpoint.projectId, endpoint._id)}\n` : ".\n"),
+});
 
 /** An attempt as the delivery log keeps it (the answer's headers are the worker's, not the log's). */
 export const attemptRecord = (at: Date, result: SendResult): AttemptDoc => ({
