@@ -1,4 +1,5 @@
 import { waitFor } from "@earshot/platform/testing";
+import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
 import { describeInChromium, launchChromium, seriousViolations, watchConsole } from "./chromium";
 import { type Harness, startHarness } from "./harness";
@@ -8,7 +9,9 @@ import { buildWorld, createKeyword, keywordWithMentions, type MentionData, uniqu
 // The web app as a person uses it, in real Chromium with JavaScript on and off: an email link to the
 // inbox asks for sign-in first and returns there, three mentions are triaged (status, relevance,
 // category) with the pages' own forms, the mention page shows the change, a keyword moves to another
-// group, the Daily Digest is turned off (and on), a webhook delivery is redelivered, sign-out ends it. No page logs
+// group, the Daily Digest is turned off (and on), an alert is created (a refused form first, its message
+// beside the field), a webhook delivery is redelivered, sign-out ends it; an alert email's unsubscribe link
+// turns its alert off and back on without a session. No page logs
 // an error; with JavaScript on (at phone width) every page passes axe-core (no serious or critical
 // violation) and needs no sideways scrolling.
 
@@ -18,11 +21,14 @@ describeInChromium("web app in Chromium", () => {
   let browser: Browser;
   let categoryId: string;
   let webhookId: string;
+  let unsubscribe: string;
   const mentionsFor: Record<string, MentionData[]> = {};
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ EARSHOT_DIGEST_TICK_SECONDS: "0.05" });
     w = await buildWorld(h);
+    // An instant alert, so the mentions below send an email with an unsubscribe link.
+    await h.call("create_alert", { projectId: w.projectId, name: "Right away", instant: true }, w.owner.key);
     const category = await h.call("create_category", { projectId: w.projectId, name: "Praise" }, w.owner.key);
     categoryId = (category.body.data as { id: string }).id;
     const { mentions } = await keywordWithMentions(h, w.owner, w.projectId, 6);
@@ -32,6 +38,10 @@ describeInChromium("web app in Chromium", () => {
     webhookId = (webhook.body.data as { id: string }).id;
     await h.call("test_webhook", { endpointId: webhookId }, w.owner.key);
     await waitFor(async () => ((await h.call("list_webhook_deliveries", { endpointId: webhookId }, w.owner.key)).body.data as unknown[]).length > 0, 10_000);
+    const mail = () => h.mail.find((m) => m.to.includes(w.owner.email) && m.raw.includes("Right away for "));
+    await waitFor(() => mail() !== undefined, 10_000);
+    const link = ((await simpleParser(mail()!.raw)).headers.get("list") as { unsubscribe: { url: string } }).unsubscribe.url;
+    unsubscribe = `${h.url}${new URL(link).pathname}`;
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -49,7 +59,7 @@ describeInChromium("web app in Chromium", () => {
   };
 
   for (const javaScript of [true, false]) {
-    it(`signs in from a link, triages three mentions, moves a keyword, toggles an alert, redelivers a webhook delivery and signs out, JavaScript ${javaScript ? "on" : "off"}`, async () => {
+    it(`signs in from a link, triages three mentions, moves a keyword, toggles an alert and creates one, redelivers a webhook delivery, signs out and unsubscribes from an email, JavaScript ${javaScript ? "on" : "off"}`, async () => {
       const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: { width: javaScript ? 390 : 1280, height: 900 } });
       const page = await context.newPage();
       // A step that cannot happen fails in seconds with its locator named, not at the test's timeout.
@@ -114,10 +124,26 @@ describeInChromium("web app in Chromium", () => {
       await page.getByRole("link", { name: "Alerts" }).click();
       await page.waitForURL(`${inbox}/alerts`);
       await expectClean(page, errors, javaScript);
-      const digest = ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; active: boolean }>)[0]!;
+      const digest = ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string; active: boolean }>).find((a) => a.name === "Daily Digest")!;
       await page.getByRole("button", { name: `Turn ${digest.active ? "off" : "on"} Daily Digest` }).click();
       await page.waitForURL(`${inbox}/alerts#${digest.id}`);
       expect(((await h.call("get_alert", { alertId: digest.id }, w.owner.key)).body.data as { active: boolean }).active).toBe(!digest.active);
+
+      // Create an alert; a refused one first (the browser's own checks off), its message beside the field.
+      const newAlert = page.locator('form:has(#new-alert-name)');
+      await newAlert.evaluate((form) => ((form as HTMLFormElement).noValidate = true));
+      await newAlert.getByLabel("Digest hour (0–23)").fill("99");
+      await newAlert.getByLabel("Name").fill(`Web alert ${javaScript ? "on" : "off"}`);
+      await newAlert.getByRole("button", { name: "Create alert" }).click();
+      await page.locator("#hour-new-error").waitFor();
+      expect(await page.getByLabel("Name").first().inputValue()).toBe(`Web alert ${javaScript ? "on" : "off"}`);
+      // The refused form's answer is a 400 page, which the browser logs; nothing else may be.
+      expect(errors.splice(0)).toEqual(["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+      await expectClean(page, errors, javaScript);
+      await page.locator('form:has(#new-alert-name)').getByLabel("Digest hour (0–23)").fill("9");
+      await page.locator('form:has(#new-alert-name)').getByRole("button", { name: "Create alert" }).click();
+      await page.waitForURL(new RegExp(`${inbox}/alerts#alr_`));
+      await page.getByRole("heading", { name: `Web alert ${javaScript ? "on" : "off"}` }).waitFor();
 
       // Redeliver the test send from the endpoint's delivery log.
       await page.getByRole("link", { name: "Webhooks" }).click();
@@ -142,6 +168,23 @@ describeInChromium("web app in Chromium", () => {
       await page.waitForURL(`${h.url}/app/sign-in`);
       await page.goto(inbox);
       await page.waitForURL(/\/app\/sign-in\?next=/);
+
+      // Signed out, the email's unsubscribe link still works: confirm, then undo (once, in the first run).
+      if (javaScript) {
+        const alertOf = async () => ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ name: string; active: boolean }>).find((a) => a.name === "Right away")!;
+        await page.goto(unsubscribe);
+        await page.getByRole("heading", { name: "Unsubscribe" }).waitFor();
+        await expectClean(page, errors, javaScript);
+        expect((await alertOf()).active).toBe(true);
+        await page.getByRole("button", { name: "Turn off" }).click();
+        await page.getByRole("heading", { name: "Unsubscribed" }).waitFor();
+        await expectClean(page, errors, javaScript);
+        expect((await alertOf()).active).toBe(false);
+        await page.getByRole("button", { name: "Turn it back on" }).click();
+        await page.getByRole("heading", { name: "Alert on again" }).waitFor();
+        await expectClean(page, errors, javaScript);
+        expect((await alertOf()).active).toBe(true);
+      }
       await context.close();
     });
   }

@@ -1,6 +1,6 @@
 import { ManualClock } from "@earshot/platform";
 import { waitFor } from "@earshot/platform/testing";
-import { createWebhook } from "./cases/webhooks";
+import { createWebhook, UNREACHABLE_RECEIVER } from "./cases/webhooks";
 import { type Harness, startHarness } from "./harness";
 import { openOAuthSignIn } from "./oauth-client";
 import { fieldOf, PASSWORD, WebClient } from "./web-client";
@@ -224,7 +224,7 @@ describe("keywords and alerts pages", () => {
   const keywordsOf = async () => (await h.call("list_keywords", { projectId: w.projectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; value: string; groupId: string; active: boolean }>;
   const groupsOf = async () => (await h.call("list_keyword_groups", { projectId: w.projectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; name: string }>;
 
-  test("an editor adds a keyword, moves it to another group and deactivates it; a bad phrase is a 400 naming value", async () => {
+  test("an editor adds a keyword, moves it to another group and deactivates it; a bad phrase is a 400 beside the phrase field", async () => {
     const c = await signedIn(w.editor.email);
     const page = `/app/projects/${w.projectId}/keywords`;
     const { res, html } = await c.get(page);
@@ -232,7 +232,8 @@ describe("keywords and alerts pages", () => {
     const csrf = fieldOf(html, "csrf");
     const bad = await c.post(page, { csrf, back: page, value: "   " });
     expect(bad.res.status).toBe(400);
-    expect(bad.html).toContain("<code>value</code>");
+    // The message is beside the field that was wrong, which is marked and described by it.
+    expect(bad.html).toMatch(/<input id="new-value" name="value" required value="   " aria-invalid="true" aria-describedby="new-value-error"><span class="field-error" id="new-value-error">[^<]+<\/span>/);
     expect((await c.post(page, { csrf, back: page, value: "Webapp Widget" })).res.status).toBe(303);
     const kw = (await keywordsOf()).find((k) => k.value === "Webapp Widget")!;
     const competitors = (await groupsOf()).find((g) => g.name === "Competitors")!;
@@ -281,20 +282,93 @@ describe("keywords and alerts pages", () => {
     expect((await stranger.post(`/app/projects/${w.strangerProjectId}/keywords/${kw.id}`, { csrf: fieldOf(own.html, "csrf"), action: "deactivate" })).res.status).toBe(404);
   });
 
-  test("an editor turns an alert off and sets its digest hour; hour 25 is a 400 naming it", async () => {
+  test("an editor turns an alert off and sets its digest hour; hour 25 is a 400 beside the hour, the rest as typed", async () => {
     const c = await signedIn(w.editor.email);
     const page = `/app/projects/${w.projectId}/alerts`;
     const { html } = await c.get(page);
     const csrf = fieldOf(html, "csrf");
     const alert = ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string }>)[0]!;
     expect((await c.post(`${page}/${alert.id}`, { csrf, back: page, active: "false" })).res.status).toBe(303);
-    const bad = await c.post(`${page}/${alert.id}`, { csrf, back: page, settings: "1", hour: "25", digest: "true" });
+    const bad = await c.post(`${page}/${alert.id}`, { csrf, back: page, settings: "1", hour: "25", digest: "true", sources: "youtube" });
     expect(bad.res.status).toBe(400);
-    expect(bad.html).toContain("digest.hour");
+    expect(bad.html).toContain(`value="25" aria-invalid="true" aria-describedby="hour-${alert.id}-error"`);
+    expect(bad.html).toContain(`id="${alert.id}-sources-youtube" name="sources" value="youtube" checked`);
     const ok = await c.post(`${page}/${alert.id}`, { csrf, back: page, settings: "1", hour: "6", digest: "true", sources: "reddit" });
     expect(ok.res.status).toBe(303);
     const got = (await h.call("get_alert", { alertId: alert.id }, w.owner.key)).body.data;
     expect(got).toMatchObject({ active: false, digest: { enabled: true, hour: 6 }, filters: { sources: ["reddit"] } });
+  });
+});
+
+describe("creating alerts and webhook endpoints from the pages", () => {
+  test("an editor creates an alert; a missing name is a 400 beside the name with the rest kept; a double submit creates one", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/alerts`;
+    const { html } = await c.get(page);
+    const csrf = fieldOf(html, "csrf");
+    const idem = fieldOf(html, "idem");
+    const bad = await c.post(page, { csrf, back: page, idem, name: "", hour: "7", digest: "true", sentiments: "negative" });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain('aria-describedby="new-alert-name-error"><span class="field-error" id="new-alert-name-error">');
+    expect(bad.html).toContain('id="new-sentiments-negative" name="sentiments" value="negative" checked');
+    const fields = { csrf, back: page, idem: fieldOf(bad.html, "idem"), name: "Complaints, daily", hour: "7", digest: "true", sentiments: "negative", minRelevance: "0.5" };
+    const [first, second] = [await c.post(page, fields), await c.post(page, fields)];
+    expect(first.res.status).toBe(303);
+    expect(second.res.headers.get("location")).toBe(first.res.headers.get("location"));
+    const made = ((await h.call("list_alerts", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>).filter((a) => a.name === "Complaints, daily");
+    expect(made).toHaveLength(1);
+    expect((await h.call("get_alert", { alertId: made[0]!.id }, w.owner.key)).body.data).toMatchObject({
+      active: true,
+      instant: false,
+      digest: { enabled: true, hour: 7 },
+      filters: { sentiments: ["negative"], sources: [], minRelevance: 0.5 },
+    });
+    // Its own page (the emails' "Change this alert") shows it alone.
+    const own = await c.get(`${page}/${made[0]!.id}`);
+    expect(own.res.status).toBe(200);
+    expect(own.html).toContain("<h1>Complaints, daily · ");
+    const viewer = await signedIn(w.viewer.email);
+    const seen = await viewer.get(page);
+    expect(seen.html).not.toContain("Create alert");
+    expect((await viewer.post(page, { csrf: fieldOf(seen.html, "csrf"), back: page, name: "Sneaky" })).res.status).toBe(403);
+    const stranger = await signedIn(w.stranger.email);
+    expect((await stranger.get(`${page}/${made[0]!.id}`)).res.status).toBe(404);
+  });
+
+  test("an editor creates an endpoint and sees its secret once; an http URL is a 400 beside the URL; turn off, test and delete", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/webhooks`;
+    const { html } = await c.get(page);
+    const csrf = fieldOf(html, "csrf");
+    const bad = await c.post(page, { csrf, idem: fieldOf(html, "idem"), name: "Plain", url: "http://receiver.example/hook", format: "standard", eventTypes: "mention.created" });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain('value="http://receiver.example/hook" aria-invalid="true" aria-describedby="wh-url-error"><span class="field-error" id="wh-url-error">');
+    const made = await c.post(page, { csrf, idem: fieldOf(bad.html, "idem"), name: "From the page", url: UNREACHABLE_RECEIVER, format: "standard", eventTypes: "mention.created" });
+    expect(made.res.status).toBe(201);
+    expect(made.res.headers.get("cache-control")).toBe("no-store");
+    const secret = /<code class="secret">(whsec_[^<]+)<\/code>/.exec(made.html)?.[1];
+    expect(secret).toBeDefined();
+    const endpoint = ((await h.call("list_webhooks", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>).find((e) => e.name === "From the page")!;
+    const here = `${page}/${endpoint.id}`;
+    const endpointPage = await c.get(here);
+    expect(endpointPage.html).not.toContain(secret!);
+    const post = (action: string) => c.post(here, { csrf, action });
+    expect((await post("deactivate")).res.status).toBe(303);
+    expect((await h.call("get_webhook", { endpointId: endpoint.id }, w.owner.key)).body.data).toMatchObject({ active: false });
+    expect((await post("activate")).res.status).toBe(303);
+    expect((await post("test")).res.status).toBe(303);
+    await waitFor(async () => ((await h.call("list_webhook_deliveries", { endpointId: endpoint.id }, w.owner.key)).body.data as unknown[]).length > 0, 10_000);
+    expect((await post("nonsense")).res.status).toBe(400);
+    const viewer = await signedIn(w.viewer.email);
+    const seen = await viewer.get(here);
+    expect(seen.html).not.toContain("Delete endpoint");
+    expect((await viewer.get(page)).html).not.toContain("Create endpoint");
+    expect((await viewer.post(here, { csrf: fieldOf(seen.html, "csrf"), action: "delete" })).res.status).toBe(403);
+    const stranger = await signedIn(w.stranger.email);
+    expect((await stranger.post(`/app/projects/${w.strangerProjectId}/webhooks/${endpoint.id}`, { csrf: fieldOf((await stranger.get("/app")).html, "csrf"), action: "delete" })).res.status).toBe(404);
+    const deleted = await post("delete");
+    expect(deleted.res.headers.get("location")).toBe(page);
+    expect((await h.call("get_webhook", { endpointId: endpoint.id }, w.owner.key)).status).toBe(404);
   });
 });
 
@@ -332,7 +406,7 @@ describe("webhook pages", () => {
 describe("members page", () => {
   const membersOf = async () => (await h.call("list_project_members", { projectId: w.projectId, limit: 100 }, w.owner.key)).body.data as Array<{ id: string; email: string; role: string; status: string }>;
 
-  test("the owner invites and withdraws the invitation, and changes a member's role; a bad email is a 400 naming it", async () => {
+  test("the owner invites and withdraws the invitation, and changes a member's role; a bad email is a 400 beside the email field", async () => {
     const c = await signedIn(w.owner.email);
     const page = `/app/projects/${w.projectId}/members`;
     const { res, html } = await c.get(page);
@@ -340,7 +414,7 @@ describe("members page", () => {
     const csrf = fieldOf(html, "csrf");
     const bad = await c.post(page, { csrf, email: "not an email", role: "viewer" });
     expect(bad.res.status).toBe(400);
-    expect(bad.html).toContain("<code>email</code>");
+    expect(bad.html).toContain('value="not an email" aria-invalid="true" aria-describedby="inv-email-error"><span class="field-error" id="inv-email-error">');
     expect((await c.post(page, { csrf, email: "web-invitee@example.com", role: "viewer" })).res.status).toBe(303);
     const invited = (await membersOf()).find((m) => m.email === "web-invitee@example.com")!;
     // Roles are changed on members (an invitation is withdrawn and sent again): the editor becomes a viewer and back.

@@ -19,6 +19,8 @@ main input:not([type=checkbox]),main select{max-width:100%;min-width:0;font:inhe
 .filters label{display:flex;flex-direction:column;font-size:.8125rem;font-weight:600;color:var(--muted)}
 .sign-in label{display:block;margin:.75rem 0 .25rem;font-weight:600}.sign-in input{width:100%;padding:.5rem;font:inherit;border:1px solid var(--line);border-radius:6px}
 .sign-in button{margin-top:1rem;font:inherit;background:var(--accent);color:#fff;border:0;border-radius:8px;padding:.5rem 1rem;cursor:pointer}
+.field-error{display:block;color:#b00020;font-size:.8125rem;font-weight:600;margin-top:.125rem}main [aria-invalid=true]{border:2px solid #b00020}
+code.secret{display:inline-block;padding:.25rem .5rem;background:#fff;border:1px solid var(--line);border-radius:6px;overflow-wrap:anywhere;user-select:all}
 .narrow{max-width:28rem}.error{color:#b00020;border-left:3px solid #b00020;padding-left:.5rem}.flash{background:#dafbe1;border:1px solid #1a7f37;border-radius:8px;padding:.5rem 1rem}
 .projects{list-style:none;padding:0;display:grid;gap:.75rem}.projects li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem}
 .pager{margin:1rem 0}.mention article:focus-within,.mention article.current{border-color:var(--accent);box-shadow:0 0 0 2px var(--accent)}

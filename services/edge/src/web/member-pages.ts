@@ -1,6 +1,7 @@
 import { escapeHtml } from "../pages/html";
 import type { AppContext } from "./app-context";
 import type { AppPage } from "./app-routes";
+import { type FormFailure, FormErrors } from "./form-errors";
 import type { Problem } from "./run-operation";
 
 // A project's members and pending invitations. Everyone in the project sees the list; its owner also
@@ -32,7 +33,7 @@ const projectOf = async (ctx: AppContext): Promise<Project | undefined> => {
 
 const membersPath = (projectId: string) => `/app/projects/${encodeURIComponent(projectId)}/members`;
 
-const renderMembers = async (ctx: AppContext, project: Project, status = 200, problem?: Problem) => {
+const renderMembers = async (ctx: AppContext, project: Project, status = 200, failure?: FormFailure) => {
   const r = await ctx.run<Member[]>("list_project_members", { projectId: project.id, limit: 100 });
   if (!r.ok) return ctx.problem(r.problem);
   const owner = project.role === "owner";
@@ -49,12 +50,18 @@ const renderMembers = async (ctx: AppContext, project: Project, status = 200, pr
         : "";
     return `<li class="card" id="${escapeHtml(m.id)}"><p><strong>${who}</strong> <span class="tag">${escapeHtml(m.role)}</span>${m.memberType === "invite" ? ` <span class="tag">invited, ${escapeHtml(m.status)}</span>` : ""}</p>${forms}</li>`;
   };
-  const errors = problem
-    ? `<div class="error" role="alert"><p>${escapeHtml(problem.detail ?? "")}</p><ul>${(problem.errors ?? []).map((e) => `<li><code>${escapeHtml(e.path)}</code> ${escapeHtml(e.message)}</li>`).join("")}</ul></div>`
-    : "";
+  const f = new FormErrors(failure, "invite");
+  const email = f.field("inv-email", ["email"]);
+  const role = f.field("inv-role", ["role"]);
+  const chosen = f.value("role", "viewer");
+  const fields = `<label for="inv-email">Email<input id="inv-email" name="email" type="email" required value="${escapeHtml(f.value("email"))}"${email.attrs}>${email.message}</label><label for="inv-role">Role<select id="inv-role" name="role"${role.attrs}>${ROLES.map(
+    (r) => `<option value="${r}"${r === chosen ? " selected" : ""}>${r}</option>`,
+  ).join("")}</select>${role.message}</label>`;
+  // A refused role change or removal is summed up above the list.
+  const other = failure && failure.form !== "invite" ? new FormErrors(failure, failure.form).summary() : "";
   const invite = owner
-    ? `<section aria-labelledby="inv-h"><h2 id="inv-h">Invite someone</h2>${errors}<form method="post" action="${base}" class="filters">${csrf}<label for="inv-email">Email<input id="inv-email" name="email" type="email" required></label><label for="inv-role">Role<select id="inv-role" name="role">${ROLES.map((role) => `<option value="${role}">${role}</option>`).join("")}</select></label><button class="btn primary" type="submit">Send invitation</button></form></section>`
-    : errors;
+    ? `<section aria-labelledby="inv-h"><h2 id="inv-h">Invite someone</h2>${f.summary()}<form method="post" action="${base}" class="filters">${csrf}${fields}<button class="btn primary" type="submit">Send invitation</button></form></section>${other}`
+    : other;
   ctx.page(status, { title: `Members · ${project.name}`, project, body: `${invite}<ul class="projects">${r.data.map(row).join("")}</ul>` });
 };
 
@@ -67,9 +74,9 @@ const membersPage: AppPage = {
   },
 };
 
-const done = async (ctx: AppContext, project: Project, r: { ok: true } | { ok: false; problem: Problem }) => {
+const done = async (ctx: AppContext, project: Project, form: string, r: { ok: true } | { ok: false; problem: Problem }) => {
   if (r.ok) return void ctx.res.redirect(303, membersPath(project.id));
-  if ([400, 402, 409].includes(r.problem.status)) return renderMembers(ctx, project, r.problem.status, r.problem);
+  if ([400, 402, 409].includes(r.problem.status)) return renderMembers(ctx, project, r.problem.status, { form, problem: r.problem, values: ctx.req.body as Record<string, unknown> });
   ctx.problem(r.problem);
 };
 
@@ -80,7 +87,7 @@ const invitePost: AppPage = {
     const project = await projectOf(ctx);
     if (!project) return;
     const body = ctx.req.body as Record<string, unknown>;
-    await done(ctx, project, await ctx.run("invite_project_member", { projectId: project.id, email: body.email, role: body.role }));
+    await done(ctx, project, "invite", await ctx.run("invite_project_member", { projectId: project.id, email: body.email, role: body.role }));
   },
 };
 
@@ -96,7 +103,7 @@ const memberPost: AppPage = {
       body.action === "remove"
         ? await ctx.run("remove_project_member", { projectId: project.id, memberId, memberType: body.memberType === "invite" ? "invite" : "member" })
         : await ctx.run("update_project_member", { projectId: project.id, memberId, role: body.role });
-    await done(ctx, project, r);
+    await done(ctx, project, `member-${memberId}`, r);
   },
 };
 

@@ -1,11 +1,15 @@
+import { randomBytes } from "node:crypto";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from "@earshot/webhook/fields";
 import { escapeHtml } from "../pages/html";
 import type { AppContext } from "./app-context";
 import type { AppPage } from "./app-routes";
+import { type FormFailure, FormErrors } from "./form-errors";
 
 // Webhook endpoints of a project, each with its delivery log (newest first, 25 a page) and a redeliver
 // button per delivery, through list_webhooks, get_webhook, list_webhook_deliveries and
-// redeliver_webhook_delivery. Endpoints are created and changed with the API (their secret is shown
-// once, which a page would have to keep).
+// redeliver_webhook_delivery. Editors create endpoints for the project (create_webhook: the answer page
+// shows the signing secret, once, as the API does), turn them off and on, send a test event and delete
+// them (update_webhook, test_webhook, delete_webhook).
 
 interface Project {
   id: string;
@@ -45,28 +49,94 @@ const endpointOf = async (ctx: AppContext, project: Project): Promise<Endpoint |
   return r.data;
 };
 
+/** The create form's event type choices: every deliverable type, or all of them (`*`). */
+const EVENT_CHOICES = ["*", ...WEBHOOK_EVENT_TYPES];
+
+const createForm = (ctx: AppContext, project: Project, failure?: FormFailure) => {
+  const f = new FormErrors(failure, "webhook-new");
+  const base = webhooksPath(project.id);
+  const name = f.field("wh-name", ["name"]);
+  const url = f.field("wh-url", ["url"]);
+  const format = f.field("wh-format", ["format"]);
+  const types = f.field("wh-types", ["eventTypes"]);
+  const min = f.field("wh-min", ["minRelevance"]);
+  const chosenTypes = f.values("eventTypes", ["mention.created"]);
+  const chosenFormat = f.value("format", "standard");
+  const fields = `<label for="wh-name">Name<input id="wh-name" name="name" required maxlength="100" value="${escapeHtml(f.value("name"))}"${name.attrs}>${name.message}</label>
+<label for="wh-url">URL (https)<input id="wh-url" name="url" type="url" required value="${escapeHtml(f.value("url"))}"${url.attrs}>${url.message}</label>
+<label for="wh-format">Format<select id="wh-format" name="format"${format.attrs}>${WEBHOOK_FORMATS.map((v) => `<option value="${v}"${v === chosenFormat ? " selected" : ""}>${v}</option>`).join("")}</select>${format.message}</label>
+<fieldset${types.attrs}><legend>Events (Slack and Discord take new mentions only)</legend>${EVENT_CHOICES.map(
+    (t) => `<label class="chip" for="wh-type-${escapeHtml(t)}"><input type="checkbox" id="wh-type-${escapeHtml(t)}" name="eventTypes" value="${escapeHtml(t)}"${chosenTypes.includes(t) ? " checked" : ""}>${t === "*" ? "all" : escapeHtml(t)}</label>`,
+  ).join("")}${types.message}</fieldset>
+<label for="wh-min">Minimum relevance of new mentions (0–1, empty: none)<input id="wh-min" name="minRelevance" type="number" min="0" max="1" step="0.05" value="${escapeHtml(f.value("minRelevance"))}"${min.attrs}>${min.message}</label>
+<label class="chip" for="wh-story"><input type="checkbox" id="wh-story" name="oncePerStory" value="true"${f.value("oncePerStory") === "true" ? " checked" : ""}>Once per story</label>`;
+  return `<section aria-labelledby="new-wh"><h2 id="new-wh">New endpoint</h2>${f.summary()}<form method="post" action="${base}" class="filters"><input type="hidden" name="csrf" value="${escapeHtml(ctx.session.csrf)}"><input type="hidden" name="idem" value="${randomBytes(12).toString("base64url")}">
+${fields}
+<button class="btn primary" type="submit">Create endpoint</button></form></section>`;
+};
+
+const renderWebhooks = async (ctx: AppContext, project: Project, status = 200, failure?: FormFailure) => {
+  const r = await ctx.run<Endpoint[]>("list_webhooks", { projectId: project.id, limit: 100 });
+  if (!r.ok) return ctx.problem(r.problem);
+  const base = webhooksPath(project.id);
+  const items = r.data
+    .map(
+      (e) =>
+        `<li><h2><a href="${base}/${encodeURIComponent(e.id)}">${escapeHtml(e.name || e.url)}</a></h2><p class="muted">${escapeHtml(e.url)} · ${escapeHtml(e.format)} · ${
+          e.active ? "active" : "inactive"
+        } · ${escapeHtml(e.eventTypes.join(", "))}</p></li>`,
+    )
+    .join("");
+  ctx.page(status, {
+    title: `Webhooks · ${project.name}`,
+    project,
+    body: `${project.role !== "viewer" ? createForm(ctx, project, failure) : ""}${items ? `<ul class="projects">${items}</ul>` : "<p>No webhook endpoints.</p>"}`,
+  });
+};
+
 const webhooksPage: AppPage = {
   method: "GET",
   path: "/app/projects/:projectId/webhooks",
   handler: async (ctx) => {
     const project = await projectOf(ctx);
+    if (project) await renderWebhooks(ctx, project);
+  },
+};
+
+const numberOr = (v: unknown): unknown => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v);
+
+/** Creates a project endpoint; the answer page shows its secret once (a chat endpoint's URL is its secret). */
+const webhookCreate: AppPage = {
+  method: "POST",
+  path: "/app/projects/:projectId/webhooks",
+  handler: async (ctx) => {
+    const project = await projectOf(ctx);
     if (!project) return;
-    const r = await ctx.run<Endpoint[]>("list_webhooks", { projectId: project.id, limit: 100 });
-    if (!r.ok) return ctx.problem(r.problem);
-    const base = webhooksPath(project.id);
-    const items = r.data
-      .map(
-        (e) =>
-          `<li><h2><a href="${base}/${encodeURIComponent(e.id)}">${escapeHtml(e.name || e.url)}</a></h2><p class="muted">${escapeHtml(e.url)} · ${escapeHtml(e.format)} · ${
-            e.active ? "active" : "inactive"
-          } · ${escapeHtml(e.eventTypes.join(", "))}</p></li>`,
-      )
-      .join("");
-    ctx.page(200, {
-      title: `Webhooks · ${project.name}`,
-      project,
-      body: items ? `<ul class="projects">${items}</ul>` : "<p>No webhook endpoints. Create one with the API (create_webhook): its signing secret is shown once, there.</p>",
-    });
+    const body = ctx.req.body as Record<string, unknown>;
+    const types = Array.isArray(body.eventTypes) ? body.eventTypes.map(String) : typeof body.eventTypes === "string" ? [body.eventTypes] : [];
+    const chat = body.format === "slack" || body.format === "discord";
+    const input: Record<string, unknown> = {
+      projectId: project.id,
+      name: body.name,
+      url: body.url,
+      format: body.format,
+      // A chat endpoint takes new mentions only, its default: the boxes are left out unless changed.
+      ...(chat && types.length === 1 && types[0] === "mention.created" ? {} : { eventTypes: types.includes("*") ? ["*"] : types }),
+      ...(typeof body.minRelevance === "string" && body.minRelevance.trim() !== "" ? { minRelevance: numberOr(body.minRelevance) } : {}),
+      ...(body.oncePerStory === "true" ? { oncePerStory: true } : {}),
+    };
+    const key = typeof body.idem === "string" && body.idem ? body.idem : undefined;
+    const r = await ctx.run<Endpoint & { secret: string | null }>("create_webhook", input, key);
+    if (!r.ok) {
+      if ([400, 402, 409].includes(r.problem.status)) return renderWebhooks(ctx, project, r.problem.status, { form: "webhook-new", problem: r.problem, values: body });
+      return ctx.problem(r.problem);
+    }
+    const e = r.data;
+    const here = `${webhooksPath(project.id)}/${encodeURIComponent(e.id)}`;
+    const secret = e.secret
+      ? `<p>Its signing secret, shown this once: copy it now into your receiver (it verifies each delivery's <code>webhook-signature</code>).</p><p><code class="secret">${escapeHtml(e.secret)}</code></p>`
+      : `<p>A ${escapeHtml(e.format)} endpoint is not signed: its URL is the secret, shown masked from now on.</p>`;
+    ctx.page(201, { title: `Endpoint created · ${project.name}`, project, body: `<p role="status"><strong>${escapeHtml(e.name)}</strong> receives ${escapeHtml(e.eventTypes.join(", "))}.</p>${secret}<p><a href="${here}">Its page and delivery log</a></p>` });
   },
 };
 
@@ -97,7 +167,7 @@ const endpointPage: AppPage = {
     ctx.page(200, {
       title: `${endpoint.name || "Webhook"} · ${project.name}`,
       project,
-      body: `<p>${escapeHtml(endpoint.url)} · ${escapeHtml(endpoint.format)} · ${endpoint.active ? "active" : "inactive"}</p>
+      body: `<p>${escapeHtml(endpoint.url)} · ${escapeHtml(endpoint.format)} · ${endpoint.active ? "active" : "inactive"}</p>${canWrite ? endpointForms(ctx, here, endpoint) : ""}
 <section aria-labelledby="dl-h"><h2 id="dl-h">Deliveries, newest first</h2>${
         rows
           ? `<div class="table-wrap"><table class="deliveries"><thead><tr><th scope="col">Created (UTC)</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
@@ -105,6 +175,36 @@ const endpointPage: AppPage = {
       }${typeof next === "string" && next ? `<p class="pager"><a rel="next" href="${here}?cursor=${encodeURIComponent(next)}">Older deliveries</a></p>` : ""}</section>
 <p><a href="${webhooksPath(project.id)}">All webhook endpoints</a></p>`,
     });
+  },
+};
+
+const endpointForms = (ctx: AppContext, here: string, e: Endpoint) => {
+  const form = (action: string, label: string) =>
+    `<form method="post" action="${here}"><input type="hidden" name="csrf" value="${escapeHtml(ctx.session.csrf)}"><button class="btn" type="submit" name="action" value="${action}">${label}</button></form>`;
+  return `<div class="triage">${form(e.active ? "deactivate" : "activate", e.active ? "Turn off" : "Turn on")}${form("test", "Send a test event")}${form("delete", "Delete endpoint")}</div>`;
+};
+
+/** Turns the endpoint off or on, sends it a test event, or deletes it. */
+const endpointPost: AppPage = {
+  method: "POST",
+  path: "/app/projects/:projectId/webhooks/:endpointId",
+  handler: async (ctx) => {
+    const project = await projectOf(ctx);
+    if (!project) return;
+    const endpoint = await endpointOf(ctx, project);
+    if (!endpoint) return;
+    const action = (ctx.req.body as Record<string, unknown>).action;
+    const here = `${webhooksPath(project.id)}/${encodeURIComponent(endpoint.id)}`;
+    const r =
+      action === "delete"
+        ? await ctx.run("delete_webhook", { endpointId: endpoint.id })
+        : action === "test"
+          ? await ctx.run("test_webhook", { endpointId: endpoint.id })
+          : action === "activate" || action === "deactivate"
+            ? await ctx.run("update_webhook", { endpointId: endpoint.id, active: action === "activate" })
+            : { ok: false as const, problem: { status: 400, detail: "Choose turn off, turn on, send a test event or delete.", errors: [{ path: "action", message: "must be activate, deactivate, test or delete" }] } };
+    if (!r.ok) return ctx.problem(r.problem);
+    ctx.res.redirect(303, action === "delete" ? webhooksPath(project.id) : here);
   },
 };
 
@@ -122,4 +222,4 @@ const redeliverPost: AppPage = {
   },
 };
 
-export const WEBHOOK_PAGES: readonly AppPage[] = [webhooksPage, endpointPage, redeliverPost];
+export const WEBHOOK_PAGES: readonly AppPage[] = [webhooksPage, webhookCreate, endpointPage, endpointPost, redeliverPost];
