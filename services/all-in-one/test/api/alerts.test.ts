@@ -138,6 +138,20 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     expect((await oneClick(`${link}/undo`, "")).status).toBe(200);
   });
 
+  it("two clicks at once both answer that it is off; once the alert is on again by other means, the link is spent", async () => {
+    const before = h.mail.length;
+    expect((await h.digest.sendDigest({ projectId, localDate: "" })).emailsSent).toBe(1);
+    await waitFor(() => h.mail.slice(before).some((m) => m.raw.includes("[manual send] Daily Digest for ")), 10_000);
+    const link = await unsubscribeLinkOf(h.mail.slice(before).find((m) => m.raw.includes("[manual send] Daily Digest for "))!.raw);
+    const clicks = await Promise.all([oneClick(link), oneClick(link)]);
+    expect(clicks.map((r) => r.status)).toEqual([200, 200]);
+    expect(await alertActive(dailyDigestId)).toBe(false);
+    expect((await h.call("update_alert", { alertId: dailyDigestId, active: true }, owner.key)).status).toBe(200);
+    expect((await fetch(`${h.url}${link}`)).status).toBe(410);
+    expect((await oneClick(link)).status).toBe(410);
+    expect(await alertActive(dailyDigestId)).toBe(true);
+  });
+
   it("a link changed to name another alert, or not signed by this instance, is 404 and changes nothing", async () => {
     const link = await unsubscribeLinkOf(instantRaw);
     const [prefix, body, mac] = decodeURIComponent(link.slice("/app/unsubscribe/".length)).split(".");

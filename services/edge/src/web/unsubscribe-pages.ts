@@ -57,12 +57,18 @@ const offPage = (res: Response, t: Target, when: Date) =>
     `<p role="status">The alert ${named(t)} is off (${day(when)}): it sends no more emails, to you or anyone.</p>${button(`${path(t.token)}/undo`, "Turn it back on")}${changeInstead(t)}`,
   );
 
+/**
+ * A used link's state: `off` while its alert is off (or a click at the same moment is turning it off), `spent`
+ * once it is on again (the page's undo, or anyone since).
+ */
+const stateOf = (use: UnsubscribeUse, alertActive: boolean): "off" | "spent" => (use.undoneAt || (use.offAt && alertActive) ? "spent" : "off");
+
 const usedUp = (res: Response, t: Target, use: UnsubscribeUse) =>
   page(
     res,
     410,
     "Link already used",
-    `<p role="alert">This link turned ${named(t)} off on ${day(use.usedAt)}, and it was turned back on on ${day(use.undoneAt ?? use.usedAt)}. A link works once: use the link of a newer email, or change the alert after signing in.</p>${changeInstead(t)}`,
+    `<p role="alert">This link turned ${named(t)} off on ${day(use.usedAt)}, and it was turned back on${use.undoneAt ? ` on ${day(use.undoneAt)}` : " since"}. A link works once: use the link of a newer email, or change the alert after signing in.</p>${changeInstead(t)}`,
   );
 
 export const unsubscribeRoutes = (o: UnsubscribeOptions): Router => {
@@ -112,8 +118,7 @@ export const unsubscribeRoutes = (o: UnsubscribeOptions): Router => {
     "/app/unsubscribe/:token",
     handle(async (_req, res, t) => {
       const use = await o.uses.find(t.nonce);
-      if (use?.undoneAt) return usedUp(res, t, use);
-      if (use) return offPage(res, t, use.usedAt);
+      if (use) return stateOf(use, t.alert.active) === "spent" ? usedUp(res, t, use) : offPage(res, t, use.usedAt);
       if (!t.alert.active) return page(res, 200, "Already off", `<p role="status">The alert ${named(t)} is already off: it sends no emails.</p>${changeInstead(t)}`);
       page(res, 200, "Unsubscribe", `<p>Turn off the alert ${named(t)}? It will send no more emails, to you or anyone, until it is turned on again.</p>${button(path(t.token), "Turn off", true)}${changeInstead(t)}`);
     }),
@@ -127,12 +132,13 @@ export const unsubscribeRoutes = (o: UnsubscribeOptions): Router => {
         return page(res, 200, "Already off", `<p role="status">The alert ${named(t)} is already off: it sends no emails.</p>${changeInstead(t)}`);
       }
       const claim = await o.uses.claim(t.nonce, t.alert.id, t.expiresAt);
-      if (!claim.claimed) return claim.use.undoneAt ? usedUp(res, t, claim.use) : offPage(res, t, claim.use.usedAt);
+      if (!claim.claimed) return stateOf(claim.use, t.alert.active) === "spent" ? usedUp(res, t, claim.use) : offPage(res, t, claim.use.usedAt);
       const off = await o.runner.runFor("update_alert", { alertId: t.alert.id, active: false }, req, t.actor, `unsubscribe-${t.nonce}`);
       if (!off.ok) {
         await o.uses.release(t.nonce);
         return failed(res, t, off.problem.status);
       }
+      await o.uses.turnedOff(t.nonce);
       offPage(res, t, o.clock.now());
     }),
   );

@@ -11,6 +11,8 @@ export const UNSUBSCRIBE_USES_COLLECTION = "unsubscribe_uses";
 export interface UnsubscribeUse extends Doc {
   alertId: string;
   usedAt: Date;
+  /** When the alert was turned off (absent while that is under way). */
+  offAt?: Date;
   /** Set when the page's "turn it back on" ran: the link then turns nothing off again. */
   undoneAt?: Date;
   /** The token's expiry: the TTL index removes the record then. */
@@ -46,6 +48,11 @@ export class UnsubscribeUses {
       if (!use) throw err;
       return { claimed: false, use };
     }
+  }
+
+  /** Notes that the claimed use turned the alert off. */
+  async turnedOff(nonce: string): Promise<void> {
+    await this.uses.updateOne({ _id: nonce }, { $set: { offAt: this.clock.now() } });
   }
 
   /** Gives a claim back when turning the alert off failed, so the link still works. */
