@@ -39,3 +39,16 @@ export const appContext = (req: Request, res: Response, session: WebSession, run
     },
   };
 };
+
+/** The project a page's address names, with the person's role in it (get_project); its problem page sent, and undefined, when not theirs. */
+export interface PageProject {
+  id: string;
+  name: string;
+  role: string;
+}
+
+export const projectOf = async (ctx: AppContext): Promise<PageProject | undefined> => {
+  const r = await ctx.run<PageProject>("get_project", { projectId: String(ctx.req.params.projectId) });
+  if (!r.ok) return void ctx.problem(r.problem);
+  return r.data;
+};

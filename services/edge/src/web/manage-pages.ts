@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { escapeHtml } from "../pages/html";
-import type { AppContext } from "./app-context";
+import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
 import { type FormFailure, FormErrors } from "./form-errors";
 import { safeNext } from "./session-http";
@@ -12,11 +12,7 @@ import type { Problem } from "./run-operation";
 // catalog operation; a viewer sees the lists without forms. A refused value renders the page again with
 // each field's message beside the field of the form that sent it (400), what was typed kept, never a 500.
 
-interface Project {
-  id: string;
-  name: string;
-  role: string;
-}
+type Project = PageProject;
 interface Keyword {
   id: string;
   projectId: string;
@@ -47,12 +43,6 @@ const SENTIMENTS = ["positive", "neutral", "negative"];
 
 const hidden = (ctx: AppContext, back: string) => `<input type="hidden" name="csrf" value="${escapeHtml(ctx.session.csrf)}"><input type="hidden" name="back" value="${escapeHtml(back)}">`;
 
-
-const projectOf = async (ctx: AppContext): Promise<Project | undefined> => {
-  const r = await ctx.run<Project>("get_project", { projectId: String(ctx.req.params.projectId) });
-  if (!r.ok) return void ctx.problem(r.problem);
-  return r.data;
-};
 
 /**
  * Posts answer 303 back to the page; a 400, 402 or 409 renders it again with the problem beside the form

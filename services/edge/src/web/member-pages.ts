@@ -1,5 +1,5 @@
 import { escapeHtml } from "../pages/html";
-import type { AppContext } from "./app-context";
+import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
 import { type FormFailure, FormErrors } from "./form-errors";
 import type { Problem } from "./run-operation";
@@ -9,11 +9,7 @@ import type { Problem } from "./run-operation";
 // through invite_project_member, update_project_member and remove_project_member. The project service
 // refuses these to anyone but the owner, whatever a form says.
 
-interface Project {
-  id: string;
-  name: string;
-  role: string;
-}
+type Project = PageProject;
 interface Member {
   id: string;
   memberType: string;
@@ -24,12 +20,6 @@ interface Member {
 }
 
 const ROLES = ["viewer", "editor"];
-
-const projectOf = async (ctx: AppContext): Promise<Project | undefined> => {
-  const r = await ctx.run<Project>("get_project", { projectId: String(ctx.req.params.projectId) });
-  if (!r.ok) return void ctx.problem(r.problem);
-  return r.data;
-};
 
 const membersPath = (projectId: string) => `/app/projects/${encodeURIComponent(projectId)}/members`;
 

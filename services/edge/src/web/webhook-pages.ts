@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from "@earshot/webhook/fields";
 import { escapeHtml } from "../pages/html";
-import type { AppContext } from "./app-context";
+import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
 import { type FormFailure, FormErrors } from "./form-errors";
 
@@ -11,11 +11,7 @@ import { type FormFailure, FormErrors } from "./form-errors";
 // shows the signing secret, once, as the API does), turn them off and on, send a test event and delete
 // them (update_webhook, test_webhook, delete_webhook).
 
-interface Project {
-  id: string;
-  name: string;
-  role: string;
-}
+type Project = PageProject;
 interface Endpoint {
   id: string;
   projectId: string | null;
@@ -33,12 +29,6 @@ interface Delivery {
   attempts: number;
   createdAt: string;
 }
-
-const projectOf = async (ctx: AppContext): Promise<Project | undefined> => {
-  const r = await ctx.run<Project>("get_project", { projectId: String(ctx.req.params.projectId) });
-  if (!r.ok) return void ctx.problem(r.problem);
-  return r.data;
-};
 
 const webhooksPath = (projectId: string) => `/app/projects/${encodeURIComponent(projectId)}/webhooks`;
 
