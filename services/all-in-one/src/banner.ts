@@ -16,6 +16,7 @@ export const startupBanner = (
     ...running.services.map((s) => `  ${s.name.padEnd(11)} gRPC ${s.address}`),
     ...(running.adminUrl ? [`  metrics: ${running.adminUrl}/metrics`] : []),
     `  docs: ${running.url}/docs`,
+    `  web app: ${running.url}/app (sign in with the owner's email and password)`,
     "",
   ];
   const credentialed = simulators?.platforms.filter((p) => CREDENTIALED_PLATFORMS.includes(p)) ?? [];
@@ -37,7 +38,7 @@ export const startupBanner = (
     const file = `${running.dataDir}/bootstrap.json`;
     lines.push(
       `First start: created the owner ${running.bootstrap.email} with an API key holding every scope.`,
-      `The key and the owner's password are in ${file} (mode 0600, readable only by you). Try:`,
+      `The key and the owner's password are in ${file} (mode 0600, readable only by you); sign in to ${running.url}/app with the password. Try:`,
       `  curl -H "Authorization: Bearer $(node -p 'require(\"${file}\").apiKey')" ${running.url}/api/v1/projects`,
       "",
     );

@@ -18,6 +18,7 @@ describe("the start-up banner", () => {
         expect(banner).not.toMatch(/svc_sk_/);
         expect(banner).toContain(`${running.dataDir}/bootstrap.json (mode 0600`);
         expect(banner).toContain(running.url);
+        expect(banner).toContain(`web app: ${running.url}/app`);
       } finally {
         await running.stop();
       }
