@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { startGateway, type StartedGateway } from "@earshot/edge";
-import { type CallKeys, type Clock, createMailer, createMetricsRegistry, createRpcMetrics, createStoreMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus, resolveCallKeys, sharedStores } from "@earshot/platform";
+import { type CallKeys, type Clock, createMailer, dkimFromSettings, createMetricsRegistry, createRpcMetrics, createStoreMetrics, type EventBus, type HostedService, hostService, InProcessChannel, type Logger, openEventBus, resolveCallKeys, sharedStores } from "@earshot/platform";
 import { serviceAddresses, serviceModules } from "@earshot/registry";
 import { type Bootstrap, bootstrapOwner, isFreshDataDir, removeServicesFile, writeServicesFile } from "./bootstrap";
 import type { AllInOneConfig } from "./config";
@@ -37,7 +37,8 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
   const keys = await resolveCallKeys({ dataDir, callerSigningKey: config.EARSHOT_CALLER_SIGNING_KEY, operatorKey: config.EARSHOT_OPERATOR_KEY });
   const cfg = { ...config, EARSHOT_DATA_DIR: dataDir, EARSHOT_CALLER_SIGNING_KEY: keys.callerSigningKey, EARSHOT_OPERATOR_KEY: keys.operatorKey };
   const bus = await openEventBus(cfg, logger);
-  const mailer = createMailer({ from: cfg.EARSHOT_MAIL_FROM, smtpUrl: cfg.EARSHOT_SMTP_URL, dataDir, logger });
+  const dkim = dkimFromSettings(cfg as unknown as Record<string, unknown>);
+  const mailer = createMailer({ from: cfg.EARSHOT_MAIL_FROM, smtpUrl: cfg.EARSHOT_SMTP_URL, dataDir, logger, ...(dkim ? { dkim } : {}) });
   const hosted: HostedService[] = [];
   let gateway: StartedGateway | undefined;
   let bootstrap: Bootstrap | undefined;

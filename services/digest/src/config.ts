@@ -1,4 +1,4 @@
-import { ENCRYPTION_KEY_SETTING, publicUrlSetting } from "@earshot/platform";
+import { ENCRYPTION_KEY_SETTING, MAIL_SIGNING_SETTINGS, publicUrlSetting } from "@earshot/platform";
 import { z } from "zod";
 
 // The digest service's settings. The tick is how often each replica looks for digests due and instant
@@ -11,6 +11,7 @@ export const digestSettingsShape = {
   EARSHOT_PUBLIC_URL: publicUrlSetting,
   /** The key the one-click unsubscribe links' HMAC key is derived from (the edge derives the same to check them). */
   EARSHOT_ENCRYPTION_KEY: ENCRYPTION_KEY_SETTING,
+  ...MAIL_SIGNING_SETTINGS,
 };
 
 export { publicUrlOf } from "@earshot/platform";

@@ -41,6 +41,7 @@ export * from "./outbox/outbox";
 export * from "./outbox/effects";
 export * from "./outbox/workspace-guard";
 export * from "./mail/mailer";
+export * from "./mail/dkim";
 export * from "./runtime";
 export * from "./service-host";
 export * from "./setup/service-indexes";

@@ -9,6 +9,7 @@ import type { GrpcServiceRegistration, StartedGrpcServer } from "./grpc/server";
 import { startGrpcServer } from "./grpc/server";
 import { type GrpcTls, grpcTlsFromSettings } from "./grpc/tls";
 import { createLogger, type Logger } from "./logger";
+import { dkimFromSettings } from "./mail/dkim";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createMetricsRegistry, createRpcMetrics, exposeBusMetrics, type RpcMetrics } from "./metrics/rpc-metrics";
 import { type StartedMetricsServer, startMetricsServer } from "./metrics/metrics-server";
@@ -256,7 +257,8 @@ export interface StartedServiceMain {
 export const startServiceMain = async <D>(module: ServiceModule<D>, config: GrpcServiceConfig, logger: Logger): Promise<StartedServiceMain> => {
   // A service alone keeps an in-process bus's log in its own directory (the all-in-one's is shared).
   const bus = await openEventBus(config, logger, `bus-${module.name}`);
-  const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger });
+  const dkim = dkimFromSettings(config as unknown as Record<string, unknown>);
+  const mailer = createMailer({ from: config.EARSHOT_MAIL_FROM, smtpUrl: config.EARSHOT_SMTP_URL, dataDir: config.EARSHOT_DATA_DIR, logger, ...(dkim ? { dkim } : {}) });
   const registry = config.EARSHOT_METRICS_PORT !== undefined ? createMetricsRegistry() : undefined;
   if (registry) exposeBusMetrics(registry, bus.metrics);
   const metrics = registry ? createRpcMetrics(registry) : undefined;

@@ -1,5 +1,5 @@
 import { ACCOUNT_EVENTS } from "@earshot/contracts/events";
-import { type AsyncService, consume, type ServiceModule } from "@earshot/platform";
+import { type AsyncService, consume, MAIL_SIGNING_SETTINGS, type ServiceModule } from "@earshot/platform";
 import { projectV1 } from "@earshot/proto";
 import { announceDashboards } from "./domain/dashboard-announcement";
 import { handleAccountEvent } from "./domain/deactivation";
@@ -12,6 +12,8 @@ export const PROJECT_SERVICE_NAME = "earshot.project.v1.ProjectService";
 
 export const projectService: ServiceModule<ProjectDeps> = {
   name: "project",
+  // It mails invitations.
+  settings: MAIL_SIGNING_SETTINGS,
   consumers: [
     // Account deactivation stops the owner's projects; reactivation resumes them.
     consume(ACCOUNT_EVENTS, { group: "project.account-events", types: ["user.deactivated", "user.reactivated"], handle: handleAccountEvent }),

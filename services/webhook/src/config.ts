@@ -1,4 +1,4 @@
-import { ALLOW_PRIVATE_NETWORKS_SETTING, ENCRYPTION_KEY_SETTING, publicUrlSetting } from "@earshot/platform";
+import { ALLOW_PRIVATE_NETWORKS_SETTING, ENCRYPTION_KEY_SETTING, MAIL_SIGNING_SETTINGS, publicUrlSetting } from "@earshot/platform";
 import { z } from "zod";
 
 // The webhook service's settings, for its two deployables. The `webhook` API's: the encryption key (it
@@ -40,6 +40,8 @@ const schedule = z
 
 export const deliverySettingsShape = {
   EARSHOT_ENCRYPTION_KEY: ENCRYPTION_KEY_SETTING,
+  // It mails the workspace owner about an endpoint deactivated after failing.
+  ...MAIL_SIGNING_SETTINGS,
   EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: ALLOW_PRIVATE_NETWORKS_SETTING,
   EARSHOT_WEBHOOK_RETRY_SCHEDULE: schedule,
   /**

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "../logger";
+import { DKIM_SIGNED_HEADERS, type DkimSigning } from "./dkim";
 
 // The mail port. With an SMTP URL mail goes out through it; without one (the embedded default) each
 // message is written as an .eml file under <dataDir>/mail/, which a person can open in any mail client.
@@ -31,11 +32,14 @@ export interface MailerOptions {
   smtpUrl?: string;
   dataDir: string;
   logger: Logger;
+  /** Signs every message (DKIM), the unsubscribe headers included; none when the relay signs. */
+  dkim?: DkimSigning;
 }
 
 export const createMailer = (options: MailerOptions): Mailer => {
+  const dkim = options.dkim ? { dkim: { ...options.dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {};
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const transport = nodemailer.createTransport(options.smtpUrl, dkim);
     return {
       send: async (message) => {
         const info = await transport.sendMail({ from: options.from, ...message });
@@ -46,7 +50,7 @@ export const createMailer = (options: MailerOptions): Mailer => {
     };
   }
   const dir = join(options.dataDir, "mail");
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix", ...dkim });
   return {
     send: async (message) => {
       const info = (await transport.sendMail({ from: options.from, ...message })) as { messageId: string; message: Buffer };
