@@ -3,6 +3,7 @@ import { type MentionWorld, openMentionWorld } from "../../test-support";
 import { ingestPosts } from "../ingest";
 import { updateMentionStatus } from "../mentions";
 import { STORY_WINDOW_MS } from "./assign-stories";
+import { STORY_INDEX_IDLE_MS } from "./story-indexes";
 
 // The story index is each process's memory of the store's mentions: these tests race processes (replicas
 // over one embedded store) and batches of one process, and start replicas late, to show that every
@@ -56,6 +57,27 @@ describe("story index across replicas", () => {
     await updateMentionStatus(world.replica(), world.caller({ [project]: "editor" }), first!._id, "done");
     await ingestPosts(world.deps, [post("triaged")]);
     expect((await storiesOf("triaged")).ids.size).toBe(1);
+  });
+
+  it("drops a project's index after an hour unused, and builds the same one again at its next post", async () => {
+    const quiet = await world.newProject();
+    await world.addKeyword(quiet, "Acme");
+    const replica = world.replica();
+    await ingestPosts(replica, [post("quiet"), world.post(quiet, { sourceId: `quiet-${(n += 1)}`, text: `Acme news ${article("quiet")}` })]);
+    const held = [...(await replica.stories.indexFor(replica, quiet)).entries()].sort();
+    const size = replica.stories.size;
+    expect(size).toBeGreaterThanOrEqual(2);
+    world.clock.advance(STORY_INDEX_IDLE_MS + 60_000);
+    // The next post (of the other project) sweeps: the quiet project's index goes; only the poster's is held.
+    await ingestPosts(replica, [post("busy")]);
+    expect(replica.stories.size).toBe(1);
+    const before = replica.stories.replayed;
+    expect([...(await replica.stories.indexFor(replica, quiet)).entries()].sort()).toEqual(held);
+    expect(replica.stories.replayed).toBeGreaterThan(before);
+    // A copy posted now still joins the quiet project's story.
+    await ingestPosts(replica, [world.post(quiet, { sourceId: `quiet-${(n += 1)}`, text: `Acme news ${article("quiet")}?utm_source=again` })]);
+    const ms = await world.deps.collections.mentions.find({ projectId: quiet });
+    expect(new Set(ms.map((m) => m.storyId)).size).toBe(1);
   });
 
   it("a replica started later replays the same index from the mentions, and places as the running one would", async () => {

@@ -5,7 +5,9 @@ import { replay, type Replayed, STORY_WINDOW_MS, StoryIndex } from "./story-inde
 // mentions ingested in the last two story windows, then kept current by the process's own commits and by
 // reading, when a commit finds the project's change sequence moved past its index (another replica's
 // commits), the mentions created since. The store stays the arbiter: a mention is placed against an index
-// at the sequence number its commit then takes, or placed again (assign-stories.ts).
+// at the sequence number its commit then takes, or placed again (assign-stories.ts). An index unused for
+// an hour is dropped (a project that stopped posting, was archived or deleted, holds no memory); its next
+// post builds it again, as a new replica's would.
 
 /** Mentions read per page while replaying. */
 const PAGE = 1_000;
@@ -18,10 +20,22 @@ const REPLAY_SPAN_MS = 2 * STORY_WINDOW_MS;
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
+/** An index unused this long is dropped; the sweep looks at most this often. */
+export const STORY_INDEX_IDLE_MS = 3_600_000;
+const SWEEP_EVERY_MS = 60_000;
+
 export class StoryIndexes {
   private readonly indexes = new Map<string, StoryIndex>();
   private readonly loading = new Map<string, Promise<StoryIndex>>();
+  /** When each project's index was last asked for. */
+  private readonly usedAt = new Map<string, number>();
+  private sweptAt = 0;
   private replays = 0;
+
+  /** How many projects' indexes this process holds. */
+  get size(): number {
+    return this.indexes.size;
+  }
 
   /** Mentions read to build or catch up indexes so far. */
   get replayed(): number {
@@ -30,6 +44,9 @@ export class StoryIndexes {
 
   /** The project's index, built first if this process has none. */
   indexFor(deps: Pick<MentionDeps, "collections" | "clock">, projectId: string): StoryIndex | Promise<StoryIndex> {
+    const now = deps.clock.now().getTime();
+    this.sweep(now);
+    this.usedAt.set(projectId, now);
     const index = this.indexes.get(projectId);
     if (index) return index;
     let load = this.loading.get(projectId);
@@ -38,6 +55,17 @@ export class StoryIndexes {
       this.loading.set(projectId, load);
     }
     return load;
+  }
+
+  /** Drops the indexes unused for STORY_INDEX_IDLE_MS (none being built). */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now;
+    for (const [projectId, at] of this.usedAt) {
+      if (now - at < STORY_INDEX_IDLE_MS || this.loading.has(projectId)) continue;
+      this.indexes.delete(projectId);
+      this.usedAt.delete(projectId);
+    }
   }
 
   private async build(deps: Pick<MentionDeps, "collections" | "clock">, projectId: string): Promise<StoryIndex> {
