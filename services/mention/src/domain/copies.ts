@@ -69,8 +69,9 @@ const handleKeyword = async (deps: MentionDeps, type: string, data: KeywordChang
   // The event's own list of changes, not a comparison with the copy: a redelivery after a crash between
   // the copy and this finds the copy already moved, and still regroups.
   if (data.fields.includes("groupId")) await regroupKeywordMentions(deps, data.projectId, data.keywordId);
-  // The keyword's value, aliases and exclusions are the relevance prior's inputs: rescored in the background.
-  if (type === "keyword.deactivated" || PRIOR_FIELDS.some((f) => data.fields.includes(f))) void requestRescore(deps, data.projectId);
+  // The keywords' values, aliases and exclusions are the relevance prior's inputs: a keyword added,
+  // deactivated or changed in one of them rescores the project in the background.
+  if (type !== "keyword.updated" || PRIOR_FIELDS.some((f) => data.fields.includes(f))) void requestRescore(deps, data.projectId);
 };
 
 const handleGroup = async (deps: MentionDeps, type: string, data: KeywordGroupChanged) => {

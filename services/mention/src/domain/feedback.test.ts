@@ -116,6 +116,15 @@ describe("rating a mention's relevance", () => {
     for (const [text, m] of theirs) expect(await after(text, otherProject)).toEqual(m.relevance);
   });
 
+  it("rescores when a keyword is added: its exclusions weigh against at once", async () => {
+    const { ours } = await ingestAll();
+    const keyword = (await world.deps.collections.keywords.find({ projectId }))[0]!;
+    await world.keywordEvent("keyword.created", { ...keyword, keywordId: "kw_added", workspaceId: "wsp_1", value: "Linear app", aliases: [], excludedTerms: ["equation solver"], fields: [] });
+    await world.deps.relevance.rescores.settled(projectId);
+    const rescored = (await world.deps.collections.mentions.findOne({ projectId, text: TEXTS.unrated[1]! }))!.relevance!;
+    expect(rescored.score).toBeLessThan(ours.get(TEXTS.unrated[1]!)!.relevance!.score);
+  });
+
   it("scores mentions ingested after ratings with the learned model at once", async () => {
     const { ours } = await ingestAll();
     for (const t of TEXTS.product) await rateMention(world.deps, editor(), ours.get(t)!._id, { relevant: true });
