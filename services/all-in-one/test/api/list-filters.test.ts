@@ -85,7 +85,7 @@ const SINGLE_VALUED: Record<string, readonly string[]> = {
   list_mentions: ["q", "since", "until", "viewId", "minRelevance", "sort", "collapse"],
   list_mention_changes: ["viewId", "wait", "minRelevance", "collapse"],
   get_mention_analytics: ["q", "since", "until", "interval", "groupBy", "minRelevance"],
-  export_mentions: ["q", "since", "until", "viewId", "format", "minRelevance"],
+  export_mentions: ["q", "since", "until", "viewId", "format", "minRelevance", "collapse"],
   // A delivery log is read one status or event type at a time (the README says so).
   list_webhook_deliveries: ["status", "eventType", "since"],
 };

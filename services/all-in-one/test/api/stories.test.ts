@@ -6,7 +6,7 @@ import { buildWorld, createKeyword, createProject, ingestPosts, type KeywordData
 
 // Stories through a running Earshot: the same article shared on X and Reddit with other tracking, and a
 // near-identical text on YouTube and LinkedIn, read back as `story` on every mention and once per story
-// with collapse=story on list_mentions (REST and MCP) and on the change feed; never across projects.
+// with collapse=story on list_mentions (REST and MCP), the export and the change feed; never across projects.
 
 let h: Harness;
 let w: World;
@@ -74,6 +74,18 @@ describe("stories", () => {
     }
   });
 
+  it("the export presents each story as the list does, and collapse=story exports each story once", async () => {
+    const lines = async (input: Record<string, unknown>) => {
+      const res = await h.api("GET", h.pathOf("export_mentions", { projectId: w.projectId, format: "ndjson", ...input }), { key: w.viewer.key });
+      expect(res.status).toBe(200);
+      return res.text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Row);
+    };
+    const story = (rows: Row[]) => rows.map((r) => [r.sourceId, r.story]);
+    expect(story(await lines({}))).toEqual(story(await list(w.projectId)));
+    expect(story(await lines({ collapse: "story" }))).toEqual(story(await list(w.projectId, { collapse: "story" })));
+    expect((await lines({ collapse: "story" })).map((r) => r.sourceId)).toEqual(["x-2", "yt-1", "x-1"]);
+  });
+
   it("collapse=story on the change feed reads each story once", async () => {
     const res = await h.call("list_mention_changes", { projectId: w.projectId, collapse: "story" }, w.viewer.key);
     expect(res.status).toBe(200);
@@ -98,7 +110,7 @@ describe("stories", () => {
   });
 
   it("refuses an unknown collapse with 400 naming the field", async () => {
-    for (const op of ["list_mentions", "list_mention_changes"]) {
+    for (const op of ["list_mentions", "list_mention_changes", "export_mentions"]) {
       const res = await h.call(op, { projectId: w.projectId, collapse: "thread" }, w.viewer.key);
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.body)).toContain("collapse");

@@ -4,11 +4,13 @@ import type { Caller, MentionDeps } from "./deps";
 import { checkFilters, loadViewFilters, mentionQuery, mergeFilters } from "./filters";
 import { required } from "./input";
 import { type MentionListInput, type MentionSummary, summaryOf } from "./mentions";
+import { collapseFilter, collapseOf } from "./stories/collapse";
 
 // Export: every mention matching the list filters, in pages the edge streams one after the other. The
 // first page fixes a snapshot time (`asOf`); every later page reads only mentions matched by then, so a
 // mention arriving during a long export is not in it, and since the order (publishedAt, then id) never
-// changes under triage, one triaged meanwhile still appears exactly once.
+// changes under triage, one triaged meanwhile still appears exactly once. collapse=story exports each story
+// once, by its first mention (its size is added where the page is presented, as for list_mentions).
 
 export const EXPORT_PAGE_SIZE = 1000;
 
@@ -53,11 +55,12 @@ export const exportMentions = async (deps: MentionDeps, caller: Caller, input: M
   if (errors.length > 0) throw validationFailed(errors);
   const limit = pageLimit(input.limit, EXPORT_PAGE_SIZE, EXPORT_PAGE_SIZE);
   const filters = checkFilters(input.filters);
+  const collapse = collapseOf(input.collapse);
   const position = input.cursor ? decodePosition(input.cursor, input.projectId) : null;
   await accessProject(deps, caller, input.projectId, "viewer");
   const view = await loadViewFilters(deps, input.projectId, input.viewId);
   const asOf = position?.asOf ?? deps.clock.now();
-  const query = mentionQuery(input.projectId, mergeFilters(view, filters), { matchedAt: { $lte: asOf } });
+  const query = { ...mentionQuery(input.projectId, mergeFilters(view, filters), { matchedAt: { $lte: asOf } }), ...collapseFilter(collapse) };
   const page = await withCursorErrors(() =>
     deps.collections.mentions.findPage(query, { limit, cursor: position?.after ?? null, sortField: "publishedAt", direction: -1 }),
   );

@@ -100,6 +100,7 @@ export const mentionRpc = (deps: MentionDeps): MentionReadService => ({
       viewId: req.viewId,
       limit: limitOf(req.limit),
       cursor: req.cursor || undefined,
+      collapse: req.collapse,
     });
     return { mentions: (await withStorySizes(deps, page.items)).map((m) => toMentionMessage(m)), nextCursor: page.nextCursor ?? "" };
   },

@@ -6,6 +6,7 @@ import { type Mention, mentionSchema, presentMention } from "../mentions/resourc
 import { defineOperation, type HandlerContext } from "../operation";
 import { FILTERS_DOC, listQuerySchema, mentionFilterQuery } from "../shared/mention-filters";
 import { projectId } from "../shared/schemas";
+import { collapseQuery } from "../shared/story-collapse";
 import { type ExportNames, loadExportNames } from "./export-names";
 import { mentionCsvHeader, mentionCsvRecord, mentionJsonLine, MENTION_CSV_COLUMNS } from "./mention-rows";
 
@@ -76,6 +77,7 @@ export const mentionExportOperations = [
       query: listQuerySchema({
         projectId,
         ...mentionFilterQuery,
+        collapse: collapseQuery,
         format: z.enum(EXPORT_FORMATS).optional().describe("ndjson or csv; without it the Accept header decides, ndjson when it accepts anything."),
       }),
     },
@@ -83,7 +85,7 @@ export const mentionExportOperations = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, ctx) => {
       const format = (ctx.format ?? "ndjson") as Format;
-      const request = { projectId: input.projectId, filters: toFiltersMessage(input), viewId: input.viewId, limit: EXPORT_PAGE_SIZE };
+      const request = { projectId: input.projectId, filters: toFiltersMessage(input), viewId: input.viewId, limit: EXPORT_PAGE_SIZE, collapse: input.collapse };
       // The first page (and, for CSV, the names) is read before anything is written, so a missing project
       // or a bad viewId is still an ordinary problem response.
       const first = await ctx.backends.mention.exportMentions({ ...request, cursor: "" });
