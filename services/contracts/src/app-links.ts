@@ -14,6 +14,8 @@ export const appLinks = (publicUrl: string) => {
     alert: (projectId: string, alertId: string) => `${project(projectId)}/alerts/${seg(alertId)}`,
     webhook: (projectId: string, endpointId: string) => `${project(projectId)}/webhooks/${seg(endpointId)}`,
     members: (projectId: string) => `${project(projectId)}/members`,
+    /** How collection is going, and the project's feeds with their errors. */
+    sources: (projectId: string) => `${project(projectId)}/sources`,
     /** An alert email's one-click unsubscribe: works without a session (the signed token is the permission). */
     unsubscribe: (token: string) => `${base}/app/unsubscribe/${seg(token)}`,
   };

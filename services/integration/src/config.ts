@@ -1,4 +1,4 @@
-import { ALLOW_PRIVATE_NETWORKS_SETTING, ENCRYPTION_KEY_SETTING, MAIL_SIGNING_SETTINGS, secret } from "@earshot/platform";
+import { ALLOW_PRIVATE_NETWORKS_SETTING, ENCRYPTION_KEY_SETTING, MAIL_SIGNING_SETTINGS, publicUrlSetting, secret } from "@earshot/platform";
 import { z } from "zod";
 
 // The integration service's settings (DESIGN.md "Collection"). The URLs default to the real platforms;
@@ -13,6 +13,8 @@ const optionalSecret = secret(z.string().min(1).optional());
 export const integrationSettingsShape = {
   // It mails the workspace owner about a feed failing for two days.
   ...MAIL_SIGNING_SETTINGS,
+  /** The origin that mail links to (the edge's setting, read here for the failing feed's mail). */
+  EARSHOT_PUBLIC_URL: publicUrlSetting,
   EARSHOT_X_API_URL: url.default("https://api.x.com"),
   EARSHOT_X_BEARER_TOKEN: optionalSecret,
   EARSHOT_REDDIT_API_URL: url.default("https://oauth.reddit.com"),

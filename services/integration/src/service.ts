@@ -1,4 +1,4 @@
-import { type AsyncService, resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
+import { type AsyncService, publicUrlOf, resolveEncryptionKey, type ServiceModule } from "@earshot/platform";
 import { integrationV1 } from "@earshot/proto";
 import { integrationSettingsOf, integrationSettingsShape } from "./config";
 import { INTEGRATION_CONSUMERS, type IntegrationConsumerDomain } from "./consumers";
@@ -23,7 +23,7 @@ export const integrationService: ServiceModule<IntegrationConsumerDomain> = {
     const settings = integrationSettingsOf(deps.config);
     const collections = await openIntegrationCollections(deps.store);
     const key = await resolveEncryptionKey({ configured: settings.EARSHOT_ENCRYPTION_KEY, dataDir: deps.config.EARSHOT_DATA_DIR, embedded: !deps.config.MONGO_URL });
-    const domain = wireIntegration({ collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, settings, key, mailer: deps.mailer });
+    const domain = wireIntegration({ collections, outbox: deps.outbox, clock: deps.clock, logger: deps.logger, settings, key, mailer: deps.mailer, publicUrl: publicUrlOf(deps.config as unknown as Record<string, unknown>) });
     const scheduler = new Scheduler(domain);
     const bluesky = wireBlueskyStream(domain);
     const handlers: AsyncService<integrationV1.IntegrationServiceServer> = { ...healthRpc(domain), ...linkedinRpc(domain), ...sampleRpc(domain), ...feedsRpc(domain) };

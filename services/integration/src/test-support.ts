@@ -71,7 +71,7 @@ export const openIntegrationWorld = async (options: WorldOptions = {}): Promise<
     close: () => undefined,
   };
   const replica = (): IntegrationDeps => {
-    const wired = wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 }, mailer });
+    const wired = wireIntegration({ collections, outbox: new Outbox(store, clock, "integration"), clock, logger: silentLogger(), settings, key, http: { retryBaseMs: 1, random: () => 0.5 }, mailer, publicUrl: "https://earshot.test" });
     return { ...wired, collectors: { ...wired.collectors, ...options.collectors } };
   };
   const deps = replica();

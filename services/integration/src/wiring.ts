@@ -26,6 +26,8 @@ export interface WiringInput {
   replicaId?: string;
   /** Mail to people; tests capture it. */
   mailer: Mailer;
+  /** The origin mail links to (`EARSHOT_PUBLIC_URL`, else the edge's default). */
+  publicUrl: string;
 }
 
 export const simulatedSourcesOf = (settings: IntegrationSettings): Set<Source> =>
@@ -60,6 +62,7 @@ export const wireIntegration = (input: WiringInput): IntegrationDeps => {
     simulated: simulatedSourcesOf(input.settings),
     refusedUrl: urlRefusal({ allowPrivateNetworks: input.settings.EARSHOT_WEBHOOK_ALLOW_PRIVATE_NETWORKS }),
     mailer: input.mailer,
+    publicUrl: input.publicUrl,
   };
 };
 

@@ -1,3 +1,4 @@
+import { feedFailingEmail } from "@earshot/integration";
 import { endpointDeactivatedEmail } from "@earshot/webhook";
 import { waitFor } from "@earshot/platform/testing";
 import { simpleParser } from "mailparser";
@@ -74,15 +75,17 @@ describe("alerts through the whole system", () => {
       const text = `${mail.text ?? ""}\n${String(mail.html)}\n${m.raw.match(/^List-Unsubscribe: <([^>]+)>/m)?.[1] ?? ""}`;
       for (const [url] of text.matchAll(/https?:\/\/[^\s"<>]+/g)) links.add(url.replace(/&amp;/g, "&"));
     }
-    // The deactivation mail needs 5 days of failures: its template is rendered with a real endpoint.
+    // The deactivation and failing feed mails need days of failures: their templates are rendered with real ids.
     const deactivation = endpointDeactivatedEmail({ _id: webhook.id, projectId, url: "https://receiver.example/hook", format: "standard" }, new Date(), h.url);
-    for (const [url] of deactivation.text.matchAll(/https?:\/\/[^\s"<>]+/g)) links.add(url);
+    const feed = feedFailingEmail({ name: "News", url: "https://news.example/feed.xml", projectId, lastError: undefined, failingSince: new Date() }, h.url);
+    for (const text of [deactivation.text, feed.text]) for (const [url] of text.matchAll(/https?:\/\/[^\s"<>]+/g)) links.add(url);
 
     const ours = [...links].filter((l) => !/reddit|youtube|twitter|x\.com|linkedin|example\.(com|org)\/post/.test(l) && /\/(app|invitations)\//.test(l));
     // The inbox, a mention, the alert (instant and digest), their unsubscribe links, the invitation, the endpoint.
     expect(ours.filter((l) => l.includes("/app/unsubscribe/"))).toHaveLength(2);
     expect(ours.some((l) => l.includes(`/alerts/${ruleId}`)) && ours.some((l) => l.includes(`/alerts/${dailyDigestId}`))).toBe(true);
     expect(ours.some((l) => /\/mentions\/men_/.test(l)) && ours.some((l) => l.includes(`/webhooks/${webhook.id}`)) && ours.some((l) => l.includes("/invitations/"))).toBe(true);
+    expect(ours.some((l) => l.endsWith(`/projects/${projectId}/sources`))).toBe(true);
 
     const browser = new WebClient(h);
     expect((await browser.signIn(owner.email)).res.status).toBe(303);

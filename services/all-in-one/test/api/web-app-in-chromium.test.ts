@@ -145,6 +145,11 @@ describeInChromium("web app in Chromium", () => {
       await page.waitForURL(new RegExp(`${inbox}/alerts#alr_`));
       await page.getByRole("heading", { name: `Web alert ${javaScript ? "on" : "off"}` }).waitFor();
 
+      await page.getByRole("link", { name: "Sources" }).click();
+      await page.waitForURL(`${inbox}/sources`);
+      await page.getByRole("heading", { name: "Feeds" }).waitFor();
+      await expectClean(page, errors, javaScript);
+
       // Redeliver the test send from the endpoint's delivery log.
       await page.getByRole("link", { name: "Webhooks" }).click();
       await page.waitForURL(`${inbox}/webhooks`);

@@ -372,6 +372,36 @@ describe("creating alerts and webhook endpoints from the pages", () => {
   });
 });
 
+describe("sources page", () => {
+  test("shows each source's state; an editor adds a feed (a bad URL is a 400 beside it) and deletes it; a viewer cannot; a stranger gets 404", async () => {
+    const c = await signedIn(w.editor.email);
+    const page = `/app/projects/${w.projectId}/sources`;
+    const { res, html } = await c.get(page);
+    expect(res.status).toBe(200);
+    for (const name of ["X", "Reddit", "YouTube", "LinkedIn", "Hacker News", "Bluesky", "Feeds", "GitHub"]) expect(html).toContain(`<th scope="row">${name}`);
+    const csrf = fieldOf(html, "csrf");
+    const bad = await c.post(`${page}/feeds`, { csrf, idem: fieldOf(html, "idem"), url: "ftp://news.example/feed" });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain('value="ftp://news.example/feed" aria-invalid="true" aria-describedby="feed-url-error"><span class="field-error" id="feed-url-error">');
+    expect((await c.post(`${page}/feeds`, { csrf, idem: fieldOf(bad.html, "idem"), url: "https://127.0.0.1:9/feed.xml", name: "Local news" })).res.status).toBe(303);
+    const feeds = (await h.call("list_feeds", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>;
+    const feed = feeds.find((f) => f.name === "Local news")!;
+    expect((await c.get(page)).html).toContain("Local news");
+
+    const viewer = await signedIn(w.viewer.email);
+    const seen = await viewer.get(page);
+    expect(seen.html).toContain("Local news");
+    expect(seen.html).not.toContain("Delete feed");
+    expect((await viewer.post(`${page}/feeds/${feed.id}`, { csrf: fieldOf(seen.html, "csrf"), action: "delete" })).res.status).toBe(403);
+    const stranger = await signedIn(w.stranger.email);
+    expect((await stranger.get(page)).res.status).toBe(404);
+    const own = await stranger.get(`/app/projects/${w.strangerProjectId}/sources`);
+    expect((await stranger.post(`/app/projects/${w.strangerProjectId}/sources/feeds/${feed.id}`, { csrf: fieldOf(own.html, "csrf"), action: "delete" })).res.status).toBe(404);
+    expect((await c.post(`${page}/feeds/${feed.id}`, { csrf, action: "delete" })).res.status).toBe(303);
+    expect(((await h.call("list_feeds", { projectId: w.projectId }, w.owner.key)).body.data as unknown[]).some((f) => (f as { id: string }).id === feed.id)).toBe(false);
+  });
+});
+
 describe("webhook pages", () => {
   test("the delivery log lists a test send; an editor redelivers it; a viewer cannot; a stranger gets 404", async () => {
     const webhook = await createWebhook(h, w.owner, w.projectId);

@@ -27,7 +27,7 @@ const nav = (o: LayoutOptions): string => {
   const links = [`<li><a href="/app">Projects</a></li>`];
   if (p) {
     const base = `/app/projects/${encodeURIComponent(p.id)}`;
-    links.push(`<li><a href="${base}">Inbox</a></li>`, `<li><a href="${base}/keywords">Keywords</a></li>`, `<li><a href="${base}/alerts">Alerts</a></li>`, `<li><a href="${base}/webhooks">Webhooks</a></li>`, `<li><a href="${base}/members">Members</a></li>`);
+    links.push(`<li><a href="${base}">Inbox</a></li>`, `<li><a href="${base}/keywords">Keywords</a></li>`, `<li><a href="${base}/alerts">Alerts</a></li>`, `<li><a href="${base}/sources">Sources</a></li>`, `<li><a href="${base}/webhooks">Webhooks</a></li>`, `<li><a href="${base}/members">Members</a></li>`);
   }
   return `<nav aria-label="Main"><ul>${links.join("")}</ul></nav>
 <form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(o.user.csrf)}"><button type="submit">Sign out <span class="visually-hidden">${escapeHtml(o.user.email)}</span></button></form>`;

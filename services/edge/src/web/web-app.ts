@@ -11,11 +11,12 @@ import type { UnsubscribeUses } from "./unsubscribe-uses";
 import { MANAGE_PAGES } from "./manage-pages";
 import { MEMBER_PAGES } from "./member-pages";
 import { TRIAGE_PAGES } from "./triage-pages";
+import { SOURCE_PAGES } from "./source-pages";
 import { WEBHOOK_PAGES } from "./webhook-pages";
 
 // The web app's pages. A new page (the management pages) is an AppPage added to APP_PAGES.
 
-export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES, ...MANAGE_PAGES, ...WEBHOOK_PAGES, ...MEMBER_PAGES];
+export const APP_PAGES: readonly AppPage[] = [...TRIAGE_PAGES, ...MANAGE_PAGES, ...SOURCE_PAGES, ...WEBHOOK_PAGES, ...MEMBER_PAGES];
 
 export interface WebAppDeps {
   sessions: WebSessionStore;

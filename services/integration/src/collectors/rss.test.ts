@@ -142,6 +142,8 @@ describe("RSS and Atom feeds", () => {
       ["owner@example.com", 'Earshot cannot read the feed "127.0.0.1"'],
     ]);
     expect(world.sent.map((m) => m.text).join("\n")).toMatch(/huge\.xml[\s\S]*gone\.xml|gone\.xml[\s\S]*huge\.xml/);
+    // Each links the project's sources page, where its feeds are listed with their errors.
+    for (const m of world.sent) expect(m.text).toContain(`https://earshot.test/app/projects/${projectId}/sources\n`);
   });
 
   it("backs a feed that answers 429 off until its Retry-After, and reads it again after", async () => {

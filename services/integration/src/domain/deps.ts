@@ -26,6 +26,8 @@ export interface IntegrationDeps {
   refusedUrl(url: string): Promise<string | undefined>;
   /** Mail to people (a feed that keeps failing, to its workspace's owner). */
   mailer: Mailer;
+  /** The origin people open links at (`EARSHOT_PUBLIC_URL`). */
+  publicUrl: string;
 }
 
 /** Who a verb acts for: the caller with their memberships, as the edge resolved them. */

@@ -1,3 +1,4 @@
+import { appLinks } from "@earshot/contracts";
 import type { AccountEvent } from "@earshot/contracts/events";
 import { conflict, DomainError, newId, notFound, validationFailed, zodFieldErrors } from "@earshot/platform/core";
 import { createFeedSchema } from "../fields";
@@ -94,17 +95,19 @@ export const reportFailingFeed = async (deps: IntegrationDeps, feed: FeedDoc): P
   }
   const claimed = await deps.collections.feeds.updateOne({ _id: feed._id, failureReportedAt: { $exists: false }, failingSince: feed.failingSince }, { $set: { failureReportedAt: now } });
   if (claimed.matchedCount === 0) return false;
-  await deps.mailer.send({
-    to: owner,
-    subject: `Earshot cannot read the feed "${feed.name}"`,
-    text:
-      `Every fetch of the feed "${feed.name}" (${feed.url}) in project ${feed.projectId} has failed since ${feed.failingSince.toISOString()}` +
-      `${feed.lastError ? `; the last error: ${feed.lastError.message}` : ""}.\n\n` +
-      "Earshot keeps trying it at every poll, and its entries will arrive once it answers again. If the feed moved, delete it " +
-      "(delete_feed) and add its new address (create_feed); list_feeds shows each feed's last error.\n",
-  });
+  await deps.mailer.send({ to: owner, ...feedFailingEmail({ ...feed, failingSince: feed.failingSince }, deps.publicUrl) });
   return true;
 };
+
+/** The mail telling the workspace owner a feed has failed for two days; it links the project's sources page. */
+export const feedFailingEmail = (feed: Pick<FeedDoc, "name" | "url" | "projectId" | "lastError"> & { failingSince: Date }, publicUrl: string): { subject: string; text: string } => ({
+  subject: `Earshot cannot read the feed "${feed.name}"`,
+  text:
+    `Every fetch of the feed "${feed.name}" (${feed.url}) in project ${feed.projectId} has failed since ${feed.failingSince.toISOString()}` +
+    `${feed.lastError ? `; the last error: ${feed.lastError.message}` : ""}.\n\n` +
+    "Earshot keeps trying it at every poll, and its entries will arrive once it answers again. If the feed moved, delete it " +
+    `and add its new address. The project's feeds, each with its last error: ${appLinks(publicUrl).sources(feed.projectId)}\n`,
+});
 
 /** What the workspace owners' copy keeps of the account service's events. */
 export const handleOwnerEvent = async (deps: IntegrationDeps, event: AccountEvent): Promise<void> => {
