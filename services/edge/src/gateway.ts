@@ -191,18 +191,17 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
   const sessionStore = surfaces.mcp ? new McpSessionStore(store, clock) : undefined;
   if (sessionStore) await sessionStore.ensureIndexes();
   const webConfig = options.config as { EARSHOT_WEB_SESSION_IDLE_MINUTES?: number; EARSHOT_WEB_SESSION_MAX_HOURS?: number };
-  const webSessions = surfaces.rest
-    ? new WebSessionStore(
-        store,
-        clock,
-        options.webSessions ?? { idleMs: (webConfig.EARSHOT_WEB_SESSION_IDLE_MINUTES ?? 120) * 60_000, absoluteMs: (webConfig.EARSHOT_WEB_SESSION_MAX_HOURS ?? 168) * 3_600_000 },
-      )
-    : undefined;
-  if (webSessions) await webSessions.ensureIndexes();
-  const unsubscribeUses = webSessions ? new UnsubscribeUses(store, clock) : undefined;
+  // People's sessions: the web app's (REST gateway) and the OAuth sign-in page's (either gateway), one store.
+  const webSessions = new WebSessionStore(
+    store,
+    clock,
+    options.webSessions ?? { idleMs: (webConfig.EARSHOT_WEB_SESSION_IDLE_MINUTES ?? 120) * 60_000, absoluteMs: (webConfig.EARSHOT_WEB_SESSION_MAX_HOURS ?? 168) * 3_600_000 },
+  );
+  await webSessions.ensureIndexes();
+  const unsubscribeUses = surfaces.rest ? new UnsubscribeUses(store, clock) : undefined;
   if (unsubscribeUses) await unsubscribeUses.ensureIndexes();
   // The alert emails' one-click unsubscribe links are signed by the digest service with a key both derive from this one.
-  const linkKey = webSessions
+  const linkKey = surfaces.rest
     ? unsubscribeLinkKey(
         await resolveEncryptionKey({ configured: (options.config as { EARSHOT_ENCRYPTION_KEY?: string }).EARSHOT_ENCRYPTION_KEY, dataDir: options.config.EARSHOT_DATA_DIR, embedded: !options.config.MONGO_URL }),
       )
@@ -281,6 +280,8 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       logger: options.logger,
       now: () => clock.now(),
       rateLimit: options.oauthRateLimitPerMinute === 0 ? false : { windowMs: 60_000, max: options.oauthRateLimitPerMinute },
+      sessions: webSessions,
+      signIn: appSignIn(webSessions, url.startsWith("https:")),
     });
     return createGatewayApp({
       backends,
@@ -291,7 +292,7 @@ export const startGateway = async (options: GatewayOptions): Promise<StartedGate
       isDraining: () => draining,
       surfaces,
       oauth,
-      ...(webSessions && unsubscribeUses && linkKey
+      ...(surfaces.rest && unsubscribeUses && linkKey
         ? {
             web: webApp({
               sessions: webSessions,

@@ -132,7 +132,7 @@ describe("an undecodable cookie", () => {
   it.each([
     ["POST", "/invitations/inv_unknown", "earshot_csrf=%", 403],
     ["POST", "/oauth/sign-in", "earshot_csrf=%E0%A4%A", 403],
-    ["GET", "/oauth/consent?request=req_unknown", "earshot_session=%", 400],
+    ["GET", "/oauth/consent?request=req_unknown", "earshot_app=%", 400],
   ])("is treated as absent: %s %s with %s answers %i", async (method, path, cookie, status) => {
     const res = await rawRequest(h.url, {
       method,

@@ -101,12 +101,8 @@ export const signInAndDecide = async (h: Harness, authorizationUrl: URL, email: 
   return new URL(decided.headers.get("location") as string);
 };
 
-/**
- * Opens the OAuth sign-in page for a fresh authorization request (a public client registered for it) and
- * returns what its form posts: email and password, from a client address (loopback proxies are trusted,
- * so X-Forwarded-For says it). For tests of the sign-in page's throttles and refusals.
- */
-export const openOAuthSignIn = async (h: Harness, clientName = "sign-in-test") => {
+/** A fresh authorization request of a public client registered for it: the consent page's path it redirects to. */
+export const authorizationRequest = async (h: Harness, clientName = "sign-in-test"): Promise<string> => {
   const registered = await fetch(`${h.url}/oauth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -124,7 +120,16 @@ export const openOAuthSignIn = async (h: Harness, clientName = "sign-in-test") =
     resource: `${h.url}/mcp`,
   }).toString();
   const redirected = await fetch(authorize, { redirect: "manual" });
-  const page = await fetch(new URL(redirected.headers.get("location") as string, h.url), { redirect: "manual" });
+  return redirected.headers.get("location") as string;
+};
+
+/**
+ * Opens the OAuth sign-in page for a fresh authorization request and returns what its form posts: email
+ * and password, from a client address (loopback proxies are trusted, so X-Forwarded-For says it). For
+ * tests of the sign-in page's throttles and refusals.
+ */
+export const openOAuthSignIn = async (h: Harness, clientName = "sign-in-test") => {
+  const page = await fetch(new URL(await authorizationRequest(h, clientName), h.url), { redirect: "manual" });
   const html = await page.text();
   const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   return (email: string, password: string, from: string) =>

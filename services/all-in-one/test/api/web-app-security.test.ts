@@ -2,7 +2,7 @@ import { ManualClock } from "@earshot/platform";
 import { waitFor } from "@earshot/platform/testing";
 import { createWebhook, UNREACHABLE_RECEIVER } from "./cases/webhooks";
 import { type Harness, startHarness } from "./harness";
-import { openOAuthSignIn } from "./oauth-client";
+import { authorizationRequest, openOAuthSignIn } from "./oauth-client";
 import { fieldOf, PASSWORD, WebClient } from "./web-client";
 import { buildWorld, keywordWithMentions, type MentionData, type World } from "./world";
 
@@ -51,7 +51,7 @@ describe("sign-in and the session cookie", () => {
     const cookie = signIn.res.headers.getSetCookie().find((s) => s.startsWith("earshot_app="))!;
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; SameSite=Lax/);
-    expect(cookie).toMatch(/; Path=\/app/);
+    expect(cookie).toMatch(/; Path=\/;/);
     const page = await c.get(inbox);
     expect(page.res.status).toBe(200);
     expect(page.res.headers.get("content-security-policy")).toContain("script-src 'self'");
@@ -117,6 +117,26 @@ describe("sign-in and the session cookie", () => {
     }
     clock.advance(28 * 60_000); // 8 h 24 min after sign-in: past the absolute end however busy
     expect((await busy.get("/app")).res.status).toBe(303);
+  });
+
+  test("one sign-in serves the web app and the OAuth consent page, either way round; sign-out ends both", async () => {
+    const atApp = await signedIn(w.owner.email);
+    const consent = await atApp.get(await authorizationRequest(h, "web-and-oauth"));
+    expect(consent.res.status).toBe(200);
+    expect(consent.html).toContain("Allow access?");
+    expect(consent.html).toContain(w.owner.email);
+
+    const atOAuth = new WebClient(h);
+    const path = await authorizationRequest(h, "web-and-oauth");
+    const form = await atOAuth.get(path);
+    expect(form.html).toContain('action="/oauth/sign-in"');
+    const signIn = await atOAuth.post("/oauth/sign-in", { csrf: fieldOf(form.html, "csrf"), request: fieldOf(form.html, "request"), email: w.owner.email, password: PASSWORD });
+    expect(signIn.res.status).toBe(303);
+    expect((await atOAuth.get("/app")).res.status).toBe(200);
+    expect((await atOAuth.get(path)).html).toContain("Allow access?");
+    const { html } = await atOAuth.get("/app");
+    expect((await atOAuth.post("/app/sign-out", { csrf: fieldOf(html, "csrf") })).res.status).toBe(303);
+    expect((await atOAuth.get(path)).html).toContain('action="/oauth/sign-in"');
   });
 
   test("sign-out ends the session on the server", async () => {

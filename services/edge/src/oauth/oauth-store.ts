@@ -21,13 +21,6 @@ export interface RequestDoc extends Doc {
   expiresAt: Date;
 }
 
-export interface SessionDoc extends Doc {
-  userId: string;
-  email: string;
-  name: string;
-  expiresAt: Date;
-}
-
 /** `_id` is the SHA-256 of the code. */
 export interface CodeDoc extends Doc {
   clientId: string;
@@ -65,7 +58,6 @@ export interface RefreshDoc extends Doc {
 export interface OAuthCollections {
   clients: Collection<ClientDoc>;
   requests: Collection<RequestDoc>;
-  sessions: Collection<SessionDoc>;
   codes: Collection<CodeDoc>;
   families: Collection<FamilyDoc>;
   refreshTokens: Collection<RefreshDoc>;
@@ -75,12 +67,11 @@ export const openOAuthCollections = async (store: DocumentStore): Promise<OAuthC
   const c: OAuthCollections = {
     clients: store.collection<ClientDoc>("oauth_clients"),
     requests: store.collection<RequestDoc>("oauth_requests"),
-    sessions: store.collection<SessionDoc>("oauth_sessions"),
     codes: store.collection<CodeDoc>("oauth_codes"),
     families: store.collection<FamilyDoc>("oauth_families"),
     refreshTokens: store.collection<RefreshDoc>("oauth_refresh_tokens"),
   };
-  for (const col of [c.requests, c.sessions, c.codes, c.families, c.refreshTokens]) {
+  for (const col of [c.requests, c.codes, c.families, c.refreshTokens]) {
     await (col as Collection<Doc & { expiresAt: Date }>).ensureIndex({ fields: { expiresAt: 1 }, expireAfterSeconds: 0 });
   }
   await c.refreshTokens.ensureIndex({ fields: { familyId: 1 } });

@@ -1,21 +1,21 @@
-import { randomBytes } from "node:crypto";
 import type { Logger } from "@earshot/platform";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import express, { type Request, type Response, Router } from "express";
 import type { Backends } from "../backends";
 import { checkCsrf, csrfToken, escapeHtml, sendPage } from "../pages/html";
+import type { AppSignIn } from "../web/app-sign-in";
+import { readSessionId } from "../web/session-http";
+import type { WebSessionStore } from "../web/session-store";
 import type { OAuthCollections } from "./oauth-store";
 import type { EarshotOAuthProvider } from "./provider";
 import type { PublicOrigins } from "./public-origins";
-import { readCookie } from "../http/cookies";
 import { signInWithPassword, signInFormHtml } from "../pages/sign-in";
 
 // The person's side of the authorization flow: sign in with email and password, then approve or deny
 // what the application asks for. Server-rendered, no scripts, CSRF-protected forms; redirects go only to
-// the redirect URI the SDK's authorize handler already matched against the client's registration.
-
-const SESSION_COOKIE = "earshot_session";
-const SESSION_MS = 12 * 3600_000;
+// the redirect URI the SDK's authorize handler already matched against the client's registration. The
+// person's session is the web app's (one sign-in serves both): signed in at /app, the consent page asks
+// nothing more; signed in here, the web app opens without asking again.
 
 const SCOPE_TEXT: Record<string, string> = {
   mcp: "Connect to Earshot's MCP server",
@@ -52,6 +52,10 @@ export interface OAuthPagesOptions {
   /** Forms are only accepted from Earshot's own pages (and the allowed origins). */
   origins: PublicOrigins;
   now: () => Date;
+  /** The signed-in people's sessions, the web app's. */
+  sessions: WebSessionStore;
+  /** Starts a session once the password is checked (a new id, the old one ended). */
+  signIn: AppSignIn;
 }
 
 export const oauthPages = (o: OAuthPagesOptions): Router => {
@@ -72,11 +76,7 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
     sendPage(res, 403, "Not allowed", "<p>This form can only be sent from Earshot's own pages.</p>");
   });
 
-  const session = async (req: Request) => {
-    const id = readCookie(req, SESSION_COOKIE);
-    const s = id ? await o.collections.sessions.findById(id) : null;
-    return s && s.expiresAt.getTime() > o.now().getTime() ? s : null;
-  };
+  const session = (req: Request) => o.sessions.find(readSessionId(req));
 
   const requestId = (req: Request): string => String((req.method === "GET" ? req.query.request : req.body?.request) ?? "");
 
@@ -132,10 +132,7 @@ export const oauthPages = (o: OAuthPagesOptions): Router => {
       if (outcome.retryAfter !== undefined) res.setHeader("Retry-After", String(outcome.retryAfter));
       return signInForm(req, res, id, outcome.status, outcome.message);
     }
-    const { user } = outcome;
-    const sid = randomBytes(24).toString("base64url");
-    await o.collections.sessions.insertOne({ _id: sid, userId: user.id, email: user.email, name: user.name, expiresAt: new Date(o.now().getTime() + SESSION_MS) });
-    res.append("Set-Cookie", `${SESSION_COOKIE}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax${o.secureCookies ? "; Secure" : ""}; Max-Age=${SESSION_MS / 1000}`);
+    await o.signIn(req, res, outcome.user);
     res.redirect(303, `/oauth/consent?request=${encodeURIComponent(id)}`);
   });
 

@@ -12,7 +12,7 @@ import type { Operation } from "../catalog/operation";
 import { defaultMcpScopes } from "../mcp/scopes";
 import { MAX_METADATA_BYTES, validateClientMetadata } from "./client-rules";
 import type { OAuthCollections } from "./oauth-store";
-import { oauthPages } from "./pages";
+import { oauthPages, type OAuthPagesOptions } from "./pages";
 import type { EarshotOAuthProvider } from "./provider";
 import type { PublicOrigins } from "./public-origins";
 import type { SigningKeys } from "./signing-keys";
@@ -31,6 +31,9 @@ export interface OAuthRoutesOptions {
   backends: Backends;
   logger: Logger;
   now: () => Date;
+  /** The signed-in people's sessions (the web app's) and how the sign-in page starts one. */
+  sessions: OAuthPagesOptions["sessions"];
+  signIn: OAuthPagesOptions["signIn"];
   /** Per-endpoint request limits of the SDK handlers; false turns them off (tests). */
   rateLimit: false | { windowMs: number; max: number };
 }
@@ -105,6 +108,6 @@ export const oauthRoutes = (o: OAuthRoutesOptions): Router => {
   router.use("/oauth/token", tokenHandler({ provider: o.provider, rateLimit }));
   router.use("/oauth/register", ...registrationBody, clientRegistrationHandler({ clientsStore: o.provider.clientsStore, rateLimit }));
   router.use("/oauth/revoke", revocationHandler({ provider: o.provider, rateLimit }));
-  router.use(oauthPages({ provider: o.provider, collections: o.collections, backends: o.backends, logger: o.logger, secureCookies: (o.origins.all[0] ?? "").startsWith("https:"), origins: o.origins, now: o.now }));
+  router.use(oauthPages({ provider: o.provider, collections: o.collections, backends: o.backends, logger: o.logger, secureCookies: (o.origins.all[0] ?? "").startsWith("https:"), origins: o.origins, now: o.now, sessions: o.sessions, signIn: o.signIn }));
   return router;
 };

@@ -3,10 +3,12 @@ import type { Request, Response } from "express";
 import { readCookie } from "../http/cookies";
 import type { PublicOrigins } from "../oauth/public-origins";
 
-// The web app's cookie and the checks every form post passes. The cookie is HttpOnly (no script reads
-// it), SameSite=Lax (sent on a link followed from an email, never on a cross-site post), Path=/app, and
-// Secure whenever the public URL is https or the request came over https (as "trust proxy" believes
-// X-Forwarded-Proto); it has no Max-Age: the store decides when the session ends.
+// The signed-in person's cookie and the checks every form post passes. One session serves the web app
+// (/app) and the OAuth sign-in and consent pages (/oauth), so the cookie's Path is /: the API and MCP
+// never read it (they take Bearer credentials only). It is HttpOnly (no script reads it), SameSite=Lax
+// (sent on a link followed from an email, never on a cross-site post), and Secure whenever the public
+// URL is https or the request came over https (as "trust proxy" believes X-Forwarded-Proto); it has no
+// Max-Age: the store decides when the session ends.
 
 export const APP_SESSION_COOKIE = "earshot_app";
 
@@ -15,11 +17,12 @@ export const readSessionId = (req: Request): string | undefined => readCookie(re
 const secureFor = (req: Request, secureCookies: boolean) => secureCookies || req.secure;
 
 export const setSessionCookie = (req: Request, res: Response, id: string, secureCookies: boolean): void => {
-  res.append("Set-Cookie", `${APP_SESSION_COOKIE}=${id}; Path=/app; HttpOnly; SameSite=Lax${secureFor(req, secureCookies) ? "; Secure" : ""}`);
+  res.append("Set-Cookie", `${APP_SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax${secureFor(req, secureCookies) ? "; Secure" : ""}`);
 };
 
 export const clearSessionCookie = (req: Request, res: Response, secureCookies: boolean): void => {
-  res.append("Set-Cookie", `${APP_SESSION_COOKIE}=; Path=/app; HttpOnly; SameSite=Lax${secureFor(req, secureCookies) ? "; Secure" : ""}; Max-Age=0`);
+  // Path=/app too: the cookie of a release that scoped it to the web app.
+  for (const path of ["/", "/app"]) res.append("Set-Cookie", `${APP_SESSION_COOKIE}=; Path=${path}; HttpOnly; SameSite=Lax${secureFor(req, secureCookies) ? "; Secure" : ""}; Max-Age=0`);
 };
 
 /**
