@@ -170,8 +170,8 @@ const minRelevance = z
 const oncePerStory = z
   .boolean({ message: "must be true or false" })
   .describe(
-    "true delivers mention.created only for a mention that starts a story (the first copy of an article or near-identical text to arrive, " +
-      "across sources, within 72 hours), so a story shared on several sources is delivered once; with minRelevance, that first copy must reach the bound. " +
+    "true delivers mention.created once per story (copies of an article or near-identical text across sources within 72 hours), for its first copy to arrive, " +
+      "so a story shared on several sources is delivered once; with minRelevance, its first copy to reach the bound. " +
       "false or left out: every mention. Other event types are not affected.",
   );
 

@@ -57,6 +57,11 @@ export interface AttemptDoc {
 export interface DeliveryDoc extends Doc {
   /** `<endpointId>:<eventId>`, unique: an event reaches an endpoint once however often it is consumed. */
   dedupeKey: string;
+  /**
+   * `<endpointId>:<storyId>` on a oncePerStory endpoint's mention.created delivery, unique: a story reaches
+   * the endpoint once, by its first copy to pass the endpoint's bound.
+   */
+  storyKey?: string;
   endpointId: string;
   workspaceId: string;
   eventId: string;
@@ -132,6 +137,7 @@ export const openWebhookCollections = async (store: DocumentStore): Promise<Webh
   // Sparse: a store upgraded from before the merge holds log copies without one until they are completed
   // (domain/adoption.ts); every delivery made since has one.
   await deliveries.ensureIndex({ fields: { dedupeKey: 1 }, unique: true, sparse: true });
+  await deliveries.ensureIndex({ fields: { storyKey: 1 }, unique: true, sparse: true });
   await deliveries.ensureIndex({ fields: { nextAttemptAt: 1 } });
   await deliveries.ensureIndex({ fields: { endpointId: 1 } });
   await deliveries.ensureIndex({ fields: { workspaceId: 1 } });

@@ -10,6 +10,9 @@ import type { DeliveryDeps } from "./deps";
 // whose scope (the workspace, or the event's project) and event types match (a test event goes to exactly
 // the endpoint test_webhook names, see endpoints.ts). A delivery is created once per (endpoint, event) however often the event arrives,
 // with its payload fixed, so every attempt and redelivery sends the same bytes under the same webhook-id.
+// A oncePerStory endpoint gets a story once: the first copy to arrive that passes its relevance bound (its
+// delivery holds the unique `storyKey`), so a story whose first copy scored low still reaches it by a
+// better copy.
 
 /** Commits the deliveries; false when one of them was made already (nothing of this commit happened). */
 const commitDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): Promise<boolean> => {
@@ -26,19 +29,29 @@ const commitDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): 
 };
 
 /**
- * One delivery per endpoint, made once per (endpoint, event) however often the event arrives. The
- * deliveries not made yet go in one commit (one write to the store, whatever the number of events and
- * endpoints); when a commit clashes with one made meanwhile (another instance handling the same event), the
- * rest are made one by one.
+ * One delivery per endpoint, made once per (endpoint, event) however often the event arrives, and once per
+ * (endpoint, story) for a story's copies. The deliveries not made yet go in one commit (one write to the
+ * store, whatever the number of events and endpoints); when a commit clashes with one made meanwhile
+ * (another instance handling the same event or story), the rest are made one by one.
  */
 const createDeliveries = async (deps: DeliveryDeps, deliveries: DeliveryDoc[]): Promise<void> => {
   if (deliveries.length === 0) return;
-  // An event handled before (a redelivered batch) finds its deliveries made: one read for the whole batch.
-  const made = new Set(
-    (await deps.collections.deliveries.find({ dedupeKey: { $in: deliveries.map((d) => d.dedupeKey) } })).map((d) => d.dedupeKey),
-  );
-  // A repeat inside the batch (the bus handed an event twice) is one delivery.
-  const missing = deliveries.filter((d) => !made.has(d.dedupeKey) && (made.add(d.dedupeKey), true));
+  // An event handled before (a redelivered batch) finds its deliveries made, and a story delivered finds its
+  // delivery: one read of each for the whole batch.
+  const storyKeys = deliveries.flatMap((d) => (d.storyKey ? [d.storyKey] : []));
+  const [made, stories] = await Promise.all([
+    deps.collections.deliveries.find({ dedupeKey: { $in: deliveries.map((d) => d.dedupeKey) } }),
+    storyKeys.length > 0 ? deps.collections.deliveries.find({ storyKey: { $in: storyKeys } }) : [],
+  ]);
+  const seen = new Set(made.map((d) => d.dedupeKey));
+  const storiesDelivered = new Set(stories.map((d) => d.storyKey));
+  // A repeat inside the batch (the bus handed an event twice) is one delivery; a story's later copy in the batch, none.
+  const missing = deliveries.filter((d) => {
+    if (seen.has(d.dedupeKey) || (d.storyKey && storiesDelivered.has(d.storyKey))) return false;
+    seen.add(d.dedupeKey);
+    if (d.storyKey) storiesDelivered.add(d.storyKey);
+    return true;
+  });
   if (missing.length === 0) return;
   if (!(await commitDeliveries(deps, missing)) && missing.length > 1) {
     for (const d of missing) await commitDeliveries(deps, [d]);
@@ -83,14 +96,10 @@ const scoreOf = (event: DeliverableEvent): number => {
   return typeof score === "number" ? score : UNSCORED_RELEVANCE.score;
 };
 
-/**
- * Whether a mention.created event's mention started its story when it was stored: the first copy to arrive
- * has a story of size 1 (a later copy, even one published earlier, arrives into a story already there). A
- * mention without a story is one of its own.
- */
-const startsStory = (event: DeliverableEvent): boolean => {
-  const size = (event.body().data as { story?: { size?: unknown } | null } | null)?.story?.size;
-  return typeof size !== "number" || size <= 1;
+/** The story of a mention.created event's mention; none for a mention without one (it is a story of its own). */
+const storyOf = (event: DeliverableEvent): string | undefined => {
+  const id = (event.body().data as { story?: { id?: unknown } | null } | null)?.story?.id;
+  return typeof id === "string" && id !== "" ? id : undefined;
 };
 
 /**
@@ -118,9 +127,12 @@ export const fanOutBatch = async (deps: DeliveryDeps, events: readonly Deliverab
     if (bodyFor === undefined) continue;
     // A relevance bound applies to mention.created alone; the score is read only when some endpoint has one.
     const score = event.type === "mention.created" && matching.some((e) => e.minRelevance) ? scoreOf(event) : 1;
-    const firstOfStory = event.type === "mention.created" && matching.some((e) => e.oncePerStory) ? startsStory(event) : true;
-    const bounded = matching.filter((e) => (!e.minRelevance || score >= e.minRelevance) && (!e.oncePerStory || firstOfStory));
-    for (const endpoint of bounded) deliveries.push(newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0));
+    const story = event.type === "mention.created" && matching.some((e) => e.oncePerStory) ? storyOf(event) : undefined;
+    const bounded = matching.filter((e) => !e.minRelevance || score >= e.minRelevance);
+    for (const endpoint of bounded) {
+      const delivery = newDelivery(deps.clock.now(), endpoint, event.id, event.type, bodyFor(endpoint.format), deps.schedule[0] ?? 0);
+      deliveries.push(endpoint.oncePerStory && story ? { ...delivery, storyKey: `${endpoint._id}:${story}` } : delivery);
+    }
   }
   await createDeliveries(deps, deliveries);
 };

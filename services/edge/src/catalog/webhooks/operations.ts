@@ -37,7 +37,7 @@ const CHAT =
   "(author, source, text, sentiment, keyword, link), several mentions to a message when they come together, paced to the provider's rate limits. " +
   "Chat endpoints are not signed: the URL is the secret, answered whole only here and masked (scheme, host, last 4 characters) in every later read.";
 const RELEVANCE =
-  "minRelevance (0 to 1) delivers mention.created only for mentions whose relevance score, as stored with the mention, is at least this (a mention without a score counts as 0.5); oncePerStory (true) delivers it only for a mention that starts a story, so an article shared on several sources is delivered once; other event types are not affected by either.";
+  "minRelevance (0 to 1) delivers mention.created only for mentions whose relevance score, as stored with the mention, is at least this (a mention without a score counts as 0.5); oncePerStory (true) delivers it once per story, for the story's first copy to arrive that passes minRelevance, so an article shared on several sources is delivered once; other event types are not affected by either.";
 
 export const webhookOperations = [
   defineOperation({
