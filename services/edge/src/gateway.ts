@@ -41,9 +41,9 @@ import { createPipeline } from "./pipeline/execute";
 import { IdempotencyStore } from "./pipeline/idempotency";
 import type { WaitSlots } from "./pipeline/wait-slots";
 import { MembershipCache } from "./pipeline/memberships";
-import { appSignIn } from "./web/app-sign-in";
+import { appSignIn } from "./sessions/app-sign-in";
 import { webApp } from "./web/web-app";
-import { WebSessionStore, type WebSessionTimes } from "./web/session-store";
+import { WebSessionStore, type WebSessionTimes } from "./sessions/session-store";
 import { UnsubscribeUses } from "./web/unsubscribe-uses";
 import { RateLimiter } from "./pipeline/rate-limit";
 

@@ -3,7 +3,7 @@ import { openOAuthCollections } from "./oauth/oauth-store";
 import { McpSessionStore } from "./mcp/sessions/session-store";
 import { IdempotencyStore } from "./pipeline/idempotency";
 import { RateLimiter } from "./pipeline/rate-limit";
-import { WebSessionStore } from "./web/session-store";
+import { WebSessionStore } from "./sessions/session-store";
 import { UnsubscribeUses } from "./web/unsubscribe-uses";
 
 // The edge's own store (idempotency records, rate-limit counters, OAuth state, web app sessions, used

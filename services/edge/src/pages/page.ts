@@ -3,7 +3,7 @@ import type { Request, Response } from "express";
 import type { Backends } from "../backends";
 import type { DashboardState } from "../catalog/public-dashboard/dashboard-state";
 import type { RateLimiter } from "../pipeline/rate-limit";
-import type { AppSignIn } from "../web/app-sign-in";
+import type { AppSignIn } from "../sessions/app-sign-in";
 
 // A browser page of the edge (an invitation's acceptance, the LinkedIn callback, a public dashboard): not
 // an operation (no Bearer credential, an HTML answer), but declared the same way, beside the operations of

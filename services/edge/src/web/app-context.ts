@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { escapeHtml } from "../pages/html";
 import { type LayoutOptions, sendAppPage } from "./layout";
 import type { OperationResult, OperationRunner, Problem } from "./run-operation";
-import type { WebSession } from "./session-store";
+import type { WebSession } from "../sessions/session-store";
 
 // What a signed-in page handler works with: the request, the session, and the operations run as its person.
 

@@ -8,10 +8,10 @@ import { type AppContext, appContext } from "./app-context";
 import { APP_ASSETS } from "./assets";
 import { sendAppPage } from "./layout";
 import type { OperationRunner } from "./run-operation";
-import { appSignIn } from "./app-sign-in";
+import { appSignIn } from "../sessions/app-sign-in";
 import { type UnsubscribeOptions, unsubscribeRoutes } from "./unsubscribe-pages";
-import { clearSessionCookie, readSessionId, safeNext, sameSitePost, tokenMatches } from "./session-http";
-import type { WebSession, WebSessionStore } from "./session-store";
+import { clearSessionCookie, readSessionId, safeNext, sameSitePost, tokenMatches } from "../sessions/session-http";
+import type { WebSession, WebSessionStore } from "../sessions/session-store";
 
 // The web app under /app: sign-in and sign-out, then every page with a session. A page reached without
 // one is a 303 to /app/sign-in?next=<that page>; every POST must come from Earshot's own origin and carry

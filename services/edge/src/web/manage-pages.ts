@@ -3,7 +3,7 @@ import { escapeHtml } from "../pages/html";
 import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
 import { type FormFailure, FormErrors } from "./form-errors";
-import { safeNext } from "./session-http";
+import { safeNext } from "../sessions/session-http";
 import type { Problem } from "./run-operation";
 
 // The owner's and editors' daily work: keywords and their groups (create; edit a keyword's phrase,

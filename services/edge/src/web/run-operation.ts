@@ -7,7 +7,7 @@ import { activeAccountOf } from "../oauth/token-verifier";
 import type { Pipeline } from "../pipeline/execute";
 import type { Principal } from "../pipeline/principal";
 import { splitInput } from "../pipeline/validate";
-import type { WebSession } from "./session-store";
+import type { WebSession } from "../sessions/session-store";
 
 // A page's action is a catalog operation run through the same pipeline as REST and MCP: rate limit,
 // scope, validation, idempotency, the caller's memberships, the owning service's role checks and audit.

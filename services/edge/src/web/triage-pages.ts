@@ -3,7 +3,7 @@ import { escapeHtml } from "../pages/html";
 import type { AppContext } from "./app-context";
 import type { AppPage } from "./app-routes";
 import { mentionCard, mentionPath, type TriageOptions } from "./mention-html";
-import { safeNext } from "./session-http";
+import { safeNext } from "../sessions/session-http";
 
 // The projects list, a project's inbox, a mention's page and the triage post. Each reads and writes
 // through catalog operations; a project or mention the person cannot see is the operation's 404.

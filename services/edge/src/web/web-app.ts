@@ -6,7 +6,7 @@ import type { PublicOrigins } from "../oauth/public-origins";
 import type { Pipeline } from "../pipeline/execute";
 import { type AppPage, webAppRoutes } from "./app-routes";
 import { operationRunner } from "./run-operation";
-import type { WebSessionStore } from "./session-store";
+import type { WebSessionStore } from "../sessions/session-store";
 import type { UnsubscribeUses } from "./unsubscribe-uses";
 import { MANAGE_PAGES } from "./manage-pages";
 import { MEMBER_PAGES } from "./member-pages";
