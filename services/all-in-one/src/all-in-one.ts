@@ -63,6 +63,9 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       hosted.push(await hostService(module, { config: cfg, host: "127.0.0.1", port, bus, logger, mailer, openStore, ...(rpcMetrics ? { metrics: rpcMetrics } : {}), ...(storeMetrics ? { storeMetrics } : {}), ...(clock ? { clock } : {}), ...(inProcess ? { inProcess } : {}) }));
     }
     const address = (name: string) => hosted.find((h) => h.name === name)?.address ?? "";
+    // The first owner exists (and bootstrap.json is written) before the gateway answers: once /readyz says
+    // ready, a script can read the key and use it.
+    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account"), keys.operatorKey) : undefined;
     gateway = await startGateway({
       host: cfg.HOST,
       port: cfg.PORT,
@@ -84,7 +87,6 @@ export const startAllInOne = async (config: AllInOneConfig, logger: Logger, cloc
       ...(inProcess ? { inProcess } : {}),
     });
     await writeServicesFile(dataDir, { ...Object.fromEntries(hosted.map((h) => [h.name, h.address])), gateway: gateway.url });
-    bootstrap = fresh ? await bootstrapOwner(dataDir, address("account"), keys.operatorKey) : undefined;
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

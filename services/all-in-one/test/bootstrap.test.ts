@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { silentLogger } from "@earshot/platform";
 import { makeTempDir } from "../../platform/src/testing/tmp";
@@ -33,6 +35,25 @@ describe("first start", () => {
       const again = await fetch(`${second.url}/api/v1/account`, { headers: { Authorization: `Bearer ${saved.apiKey}` } });
       expect(((await again.json()) as { data: { email: string } }).data.email).toBe("owner@earshot.local");
       await second.stop();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it("has written bootstrap.json by the time the gateway first answers ready", async () => {
+    const tmp = await makeTempDir();
+    // A port free now, so the readiness can be asked while the instance starts on it.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    try {
+      const starting = startAllInOne(loadAllInOneConfig({ EARSHOT_DATA_DIR: tmp.dir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" }), silentLogger());
+      // Ask until the gateway says ready (each ask waits for its answer or the refused connection), then look.
+      let ready = false;
+      while (!ready) ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+      expect(existsSync(join(tmp.dir, "bootstrap.json"))).toBe(true);
+      await (await starting).stop();
     } finally {
       await tmp.cleanup();
     }
