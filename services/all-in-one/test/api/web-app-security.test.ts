@@ -363,12 +363,19 @@ describe("creating alerts and webhook endpoints from the pages", () => {
     const bad = await c.post(page, { csrf, idem: fieldOf(html, "idem"), name: "Plain", url: "http://receiver.example/hook", format: "standard", eventTypes: "mention.created" });
     expect(bad.res.status).toBe(400);
     expect(bad.html).toContain('value="http://receiver.example/hook" aria-invalid="true" aria-describedby="wh-url-error"><span class="field-error" id="wh-url-error">');
-    const made = await c.post(page, { csrf, idem: fieldOf(bad.html, "idem"), name: "From the page", url: UNREACHABLE_RECEIVER, format: "standard", eventTypes: "mention.created" });
+    const fields = { csrf, idem: fieldOf(bad.html, "idem"), name: "From the page", url: UNREACHABLE_RECEIVER, format: "standard", eventTypes: "mention.created" };
+    const made = await c.post(page, fields);
     expect(made.res.status).toBe(201);
+    // The form sent twice makes one endpoint, and the answer again shows the same secret.
+    const again = await c.post(page, fields);
+    expect(again.res.status).toBe(201);
+    expect(/<code class="secret">(whsec_[^<]+)<\/code>/.exec(again.html)?.[1]).toBe(/<code class="secret">(whsec_[^<]+)<\/code>/.exec(made.html)?.[1]);
     expect(made.res.headers.get("cache-control")).toBe("no-store");
     const secret = /<code class="secret">(whsec_[^<]+)<\/code>/.exec(made.html)?.[1];
     expect(secret).toBeDefined();
-    const endpoint = ((await h.call("list_webhooks", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>).find((e) => e.name === "From the page")!;
+    const named = ((await h.call("list_webhooks", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>).filter((e) => e.name === "From the page");
+    expect(named).toHaveLength(1);
+    const endpoint = named[0]!;
     const here = `${page}/${endpoint.id}`;
     const endpointPage = await c.get(here);
     expect(endpointPage.html).not.toContain(secret!);
@@ -384,6 +391,7 @@ describe("creating alerts and webhook endpoints from the pages", () => {
     expect(seen.html).not.toContain("Delete endpoint");
     expect((await viewer.get(page)).html).not.toContain("Create endpoint");
     expect((await viewer.post(here, { csrf: fieldOf(seen.html, "csrf"), action: "delete" })).res.status).toBe(403);
+    expect((await viewer.post(page, { csrf: fieldOf(seen.html, "csrf"), name: "Sneaky", url: UNREACHABLE_RECEIVER, eventTypes: "mention.created" })).res.status).toBe(403);
     const stranger = await signedIn(w.stranger.email);
     expect((await stranger.post(`/app/projects/${w.strangerProjectId}/webhooks/${endpoint.id}`, { csrf: fieldOf((await stranger.get("/app")).html, "csrf"), action: "delete" })).res.status).toBe(404);
     const deleted = await post("delete");
@@ -403,9 +411,13 @@ describe("sources page", () => {
     const bad = await c.post(`${page}/feeds`, { csrf, idem: fieldOf(html, "idem"), url: "ftp://news.example/feed" });
     expect(bad.res.status).toBe(400);
     expect(bad.html).toContain('value="ftp://news.example/feed" aria-invalid="true" aria-describedby="feed-url-error"><span class="field-error" id="feed-url-error">');
-    expect((await c.post(`${page}/feeds`, { csrf, idem: fieldOf(bad.html, "idem"), url: "https://127.0.0.1:9/feed.xml", name: "Local news" })).res.status).toBe(303);
-    const feeds = (await h.call("list_feeds", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>;
-    const feed = feeds.find((f) => f.name === "Local news")!;
+    // The form sent twice adds one feed.
+    const fields = { csrf, idem: fieldOf(bad.html, "idem"), url: "https://127.0.0.1:9/feed.xml", name: "Local news" };
+    expect((await c.post(`${page}/feeds`, fields)).res.status).toBe(303);
+    expect((await c.post(`${page}/feeds`, fields)).res.status).toBe(303);
+    const feeds = ((await h.call("list_feeds", { projectId: w.projectId }, w.owner.key)).body.data as Array<{ id: string; name: string }>).filter((f) => f.name === "Local news");
+    expect(feeds).toHaveLength(1);
+    const feed = feeds[0]!;
     expect((await c.get(page)).html).toContain("Local news");
 
     const viewer = await signedIn(w.viewer.email);
@@ -413,6 +425,7 @@ describe("sources page", () => {
     expect(seen.html).toContain("Local news");
     expect(seen.html).not.toContain("Delete feed");
     expect((await viewer.post(`${page}/feeds/${feed.id}`, { csrf: fieldOf(seen.html, "csrf"), action: "delete" })).res.status).toBe(403);
+    expect((await viewer.post(`${page}/feeds`, { csrf: fieldOf(seen.html, "csrf"), url: "https://127.0.0.1:9/other.xml" })).res.status).toBe(403);
     const stranger = await signedIn(w.stranger.email);
     expect((await stranger.get(page)).res.status).toBe(404);
     const own = await stranger.get(`/app/projects/${w.strangerProjectId}/sources`);

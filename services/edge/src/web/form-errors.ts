@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { escapeHtml } from "../pages/html";
+import type { AppContext } from "./app-context";
 import type { Problem } from "./run-operation";
 
 // A refused form comes back with each field's message beside that field (the field marked aria-invalid
@@ -6,6 +8,22 @@ import type { Problem } from "./run-operation";
 // still in it. The operation's field paths (`name`, `digest.hour`, `filters.minRelevance`) decide which
 // field a message belongs to; a message no field of the form shows, and the problem's detail, head the
 // form in a summary with role=alert.
+
+/** The problems the person mends on the form that sent them (a value, a limit, a clash); any other gets its own page. */
+const SHOWN_ON_THE_FORM = new Set([400, 402, 409]);
+
+/** Answers a refused post: its page again with the problem at the form `form` (by `again`), or the problem's own page. */
+export const showRefusal = (ctx: AppContext, problem: Problem, form: string, again: (f: FormFailure) => Promise<void>): Promise<void> | void =>
+  SHOWN_ON_THE_FORM.has(problem.status) ? again({ form, problem, values: ctx.req.body as Record<string, unknown> }) : ctx.problem(problem);
+
+/** A form's idempotency key, fresh each time the form is shown: the form sent twice (a double click, a reload) acts once. */
+export const idempotencyField = (): string => `<input type="hidden" name="idem" value="${randomBytes(12).toString("base64url")}">`;
+
+/** The key a form posted (`idem`); none when absent or empty. */
+export const idempotencyKeyOf = (body: unknown): string | undefined => {
+  const key = (body as Record<string, unknown> | undefined)?.idem;
+  return typeof key === "string" && key !== "" ? key : undefined;
+};
 
 /** A form sent back refused: which of the page's forms, the problem, and the values it was sent with. */
 export interface FormFailure {

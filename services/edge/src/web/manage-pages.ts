@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { escapeHtml } from "../pages/html";
 import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
-import { type FormFailure, FormErrors } from "./form-errors";
+import { type FormFailure, FormErrors, idempotencyField, idempotencyKeyOf, showRefusal } from "./form-errors";
 import { safeNext } from "../sessions/session-http";
 import type { Problem } from "./run-operation";
 
@@ -44,16 +43,10 @@ const SENTIMENTS = ["positive", "neutral", "negative"];
 const hidden = (ctx: AppContext, back: string) => `<input type="hidden" name="csrf" value="${escapeHtml(ctx.session.csrf)}"><input type="hidden" name="back" value="${escapeHtml(back)}">`;
 
 
-/**
- * Posts answer 303 back to the page; a 400, 402 or 409 renders it again with the problem beside the form
- * `form` (and its fields); other problems their page.
- */
+/** Posts answer 303 back to the page; a refusal renders it again with the problem at the form `form` (showRefusal). */
 const afterPost = async (ctx: AppContext, result: { ok: true } | { ok: false; problem: Problem }, back: string, form: string, again: (f: FormFailure) => Promise<void>) => {
   if (result.ok) return void ctx.res.redirect(303, back);
-  if (result.problem.status === 400 || result.problem.status === 402 || result.problem.status === 409) {
-    return again({ form, problem: result.problem, values: ctx.req.body as Record<string, unknown> });
-  }
-  ctx.problem(result.problem);
+  await showRefusal(ctx, result.problem, form, again);
 };
 
 /** A labelled text input with its message when the form was refused (what was typed kept). */
@@ -255,7 +248,7 @@ ${fields}
   const freshFields = settingsFields(fresh, "new", NEW_ALERT);
   const create =
     canWrite && only === undefined
-      ? `<section aria-labelledby="new-alert"><h2 id="new-alert">New alert</h2><p class="muted">Its emails go to the workspace's owner.</p>${fresh.summary()}<form method="post" action="${back}" class="filters">${hidden(ctx, back)}<input type="hidden" name="idem" value="${randomBytes(12).toString("base64url")}">
+      ? `<section aria-labelledby="new-alert"><h2 id="new-alert">New alert</h2><p class="muted">Its emails go to the workspace's owner.</p>${fresh.summary()}<form method="post" action="${back}" class="filters">${hidden(ctx, back)}${idempotencyField()}
 <label for="new-alert-name">Name<input id="new-alert-name" name="name" required maxlength="100" value="${escapeHtml(fresh.value("name"))}"${nameField.attrs}>${nameField.message}</label>
 ${freshFields}
 <button class="btn primary" type="submit">Create alert</button></form></section>`
@@ -307,9 +300,9 @@ const alertCreate: AppPage = {
     const project = await projectOf(ctx);
     if (!project) return;
     const body = ctx.req.body as Record<string, unknown>;
-    const key = typeof body.idem === "string" && body.idem ? body.idem : undefined;
-    const r = await ctx.run<Alert>("create_alert", { projectId: project.id, name: body.name, ...settingsOf(body, { keywordIds: [], groupIds: [] }) }, key);
-    await afterPost(ctx, r, r.ok ? `${alertsPath(project.id)}#${encodeURIComponent(r.data.id)}` : "", "alert-new", (f) => renderAlerts(ctx, project, f.problem.status, f));
+    const r = await ctx.run<Alert>("create_alert", { projectId: project.id, name: body.name, ...settingsOf(body, { keywordIds: [], groupIds: [] }) }, idempotencyKeyOf(body));
+    if (r.ok) return void ctx.res.redirect(303, `${alertsPath(project.id)}#${encodeURIComponent(r.data.id)}`);
+    await showRefusal(ctx, r.problem, "alert-new", (f) => renderAlerts(ctx, project, f.problem.status, f));
   },
 };
 

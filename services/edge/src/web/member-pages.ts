@@ -1,7 +1,7 @@
 import { escapeHtml } from "../pages/html";
 import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
-import { type FormFailure, FormErrors } from "./form-errors";
+import { type FormFailure, FormErrors, showRefusal } from "./form-errors";
 import type { Problem } from "./run-operation";
 
 // A project's members and pending invitations. Everyone in the project sees the list; its owner also
@@ -66,8 +66,7 @@ const membersPage: AppPage = {
 
 const done = async (ctx: AppContext, project: Project, form: string, r: { ok: true } | { ok: false; problem: Problem }) => {
   if (r.ok) return void ctx.res.redirect(303, membersPath(project.id));
-  if ([400, 402, 409].includes(r.problem.status)) return renderMembers(ctx, project, r.problem.status, { form, problem: r.problem, values: ctx.req.body as Record<string, unknown> });
-  ctx.problem(r.problem);
+  await showRefusal(ctx, r.problem, form, (f) => renderMembers(ctx, project, f.problem.status, f));
 };
 
 const invitePost: AppPage = {

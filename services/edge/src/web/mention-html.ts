@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { idempotencyField } from "./form-errors";
 import type { Mention } from "../catalog/mentions/resource";
 import { highlighted, mentionAuthor, safeUrl, sourceIcon } from "../catalog/public-dashboard/render";
 import { escapeHtml } from "../pages/html";
@@ -28,7 +28,7 @@ export const triageForms = (m: Mention, o: TriageOptions): string => {
   if (!o.canWrite) return `<div class="triage">${state}</div>`;
   const action = `${mentionPath(m)}/triage`;
   // Each form its own idempotency key: a form sent twice (a double click, a retry) changes the mention once.
-  const common = () => hidden("csrf", o.csrf) + hidden("back", o.back) + hidden("idem", randomBytes(12).toString("base64url"));
+  const common = () => hidden("csrf", o.csrf) + hidden("back", o.back) + idempotencyField();
   const label = (m.title ?? m.text).slice(0, 40);
   const statusButtons = Object.entries(STATUS_TEXT)
     .filter(([s]) => s !== m.status)

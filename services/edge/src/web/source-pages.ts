@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { escapeHtml } from "../pages/html";
 import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
-import { type FormFailure, FormErrors } from "./form-errors";
+import { type FormFailure, FormErrors, idempotencyField, idempotencyKeyOf, showRefusal } from "./form-errors";
 
 // How a project's collection is going, and its feeds: get_source_health (each source's state, last
 // success and error, posts in 24 h, notes such as why it is idle), list_feeds (each feed's last fetch and
@@ -67,7 +66,7 @@ const renderSources = async (ctx: AppContext, project: PageProject, status = 200
   const url = f.field("feed-url", ["url"]);
   const name = f.field("feed-name", ["name"]);
   const create = canWrite
-    ? `${f.summary()}<form method="post" action="${base}/feeds" class="filters">${csrf}<input type="hidden" name="idem" value="${randomBytes(12).toString("base64url")}">
+    ? `${f.summary()}<form method="post" action="${base}/feeds" class="filters">${csrf}${idempotencyField()}
 <label for="feed-url">Feed URL (RSS, Atom, Google Alerts)<input id="feed-url" name="url" type="url" required value="${escapeHtml(f.value("url"))}"${url.attrs}>${url.message}</label>
 <label for="feed-name">Name (optional)<input id="feed-name" name="name" maxlength="100" value="${escapeHtml(f.value("name"))}"${name.attrs}>${name.message}</label>
 <button class="btn primary" type="submit">Add feed</button></form>`
@@ -96,12 +95,10 @@ const feedCreate: AppPage = {
     const project = await projectOf(ctx);
     if (!project) return;
     const body = ctx.req.body as Record<string, unknown>;
-    const key = typeof body.idem === "string" && body.idem ? body.idem : undefined;
     const named = typeof body.name === "string" && body.name.trim() !== "";
-    const r = await ctx.run("create_feed", { projectId: project.id, url: body.url, ...(named ? { name: body.name } : {}) }, key);
+    const r = await ctx.run("create_feed", { projectId: project.id, url: body.url, ...(named ? { name: body.name } : {}) }, idempotencyKeyOf(body));
     if (r.ok) return void ctx.res.redirect(303, sourcesPath(project.id));
-    if ([400, 402, 409].includes(r.problem.status)) return renderSources(ctx, project, r.problem.status, { form: "feed-new", problem: r.problem, values: body });
-    ctx.problem(r.problem);
+    await showRefusal(ctx, r.problem, "feed-new", (f) => renderSources(ctx, project, f.problem.status, f));
   },
 };
 

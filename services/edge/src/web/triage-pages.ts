@@ -3,6 +3,7 @@ import { escapeHtml } from "../pages/html";
 import type { AppContext } from "./app-context";
 import type { AppPage } from "./app-routes";
 import { mentionCard, mentionPath, type TriageOptions } from "./mention-html";
+import { idempotencyKeyOf } from "./form-errors";
 import { safeNext } from "../sessions/session-http";
 
 // The projects list, a project's inbox, a mention's page and the triage post. Each reads and writes
@@ -177,7 +178,7 @@ const triagePost: AppPage = {
     // The mention must be of the project in the address, so a form cannot act across projects by its path.
     const m = await loadMention(ctx, projectId, mentionId);
     if (!m) return;
-    const key = typeof body.idem === "string" ? body.idem : undefined;
+    const key = idempotencyKeyOf(body);
     const result =
       body.status !== undefined
         ? await ctx.run("update_mention_status", { mentionId, status: body.status }, key)

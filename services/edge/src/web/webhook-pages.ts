@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from "@earshot/webhook/fields";
 import { escapeHtml } from "../pages/html";
 import { type AppContext, type PageProject, projectOf } from "./app-context";
 import type { AppPage } from "./app-routes";
-import { type FormFailure, FormErrors } from "./form-errors";
+import { type FormFailure, FormErrors, idempotencyField, idempotencyKeyOf, showRefusal } from "./form-errors";
 
 // Webhook endpoints of a project, each with its delivery log (newest first, 25 a page) and a redeliver
 // button per delivery, through list_webhooks, get_webhook, list_webhook_deliveries and
@@ -32,11 +31,16 @@ interface Delivery {
 
 const webhooksPath = (projectId: string) => `/app/projects/${encodeURIComponent(projectId)}/webhooks`;
 
-/** The endpoint when it serves this project (or every project of the workspace); else the same 404. */
-const endpointOf = async (ctx: AppContext, project: Project): Promise<Endpoint | undefined> => {
+/**
+ * The project of the address and its endpoint, when the endpoint serves this project (or every project of
+ * the workspace); else the same 404, sent (and undefined).
+ */
+const projectEndpointOf = async (ctx: AppContext): Promise<{ project: Project; endpoint: Endpoint } | undefined> => {
+  const project = await projectOf(ctx);
+  if (!project) return undefined;
   const r = await ctx.run<Endpoint>("get_webhook", { endpointId: String(ctx.req.params.endpointId) });
   if (!r.ok || (r.data.projectId !== null && r.data.projectId !== project.id)) return void ctx.problem(r.ok ? { status: 404 } : r.problem);
-  return r.data;
+  return { project, endpoint: r.data };
 };
 
 /** The create form's event type choices: every deliverable type, or all of them (`*`). */
@@ -60,7 +64,7 @@ const createForm = (ctx: AppContext, project: Project, failure?: FormFailure) =>
   ).join("")}${types.message}</fieldset>
 <label for="wh-min">Minimum relevance of new mentions (0–1, empty: none)<input id="wh-min" name="minRelevance" type="number" min="0" max="1" step="0.05" value="${escapeHtml(f.value("minRelevance"))}"${min.attrs}>${min.message}</label>
 <label class="chip" for="wh-story"><input type="checkbox" id="wh-story" name="oncePerStory" value="true"${f.value("oncePerStory") === "true" ? " checked" : ""}>Once per story</label>`;
-  return `<section aria-labelledby="new-wh"><h2 id="new-wh">New endpoint</h2>${f.summary()}<form method="post" action="${base}" class="filters"><input type="hidden" name="csrf" value="${escapeHtml(ctx.session.csrf)}"><input type="hidden" name="idem" value="${randomBytes(12).toString("base64url")}">
+  return `<section aria-labelledby="new-wh"><h2 id="new-wh">New endpoint</h2>${f.summary()}<form method="post" action="${base}" class="filters"><input type="hidden" name="csrf" value="${escapeHtml(ctx.session.csrf)}">${idempotencyField()}
 ${fields}
 <button class="btn primary" type="submit">Create endpoint</button></form></section>`;
 };
@@ -115,12 +119,8 @@ const webhookCreate: AppPage = {
       ...(typeof body.minRelevance === "string" && body.minRelevance.trim() !== "" ? { minRelevance: numberOr(body.minRelevance) } : {}),
       ...(body.oncePerStory === "true" ? { oncePerStory: true } : {}),
     };
-    const key = typeof body.idem === "string" && body.idem ? body.idem : undefined;
-    const r = await ctx.run<Endpoint & { secret: string | null }>("create_webhook", input, key);
-    if (!r.ok) {
-      if ([400, 402, 409].includes(r.problem.status)) return renderWebhooks(ctx, project, r.problem.status, { form: "webhook-new", problem: r.problem, values: body });
-      return ctx.problem(r.problem);
-    }
+    const r = await ctx.run<Endpoint & { secret: string | null }>("create_webhook", input, idempotencyKeyOf(body));
+    if (!r.ok) return showRefusal(ctx, r.problem, "webhook-new", (f) => renderWebhooks(ctx, project, f.problem.status, f));
     const e = r.data;
     const here = `${webhooksPath(project.id)}/${encodeURIComponent(e.id)}`;
     const secret = e.secret
@@ -134,10 +134,9 @@ const endpointPage: AppPage = {
   method: "GET",
   path: "/app/projects/:projectId/webhooks/:endpointId",
   handler: async (ctx) => {
-    const project = await projectOf(ctx);
-    if (!project) return;
-    const endpoint = await endpointOf(ctx, project);
-    if (!endpoint) return;
+    const found = await projectEndpointOf(ctx);
+    if (!found) return;
+    const { project, endpoint } = found;
     const cursor = typeof ctx.req.query.cursor === "string" ? ctx.req.query.cursor : undefined;
     const r = await ctx.run<Delivery[]>("list_webhook_deliveries", { endpointId: endpoint.id, limit: 25, ...(cursor ? { cursor } : {}) });
     if (!r.ok) return ctx.problem(r.problem);
@@ -179,10 +178,9 @@ const endpointPost: AppPage = {
   method: "POST",
   path: "/app/projects/:projectId/webhooks/:endpointId",
   handler: async (ctx) => {
-    const project = await projectOf(ctx);
-    if (!project) return;
-    const endpoint = await endpointOf(ctx, project);
-    if (!endpoint) return;
+    const found = await projectEndpointOf(ctx);
+    if (!found) return;
+    const { project, endpoint } = found;
     const action = (ctx.req.body as Record<string, unknown>).action;
     const here = `${webhooksPath(project.id)}/${encodeURIComponent(endpoint.id)}`;
     const r =
@@ -202,10 +200,9 @@ const redeliverPost: AppPage = {
   method: "POST",
   path: "/app/projects/:projectId/webhooks/:endpointId/deliveries/:deliveryId/redeliver",
   handler: async (ctx) => {
-    const project = await projectOf(ctx);
-    if (!project) return;
-    const endpoint = await endpointOf(ctx, project);
-    if (!endpoint) return;
+    const found = await projectEndpointOf(ctx);
+    if (!found) return;
+    const { project, endpoint } = found;
     const r = await ctx.run("redeliver_webhook_delivery", { endpointId: endpoint.id, deliveryId: String(ctx.req.params.deliveryId) });
     if (!r.ok) return ctx.problem(r.problem);
     ctx.res.redirect(303, `${webhooksPath(project.id)}/${encodeURIComponent(endpoint.id)}`);
